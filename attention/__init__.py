@@ -1,0 +1,24 @@
+"""Attention as kernel regression, in numpy.
+
+    >>> import attention
+    >>> d = attention.load_dataset()                 # the worked example: 24 samples
+    >>> w = attention.weights(3.2, d.x, bandwidth=0.62)
+    >>> round(float(w.max()), 3), round(float(attention.effective_points(w)), 1)
+    (0.163, 10.2)
+
+This package imports numpy only.  Every public function states its formula.
+"""
+
+from .datasets import FUNCTIONS, Dataset, list_datasets, load_dataset, make_dataset
+from .kernels import circle_embedding, key_norm_tilt, softmax
+from .regression import (Readout, bias_variance, effective_points, entropy_bits, loo_error,
+                         nearest_neighbor_predict, predict, readout, weights)
+from .selfattention import attention_cost, dot_product_attention, multi_head_attention, self_attention
+
+__all__ = [
+    "weights", "predict", "entropy_bits", "effective_points", "readout", "Readout",
+    "nearest_neighbor_predict", "loo_error", "bias_variance", "softmax", "circle_embedding",
+    "key_norm_tilt", "dot_product_attention", "self_attention", "multi_head_attention",
+    "attention_cost", "load_dataset", "list_datasets", "make_dataset", "Dataset", "FUNCTIONS",
+]
+__version__ = "0.1.0"

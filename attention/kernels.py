@@ -1,0 +1,112 @@
+"""Similarity scores and the stable softmax that turns them into weights.
+
+Two kernels (score functions) compare a query q with a key k:
+
+* ``gaussian``: score(q, k) = -||q - k||^2 / (2 h^2), h the bandwidth (the
+  Gaussian's standard deviation);
+* ``dot``: the scaled dot product score(q, k) = q . k / sqrt(d).
+
+For keys of equal norm r, -||q - k||^2 = 2 q . k - ||q||^2 - r^2: the terms
+without k are the same for every key and cancel in the softmax, so dot-product
+attention *is* the Gaussian kernel on such keys.  ``circle_embedding`` places
+1-D positions on a circle (all norms equal) so the 1-D regression can run on
+the dot product too, and ``key_scale`` stretches individual keys to watch the
+equivalence break.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+# How much larger than the keys' span the circle's radius is, for 1-D positions
+# under the dot kernel.  The data then cover 1/2 radian of the circle, where
+# chord distance and distance along the line differ by at most 2 %.
+CIRCLE_RADIUS_PER_SPAN = 2.0
+
+
+def softmax(scores: np.ndarray, axis: int = -1) -> np.ndarray:
+    """Softmax along ``axis``: exp(s_i - max s) / sum_j exp(s_j - max s).
+
+    Subtracting the maximum (the log-sum-exp trick) keeps every exponent <= 0,
+    so nothing overflows; the largest score contributes exp(0) = 1, so the sum
+    is never 0.  Exact ties at the top split the weight evenly.  Scores may be
+    -inf (masked); each row needs at least one finite score.
+    """
+    s = np.asarray(scores, dtype=float)
+    top = np.max(s, axis=axis, keepdims=True)
+    e = np.exp(s - top)
+    e /= np.sum(e, axis=axis, keepdims=True)
+    return e
+
+
+def circle_radius(keys: np.ndarray) -> float:
+    """Radius of the circle that carries 1-D positions: 2 x the keys' span (1 if the span is 0)."""
+    span = float(np.max(keys) - np.min(keys))
+    return CIRCLE_RADIUS_PER_SPAN * span if span > 0 else 1.0
+
+
+def circle_embedding(x, *, radius: float) -> np.ndarray:
+    """Embed 1-D positions on a circle: phi(x) = R (cos(x/R), sin(x/R)).
+
+    Every phi(x) has norm R, and ||phi(q) - phi(k)||^2 = 2 R^2 (1 - cos((q-k)/R)),
+    which is (q - k)^2 to within (q - k)^4 / (12 R^2): close to the line's own
+    distance when R is large compared with q - k.  Returns shape (..., 2).
+    """
+    a = np.asarray(x, dtype=float) / radius
+    return radius * np.stack([np.cos(a), np.sin(a)], axis=-1)
+
+
+def key_norm_tilt(keys, strength: float) -> np.ndarray:
+    """Per-key norm factors s_i = exp(strength * u_i), u_i in [-1, 1] across the keys' span.
+
+    With strength 0 every key keeps its norm (the dot product stays a Gaussian
+    kernel); with strength > 0 keys on the right grow longer and win more
+    weight from every query, so the weights lean right: the equal-norm
+    equivalence is broken.
+    """
+    k = np.asarray(keys, dtype=float).reshape(-1)
+    lo, hi = float(np.min(k)), float(np.max(k))
+    u = (2 * (k - lo) / (hi - lo) - 1) if hi > lo else np.zeros_like(k)
+    return np.exp(strength * u)
+
+
+def scores(q: np.ndarray, k: np.ndarray, *, kernel: str, bandwidth: float,
+           key_scale: np.ndarray | None = None) -> np.ndarray:
+    """Scores of m queries against n keys, shifted so each row's maximum is 0.
+
+    ``q`` is (m, d) and ``k`` is (n, d).  The shift by the row maximum changes
+    no softmax but keeps every number finite even for h down to 1e-9 and
+    queries far outside the data.
+
+    * gaussian: s_ij = -(||q_i - k_j||^2 - min_j ||q_i - k_j||^2) / (2 h^2)
+    * dot, vectors (d > 1): s_ij = q_i . k_j / sqrt(d)
+    * dot, 1-D positions (d = 1): q and k are embedded on a circle and scaled by
+      d'^(1/4) / h with d' = 2 (what projections W_Q = W_K = (d'^(1/4)/h) I would
+      do), so that s_ij = phi(q_i) . phi(k_j) / h^2 = -||phi(q_i) - phi(k_j)||^2 / (2h^2) + const_i.
+
+    ``key_scale`` (n,), used by ``dot`` only, multiplies key j by s_j.
+    """
+    if kernel == "gaussian":
+        if q.shape[1] == 1:
+            # (|dq| - |dq_min|)(|dq| + |dq_min|): exact 0 at the nearest key and
+            # no overflow from squaring a huge distance.
+            ad = np.abs(q - k[:, 0])
+            near = np.min(ad, axis=1, keepdims=True)
+            excess = (ad - near) * (ad + near)
+        else:
+            d2 = np.sum((q[:, None, :] - k[None, :, :]) ** 2, axis=-1)
+            excess = d2 - np.min(d2, axis=1, keepdims=True)
+        return excess * (-0.5 / (bandwidth * bandwidth))
+    # dot
+    if q.shape[1] == 1:
+        radius = circle_radius(k)
+        c = 2.0 ** 0.25 / bandwidth
+        qe = c * circle_embedding(q[:, 0], radius=radius)
+        ke = c * circle_embedding(k[:, 0], radius=radius)
+        d = 2
+    else:
+        qe, ke, d = q, k, q.shape[1]
+    if key_scale is not None:
+        ke = ke * key_scale[:, None]
+    s = (qe @ ke.T) / np.sqrt(d)
+    return s - np.max(s, axis=1, keepdims=True)

@@ -1,0 +1,219 @@
+"""Attention pooling as kernel regression (Nadaraya-Watson).
+
+A query q is compared with n keys k_i; the scores go through a softmax with
+temperature T and the output is the weighted average of the values:
+
+    alpha_i(q) = softmax_i(score(q, k_i) / T),    out(q) = sum_i alpha_i(q) v_i.
+
+Small h (or T) puts all weight on the nearest key (1-nearest-neighbour); large h
+(or T) spreads it evenly (the global mean).  For the Gaussian kernel the two
+knobs are one: (h, T) gives the same weights as (h sqrt(T), 1).
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+
+import numpy as np
+
+from . import _checks
+from .kernels import key_norm_tilt, scores, softmax
+
+
+def _prepare(queries, keys, kernel, bandwidth, temperature, key_scale):
+    kernel = _checks.kernel(kernel)
+    h = _checks.positive("bandwidth", bandwidth)
+    t = _checks.positive("temperature", temperature)
+    q, scalar = _checks.points("queries", queries, allow_scalar=True)
+    k, _ = _checks.points("keys", keys, allow_scalar=False)
+    if q.shape[1] != k.shape[1]:
+        raise ValueError(f"queries and keys must have the same dimension, got {q.shape[1]} and {k.shape[1]}")
+    if kernel == "dot" and k.shape[1] > 1 and h != 1.0:
+        raise ValueError("bandwidth applies to the 'gaussian' kernel and to 1-D positions; for vector "
+                         "keys the 'dot' kernel's scale is set by the vectors (scale them, as W_Q and W_K do)")
+    if key_scale is not None:
+        if kernel != "dot":
+            raise ValueError("key_scale applies to the 'dot' kernel only (a Gaussian ignores norms)")
+        key_scale = _checks.finite_array("key_scale", key_scale, min_ndim=1, max_ndim=1)
+        if key_scale.shape != (k.shape[0],) or np.any(key_scale <= 0):
+            raise ValueError(f"key_scale must hold one positive factor per key ({k.shape[0]}), "
+                             f"got shape {key_scale.shape}")
+    return q, k, scalar, kernel, h, t, key_scale
+
+
+def weights(queries, keys, *, kernel="gaussian", bandwidth=1.0, temperature=1.0, key_scale=None):
+    """Attention weights alpha_ij = softmax_j(score(q_i, k_j) / T).
+
+    Parameters
+    ----------
+    queries : float, (m,) positions or (m, d) vectors
+    keys : (n,) positions or (n, d) vectors
+    kernel : {"gaussian", "dot"}
+        See ``attention.kernels.scores`` for both formulas.
+    bandwidth : float > 0
+        h of the Gaussian, or the scale of the 1-D circle embedding under ``dot``.
+    temperature : float > 0
+        T; the scores are divided by it before the softmax.
+    key_scale : (n,) positive factors, optional
+        ``dot`` only: multiplies each key's norm (``key_norm_tilt`` makes some).
+
+    Returns
+    -------
+    (m, n) array whose rows are positive and sum to 1, or (n,) for a scalar query.
+    """
+    q, k, scalar, kernel, h, t, key_scale = _prepare(queries, keys, kernel, bandwidth, temperature, key_scale)
+    w = softmax(scores(q, k, kernel=kernel, bandwidth=h, key_scale=key_scale) / t)
+    return w[0] if scalar else w
+
+
+def _values(values, n):
+    v = _checks.finite_array("values", values, min_ndim=1)
+    if v.shape[0] != n:
+        raise ValueError(f"values must have one entry per key ({n}), got {v.shape[0]}")
+    return v
+
+
+def predict(queries, keys, values, *, kernel="gaussian", bandwidth=1.0, temperature=1.0, key_scale=None):
+    """Kernel-regression prediction out(q_i) = sum_j alpha_ij v_j.
+
+    ``values`` is (n,) or (n, d_v).  Returns (m,) (or (m, d_v)), or a float
+    (or (d_v,)) for a scalar query.  Each prediction lies within the values'
+    range, being a convex combination of them.
+    """
+    w = weights(queries, keys, kernel=kernel, bandwidth=bandwidth, temperature=temperature, key_scale=key_scale)
+    v = _values(values, w.shape[-1])
+    out = w @ v
+    return float(out) if np.ndim(out) == 0 else out
+
+
+def entropy_bits(weights) -> np.ndarray:
+    """Entropy of the weights in bits, over the last axis: H = -sum_i alpha_i log2 alpha_i.
+
+    0 log 0 is taken as 0.  H = 0 when one key has all the weight and log2(n)
+    when the weights are uniform.
+    """
+    w = np.asarray(weights, dtype=float)
+    logs = np.log2(w, out=np.zeros_like(w), where=w > 0)
+    h = -np.sum(w * logs, axis=-1)
+    return np.maximum(h, 0.0)  # -0.0 and rounding below zero read as 0 bits
+
+
+def effective_points(weights) -> np.ndarray:
+    """Effective number of points 2^H (the perplexity): how many keys a query really consults.
+
+    1 for one-hot weights, n for uniform weights.
+    """
+    return np.exp2(entropy_bits(weights))
+
+
+def nearest_neighbor_predict(queries, keys, values, *, kernel="gaussian", bandwidth=1.0, key_scale=None):
+    """The T -> 0 (or, for the Gaussian, h -> 0) limit: the mean value of the top-scoring keys.
+
+    For the Gaussian that is the nearest key's value (1-nearest-neighbour);
+    exact ties share it evenly, as the limit of the softmax does.
+    """
+    q, k, scalar, kernel, h, _, key_scale = _prepare(queries, keys, kernel, bandwidth, 1.0, key_scale)
+    top = scores(q, k, kernel=kernel, bandwidth=h, key_scale=key_scale) == 0.0
+    v = _values(values, k.shape[0])
+    out = (top / top.sum(axis=1, keepdims=True)) @ v
+    return float(out[0]) if scalar and np.ndim(out[0]) == 0 else (out[0] if scalar else out)
+
+
+@dataclass(frozen=True)
+class Readout:
+    """Everything the explorable prints for one query."""
+
+    query: float
+    n: int
+    max_weight: float
+    entropy_bits: float
+    effective_points: float
+    prediction: float
+    true_value: float | None
+    nearest_neighbor_prediction: float
+    global_mean: float
+
+    def as_dict(self) -> dict:
+        return asdict(self)
+
+
+def readout(query, keys, values, *, kernel="gaussian", bandwidth=1.0, temperature=1.0,
+            key_scale=None, true_function=None) -> Readout:
+    """Max weight, entropy (bits), effective points, prediction, true f(q) and both limits for one query."""
+    q = _checks.finite_array("query", query, max_ndim=0)
+    w = weights(q, keys, kernel=kernel, bandwidth=bandwidth, temperature=temperature, key_scale=key_scale)
+    v = _values(values, w.shape[0])
+    if v.ndim != 1:
+        raise ValueError(f"values must be one number per key for a readout, got shape {v.shape}")
+    h = float(entropy_bits(w))
+    return Readout(
+        query=float(q), n=int(w.shape[0]), max_weight=float(w.max()), entropy_bits=h,
+        effective_points=float(2.0 ** h), prediction=float(w @ v),
+        true_value=None if true_function is None else float(true_function(float(q))),
+        nearest_neighbor_prediction=nearest_neighbor_predict(q, keys, v, kernel=kernel, bandwidth=bandwidth,
+                                                             key_scale=key_scale),
+        global_mean=float(np.mean(v)),
+    )
+
+
+def loo_error(keys, values, *, bandwidths, kernel="gaussian", temperature=1.0, key_scale=None) -> np.ndarray:
+    """Leave-one-out mean squared error for each bandwidth in ``bandwidths``.
+
+    Each sample i is predicted from the other n - 1 (its own score is set to
+    -inf before the softmax), so a kernel cannot win by copying the sample
+    itself:  LOO(h) = (1/n) sum_i (y_i - sum_{j != i} alpha_ij(h) y_j)^2.
+    """
+    k, _ = _checks.points("keys", keys, allow_scalar=False)
+    y = _values(values, k.shape[0])
+    if k.shape[0] < 2:
+        raise ValueError("keys must hold at least 2 samples for leave-one-out error")
+    hs = _checks.finite_array("bandwidths", bandwidths, min_ndim=1, max_ndim=1)
+    out = np.empty(hs.shape[0])
+    for g, h in enumerate(hs):  # a loop over the grid, never over samples
+        _, _, _, kern, hh, t, ks = _prepare(k, k, kernel, h, temperature, key_scale)
+        s = scores(k, k, kernel=kern, bandwidth=hh, key_scale=ks) / t
+        np.fill_diagonal(s, -np.inf)
+        pred = softmax(s) @ y
+        out[g] = np.mean((y - pred) ** 2)
+    return out
+
+
+def bias_variance(keys, true_function, *, noise, bandwidths, kernel="gaussian", temperature=1.0,
+                  n_resamples=200, seed=0, eval_points=None) -> dict:
+    """Bias^2, variance and their sum against bandwidth, over resampled noise.
+
+    Draws ``n_resamples`` data sets y^(r) = f(x) + eps^(r), eps ~ N(0, noise^2)
+    at the fixed ``keys`` x, fits the kernel regression to each and evaluates it
+    at ``eval_points`` (default: the keys).  With f_hat^(r) the fits and
+    f_bar their mean over r:
+
+        bias^2   = mean_e (f_bar(x_e) - f(x_e))^2
+        variance = mean_e mean_r (f_hat^(r)(x_e) - f_bar(x_e))^2
+        error    = bias^2 + variance  (mean squared error against f)
+
+    Returns a dict of arrays ``bandwidth``, ``bias2``, ``variance``, ``error``.
+    """
+    k, _ = _checks.points("keys", keys, allow_scalar=False)
+    sigma = float(noise)
+    if not np.isfinite(sigma) or sigma < 0:
+        raise ValueError(f"noise must be a finite number >= 0, got {noise!r}")
+    if true_function is None:
+        raise ValueError("true_function is needed for bias and variance (this dataset has none)")
+    hs = _checks.finite_array("bandwidths", bandwidths, min_ndim=1, max_ndim=1)
+    xe = k if eval_points is None else _checks.points("eval_points", eval_points, allow_scalar=False)[0]
+    f_keys = np.asarray(true_function(k[:, 0] if k.shape[1] == 1 else k), dtype=float)
+    f_eval = np.asarray(true_function(xe[:, 0] if xe.shape[1] == 1 else xe), dtype=float)
+    rng = np.random.default_rng(seed)
+    ys = f_keys[:, None] + sigma * rng.standard_normal((k.shape[0], int(n_resamples)))  # (n, R)
+    bias2, var = np.empty(hs.shape[0]), np.empty(hs.shape[0])
+    for g, h in enumerate(hs):
+        w = weights(xe, k, kernel=kernel, bandwidth=h, temperature=temperature)
+        fits = w @ ys  # (e, R): every resample fitted at once
+        mean_fit = fits.mean(axis=1)
+        bias2[g] = np.mean((mean_fit - f_eval) ** 2)
+        var[g] = np.mean((fits - mean_fit[:, None]) ** 2)
+    return {"bandwidth": hs, "bias2": bias2, "variance": var, "error": bias2 + var}
+
+
+__all__ = ["weights", "predict", "entropy_bits", "effective_points", "nearest_neighbor_predict",
+           "readout", "Readout", "loo_error", "bias_variance", "key_norm_tilt"]

@@ -1,0 +1,124 @@
+"""Self-attention: every token is a query at once.
+
+With a sequence X (n x d_model) and projections W_Q, W_K, W_V,
+
+    Q = X W_Q,  K = X W_K,  V = X W_V,
+    A = softmax(Q K^T / (sqrt(d_k) T))     (n x n, every row sums to 1)
+    out = A V.
+
+Row i of A is exactly one kernel-regression query: token i's weights over all
+tokens.  A causal mask sets the scores of future tokens (j > i) to -inf, so
+each token attends only to itself and the past.  A has n^2 entries, which is
+why attention costs O(n^2) in time and memory.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from . import _checks
+
+
+def _array(name, value, min_ndim):
+    a = _checks.finite_array(name, value, min_ndim=min_ndim, max_ndim=4)
+    if a.ndim >= 1 and 0 in a.shape:
+        raise ValueError(f"{name} must not be empty, got shape {a.shape}")
+    return a
+
+
+def dot_product_attention(queries, keys, values, *, causal=False, temperature=1.0):
+    """Scaled dot-product attention: out = softmax(Q K^T / (sqrt(d) T)) V.
+
+    Parameters
+    ----------
+    queries : (..., n, d)   keys : (..., m, d)   values : (..., m, d_v)
+        Any leading batch or head axes must match (or broadcast).
+    causal : bool
+        Mask keys j > i (needs n == m): a decoder's view of the sequence.
+    temperature : float > 0
+
+    Returns
+    -------
+    outputs : (..., n, d_v)
+    weights : (..., n, m), rows positive (zero where masked) and summing to 1.
+    """
+    q = _array("queries", queries, 2)
+    k = _array("keys", keys, 2)
+    v = _array("values", values, 2)
+    t = _checks.positive("temperature", temperature)
+    if q.shape[-1] != k.shape[-1]:
+        raise ValueError(f"queries and keys must have the same last dimension d, got {q.shape[-1]} and {k.shape[-1]}")
+    if k.shape[-2] != v.shape[-2]:
+        raise ValueError(f"keys and values must have the same number of rows, got {k.shape[-2]} and {v.shape[-2]}")
+    n, m = q.shape[-2], k.shape[-2]
+    if causal and n != m:
+        raise ValueError(f"causal=True needs as many queries as keys, got {n} and {m}")
+    try:
+        np.broadcast_shapes(q.shape[:-2], k.shape[:-2], v.shape[:-2])
+    except ValueError:
+        raise ValueError(f"leading (batch or head) axes do not match: {q.shape[:-2]}, {k.shape[:-2]}, "
+                         f"{v.shape[:-2]}") from None
+
+    att = q @ np.swapaxes(k, -1, -2)                   # (..., n, m) scores
+    att *= 1.0 / (np.sqrt(q.shape[-1]) * t)
+    if causal:
+        att[..., np.triu(np.ones((n, m), dtype=bool), k=1)] = -np.inf
+    att -= att.max(axis=-1, keepdims=True)             # log-sum-exp shift
+    np.exp(att, out=att)
+    att /= att.sum(axis=-1, keepdims=True)
+    return att @ v, att
+
+
+def self_attention(x, w_q, w_k, w_v, *, causal=False, temperature=1.0):
+    """One head of self-attention: queries, keys and values all come from the same X.
+
+    Q = X W_Q, K = X W_K, V = X W_V; returns ``dot_product_attention(Q, K, V)``.
+    """
+    x = _array("x", x, 2)
+    mats = [_array(name, w, 2) for name, w in (("w_q", w_q), ("w_k", w_k), ("w_v", w_v))]
+    for name, w in zip(("w_q", "w_k", "w_v"), mats):
+        if w.shape[-2] != x.shape[-1]:
+            raise ValueError(f"{name} must have {x.shape[-1]} rows (the width of x), got shape {w.shape}")
+    return dot_product_attention(x @ mats[0], x @ mats[1], x @ mats[2], causal=causal, temperature=temperature)
+
+
+def multi_head_attention(x, w_q, w_k, w_v, w_o=None, *, causal=False, temperature=1.0):
+    """Several heads side by side, concatenated, then the output projection W_O.
+
+    Parameters
+    ----------
+    x : (n, d_model)
+    w_q, w_k : (h, d_model, d_k)    w_v : (h, d_model, d_v)
+        One projection per head: h learned kernels applied in parallel.
+    w_o : (h * d_v, d_out), optional (identity when omitted)
+
+    Returns
+    -------
+    output : (n, d_out) = concat_h(A_h X W_V^h) W_O
+    weights : (h, n, n), one attention matrix per head
+    heads : (h, n, d_v), each head's output before concatenation
+    """
+    x = _array("x", x, 2)
+    if x.ndim != 2:
+        raise ValueError(f"x must be (n, d_model), got shape {x.shape}")
+    ws = [_array(name, w, 3) for name, w in (("w_q", w_q), ("w_k", w_k), ("w_v", w_v))]
+    for name, w in zip(("w_q", "w_k", "w_v"), ws):
+        if w.ndim != 3 or w.shape[1] != x.shape[1]:
+            raise ValueError(f"{name} must be (heads, {x.shape[1]}, d), got shape {w.shape}")
+    if not (ws[0].shape[0] == ws[1].shape[0] == ws[2].shape[0]):
+        raise ValueError("w_q, w_k and w_v must have the same number of heads")
+    heads, att = dot_product_attention(x @ ws[0], x @ ws[1], x @ ws[2], causal=causal, temperature=temperature)
+    h, n, dv = heads.shape
+    concat = np.transpose(heads, (1, 0, 2)).reshape(n, h * dv)
+    if w_o is None:
+        return concat, att, heads
+    wo = _array("w_o", w_o, 2)
+    if wo.ndim != 2 or wo.shape[0] != h * dv:
+        raise ValueError(f"w_o must be ({h * dv}, d_out) to follow {h} heads of width {dv}, got shape {wo.shape}")
+    return concat @ wo, att, heads
+
+
+def attention_cost(n, *, bytes_per_score=4):
+    """Number of scores (n^2) and bytes of one n x n float32 matrix, for sequence lengths n."""
+    n = np.asarray(n, dtype=float)
+    return n * n, n * n * bytes_per_score
