@@ -56,24 +56,10 @@ def _readout(args) -> int:
                "nearest_neighbor_prediction": r.nearest_neighbor_prediction, "global_mean": r.global_mean}
         print(json.dumps(out))
     else:
+        from .text import caption
+
         print(caption(r, kernel=args.kernel, bandwidth=args.bandwidth, temperature=args.temperature))
     return 0
-
-
-def caption(r, *, kernel: str, bandwidth: float, temperature: float) -> str:
-    """One sentence that reads the numbers of a readout aloud (the page's caption)."""
-    sim = "a Gaussian similarity" if kernel == "gaussian" else "a dot-product similarity on circle-embedded keys"
-    t = "" if temperature == 1 else f", T = {temperature:.3g}"
-    truth = "" if r.true_value is None else f" where the true function is {_signed(r.true_value)}"
-    return (f"A query at x = {r.query:.2f} averages the {r.n} samples with softmax weights of {sim} "
-            f"(h = {bandwidth:.3g}{t}). The largest weight is {r.max_weight:.3f} and the weights spread over "
-            f"about {r.effective_points:.1f} effective points, giving a prediction of "
-            f"{_signed(r.prediction)}{truth}.")
-
-
-def _signed(v: float) -> str:
-    s = f"{v:.2f}"
-    return "\u2212" + s[1:] if s.startswith("-") else s
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -14,11 +14,15 @@ from .kernels import circle_embedding, key_norm_tilt, softmax
 from .regression import (Readout, bias_variance, effective_points, entropy_bits, loo_error,
                          nearest_neighbor_predict, predict, readout, weights)
 from .selfattention import attention_cost, dot_product_attention, multi_head_attention, self_attention
+from .sentences import (MAX_TOKENS, SentenceAnalysis, SentenceModel, analyze_sentence, encode,
+                        load_sentence_model, tokenize, word_vector)
 
 __all__ = [
     "weights", "predict", "entropy_bits", "effective_points", "readout", "Readout",
     "nearest_neighbor_predict", "loo_error", "bias_variance", "softmax", "circle_embedding",
     "key_norm_tilt", "dot_product_attention", "self_attention", "multi_head_attention",
     "attention_cost", "load_dataset", "list_datasets", "make_dataset", "Dataset", "FUNCTIONS",
+    "MAX_TOKENS", "tokenize", "word_vector", "encode", "load_sentence_model", "analyze_sentence",
+    "SentenceModel", "SentenceAnalysis",
 ]
 __version__ = "0.1.0"

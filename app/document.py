@@ -1,0 +1,323 @@
+"""Build the explorable's Bokeh models: one function for the served page, the notebook and the offline file.
+
+``build_regression(state, mode=...)`` returns the regression section as a
+Bokeh layout plus the handles a caller needs (the data source for generated
+datasets, the engine callback to run when the document is ready).  All the
+interaction is one ``CustomJS`` engine made of ``mirror.js`` (the formulas)
+and ``explorable.js`` (the glue), so the page behaves the same with or
+without a Python server behind it.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+
+from bokeh.models import (Button, Checkbox, ColumnDataSource, CustomJS, CustomJSTickFormatter, DataRange1d,
+                          Div, GlyphRenderer, InlineStyleSheet, LinearAxis, LinearColorMapper, Range1d, Select,
+                          SingleIntervalTicker, Slider, Span)
+from bokeh.layouts import column, row
+from bokeh.plotting import figure
+
+import attention
+
+from . import text
+from .state import X_RANGE, ExplorableState, url_spec
+
+HERE = Path(__file__).resolve().parent
+GRID_N = 400                     # points of the prediction curve
+H_GRID = (0.005, 50.0, 61)       # bandwidths (at T = 1) of the entropy and bias-variance plots
+
+# Okabe-Ito: distinguishable with every common colour-vision deficiency
+ORANGE, SKY, GREEN, BLUE, VERMILLION, PURPLE, GREY = (
+    "#E69F00", "#56B4E9", "#009E73", "#0072B2", "#D55E00", "#CC79A7", "#555555")
+# cividis (blue to yellow), readable in greyscale and with colour-vision deficiencies
+WEIGHT_PALETTE = ["#00204D", "#00336F", "#39486B", "#575C6D", "#707173", "#8A8779", "#A69D75",
+                  "#C4B56C", "#E4CF5B", "#FFEA46"]
+
+PAGE_STYLES = {"max-width": "1200px", "margin": "0 auto", "padding": "0 8px"}
+PAGE_CSS = """
+:host { font-family: system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; color: #222; }
+h1 { font-size: 1.6em; margin: 0.2em 0; } h3 { margin: 0.6em 0 0.2em; }
+p { line-height: 1.45; max-width: 60em; }
+table.readouts { border-collapse: collapse; font-variant-numeric: tabular-nums; }
+table.readouts th { text-align: left; font-weight: normal; color: #444; padding: 2px 12px 2px 0; }
+table.readouts td { font-weight: bold; padding: 2px 8px 2px 0; text-align: right; }
+table.readouts td.extra { font-weight: normal; color: #666; text-align: left; }
+p.caption { font-size: 1.05em; }
+p.limit { background: #FFF3D6; border-left: 4px solid #E69F00; padding: 4px 8px; margin: 4px 0; }
+p.notice { background: #FDE8E1; border-left: 4px solid #D55E00; padding: 4px 8px; margin: 4px 0; }
+p.dataset { color: #555; margin: 2px 0; }
+"""
+
+
+@lru_cache(maxsize=None)
+def engine_source() -> str:
+    """The JS that runs the page: the mirror of the core's formulas, then the glue."""
+    mirror = (HERE / "mirror.js").read_text(encoding="utf-8")
+    glue = (HERE / "explorable.js").read_text(encoding="utf-8")
+    return f"{mirror}\n{glue}\nExplorable.handle(cb_obj, {{{', '.join(ENGINE_ARGS)}}});\n"
+
+
+ENGINE_ARGS = [
+    "config", "ds", "samples", "curve", "kshape", "hcurve", "qpred", "qtrue", "span_main", "span_w", "span_ent",
+    "hspan_ent", "hspan_bv", "mean_span", "nn_renderer", "figs", "w_query", "w_logh", "w_logt", "w_kernel",
+    "w_keynorm", "w_dataset", "w_link", "w_limits", "w_present", "w_reset", "readout_div", "caption_div",
+    "limits_div", "notice_div", "dataset_div",
+]
+
+
+def dataset_payload(name: str) -> dict:
+    d = attention.load_dataset(name)
+    return {"x": d.x.tolist(), "y": d.y.tolist(), "function": d.function, "noise": d.noise,
+            "description": d.description}
+
+
+def dataset_meta(name: str, d) -> str:
+    return json.dumps({"name": name, "function": d.function, "noise": d.noise, "description": d.description})
+
+
+@dataclass
+class RegressionView:
+    layout: object
+    engine: CustomJS
+    ds: ColumnDataSource
+    widgets: dict
+    notice_div: Div
+    models: dict = field(default_factory=dict)
+    parts: dict = field(default_factory=dict)
+
+
+def _log_format():
+    return CustomJSTickFormatter(code="const v = 10 ** tick; return v >= 100 ? v.toFixed(0) : v.toPrecision(3);")
+
+
+def _style(fig):
+    fig.toolbar_location = None
+    fig.title.text_font_size = "14px"
+    fig.min_border_left = 40
+    fig.outline_line_color = None
+    for ax in fig.axis:
+        ax.major_label_text_font_size = "11px"
+        ax.axis_label_text_font_size = "13px"
+    return fig
+
+
+def _effective_axis(fig):
+    """A right axis that reads the entropy axis as effective points, 2^bits: 1, 2, 4, 8, ..."""
+    fig.extra_y_ranges = {"eff": fig.y_range}
+    axis = LinearAxis(y_range_name="eff", axis_label="effective points", ticker=SingleIntervalTicker(interval=1),
+                      formatter=CustomJSTickFormatter(code="return String(2 ** tick);"),
+                      major_label_text_font_size="11px", axis_label_text_font_size="13px")
+    fig.add_layout(axis, "right")
+
+
+def _legend_below(fig):
+    legend = fig.legend[0]
+    legend.orientation = "horizontal"
+    legend.nrows = 2
+    legend.label_text_font_size = "11px"
+    legend.spacing = 8
+    legend.padding = 2
+    legend.margin = 2
+    legend.border_line_color = None
+    fig.add_layout(legend, "below")
+
+
+def build_regression(state: ExplorableState, *, mode: str = "served", notices=(), dataset=None) -> RegressionView:
+    """The regression section for ``state``; ``mode`` is "served" (a Python server is behind it) or "static".
+
+    ``dataset`` overrides the data shown (a generated ``attention.Dataset``); by
+    default it is the shipped dataset named by ``state.dataset``.
+    """
+    if mode not in ("served", "static"):
+        raise ValueError(f"mode must be 'served' or 'static', got {mode!r}")
+    names = attention.list_datasets()
+    if dataset is None:
+        name = state.dataset if state.dataset in names else "default"
+        dataset = attention.load_dataset(name)
+    else:
+        name = "generated"
+    ds = ColumnDataSource({"x": dataset.x.tolist(), "y": dataset.y.tolist()}, name="dataset",
+                          tags=[dataset_meta(name, dataset)])
+    samples = ColumnDataSource({"x": [], "y": [], "w": [], "wn": [], "size": []}, name="samples")
+    curve = ColumnDataSource({"x": [], "pred": [], "ent": [], "eff": [], "nn": [], "truth": []}, name="curve")
+    kshape = ColumnDataSource({"x": [], "k": []}, name="kshape")
+    hcurve = ColumnDataSource({"h": [], "ent": [], "loo": [], "bias2": [], "variance": [], "error": []},
+                              name="hcurve")
+    qpred = ColumnDataSource({"x": [], "y": []}, name="qpred")
+    qtrue = ColumnDataSource({"x": [], "y": []}, name="qtrue")
+    x_range = Range1d(*X_RANGE, bounds=X_RANGE)
+
+    # -- main plot: samples, truth, prediction curve, the query ------------------------------------
+    main = _style(figure(height=340, sizing_mode="stretch_width", min_width=300, x_range=x_range, tools="",
+                         title="Drag the red line (or anywhere on the plot) to move the query",
+                         name="main_plot", y_range=DataRange1d(range_padding=0.15)))
+    main.xaxis.axis_label = "x"
+    main.yaxis.axis_label = "y"
+    cmap = LinearColorMapper(palette=WEIGHT_PALETTE, low=0, high=1)
+    truth_r = main.line("x", "truth", source=curve, line_color="black", line_dash="dashed", line_width=1.5,
+                        legend_label="true f(x)")
+    pred_r = main.line("x", "pred", source=curve, line_color=BLUE, line_width=3, legend_label="prediction")
+    nn_r = main.line("x", "nn", source=curve, line_color=ORANGE, line_width=1.5, legend_label="1-NN limit",
+                     visible=state.limits)
+    samples_r = main.scatter("x", "y", source=samples, size="size", line_color="#222", line_width=0.5,
+                             fill_color={"field": "wn", "transform": cmap}, fill_alpha=0.9,
+                             legend_label="samples (size, colour = weight)")
+    main.scatter("x", "y", source=qtrue, size=11, fill_color="white", line_color="black", line_width=2.5)
+    main.scatter("x", "y", source=qpred, size=13, fill_color=VERMILLION, line_color="white", line_width=2)
+    main.y_range.renderers = [truth_r, samples_r]
+    mean_span = Span(location=float(dataset.y.mean()), dimension="width", line_color=PURPLE, line_dash="dotted",
+                     line_width=2, visible=state.limits, name="mean_span")
+    span_main = Span(location=state.query, dimension="height", line_color=VERMILLION, line_width=4,
+                     editable=True, name="query_span")
+    main.add_layout(mean_span)
+    main.add_layout(span_main)
+    _legend_below(main)
+
+    # -- weights over x, with the kernel's shape ---------------------------------------------------
+    fw = _style(figure(height=200, sizing_mode="stretch_width", min_width=300, x_range=x_range, tools="",
+                       title="Weights: the softmax of the similarities (dashed: the kernel's shape)",
+                       y_range=DataRange1d(start=0, range_padding=0.1), name="weights_plot"))
+    fw.segment("x", 0, "x", "w", source=samples, line_color=BLUE, line_width=3)
+    fw.scatter("x", "w", source=samples, size=6, color=BLUE)
+    fw.line("x", "k", source=kshape, line_color=VERMILLION, line_dash="dashed", line_width=1.5)
+    span_w = Span(location=state.query, dimension="height", line_color=VERMILLION, line_width=2)
+    fw.add_layout(span_w)
+    fw.xaxis.axis_label = "x"
+    fw.yaxis.axis_label = "weight"
+
+    # -- entropy along x, and against bandwidth ----------------------------------------------------
+    fe = _style(figure(height=220, sizing_mode="stretch_width", min_width=300, x_range=x_range, tools="",
+                       title="Spread along x (current h, T)", y_range=DataRange1d(start=0), name="entropy_x_plot"))
+    fe.line("x", "ent", source=curve, line_color=GREEN, line_width=2.5)
+    span_ent = Span(location=state.query, dimension="height", line_color=VERMILLION, line_width=2)
+    fe.add_layout(span_ent)
+    fe.xaxis.axis_label = "query x"
+    fe.yaxis.axis_label = "entropy (bits)"
+    _effective_axis(fe)
+
+    h_range = Range1d(H_GRID[0], H_GRID[1])
+    fh = _style(figure(height=220, sizing_mode="stretch_width", min_width=300, x_axis_type="log", x_range=h_range,
+                       tools="", title="Spread against bandwidth (at this query)", y_range=DataRange1d(start=0),
+                       name="entropy_h_plot"))
+    fh.line("h", "ent", source=hcurve, line_color=GREEN, line_width=2.5)
+    hspan_ent = Span(location=state.bandwidth * math.sqrt(state.temperature), dimension="height",
+                     line_color=VERMILLION, line_width=2)
+    fh.add_layout(hspan_ent)
+    fh.xaxis.axis_label = "bandwidth h\u00b7\u221aT"
+    fh.yaxis.axis_label = "entropy (bits)"
+    _effective_axis(fh)
+
+    fb = _style(figure(height=240, sizing_mode="stretch_width", min_width=300, x_axis_type="log",
+                       x_range=h_range, tools="", title="Bias and variance against bandwidth",
+                       y_range=DataRange1d(start=0), name="bias_variance_plot"))
+    fb.line("h", "loo", source=hcurve, line_color="black", line_width=2.5, legend_label="leave-one-out error")
+    fb.line("h", "bias2", source=hcurve, line_color=ORANGE, line_width=2, legend_label="bias\u00b2")
+    fb.line("h", "variance", source=hcurve, line_color=SKY, line_width=2, legend_label="variance")
+    fb.line("h", "error", source=hcurve, line_color=PURPLE, line_width=2, line_dash="dashed",
+            legend_label="bias\u00b2 + variance")
+    hspan_bv = Span(location=state.bandwidth * math.sqrt(state.temperature), dimension="height",
+                    line_color=VERMILLION, line_width=2)
+    fb.add_layout(hspan_bv)
+    _legend_below(fb)
+    fb.xaxis.axis_label = "bandwidth h\u00b7\u221aT"
+    fb.yaxis.axis_label = "squared error"
+
+    # -- controls ----------------------------------------------------------------------------------
+    spec = url_spec()
+    w_query = Slider(start=X_RANGE[0], end=X_RANGE[1], step=0.01, value=state.query, title="query x",
+                     sizing_mode="stretch_width", name="query_slider")
+    w_logh = Slider(start=math.log10(spec["bandwidth"]["lo"]), end=math.log10(spec["bandwidth"]["hi"]),
+                    step=0.01, value=math.log10(state.bandwidth), title="bandwidth h", format=_log_format(),
+                    sizing_mode="stretch_width", name="bandwidth_slider")
+    w_logt = Slider(start=math.log10(spec["temperature"]["lo"]), end=math.log10(spec["temperature"]["hi"]),
+                    step=0.01, value=math.log10(state.temperature), title="temperature T", format=_log_format(),
+                    sizing_mode="stretch_width", name="temperature_slider")
+    w_kernel = Select(title="similarity (kernel)", value=state.kernel, name="kernel_select",
+                      options=[("gaussian", "Gaussian"), ("dot", "dot product, equal-norm keys")],
+                      sizing_mode="stretch_width")
+    w_keynorm = Slider(start=-2, end=2, step=0.05, value=state.key_norm, title="key-norm tilt (0 = equal norms)",
+                       visible=state.kernel == "dot", sizing_mode="stretch_width", name="keynorm_slider")
+    options = [(n, n) for n in names] + ([("generated", "generated (seeded)")] if mode == "served" else [])
+    w_dataset = Select(title="dataset", value=name if name in dict(options) else "default", options=options,
+                       sizing_mode="stretch_width", name="dataset_select")
+    w_link = Checkbox(label="link h and T (one knob)", active=state.link, name="link_toggle")
+    w_limits = Checkbox(label="show 1-NN curve and global mean", active=state.limits, name="limits_toggle")
+    w_present = Checkbox(label="presentation mode", active=state.present, name="present_toggle")
+    w_reset = Button(label="Reset", button_type="default", width=90, name="reset_button")
+
+    css = InlineStyleSheet(css=PAGE_CSS)
+    readout_div = Div(text="", name="readouts", stylesheets=[css], min_width=260)
+    caption_div = Div(text="", name="caption", stylesheets=[css], sizing_mode="stretch_width")
+    limits_div = Div(text="", name="limits", stylesheets=[css], sizing_mode="stretch_width")
+    notice_div = Div(text="".join(f'<p class="notice">{text.escape(n)}</p>' for n in notices), name="notices",
+                     stylesheets=[css], visible=bool(notices), sizing_mode="stretch_width")
+    dataset_div = Div(text="", name="dataset_description", stylesheets=[css], sizing_mode="stretch_width")
+
+    defaults = {k: v["default"] for k, v in spec.items()}
+    config = {
+        "mode": mode, "spec": spec, "x_range": list(X_RANGE), "grid_n": GRID_N, "h_grid": list(H_GRID),
+        "datasets": {n: dataset_payload(n) for n in names},
+        "initial": {"query": state.query, "bandwidth": state.bandwidth, "temperature": state.temperature,
+                    "kernel": state.kernel, "key_norm": state.key_norm},
+        "defaults": defaults,
+    }
+    models = dict(
+        config=config, ds=ds, samples=samples, curve=curve, kshape=kshape, hcurve=hcurve, qpred=qpred, qtrue=qtrue,
+        span_main=span_main, span_w=span_w, span_ent=span_ent, hspan_ent=hspan_ent, hspan_bv=hspan_bv,
+        mean_span=mean_span, nn_renderer=nn_r, figs=[main, fw, fe, fh, fb], w_query=w_query, w_logh=w_logh,
+        w_logt=w_logt, w_kernel=w_kernel, w_keynorm=w_keynorm, w_dataset=w_dataset, w_link=w_link,
+        w_limits=w_limits, w_present=w_present, w_reset=w_reset, readout_div=readout_div,
+        caption_div=caption_div, limits_div=limits_div, notice_div=notice_div, dataset_div=dataset_div,
+    )
+    assert set(models) == set(ENGINE_ARGS)
+    # Everything the engine writes lives only in the browser: no websocket
+    # traffic per frame.  (The query slider is synced a few times a second.)
+    for m in (samples, curve, kshape, hcurve, qpred, qtrue, span_main, span_w, span_ent, hspan_ent, hspan_bv,
+              mean_span, nn_r, readout_div, caption_div, limits_div, notice_div, dataset_div):
+        m.syncable = False
+    engine = CustomJS(args=models, code=engine_source())
+    span_main.js_on_change("location", engine)
+    for w in (w_query, w_logh, w_logt, w_kernel, w_keynorm, w_dataset):
+        w.js_on_change("value", engine)
+    for w in (w_link, w_limits, w_present):
+        w.js_on_change("active", engine)
+    w_reset.js_on_event("button_click", engine)
+    main.js_on_event("tap", engine)
+    main.js_on_event("pan", engine)
+    main.js_on_event("panstart", engine)
+    ds.js_on_change("data", engine)
+
+    controls = column(
+        row(w_query, sizing_mode="stretch_width"),
+        row(w_logh, w_logt, sizing_mode="stretch_width"),
+        row(w_kernel, w_dataset, sizing_mode="stretch_width"),
+        w_keynorm,
+        row(w_link, w_limits, w_present, w_reset, sizing_mode="stretch_width", styles={"flex-wrap": "wrap",
+                                                                                        "gap": "8px 16px"}),
+        sizing_mode="stretch_width", name="controls")
+    side = column(readout_div, caption_div, limits_div, dataset_div, sizing_mode="stretch_width", min_width=280,
+                  styles={"flex": "1 1 280px"})
+    top = row(column(main, sizing_mode="stretch_width", styles={"flex": "2 1 340px"}), side,
+              sizing_mode="stretch_width", styles={"flex-wrap": "wrap", "gap": "12px"})
+    spread = row(fe, fh, sizing_mode="stretch_width", styles={"flex-wrap": "wrap", "gap": "12px"})
+    intro = Div(text=text.INTRO, stylesheets=[css], sizing_mode="stretch_width", name="intro")
+    explain = Div(text=text.EXPLAIN_REGRESSION, stylesheets=[css], sizing_mode="stretch_width",
+                  name="explain_regression")
+    explain_bv = Div(text=text.EXPLAIN_BIAS_VARIANCE, stylesheets=[css], sizing_mode="stretch_width")
+    bias = row(fb, explain_bv, sizing_mode="stretch_width", styles={"flex-wrap": "wrap", "gap": "12px"})
+    parts = {"intro": intro, "notices": notice_div, "top": top, "controls": controls}
+    if mode == "static":
+        parts["static_note"] = Div(text=f'<p class="dataset">{text.escape(text.STATIC_NOTE)}</p>',
+                                   stylesheets=[css], sizing_mode="stretch_width")
+    parts.update({"weights": fw, "spread": spread, "bias": bias, "explain": explain})
+    layout = column(*parts.values(), sizing_mode="stretch_width", name="regression_section",
+                    styles=PAGE_STYLES)
+    widgets = dict(query=w_query, logh=w_logh, logt=w_logt, kernel=w_kernel, keynorm=w_keynorm,
+                   dataset=w_dataset, link=w_link, limits=w_limits, present=w_present)
+    return RegressionView(layout=layout, engine=engine, ds=ds, widgets=widgets, notice_div=notice_div,
+                          models=models, parts=parts)

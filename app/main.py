@@ -1,0 +1,17 @@
+"""Entry point for ``panel serve app/main.py``: one explorable page per browser session."""
+
+import sys
+from pathlib import Path
+
+try:
+    import app  # noqa: F401  (installed, or run from the project's root)
+except ImportError:  # `panel serve app/main.py` from a checkout that was never installed
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+import panel as pn
+
+from app.page import serve_page
+
+pn.extension(design=None, notifications=False)
+_page, layout = serve_page()
+layout.servable(title="Attention as kernel regression")

@@ -1,0 +1,168 @@
+"""The explorable's state: param classes with declared bounds, and the URL query string.
+
+``ExplorableState`` holds everything a deep link can set.  ``parse_query``
+turns a query string (``?query=2.5&bandwidth=0.3``) into values and a list of
+notices: values that do not parse are ignored and values out of range are
+clamped, each with a sentence saying so.  The browser's ``parseQuery`` (in
+explorable.js) applies the same rules to the same ``url_spec()``, so a served
+page and an offline file read a link identically.
+"""
+
+from __future__ import annotations
+
+import re
+from urllib.parse import parse_qsl, urlencode
+
+import param
+
+import attention
+from attention.datasets import FUNCTIONS, MAX_GENERATED_N
+
+# Plot and query range for every shipped dataset (all of them live in [0, 6]).
+X_RANGE = (-0.5, 6.5)
+NUMBER = re.compile(r"^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$")
+INTEGER = re.compile(r"^\d+$")
+TRUE_WORDS, FALSE_WORDS = ("1", "true", "yes", "on"), ("0", "false", "no", "off")
+WHITESPACE = " \t\n\r\f\v"
+MAX_SHOWN = 40  # characters of a bad value repeated back in a notice
+
+
+class RegressionState(param.Parameterized):
+    """The kernel-regression view: one query, one kernel, one dataset."""
+
+    query = param.Number(3.2, bounds=X_RANGE, doc="Query position x.")
+    bandwidth = param.Number(0.62, bounds=(0.005, 50.0), doc="Bandwidth h of the similarity (log slider).")
+    temperature = param.Number(1.0, bounds=(0.001, 1000.0), doc="Softmax temperature T (log slider).")
+    kernel = param.Selector(default="gaussian", objects=["gaussian", "dot"],
+                            doc="gaussian, or dot product on circle-embedded (equal-norm) keys.")
+    key_norm = param.Number(0.0, bounds=(-2.0, 2.0),
+                            doc="Dot kernel only: tilt of the key norms; 0 keeps them equal.")
+    dataset = param.Selector(default="default", objects=attention.list_datasets() + ["generated"],
+                             doc="A shipped dataset, or 'generated' from fn, n, noise and seed.")
+    fn = param.Selector(default="wave", objects=list(FUNCTIONS), doc="Generator: the true function.")
+    n = param.Integer(50, bounds=(2, MAX_GENERATED_N), doc="Generator: number of samples.")
+    noise = param.Number(0.3, bounds=(0.0, 2.0), doc="Generator: noise standard deviation.")
+    seed = param.Integer(0, bounds=(0, 2**31 - 1), doc="Generator: random seed.")
+    link = param.Boolean(False, doc="Link h and T: moving one rescales the other so h*sqrt(T) stays put.")
+    limits = param.Boolean(False, doc="Show the 1-nearest-neighbour curve and the global mean.")
+
+
+class SentenceState(param.Parameterized):
+    """The self-attention view (a later section of the page)."""
+
+    sentence = param.String("the bank by the river", doc="The sentence whose attention matrix is shown.")
+    token = param.Integer(1, bounds=(0, 31), doc="Selected token (row of the matrix).")
+    head = param.Integer(0, bounds=(0, 3), doc="Selected head.")
+    att_temperature = param.Number(1.0, bounds=(0.01, 100.0), doc="Temperature of the sentence's softmax.")
+    causal = param.Boolean(False, doc="Causal mask: each token sees only itself and the past.")
+
+
+class ExplorableState(RegressionState, SentenceState):
+    """Every setting a deep link can carry."""
+
+    present = param.Boolean(False, doc="Presentation mode: larger fonts and markers for a projector.")
+
+
+def _fmt(v) -> str:
+    return f"{v:g}" if isinstance(v, float) else str(v)
+
+
+def url_spec(cls=ExplorableState) -> dict:
+    """The URL keys with their kinds and bounds, shared with the browser's parser."""
+    spec = {}
+    for name, p in cls.param.objects("existing").items():
+        if name == "name":
+            continue
+        if isinstance(p, param.Boolean):
+            spec[name] = {"kind": "bool", "default": p.default}
+        elif isinstance(p, param.Integer):
+            spec[name] = {"kind": "int", "lo": p.bounds[0], "hi": p.bounds[1], "default": p.default,
+                          "lo_text": _fmt(p.bounds[0]), "hi_text": _fmt(p.bounds[1])}
+        elif isinstance(p, param.Number):
+            spec[name] = {"kind": "float", "lo": p.bounds[0], "hi": p.bounds[1], "default": p.default,
+                          "lo_text": _fmt(p.bounds[0]), "hi_text": _fmt(p.bounds[1])}
+        elif isinstance(p, param.Selector):
+            spec[name] = {"kind": "choice", "choices": list(p.objects), "default": p.default}
+        elif isinstance(p, param.String):
+            spec[name] = {"kind": "text", "default": p.default, "max": 500}
+    return spec
+
+
+def _shown(text: str) -> str:
+    """A user's text repeated back in a notice: at most MAX_SHOWN characters."""
+    return text if len(text) <= MAX_SHOWN else text[:MAX_SHOWN] + "\u2026"
+
+
+def parse_query(query: str | dict, cls=ExplorableState) -> tuple[dict, list[str]]:
+    """Parse a URL query string into state values and notices.
+
+    ``query`` is the raw string after ``?`` or a mapping of key -> list of
+    values (as Panel's ``pn.state.session_args`` gives them, bytes or str).
+    Unknown keys, empty values, repeated keys, unparsable values and values
+    out of range each produce one notice; only clean or clamped values are
+    returned.  Nothing in the result is HTML: the page escapes notices.
+    """
+    if isinstance(query, str):
+        pairs = parse_qsl(query.lstrip("?"), keep_blank_values=True)
+    else:
+        pairs = [(k, v.decode("utf-8", "replace") if isinstance(v, bytes) else str(v))
+                 for k, vs in query.items() for v in vs]
+    grouped: dict[str, list[str]] = {}
+    for k, v in pairs:
+        grouped.setdefault(k, []).append(v)
+    spec = url_spec(cls)
+    values, notices = {}, []
+    for key, vals in grouped.items():
+        shown_key = _shown(key)
+        if key not in spec:
+            notices.append(f"Ignored unknown setting \u201c{shown_key}\u201d.")
+            continue
+        if len(vals) > 1:
+            notices.append(f"\u201c{key}\u201d was given {len(vals)} times; using the last value.")
+        raw = vals[-1].strip(WHITESPACE)
+        if raw == "":
+            notices.append(f"Ignored an empty value for \u201c{key}\u201d.")
+            continue
+        s = spec[key]
+        kind = s["kind"]
+        if kind in ("float", "int"):
+            pattern = NUMBER if kind == "float" else INTEGER
+            if not pattern.match(raw):
+                what = "a number" if kind == "float" else "a whole number"
+                notices.append(f"Ignored {key}=\u201c{_shown(raw)}\u201d: not {what}.")
+                continue
+            v = float(raw)  # '1e999' or 5000 digits -> inf, clamped below
+            if v < s["lo"] or v > s["hi"]:
+                low = v < s["lo"]
+                notices.append(f"{key}={_shown(raw)} is outside {s['lo_text']} to {s['hi_text']}; "
+                               f"using {s['lo_text'] if low else s['hi_text']}.")
+                v = s["lo"] if low else s["hi"]
+            values[key] = int(v) if kind == "int" else v
+        elif kind == "bool":
+            low = raw.lower()
+            if low in TRUE_WORDS or low in FALSE_WORDS:
+                values[key] = low in TRUE_WORDS
+            else:
+                notices.append(f"Ignored {key}=\u201c{_shown(raw)}\u201d: expected 1 or 0.")
+        elif kind == "choice":
+            if raw in s["choices"]:
+                values[key] = raw
+            else:
+                notices.append(f"Ignored {key}=\u201c{_shown(raw)}\u201d: expected one of "
+                               f"{', '.join(s['choices'])}.")
+        else:  # text
+            if len(raw) > s["max"]:
+                notices.append(f"Ignored {key}: longer than {s['max']} characters.")
+                continue
+            values[key] = raw
+    return values, notices
+
+
+def to_query(state: param.Parameterized) -> str:
+    """The query string of every setting that differs from its default."""
+    out = []
+    for name, s in url_spec(type(state)).items():
+        v = getattr(state, name)
+        if v != s["default"]:
+            out.append((name, ("1" if v else "0") if isinstance(v, bool) else _fmt(v)))
+    return urlencode(out)
