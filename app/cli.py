@@ -1,8 +1,8 @@
 """The ``attention-explorable`` command line.
 
     attention-explorable readout --query 3.2 --bandwidth 0.62 [--json]
-    attention-explorable serve [--port N] [--show] [--allow-websocket-origin HOST]
-    attention-explorable export lecture.html [...]
+    attention-explorable serve [--port N] [--show] [--allow-websocket-origin HOST] [--address IP]
+    attention-explorable export lecture.html [--sections regression,sentence] [--query 3.2 ...]
 
 Bad arguments exit with code 2 and one line on standard error, never a traceback.
 """
@@ -37,6 +37,16 @@ def _positive(text: str) -> float:
     return v
 
 
+def _port(text: str) -> int:
+    try:
+        v = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a port number: {text!r}") from None
+    if not 1 <= v <= 65535:
+        raise argparse.ArgumentTypeError(f"must be from 1 to 65535, got {v}")
+    return v
+
+
 def _readout(args) -> int:
     import attention
 
@@ -62,6 +72,77 @@ def _readout(args) -> int:
     return 0
 
 
+def _state_from_args(args):
+    """ExplorableState from command-line values, refusing (not clamping) anything out of range."""
+    from .state import ExplorableState, url_spec
+
+    spec = url_spec()
+    values = {}
+    for key in ("query", "bandwidth", "temperature", "kernel", "key_norm", "dataset", "sentence"):
+        v = getattr(args, key, None)
+        if v is None:
+            continue
+        s = spec[key]
+        if s["kind"] == "float" and not (s["lo"] <= v <= s["hi"]):
+            raise ValueError(f"--{key.replace('_', '-')} must be from {s['lo_text']} to {s['hi_text']}, got {v:g}")
+        if s["kind"] == "choice" and v not in s["choices"]:
+            raise ValueError(f"--{key} must be one of {', '.join(s['choices'])}, got {v!r}")
+        values[key] = v
+    if values.get("dataset") == "generated":
+        raise ValueError("--dataset generated needs the served app; the offline file carries the shipped datasets")
+    if getattr(args, "present", False):
+        values["present"] = True
+    return ExplorableState(**values)
+
+
+def _export(args) -> int:
+    from .export import SECTIONS, export_html, write_atomic
+
+    sections = tuple(s.strip() for s in args.sections.split(",") if s.strip())
+    try:
+        if not sections or any(s not in SECTIONS for s in sections):
+            raise ValueError(f"--sections must be a comma-separated subset of {','.join(SECTIONS)}, "
+                             f"got {args.sections!r}")
+        state = _state_from_args(args)
+        if args.sentence is not None:
+            from attention.sentences import tokenize
+
+            tokenize(args.sentence)  # refuse an empty or over-long sentence with its own message
+        html = export_html(state, sections=sections, title=args.title)
+    except ValueError as e:
+        print(f"attention-explorable export: error: {e}", file=sys.stderr)
+        return 2
+    try:
+        target = write_atomic(args.output, html)
+    except OSError as e:
+        print(f"attention-explorable export: error: cannot write {args.output}: {e.strerror or e}", file=sys.stderr)
+        return 2
+    print(f"wrote {target} ({len(html.encode('utf-8')) / 1e6:.2f} MB): open it in any browser, no server needed")
+    return 0
+
+
+def _serve(args) -> int:
+    import os
+    from pathlib import Path
+
+    main_py = Path(__file__).resolve().parent / "main.py"
+    cmd = [sys.executable, "-m", "panel", "serve", str(main_py), "--port", str(args.port),
+           "--address", args.address, "--index", "main",
+           "--check-unused-sessions", str(args.check_unused_sessions),
+           "--unused-session-lifetime", str(args.unused_session_lifetime),
+           "--num-procs", str(args.num_procs)]
+    origins = args.allow_websocket_origin or []
+    if args.address in ("127.0.0.1", "localhost", "::1") or not origins:
+        origins = origins + [f"localhost:{args.port}", f"127.0.0.1:{args.port}"]
+    for origin in origins:
+        cmd += ["--allow-websocket-origin", origin]
+    if args.show:
+        cmd.append("--show")
+    print(f"attention-explorable: serving on http://{args.address}:{args.port}/ (Ctrl-C stops)", flush=True)
+    os.execv(sys.executable, cmd)
+    return 0  # not reached
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = _Parser(prog="attention-explorable", description="Attention as kernel regression: an explorable.")
     sub = p.add_subparsers(dest="command", required=True, parser_class=_Parser)
@@ -76,6 +157,34 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("--dataset", default="default", help="a shipped dataset (default: the worked example)")
     r.add_argument("--json", action="store_true", help="print one JSON object")
     r.set_defaults(func=_readout)
+
+    s = sub.add_parser("serve", help="serve the explorable with Panel (one page per browser session)")
+    s.add_argument("--port", type=_port, default=5006)
+    s.add_argument("--address", default="127.0.0.1",
+                   help="interface to listen on (default 127.0.0.1: this machine only; 0.0.0.0 for a class)")
+    s.add_argument("--allow-websocket-origin", action="append", metavar="HOST[:PORT]",
+                   help="a host the page may be opened from (repeat for several); needed to serve other machines")
+    s.add_argument("--num-procs", type=int, default=1, help="worker processes (default 1)")
+    s.add_argument("--check-unused-sessions", type=int, default=5000, metavar="MS",
+                   help="how often to look for sessions whose browser left (ms, default 5000)")
+    s.add_argument("--unused-session-lifetime", type=int, default=15000, metavar="MS",
+                   help="how long a session may stay without a browser before it is freed (ms, default 15000)")
+    s.add_argument("--show", action="store_true", help="open a browser")
+    s.set_defaults(func=_serve)
+
+    e = sub.add_parser("export", help="write one self-contained HTML file that works offline")
+    e.add_argument("output", help="the HTML file to write, e.g. lecture.html")
+    e.add_argument("--sections", default="regression,sentence", help="comma-separated: regression,sentence")
+    e.add_argument("--query", type=_number)
+    e.add_argument("--bandwidth", type=_positive)
+    e.add_argument("--temperature", type=_positive)
+    e.add_argument("--kernel", choices=["gaussian", "dot"])
+    e.add_argument("--key-norm", dest="key_norm", type=_number)
+    e.add_argument("--dataset")
+    e.add_argument("--sentence")
+    e.add_argument("--present", action="store_true", help="open in presentation mode (large fonts)")
+    e.add_argument("--title", default="Attention as kernel regression")
+    e.set_defaults(func=_export)
     return p
 
 

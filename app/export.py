@@ -8,23 +8,50 @@ from pathlib import Path
 
 from bokeh.document import Document
 from bokeh.embed import file_html
+from bokeh.layouts import column
 from bokeh.resources import INLINE
 
-from .document import build_regression
+from .document import PAGE_STYLES, build_regression
 from .state import ExplorableState
 
+SECTIONS = ("regression", "sentence")
 HEAD_EXTRA = ('<meta name="viewport" content="width=device-width, initial-scale=1">\n'
               '<link rel="icon" href="data:,">\n')
 
 
-def export_html(state: ExplorableState | None = None, *, title: str = "Attention as kernel regression") -> str:
-    """The whole page as one HTML string: BokehJS, the engine and the data inline."""
+def build_static_document(state: ExplorableState | None = None, *, sections=SECTIONS,
+                          title: str = "Attention as kernel regression") -> Document:
+    """The Bokeh document of the offline file: the chosen sections and their engines, no server needed."""
     state = state or ExplorableState()
-    view = build_regression(state, mode="static")
+    unknown = [s for s in sections if s not in SECTIONS]
+    if unknown or not sections:
+        raise ValueError(f"sections must be a non-empty subset of {', '.join(SECTIONS)}, got {', '.join(sections)}")
     doc = Document()
-    doc.add_root(view.layout)
-    doc.js_on_event("document_ready", view.engine)
+    roots, engines = [], []
+    if "regression" in sections:
+        view = build_regression(state, mode="static")
+        roots.append(view.layout)
+        engines.append(view.engine)
+    if "sentence" in sections:
+        try:
+            from .sentence_view import build_sentence
+        except ImportError:  # the section is not built yet
+            build_sentence = None
+        if build_sentence is not None:
+            sview = build_sentence(state, mode="static")
+            roots.append(sview.layout)
+            engines.append(sview.engine)
+    doc.add_root(column(*roots, sizing_mode="stretch_width", styles=PAGE_STYLES) if len(roots) > 1 else roots[0])
+    for engine in engines:
+        doc.js_on_event("document_ready", engine)
     doc.title = title
+    return doc
+
+
+def export_html(state: ExplorableState | None = None, *, sections=SECTIONS,
+                title: str = "Attention as kernel regression") -> str:
+    """The whole page as one HTML string: BokehJS, the engines and the data inline."""
+    doc = build_static_document(state, sections=sections, title=title)
     html = file_html(doc, INLINE, title)
     return html.replace("<head>", "<head>\n" + HEAD_EXTRA, 1)
 

@@ -10,6 +10,9 @@ This package imports numpy only.  Every public function states its formula.
 """
 
 from .datasets import FUNCTIONS, Dataset, list_datasets, load_dataset, make_dataset
+from .learn import (DEFAULT_BANDWIDTH_LEARNING_RATE, DEFAULT_METRIC_LEARNING_RATE, bandwidth_step,
+                    load_metric_dataset, loo_loss, loo_loss_and_grad, make_metric_dataset, metric_loss,
+                    metric_loss_and_grad, metric_step, similarity_ellipse, train_bandwidth, train_metric)
 from .kernels import circle_embedding, key_norm_tilt, softmax
 from .regression import (Readout, bias_variance, effective_points, entropy_bits, loo_error,
                          nearest_neighbor_predict, predict, readout, weights)
@@ -24,5 +27,8 @@ __all__ = [
     "attention_cost", "load_dataset", "list_datasets", "make_dataset", "Dataset", "FUNCTIONS",
     "MAX_TOKENS", "tokenize", "word_vector", "encode", "load_sentence_model", "analyze_sentence",
     "SentenceModel", "SentenceAnalysis",
+    "loo_loss", "loo_loss_and_grad", "bandwidth_step", "train_bandwidth", "metric_loss", "metric_loss_and_grad",
+    "metric_step", "train_metric", "similarity_ellipse", "load_metric_dataset", "make_metric_dataset",
+    "DEFAULT_BANDWIDTH_LEARNING_RATE", "DEFAULT_METRIC_LEARNING_RATE",
 ]
 __version__ = "0.1.0"
