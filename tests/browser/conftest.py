@@ -1,0 +1,128 @@
+"""Fixtures for the browser tests: Debian's Chromium driven by Playwright, a real `panel serve`, the offline file.
+
+Without Chromium the tests skip with the reason, except in CI (CI=true), where
+they fail: a CI run that silently skips the browser does not count.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+CHROMIUM = os.environ.get("CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
+LAUNCH_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+               "--disable-sync", "--no-first-run", "--disable-quic"]
+
+
+def pytest_collection_modifyitems(config, items):
+    here = Path(__file__).resolve().parent
+    for item in items:
+        if here in Path(str(item.fspath)).resolve().parents:
+            item.add_marker(pytest.mark.browser)
+
+
+def _need_chromium():
+    if Path(CHROMIUM).exists():
+        return
+    if os.environ.get("CI") == "true":
+        pytest.fail(f"Chromium not found at {CHROMIUM}; CI must install it (apt-get install chromium)")
+    pytest.skip(f"Chromium not found at {CHROMIUM} (apt-get install chromium to run the browser tests)")
+
+
+@pytest.fixture(scope="session")
+def browser():
+    _need_chromium()
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as pw:
+        b = pw.chromium.launch(executable_path=CHROMIUM, args=LAUNCH_ARGS)
+        yield b
+        b.close()
+
+
+class PageWatch:
+    """A page plus what it logged and which hosts it asked for."""
+
+    def __init__(self, page):
+        self.page = page
+        self.console = []
+        self.errors = []
+        self.requests = []
+        page.on("console", lambda m: self.console.append((m.type, m.text)))
+        page.on("pageerror", lambda e: self.errors.append(str(e)))
+        page.on("request", lambda r: self.requests.append(r.url))
+
+    def console_errors(self):
+        return [t for kind, t in self.console if kind == "error"] + self.errors
+
+    def outside_requests(self, allowed_prefixes):
+        return [u for u in self.requests if not u.startswith(tuple(allowed_prefixes))]
+
+
+@pytest.fixture
+def watch(browser):
+    """A fresh page (1280x900) in its own context, watched for console errors and requests."""
+    ctx = browser.new_context(viewport={"width": 1280, "height": 900})
+    page = ctx.new_page()
+    page.set_default_timeout(20000)
+    w = PageWatch(page)
+    yield w
+    ctx.close()
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def start_server(port: int, *extra: str) -> subprocess.Popen:
+    cmd = [sys.executable, "-m", "panel", "serve", str(ROOT / "app" / "main.py"), "--port", str(port),
+           "--address", "127.0.0.1", "--allow-websocket-origin", f"127.0.0.1:{port}",
+           "--allow-websocket-origin", f"localhost:{port}", *extra]
+    proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    deadline = time.time() + 60
+    while time.time() < deadline:
+        if proc.poll() is not None:
+            raise RuntimeError(f"panel serve exited early:\n{proc.stdout.read()}")
+        try:
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/main", timeout=2) as r:
+                if r.status == 200:
+                    return proc
+        except OSError:
+            time.sleep(0.3)
+    proc.kill()
+    raise RuntimeError("panel serve did not answer within 60 s")
+
+
+@pytest.fixture(scope="session")
+def served_app():
+    """Base URL of a real `panel serve app/main.py` started for this test session (…/main)."""
+    port = free_port()
+    proc = start_server(port)
+    yield f"http://127.0.0.1:{port}/main"
+    proc.terminate()
+    try:
+        proc.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+
+
+@pytest.fixture(scope="session")
+def static_file(tmp_path_factory):
+    """Path of an offline file written by `attention-explorable export` for this test session."""
+    out = tmp_path_factory.mktemp("export") / "lecture.html"
+    subprocess.run([sys.executable, "-m", "app.cli", "export", str(out)], cwd=ROOT, check=True,
+                   capture_output=True, text=True)
+    return out
+
+
