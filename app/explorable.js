@@ -126,7 +126,9 @@ const Explorable = (function (M) {
 
   // ---- state -----------------------------------------------------------------
 
-  const CACHE = new WeakMap();
+  // Bokeh runs the CustomJS body afresh on every event (this whole file is
+  // re-evaluated), so the per-page state must live outside it.
+  const CACHE = globalThis.__attnExplorableCache || (globalThis.__attnExplorableCache = new WeakMap());
 
   function cacheFor(a) {
     let c = CACHE.get(a.ds);
@@ -341,6 +343,25 @@ const Explorable = (function (M) {
     c.ready = true;
     dataViews(a, c);
     c.urlArmed = true;
+    announceHeight();
+  }
+
+  // Inside an iframe, tell the host page how tall the explorable is, so a
+  // one-line listener there can size the frame (see the README).
+  function announceHeight() {
+    if (window.parent === window || window.__attnHeightWatch) return;
+    window.__attnHeightWatch = true;
+    let last = 0;
+    const post = () => {
+      const h = Math.ceil(document.documentElement.scrollHeight);
+      if (h !== last) {
+        last = h;
+        window.parent.postMessage({ type: "attention-explorable:height", height: h }, "*");
+      }
+    };
+    setTimeout(post, 300);
+    window.addEventListener("resize", post);
+    setInterval(post, 1000);
   }
 
   // ---- the URL follows the state (throttled) -----------------------------------
