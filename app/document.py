@@ -17,8 +17,8 @@ from functools import lru_cache
 from pathlib import Path
 
 from bokeh.models import (Button, Checkbox, ColumnDataSource, CustomJS, CustomJSTickFormatter, DataRange1d,
-                          Div, GlyphRenderer, InlineStyleSheet, LinearAxis, LinearColorMapper, Range1d, Select,
-                          SingleIntervalTicker, Slider, Span)
+                          Div, GlyphRenderer, InlineStyleSheet, LinearAxis, LinearColorMapper, PanTool, Range1d,
+                          Select, SingleIntervalTicker, Slider, Span)
 from bokeh.layouts import column, row
 from bokeh.plotting import figure
 
@@ -154,10 +154,15 @@ def build_regression(state: ExplorableState, *, mode: str = "served", notices=()
 
     # -- main plot: samples, truth, prediction curve, the query ------------------------------------
     main = _style(figure(height=340, sizing_mode="stretch_width", min_width=300, x_range=x_range, tools="",
-                         title="Drag the red line (or anywhere on the plot) to move the query",
+                         title="Drag the red line to move the query",
                          name="main_plot", y_range=DataRange1d(range_padding=0.15)))
     main.xaxis.axis_label = "x"
     main.yaxis.axis_label = "y"
+    # A pan tool on an x range already at its bounds moves nothing, but it makes the
+    # plot own touch gestures, so a finger drag reaches the engine instead of scrolling.
+    grab = PanTool(dimensions="width", description="drag the query")
+    main.add_tools(grab)
+    main.toolbar.active_drag = grab
     cmap = LinearColorMapper(palette=WEIGHT_PALETTE, low=0, high=1)
     truth_r = main.line("x", "truth", source=curve, line_color="black", line_dash="dashed", line_width=1.5,
                         legend_label="true f(x)")
