@@ -19,8 +19,13 @@ const Explorable = (function (M) {
   // Python's f"{v:.{d}f}", including round-half-even on exact binary ties.
   function fixed(v, d) {
     let s = v.toFixed(d);
+    if (Object.is(v, -0)) return "-" + s;  // Python keeps the sign of -0.0
     const m = Math.abs(v) * 10 ** d;
-    if (m - Math.floor(m) === 0.5 && Math.floor(m) % 2 === 0) {
+    // m is rounded, so m = k + 0.5 can also come from a double just beside a
+    // decimal tie (0.005 is 0.00500000000000000010...); the exact decimal
+    // expansion (toFixed is exact) tells a true tie from a near one.
+    const exact = Math.abs(v).toFixed(d + 30);
+    if (m - Math.floor(m) === 0.5 && Math.floor(m) % 2 === 0 && /^50*$/.test(exact.slice(exact.indexOf(".") + 1 + d))) {
       s = (Math.sign(v) * Math.floor(m) / 10 ** d).toFixed(d);
       if (v < 0 && !s.startsWith("-")) s = "-" + s;
     }
@@ -29,7 +34,7 @@ const Explorable = (function (M) {
 
   // Python's f"{v:.{p}g}"
   function general(v, p) {
-    if (v === 0) return "0";
+    if (v === 0) return Object.is(v, -0) ? "-0" : "0";
     if (!isFinite(v)) return String(v);
     const e = Number(v.toExponential(p - 1).split("e")[1]);
     if (e >= -4 && e < p) {
@@ -146,6 +151,35 @@ const Explorable = (function (M) {
 
   function setWidget(w, prop, v) { if (w && w[prop] !== v) w[prop] = v; }
 
+  // Bokeh re-renders a Div and re-lays out the page on every change of its
+  // text (10-40 ms): too slow for a drag.  Texts that change every frame are
+  // written straight into the Div's rendered element, and the model is
+  // updated silently so it always holds what is shown.
+  const VIEWS = new WeakMap();
+
+  function findView(model) {
+    if (VIEWS.has(model)) return VIEWS.get(model);
+    const roots = (typeof window !== "undefined" && window.Bokeh && window.Bokeh.index) || {};
+    const stack = Object.values(roots);
+    while (stack.length) {
+      const v = stack.pop();
+      if (v.model === model) { VIEWS.set(model, v); return v; }
+      for (const child of v.child_views || []) stack.push(child);
+    }
+    return null;
+  }
+
+  function setHtml(div, html) {
+    if (div.text === html) return;
+    const view = findView(div);
+    if (view && view.markup_el && view.markup_el.isConnected) {
+      div.setv({ text: html }, { silent: true });
+      view.markup_el.innerHTML = html;
+    } else {
+      div.text = html;
+    }
+  }
+
   // Set a property without telling the server (a served page would otherwise
   // send every frame of a drag over the websocket); see syncQuery.
   function quiet(m, prop, v) { if (m && m[prop] !== v) m.setv({ [prop]: v }, { sync: false }); }
@@ -191,7 +225,7 @@ const Explorable = (function (M) {
 
     const err = r.true_value === null ? null : r.prediction - r.true_value;
     const row = (k, v, extra) => `<tr><th scope="row">${k}</th><td>${v}</td>${extra ? `<td class="extra">${extra}</td>` : "<td></td>"}</tr>`;
-    a.readout_div.text =
+    setHtml(a.readout_div,
       `<table class="readouts" aria-live="polite" aria-label="readouts">` +
       row("max weight", fixed(r.max_weight, 3)) +
       row("entropy", `${fixed(r.entropy_bits, 2)} bits`, `of ${fixed(Math.log2(n), 2)}`) +
@@ -199,10 +233,10 @@ const Explorable = (function (M) {
       row("prediction", signed(r.prediction, 2)) +
       row("true f(x)", r.true_value === null ? "unknown" : signed(r.true_value, 2)) +
       row("error", err === null ? "\u2013" : signed(err, 2)) +
-      `</table>`;
-    a.caption_div.text = `<p class="caption" aria-live="polite">${esc(caption(r, c.kernel, c.h, c.t))}</p>`;
+      `</table>`);
+    setHtml(a.caption_div, `<p class="caption" aria-live="polite">${esc(caption(r, c.kernel, c.h, c.t))}</p>`);
     const notes = limitNotices(r);
-    a.limits_div.text = notes.map((s) => `<p class="limit">${esc(s)}</p>`).join("");
+    setHtml(a.limits_div, notes.map((s) => `<p class="limit">${esc(s)}</p>`).join(""));
     scheduleUrl(a, c);
   }
 
