@@ -23,8 +23,8 @@ test: $(STAMP)  ## every test, browser tests included when Chromium is present
 test-fast: $(STAMP)  ## the core and app tests without a browser
 	$(BIN)/python -m pytest -m "not browser"
 
-bench: $(STAMP)  ## benchmarks: JSON report in bench/results.json and a table
-	$(BIN)/python -m bench
+bench: $(STAMP)  ## benchmarks: JSON report in tests/bench/results/latest.json and a table
+	$(BIN)/python -m tests.bench
 
 html: $(STAMP)  ## the single offline HTML file
 	$(BIN)/attention-explorable export attention-explorable.html

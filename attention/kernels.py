@@ -33,9 +33,9 @@ def softmax(scores: np.ndarray, axis: int = -1) -> np.ndarray:
     -inf (masked); each row needs at least one finite score.
     """
     s = np.asarray(scores, dtype=float)
-    top = np.max(s, axis=axis, keepdims=True)
-    e = np.exp(s - top)
-    e /= np.sum(e, axis=axis, keepdims=True)
+    e = s - s.max(axis=axis, keepdims=True)
+    np.exp(e, out=e)
+    e /= e.sum(axis=axis, keepdims=True)
     return e
 
 
@@ -86,27 +86,41 @@ def scores(q: np.ndarray, k: np.ndarray, *, kernel: str, bandwidth: float,
 
     ``key_scale`` (n,), used by ``dot`` only, multiplies key j by s_j.
     """
+    # The arithmetic is written in place to save allocations (this runs on every
+    # slider move); the operations and their order are exactly the formulas above.
     if kernel == "gaussian":
         if q.shape[1] == 1:
             # (|dq| - |dq_min|)(|dq| + |dq_min|): exact 0 at the nearest key and
             # no overflow from squaring a huge distance.
-            ad = np.abs(q - k[:, 0])
-            near = np.min(ad, axis=1, keepdims=True)
-            excess = (ad - near) * (ad + near)
+            ad = q - k[:, 0]
+            np.abs(ad, out=ad)
+            near = ad.min(axis=1, keepdims=True)
+            excess = ad - near
+            ad += near
+            excess *= ad
         else:
-            d2 = np.sum((q[:, None, :] - k[None, :, :]) ** 2, axis=-1)
-            excess = d2 - np.min(d2, axis=1, keepdims=True)
-        return excess * (-0.5 / (bandwidth * bandwidth))
+            diff = q[:, None, :] - k[None, :, :]
+            np.square(diff, out=diff)
+            excess = diff.sum(axis=-1)
+            excess -= excess.min(axis=1, keepdims=True)
+        excess *= -0.5 / (bandwidth * bandwidth)
+        return excess
     # dot
     if q.shape[1] == 1:
         radius = circle_radius(k)
         c = 2.0 ** 0.25 / bandwidth
         qe = c * circle_embedding(q[:, 0], radius=radius)
         ke = c * circle_embedding(k[:, 0], radius=radius)
-        d = 2
+        if key_scale is not None:
+            ke = ke * key_scale[:, None]
+        # the two-term dot product written out (no BLAS, no fused multiply-add),
+        # so the browser mirror repeats it exactly
+        s = qe[:, :1] * ke[:, 0]
+        s += qe[:, 1:] * ke[:, 1]
+        s /= np.sqrt(2)
     else:
-        qe, ke, d = q, k, q.shape[1]
-    if key_scale is not None:
-        ke = ke * key_scale[:, None]
-    s = (qe @ ke.T) / np.sqrt(d)
-    return s - np.max(s, axis=1, keepdims=True)
+        ke = k if key_scale is None else k * key_scale[:, None]
+        s = q @ ke.T
+        s /= np.sqrt(q.shape[1])
+    s -= s.max(axis=1, keepdims=True)
+    return s

@@ -12,6 +12,7 @@ knobs are one: (h, T) gives the same weights as (h sqrt(T), 1).
 
 from __future__ import annotations
 
+import math
 from dataclasses import asdict, dataclass
 
 import numpy as np
@@ -20,12 +21,40 @@ from . import _checks
 from .kernels import key_norm_tilt, scores, softmax
 
 
+# Fast paths for the common, valid arguments; anything unusual goes through
+# ``_checks``, which accepts exactly the same inputs and words every error.
+def _all_finite(a):
+    return np.count_nonzero(np.isfinite(a)) == a.size  # (quicker than np.isfinite(a).all())
+
+
+def _points(name, value, allow_scalar):
+    if allow_scalar and isinstance(value, float) and math.isfinite(value):
+        return np.array([[value]]), True
+    try:
+        a = np.asarray(value, dtype=float)
+    except (TypeError, ValueError):
+        a = None
+    if a is not None and 1 <= a.ndim <= 2 and a.shape[0] > 0 and a.size > 0 and _all_finite(a):
+        return (a[:, None] if a.ndim == 1 else a), False
+    return _checks.points(name, value, allow_scalar=allow_scalar)
+
+
+def _finite(name, value, min_ndim=1, max_ndim=2):
+    try:
+        a = np.asarray(value, dtype=float)
+    except (TypeError, ValueError):
+        a = None
+    if a is not None and min_ndim <= a.ndim <= max_ndim and _all_finite(a):
+        return a
+    return _checks.finite_array(name, value, min_ndim=min_ndim, max_ndim=max_ndim)
+
+
 def _prepare(queries, keys, kernel, bandwidth, temperature, key_scale):
     kernel = _checks.kernel(kernel)
     h = _checks.positive("bandwidth", bandwidth)
     t = _checks.positive("temperature", temperature)
-    q, scalar = _checks.points("queries", queries, allow_scalar=True)
-    k, _ = _checks.points("keys", keys, allow_scalar=False)
+    q, scalar = _points("queries", queries, allow_scalar=True)
+    k, _ = _points("keys", keys, allow_scalar=False)
     if q.shape[1] != k.shape[1]:
         raise ValueError(f"queries and keys must have the same dimension, got {q.shape[1]} and {k.shape[1]}")
     if kernel == "dot" and k.shape[1] > 1 and h != 1.0:
@@ -34,7 +63,7 @@ def _prepare(queries, keys, kernel, bandwidth, temperature, key_scale):
     if key_scale is not None:
         if kernel != "dot":
             raise ValueError("key_scale applies to the 'dot' kernel only (a Gaussian ignores norms)")
-        key_scale = _checks.finite_array("key_scale", key_scale, min_ndim=1, max_ndim=1)
+        key_scale = _finite("key_scale", key_scale, min_ndim=1, max_ndim=1)
         if key_scale.shape != (k.shape[0],) or np.any(key_scale <= 0):
             raise ValueError(f"key_scale must hold one positive factor per key ({k.shape[0]}), "
                              f"got shape {key_scale.shape}")
@@ -62,12 +91,26 @@ def weights(queries, keys, *, kernel="gaussian", bandwidth=1.0, temperature=1.0,
     (m, n) array whose rows are positive and sum to 1, or (n,) for a scalar query.
     """
     q, k, scalar, kernel, h, t, key_scale = _prepare(queries, keys, kernel, bandwidth, temperature, key_scale)
-    w = softmax(scores(q, k, kernel=kernel, bandwidth=h, key_scale=key_scale) / t)
+    w = _softmax_scores(scores(q, k, kernel=kernel, bandwidth=h, key_scale=key_scale), t)
     return w[0] if scalar else w
 
 
+def _softmax_scores(s, t):
+    """softmax(s / t) over rows of a fresh score array from ``scores``, computed in place.
+
+    ``scores`` already shifts every row so that its maximum is exactly 0 (and
+    s / t keeps it 0), so softmax's own shift by the row maximum would
+    subtract 0: it is skipped, and the result is bit for bit ``softmax(s / t)``.
+    """
+    if t != 1.0:
+        s /= t
+    np.exp(s, out=s)
+    s /= s.sum(axis=1, keepdims=True)
+    return s
+
+
 def _values(values, n):
-    v = _checks.finite_array("values", values, min_ndim=1)
+    v = _finite("values", values, min_ndim=1)
     if v.shape[0] != n:
         raise ValueError(f"values must have one entry per key ({n}), got {v.shape[0]}")
     return v
@@ -93,8 +136,9 @@ def entropy_bits(weights) -> np.ndarray:
     when the weights are uniform.
     """
     w = np.asarray(weights, dtype=float)
-    logs = np.log2(w, out=np.zeros_like(w), where=w > 0)
-    h = -np.sum(w * logs, axis=-1)
+    logs = np.log2(w, out=np.zeros(w.shape), where=w > 0)
+    logs *= w
+    h = -logs.sum(axis=-1)
     return np.maximum(h, 0.0)  # -0.0 and rounding below zero read as 0 bits
 
 
@@ -113,10 +157,15 @@ def nearest_neighbor_predict(queries, keys, values, *, kernel="gaussian", bandwi
     exact ties share it evenly, as the limit of the softmax does.
     """
     q, k, scalar, kernel, h, _, key_scale = _prepare(queries, keys, kernel, bandwidth, 1.0, key_scale)
-    top = scores(q, k, kernel=kernel, bandwidth=h, key_scale=key_scale) == 0.0
     v = _values(values, k.shape[0])
-    out = (top / top.sum(axis=1, keepdims=True)) @ v
+    out = _top_mean(scores(q, k, kernel=kernel, bandwidth=h, key_scale=key_scale), v)
     return float(out[0]) if scalar and np.ndim(out[0]) == 0 else (out[0] if scalar else out)
+
+
+def _top_mean(s, v):
+    """Mean of the values of the keys scoring exactly the row maximum (0, see ``scores``)."""
+    top = s == 0.0
+    return (top / top.sum(axis=1, keepdims=True)) @ v
 
 
 @dataclass(frozen=True)
@@ -140,19 +189,39 @@ class Readout:
 def readout(query, keys, values, *, kernel="gaussian", bandwidth=1.0, temperature=1.0,
             key_scale=None, true_function=None) -> Readout:
     """Max weight, entropy (bits), effective points, prediction, true f(q) and both limits for one query."""
-    q = _checks.finite_array("query", query, max_ndim=0)
-    w = weights(q, keys, kernel=kernel, bandwidth=bandwidth, temperature=temperature, key_scale=key_scale)
-    v = _values(values, w.shape[0])
+    if isinstance(query, float) and math.isfinite(query):
+        qf = float(query)
+    else:
+        qf = float(_checks.finite_array("query", query, max_ndim=0))
+    # One validation and one score computation serve the weights and the
+    # nearest-neighbour limit; the steps are those of weights(), entropy_bits()
+    # and nearest_neighbor_predict(), inlined for a single row, and give the
+    # same numbers bit for bit.
+    q, k, _, kernel, h, t, key_scale = _prepare(qf, keys, kernel, bandwidth, temperature, key_scale)
+    n = k.shape[0]
+    v = _values(values, n)
     if v.ndim != 1:
         raise ValueError(f"values must be one number per key for a readout, got shape {v.shape}")
-    h = float(entropy_bits(w))
+    s = scores(q, k, kernel=kernel, bandwidth=h, key_scale=key_scale)  # (1, n), row maximum exactly 0
+    top = s[0] == 0.0
+    nn = float(v[top.argmax()]) if np.count_nonzero(top) == 1 else float(_top_mean(s, v)[0])
+    w = s[0]
+    if t != 1.0:
+        w /= t
+    np.exp(w, out=w)
+    z = np.add.reduce(w)
+    w /= z                                    # the weights; the top key's is exp(0) / z = 1 / z, the largest
+    # entropy_bits(w): log2 skips zero weights; when there are none (the usual
+    # case) the plain log2 gives the same numbers
+    logs = np.log2(w) if np.count_nonzero(w) == n else np.log2(w, out=np.zeros(n), where=w > 0)
+    logs *= w
+    ent = 0.0 - float(np.add.reduce(logs))    # entropy_bits(w), with -0.0 read as 0
     return Readout(
-        query=float(q), n=int(w.shape[0]), max_weight=float(w.max()), entropy_bits=h,
-        effective_points=float(2.0 ** h), prediction=float(w @ v),
-        true_value=None if true_function is None else float(true_function(float(q))),
-        nearest_neighbor_prediction=nearest_neighbor_predict(q, keys, v, kernel=kernel, bandwidth=bandwidth,
-                                                             key_scale=key_scale),
-        global_mean=float(np.mean(v)),
+        query=qf, n=n, max_weight=float(1.0 / z), entropy_bits=ent,
+        effective_points=float(2.0 ** ent), prediction=float(w @ v),
+        true_value=None if true_function is None else float(true_function(qf)),
+        nearest_neighbor_prediction=nn,
+        global_mean=float(np.add.reduce(v)) / n,
     )
 
 
@@ -179,17 +248,21 @@ def loo_error(keys, values, *, bandwidths, kernel="gaussian", temperature=1.0, k
 
 
 def bias_variance(keys, true_function, *, noise, bandwidths, kernel="gaussian", temperature=1.0,
-                  n_resamples=200, seed=0, eval_points=None) -> dict:
+                  key_scale=None, n_resamples=200, seed=0, eval_points=None) -> dict:
     """Bias^2, variance and their sum against bandwidth, over resampled noise.
 
-    Draws ``n_resamples`` data sets y^(r) = f(x) + eps^(r), eps ~ N(0, noise^2)
-    at the fixed ``keys`` x, fits the kernel regression to each and evaluates it
-    at ``eval_points`` (default: the keys).  With f_hat^(r) the fits and
-    f_bar their mean over r:
+    Data sets y^(r) = f(x) + eps^(r), eps ~ N(0, noise^2), are drawn at the
+    fixed ``keys`` x; the kernel regression is fitted to each and evaluated at
+    ``eval_points`` x_e (default: the keys).  With f_hat^(r) the fits and f_bar
+    their mean over r:
 
         bias^2   = mean_e (f_bar(x_e) - f(x_e))^2
         variance = mean_e mean_r (f_hat^(r)(x_e) - f_bar(x_e))^2
         error    = bias^2 + variance  (mean squared error against f)
+
+    ``n_resamples=None`` returns the exact expectations instead of a Monte-Carlo
+    estimate.  The weights W do not depend on y, so f_bar = W f exactly and the
+    variance is noise^2 mean_e sum_j W_ej^2 (what the page draws).
 
     Returns a dict of arrays ``bandwidth``, ``bias2``, ``variance``, ``error``.
     """
@@ -203,15 +276,20 @@ def bias_variance(keys, true_function, *, noise, bandwidths, kernel="gaussian", 
     xe = k if eval_points is None else _checks.points("eval_points", eval_points, allow_scalar=False)[0]
     f_keys = np.asarray(true_function(k[:, 0] if k.shape[1] == 1 else k), dtype=float)
     f_eval = np.asarray(true_function(xe[:, 0] if xe.shape[1] == 1 else xe), dtype=float)
-    rng = np.random.default_rng(seed)
-    ys = f_keys[:, None] + sigma * rng.standard_normal((k.shape[0], int(n_resamples)))  # (n, R)
+    if n_resamples is not None:
+        rng = np.random.default_rng(seed)
+        ys = f_keys[:, None] + sigma * rng.standard_normal((k.shape[0], int(n_resamples)))  # (n, R)
     bias2, var = np.empty(hs.shape[0]), np.empty(hs.shape[0])
-    for g, h in enumerate(hs):
-        w = weights(xe, k, kernel=kernel, bandwidth=h, temperature=temperature)
-        fits = w @ ys  # (e, R): every resample fitted at once
-        mean_fit = fits.mean(axis=1)
-        bias2[g] = np.mean((mean_fit - f_eval) ** 2)
-        var[g] = np.mean((fits - mean_fit[:, None]) ** 2)
+    for g, h in enumerate(hs):  # a loop over the grid, never over samples
+        w = weights(xe, k, kernel=kernel, bandwidth=h, temperature=temperature, key_scale=key_scale)
+        if n_resamples is None:
+            bias2[g] = np.mean((w @ f_keys - f_eval) ** 2)
+            var[g] = sigma * sigma * np.mean(np.sum(w * w, axis=1))
+        else:
+            fits = w @ ys  # (e, R): every resample fitted at once
+            mean_fit = fits.mean(axis=1)
+            bias2[g] = np.mean((mean_fit - f_eval) ** 2)
+            var[g] = np.mean((fits - mean_fit[:, None]) ** 2)
     return {"bandwidth": hs, "bias2": bias2, "variance": var, "error": bias2 + var}
 
 

@@ -1,0 +1,48 @@
+"""The benchmark harness runs and writes a well-formed report (times are not checked)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_bench_quick_core(tmp_path):
+    out = tmp_path / "report.json"
+    proc = subprocess.run([sys.executable, "-m", "tests.bench", "--quick", "--only", "core", "--output", str(out)],
+                          cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    report = json.loads(out.read_text(encoding="utf-8"))
+    assert report["quick"] is True and report["errors"] == []
+    assert [m["module"] for m in report["modules"]] == ["bench_core"]
+    for key in ("platform", "cpu_count", "python", "numpy", "date", "threads"):
+        assert key in report["machine"]
+    rows = report["rows"]
+    for r in rows:
+        assert {"section", "name", "median_us", "p95_us", "n_runs"} <= set(r)
+        assert r["median_us"] > 0 and r["p95_us"] >= r["median_us"] and r["n_runs"] >= 1
+        if "meets_target" in r:
+            assert isinstance(r["meets_target"], bool) and r["target"]
+    names = " / ".join(r["name"] for r in rows)
+    for part in ("prediction curve: 400 queries", "every readout (readout)", "Python loops",
+                 "dot_product_attention, n = 1024", "inline softmax"):
+        assert part in names
+    scaling = sorted(r["n"] for r in rows if "n" in r)
+    assert scaling == [64, 128, 256, 512, 1024, 2048]
+    ratios = [r for r in rows if "ratio" in r]
+    assert len(ratios) == 3 and all(r["ratio"] > 0 for r in ratios)
+    # the Markdown table on standard output
+    table = [line for line in proc.stdout.splitlines() if line.startswith("|")]
+    assert table[0] == "| section | benchmark | median | p95 | target | met |"
+    assert len(table) == 2 + len(rows)
+
+
+def test_bench_unknown_module_is_an_argument_error(tmp_path):
+    proc = subprocess.run([sys.executable, "-m", "tests.bench", "--quick", "--only", "nope",
+                           "--output", str(tmp_path / "r.json")], cwd=ROOT, capture_output=True, text=True,
+                          timeout=60)
+    assert proc.returncode == 2 and "bench_nope" in proc.stderr
+    assert not (tmp_path / "r.json").exists()

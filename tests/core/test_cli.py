@@ -1,0 +1,114 @@
+"""The ``attention-explorable readout`` command."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import attention
+from app import cli
+from app.text import caption
+
+ROOT = Path(__file__).resolve().parents[2]
+KEYS = {"query", "bandwidth", "temperature", "kernel", "dataset", "n", "max_weight", "entropy_bits",
+        "effective_points", "prediction", "true_value", "nearest_neighbor_prediction", "global_mean"}
+
+
+def run(argv, capsys):
+    """Run the CLI in-process; return (exit code, stdout, stderr)."""
+    try:
+        code = cli.main(argv)
+    except SystemExit as e:           # argparse exits on its own errors
+        code = e.code
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_readout_json_matches_the_core(capsys):
+    code, out, err = run(["readout", "--query", "3.2", "--bandwidth", "0.62", "--json"], capsys)
+    assert code == 0 and err == ""
+    lines = out.splitlines()
+    assert len(lines) == 1
+    got = json.loads(lines[0])
+    assert set(got) == KEYS
+    d = attention.load_dataset()
+    r = attention.readout(3.2, d.x, d.y, bandwidth=0.62, true_function=d.true_function)
+    assert got == {**r.as_dict(), "bandwidth": 0.62, "temperature": 1.0, "kernel": "gaussian", "dataset": "default"}
+    # the worked example
+    assert round(got["max_weight"], 3) == 0.163 and round(got["entropy_bits"], 2) == 3.35
+    assert round(got["effective_points"], 1) == 10.2 and round(got["prediction"], 2) == -0.30
+    assert round(got["true_value"], 2) == -0.43 and got["n"] == 24
+
+
+def test_readout_json_with_every_option(capsys):
+    argv = ["readout", "--query", "2", "--bandwidth", "0.4", "--temperature", "2", "--kernel", "dot",
+            "--key-norm", "0.3", "--dataset", "bump", "--json"]
+    code, out, _ = run(argv, capsys)
+    assert code == 0
+    got = json.loads(out)
+    d = attention.load_dataset("bump")
+    r = attention.readout(2.0, d.x, d.y, kernel="dot", bandwidth=0.4, temperature=2.0,
+                          key_scale=attention.key_norm_tilt(d.x, 0.3), true_function=d.true_function)
+    assert got == {**r.as_dict(), "bandwidth": 0.4, "temperature": 2.0, "kernel": "dot", "dataset": "bump"}
+
+
+def test_readout_text_is_the_caption(capsys):
+    code, out, err = run(["readout", "--query", "3.2", "--bandwidth", "0.62"], capsys)
+    assert code == 0 and err == ""
+    d = attention.load_dataset()
+    r = attention.readout(3.2, d.x, d.y, bandwidth=0.62, true_function=d.true_function)
+    assert out == caption(r, kernel="gaussian", bandwidth=0.62, temperature=1.0) + "\n"
+    assert out.count("\n") == 1
+    for part in ("x = 3.20", "24 samples", "h = 0.62", "0.163", "10.2 effective points",
+                 "prediction of \u22120.30", "true function is \u22120.43"):
+        assert part in out
+    assert "T =" not in out
+
+
+def test_caption_mentions_temperature_and_kernel(capsys):
+    code, out, _ = run(["readout", "--query", "1", "--bandwidth", "0.5", "--temperature", "3", "--kernel", "dot"],
+                       capsys)
+    assert code == 0
+    assert "T = 3" in out and "dot-product" in out
+
+
+@pytest.mark.parametrize("argv, words", [
+    (["readout", "--query", "3.2", "--bandwidth", "-1"], "--bandwidth"),
+    (["readout", "--query", "3.2", "--bandwidth", "0"], "--bandwidth"),
+    (["readout", "--query", "nan", "--bandwidth", "0.62"], "--query"),
+    (["readout", "--query", "3.2", "--bandwidth", "nan"], "--bandwidth"),
+    (["readout", "--query", "3.2", "--bandwidth", "inf"], "--bandwidth"),
+    (["readout", "--query", "3.2", "--bandwidth", "0.62", "--temperature", "-2"], "--temperature"),
+    (["readout", "--query", "abc", "--bandwidth", "0.62"], "--query"),
+    (["readout", "--query", "3.2", "--bandwidth", "0.62", "--dataset", "nope"], "dataset"),
+    (["readout", "--query", "3.2", "--bandwidth", "0.62", "--kernel", "rbf"], "--kernel"),
+    (["readout", "--bandwidth", "0.62"], "--query"),
+    (["readout", "--query", "3.2"], "--bandwidth"),
+    (["readout", "--query", "3.2", "--bandwidth", "0.62", "--json", "--bogus"], "--bogus"),
+    (["nonsense"], "nonsense"),
+    ([], "command"),
+])
+def test_bad_arguments_exit_2_with_one_line(argv, words, capsys):
+    code, out, err = run(argv, capsys)
+    assert code == 2
+    assert out == ""
+    assert err.endswith("\n") and err.count("\n") == 1, err
+    assert "error" in err and words in err
+    assert "Traceback" not in err
+
+
+def test_subprocess(tmp_path):
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    ok = subprocess.run([sys.executable, "-m", "app.cli", "readout", "--query", "3.2", "--bandwidth", "0.62",
+                         "--json"], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=60)
+    assert ok.returncode == 0, ok.stderr
+    assert set(json.loads(ok.stdout)) == KEYS
+    bad = subprocess.run([sys.executable, "-m", "app.cli", "readout", "--query", "3.2", "--bandwidth", "-1"],
+                         cwd=tmp_path, env=env, capture_output=True, text=True, timeout=60)
+    assert bad.returncode == 2 and bad.stdout == ""
+    assert bad.stderr.count("\n") == 1 and "Traceback" not in bad.stderr
