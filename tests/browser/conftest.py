@@ -7,20 +7,13 @@ they fail: a CI run that silently skips the browser does not count.
 from __future__ import annotations
 
 import os
-import shutil
-import socket
 import subprocess
 import sys
-import time
-import urllib.request
 from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
-CHROMIUM = os.environ.get("CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
-LAUNCH_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-               "--disable-sync", "--no-first-run", "--disable-quic"]
+from tests.browser.pageutil import CHROMIUM, LAUNCH_ARGS, ROOT, free_port, start_server, stop_server
 
 
 def pytest_collection_modifyitems(config, items):
@@ -79,42 +72,13 @@ def watch(browser):
     ctx.close()
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def start_server(port: int, *extra: str) -> subprocess.Popen:
-    cmd = [sys.executable, "-m", "panel", "serve", str(ROOT / "app" / "main.py"), "--port", str(port),
-           "--address", "127.0.0.1", "--allow-websocket-origin", f"127.0.0.1:{port}",
-           "--allow-websocket-origin", f"localhost:{port}", *extra]
-    proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-    deadline = time.time() + 60
-    while time.time() < deadline:
-        if proc.poll() is not None:
-            raise RuntimeError(f"panel serve exited early:\n{proc.stdout.read()}")
-        try:
-            with urllib.request.urlopen(f"http://127.0.0.1:{port}/main", timeout=2) as r:
-                if r.status == 200:
-                    return proc
-        except OSError:
-            time.sleep(0.3)
-    proc.kill()
-    raise RuntimeError("panel serve did not answer within 60 s")
-
-
 @pytest.fixture(scope="session")
 def served_app():
     """Base URL of a real `panel serve app/main.py` started for this test session (…/main)."""
     port = free_port()
     proc = start_server(port)
     yield f"http://127.0.0.1:{port}/main"
-    proc.terminate()
-    try:
-        proc.wait(timeout=10)
-    except subprocess.TimeoutExpired:
-        proc.kill()
+    stop_server(proc)
 
 
 @pytest.fixture(scope="session")

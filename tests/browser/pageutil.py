@@ -1,17 +1,99 @@
-"""Reading the page: Bokeh renders into shadow DOM, so the tests read its models."""
+"""Reading the page: Bokeh renders into shadow DOM, so the tests read its models.
+
+Also the small server helpers shared by the fixtures (conftest.py) and the
+screenshot script (``python -m tests.browser.screenshot``).
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+CHROMIUM = os.environ.get("CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
+LAUNCH_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+               "--disable-sync", "--no-first-run", "--disable-quic"]
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def start_server(port: int, *extra: str, timeout: float = 120.0) -> subprocess.Popen:
+    """Start `panel serve app/main.py` on 127.0.0.1:port and wait until it answers (``timeout`` s at most)."""
+    cmd = [sys.executable, "-m", "panel", "serve", str(ROOT / "app" / "main.py"), "--port", str(port),
+           "--address", "127.0.0.1", "--allow-websocket-origin", f"127.0.0.1:{port}",
+           "--allow-websocket-origin", f"localhost:{port}", *extra]
+    # the server's log goes to a file: a pipe nobody reads would fill up and stall the server
+    log = tempfile.TemporaryFile(mode="w+", encoding="utf-8")
+    proc = subprocess.Popen(cmd, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT, text=True)
+    proc.log = log
+    deadline = time.time() + timeout
+    while time.time() < deadline:
+        if proc.poll() is not None:
+            raise RuntimeError(f"panel serve exited early:\n{server_log(proc)}")
+        try:
+            # A refused connection fails at once; once the server listens, building the
+            # first page can take several seconds on a busy machine, so wait for it.
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/main",
+                                        timeout=max(1.0, min(30.0, deadline - time.time()))) as r:
+                if r.status == 200:
+                    return proc
+        except OSError:
+            time.sleep(0.3)
+    proc.kill()
+    raise RuntimeError(f"panel serve did not answer within {timeout:.0f} s")
+
+
+def server_log(proc: subprocess.Popen) -> str:
+    """What the server has printed so far."""
+    proc.log.flush()
+    proc.log.seek(0)
+    return proc.log.read()
+
+
+def stop_server(proc: subprocess.Popen) -> None:
+    proc.terminate()
+    try:
+        proc.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait(timeout=10)
+    proc.log.close()
+
+
+def block_outside(page):
+    """Refuse every request that is not to a local file (the offline file must not need any)."""
+    page.route("**/*", lambda route: route.continue_() if route.request.url.startswith(("file:", "data:", "blob:"))
+               else route.abort())
+
 
 READY_JS = """() => { const d = window.Bokeh && Bokeh.documents && Bokeh.documents[0];
   if (!d) return false; const m = d.get_model_by_name('readouts');
   return !!(m && m.text.includes('max weight')); }"""
 
 
-def wait_ready(page, timeout=20000):
+def wait_ready(page, timeout=45000):
     """Wait until the engine has drawn the readouts."""
     page.wait_for_function(READY_JS, timeout=timeout)
 
 
 def model_prop(page, name, prop):
     return page.evaluate("([n, p]) => Bokeh.documents[0].get_model_by_name(n)[p]", [name, prop])
+
+
+def set_model_prop(page, name, prop, value):
+    """Set a model's property from the browser side, as a widget would."""
+    page.evaluate("([n, p, v]) => { Bokeh.documents[0].get_model_by_name(n)[p] = v; }", [name, prop, value])
 
 
 def source_data(page, name):
@@ -22,3 +104,154 @@ def source_data(page, name):
 
 def readout_text(page):
     return model_prop(page, "readouts", "text")
+
+
+def wait_text(page, name, needle, timeout=30000):
+    """Wait until the text of the model called ``name`` contains ``needle``."""
+    page.wait_for_function("([n, s]) => Bokeh.documents[0].get_model_by_name(n).text.includes(s)",
+                           arg=[name, needle], timeout=timeout)
+
+
+# The view (what is on screen) of a named model: Bokeh keeps root views in
+# Bokeh.index and each layout view lists its children in child_views.
+FIND_VIEW_JS = """(name) => {
+  const model = Bokeh.documents[0].get_model_by_name(name);
+  const seen = new Set();
+  function find(views) {
+    for (const v of views) {
+      if (!v || seen.has(v)) continue;
+      seen.add(v);
+      if (v.model === model) return v;
+      const r = find(v.child_views ? Array.from(v.child_views) : []);
+      if (r) return r;
+    }
+    return null;
+  }
+  return find(Object.values(Bokeh.index));
+}"""
+
+
+def model_element(page, name, selector=None):
+    """The DOM element (ElementHandle) of a named model's view, or ``selector`` inside its shadow root."""
+    handle = page.evaluate_handle(f"""([name, sel]) => {{ const v = ({FIND_VIEW_JS})(name);
+      if (!v) return null; return sel ? v.shadow_el.querySelector(sel) : v.el; }}""", [name, selector])
+    el = handle.as_element()
+    if el is None:
+        raise AssertionError(f"no element for model {name!r} (selector {selector!r})")
+    return el
+
+
+def plot_geometry(page, name="main_plot"):
+    """The frame of a figure in viewport pixels plus its x range: {left, top, width, height, x0, x1}."""
+    g = page.evaluate(f"""(name) => {{ const v = ({FIND_VIEW_JS})(name);
+      if (!v) return null;
+      const host = v.el.getBoundingClientRect(), bb = v.frame.bbox, r = v.model.x_range;
+      return {{ left: host.left + bb.left, top: host.top + bb.top, width: bb.width, height: bb.height,
+               x0: r.start, x1: r.end }}; }}""", name)
+    if g is None:
+        raise AssertionError(f"no view found for the figure {name!r}")
+    return g
+
+
+def data_to_page_x(g, x):
+    return g["left"] + (x - g["x0"]) / (g["x1"] - g["x0"]) * g["width"]
+
+
+def page_to_data_x(g, px):
+    return g["x0"] + (px - g["left"]) / g["width"] * (g["x1"] - g["x0"])
+
+
+def wait_query(page, x, tol, timeout=30000):
+    """Wait until the engine's query (the slider it writes) is within tol of x."""
+    page.wait_for_function("([x, tol]) => Math.abs(Bokeh.documents[0].get_model_by_name('query_slider').value - x)"
+                           " <= tol", arg=[x, tol], timeout=timeout)
+
+
+def wait_prop(page, name, prop, js_test, timeout=30000):
+    """Wait until js_test(value) holds for a model's property (js_test is a JS arrow function's source)."""
+    page.wait_for_function(f"([n, p]) => ({js_test})(Bokeh.documents[0].get_model_by_name(n)[p])",
+                           arg=[name, prop], timeout=timeout)
+
+
+def drag(page, g, y, xs, steps=6):
+    """A real mouse drag through the data x positions xs; returns the final pixel x."""
+    px = data_to_page_x(g, xs[0])
+    page.mouse.move(px, y)
+    page.mouse.down()
+    for x in xs[1:]:
+        px = data_to_page_x(g, x)
+        page.mouse.move(px, y, steps=steps)
+    page.mouse.up()
+    return px
+
+
+# ---- what the page shows against what the core computes -------------------------------------------
+
+def page_state(page):
+    """The regression view's state as its widgets and data source hold it."""
+    s = page.evaluate("""() => { const d = Bokeh.documents[0], m = (n) => d.get_model_by_name(n);
+      const ds = m('dataset');
+      return { query: m('query_slider').value, logh: m('bandwidth_slider').value,
+               logt: m('temperature_slider').value, kernel: m('kernel_select').value,
+               key_norm: m('keynorm_slider').value, dataset: m('dataset_select').value,
+               x: Array.from(ds.data.x), y: Array.from(ds.data.y), meta: ds.tags[0] || '{}' }; }""")
+    s["bandwidth"] = 10 ** s.pop("logh")
+    s["temperature"] = 10 ** s.pop("logt")
+    return s
+
+
+def core_readout(state):
+    """attention.readout for a page_state(), with the dataset's true function looked up by name."""
+    import json
+
+    import numpy as np
+
+    import attention
+
+    fn = json.loads(state["meta"]).get("function")
+    x, y = np.asarray(state["x"]), np.asarray(state["y"])
+    ks = attention.key_norm_tilt(x, state["key_norm"]) if state["kernel"] == "dot" and state["key_norm"] else None
+    return attention.readout(state["query"], x, y, kernel=state["kernel"], bandwidth=state["bandwidth"],
+                             temperature=state["temperature"], key_scale=ks,
+                             true_function=attention.FUNCTIONS[fn][0] if fn else None)
+
+
+def readout_rows(page):
+    """The readouts table as {label: value text} (the page prints negatives with U+2212)."""
+    import html
+    import re
+
+    rows = re.findall(r'<th scope="row">(.*?)</th><td>(.*?)</td>', readout_text(page))
+    return {html.unescape(k): html.unescape(v) for k, v in rows}
+
+
+def expected_rows(r):
+    """The readouts table the page should print for the core's Readout ``r`` (Python's formatting)."""
+    from app.text import _signed
+
+    err = None if r.true_value is None else r.prediction - r.true_value
+    return {"max weight": f"{r.max_weight:.3f}", "entropy": f"{r.entropy_bits:.2f} bits",
+            "effective points": f"{r.effective_points:.1f}", "prediction": _signed(r.prediction, 2),
+            "true f(x)": "unknown" if r.true_value is None else _signed(r.true_value, 2),
+            "error": "\u2013" if err is None else _signed(err, 2)}
+
+
+def shown_paragraphs(page, name):
+    """The texts of the <p> paragraphs of a named Div, unescaped."""
+    import html
+    import re
+
+    return [html.unescape(t) for t in re.findall(r"<p[^>]*>(.*?)</p>", model_prop(page, name, "text"), re.S)]
+
+
+def check_against_core(page):
+    """Readouts, caption and limit notices equal what the core and app/text.py give for the page's state."""
+    from app import text
+
+    state = page_state(page)
+    r = core_readout(state)
+    assert readout_rows(page) == expected_rows(r), state
+    cap = text.caption(r, kernel=state["kernel"], bandwidth=state["bandwidth"], temperature=state["temperature"])
+    assert shown_paragraphs(page, "caption") == [cap]
+    assert shown_paragraphs(page, "limits") == text.limit_notices(r)
+    return state, r

@@ -1,0 +1,107 @@
+"""Screenshots of the real page for the README: ``python -m tests.browser.screenshot [--out DIR]``.
+
+Starts ``panel serve app/main.py`` on a free local port, opens the page in
+Debian's Chromium (Playwright, no download), waits until the engine has drawn
+the readouts and writes:
+
+* screenshot-regression.png: the top of the page at 1280 px (main plot, readouts, controls);
+* screenshot-phone.png: the main plot and readouts in a 390 px wide phone viewport;
+* screenshot-sentence.png: the self-attention section, when the page has one
+  (a model named "sentence_section").
+
+``make screenshot`` runs this.  The files go to tests/browser/screenshots/ unless --out says otherwise.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from tests.browser.pageutil import (CHROMIUM, LAUNCH_ARGS, ROOT, free_port, model_element, start_server,
+                                    stop_server, wait_ready)
+
+DEFAULT_OUT = ROOT / "tests" / "browser" / "screenshots"
+SETTLE_JS = """() => document.fonts.ready.then(() => new Promise((done) =>
+  requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(done, 300)))))"""
+
+
+def _has_model(page, name):
+    return page.evaluate("(n) => !!Bokeh.documents[0].get_model_by_name(n)", name)
+
+
+def _box(page, name):
+    """A named model's box in page coordinates (the page is scrolled to the top first)."""
+    page.evaluate("() => window.scrollTo(0, 0)")
+    box = model_element(page, name).bounding_box()
+    if box is None:
+        raise RuntimeError(f"the model {name!r} is not on screen")
+    return box
+
+
+def _open(browser, url, width, height, scale):
+    ctx = browser.new_context(viewport={"width": width, "height": height}, device_scale_factor=scale)
+    page = ctx.new_page()
+    page.set_default_timeout(60000)
+    page.goto(url)
+    wait_ready(page, timeout=60000)
+    page.evaluate(SETTLE_JS)
+    return ctx, page
+
+
+def _shoot(page, path, top, bottom, width):
+    page.screenshot(path=str(path), full_page=True,
+                    clip={"x": 0, "y": max(0.0, top), "width": width, "height": max(1.0, bottom - max(0.0, top))})
+    return path
+
+
+def take(url: str, out: Path) -> list[Path]:
+    """Write the screenshots of the page at ``url`` into ``out``; returns the files written."""
+    from playwright.sync_api import sync_playwright
+
+    out.mkdir(parents=True, exist_ok=True)
+    written = []
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM, args=LAUNCH_ARGS)
+        try:
+            ctx, page = _open(browser, url, 1280, 900, 1)
+            top = _box(page, "intro")["y"]
+            controls = _box(page, "controls")
+            written.append(_shoot(page, out / "screenshot-regression.png", top - 8,
+                                  controls["y"] + controls["height"] + 12, 1280))
+            if _has_model(page, "sentence_section"):
+                s = _box(page, "sentence_section")
+                written.append(_shoot(page, out / "screenshot-sentence.png", s["y"] - 8,
+                                      s["y"] + s["height"] + 8, 1280))
+            ctx.close()
+
+            ctx, page = _open(browser, url, 390, 844, 2)
+            plot = _box(page, "main_plot")
+            readouts = _box(page, "caption")
+            written.append(_shoot(page, out / "screenshot-phone.png", plot["y"] - 2,
+                                  readouts["y"] + readouts["height"] + 8, 390))
+            ctx.close()
+        finally:
+            browser.close()
+    return written
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m tests.browser.screenshot", description=__doc__.split("\n")[0])
+    parser.add_argument("--out", type=Path, default=DEFAULT_OUT, help=f"folder for the PNG files ({DEFAULT_OUT})")
+    args = parser.parse_args(argv)
+    if not Path(CHROMIUM).exists():
+        print(f"screenshot: Chromium not found at {CHROMIUM} (apt-get install chromium)", file=sys.stderr)
+        return 2
+    port = free_port()
+    proc = start_server(port)
+    try:
+        for path in take(f"http://127.0.0.1:{port}/main", args.out.resolve()):
+            print(path)
+    finally:
+        stop_server(proc)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

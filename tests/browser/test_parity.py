@@ -1,0 +1,443 @@
+"""The browser's mirror (app/mirror.js) and glue (app/explorable.js) against the numpy core and app/*.py.
+
+Both JS files are loaded into a blank page, exactly as the engine joins them,
+and every function is compared with its Python twin over many seeded random
+states.  Each batch of states is evaluated by one ``page.evaluate`` call.
+
+Tolerance: 1e-9 absolute on every number, the dot kernel's extreme states
+included (see ``test_dot_kernel_extreme_states`` for why that holds).  Texts
+(caption, limit notices, URL notices) must be equal character for character.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import random
+from urllib.parse import quote
+
+import numpy as np
+import pytest
+
+import attention
+from app import text
+from app.state import ExplorableState, parse_query, url_spec
+
+from tests.browser.pageutil import ROOT
+
+TOL = 1e-9
+DATASETS = attention.list_datasets()
+SPEC = url_spec()
+
+# One JS entry point per family of checks; each takes a list of cases and
+# returns plain arrays (typed arrays converted), so one round trip per batch.
+HARNESS = r"""
+window.AttnMirror = AttnMirror; window.Explorable = Explorable;
+window.parity = (function (M, E) {
+  const arr = (a) => a === null ? null : Array.from(a);
+  const opt = (c) => ({ kernel: c.kernel, bandwidth: c.h, temperature: c.t,
+                        keyScale: c.key_norm === null ? null : M.keyNormTilt(c.x, c.key_norm) });
+  return {
+    weights: (cases) => cases.map((c) => arr(M.weights1d(c.q, c.x, opt(c)))),
+    readout: (cases) => cases.map((c) => { const r = M.readout(c.q, c.x, c.y, opt(c), c.fn);
+                                           r.weights = arr(r.weights); return r; }),
+    predict: (cases) => cases.map((c) => arr(M.predictCurve(c.qs, c.x, c.y, opt(c)))),
+    nearest: (cases) => cases.map((c) => M.nearestNeighbor1d(c.q, c.x, c.y, opt(c))),
+    loo: (cases) => cases.map((c) => arr(M.looError(c.x, c.y, c.hs, opt(c)))),
+    biasvar: (cases) => cases.map((c) => { const r = M.biasVarianceExact(c.x, c.fn, c.noise, c.hs, opt(c));
+      return r === null ? null : { bias2: arr(r.bias2), variance: arr(r.variance), error: arr(r.error) }; }),
+    tilt: (cases) => cases.map((c) => arr(M.keyNormTilt(c.x, c.strength))),
+    dpa: (cases) => cases.map((c) => { const r = M.dotProductAttention(c.Q, c.K, c.V, c.causal, c.t);
+      return { weights: r.weights.map(arr), outputs: r.outputs.map(arr) }; }),
+    caption: (cases) => cases.map((c) => ({ caption: E.caption(c.r, c.kernel, c.h, c.t),
+                                             notices: E.limitNotices(c.r) })),
+    format: (cases) => cases.map((c) => ({ fixed: E.fixed(c.v, c.d), general: E.general(c.v, c.d + 1),
+                                            signed: E.signed(c.v, c.d) })),
+    parse: (cases) => cases.map((s) => E.parseQuery(s, SPEC)),
+  };
+})(AttnMirror, Explorable);
+"""
+
+
+@pytest.fixture(scope="module")
+def js(browser):
+    """A blank page holding mirror.js + explorable.js; js(name, cases) runs one batch."""
+    ctx = browser.new_context()
+    page = ctx.new_page()
+    page.set_default_timeout(60000)
+    errors = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.set_content("<html><body></body></html>")
+    mirror = (ROOT / "app" / "mirror.js").read_text(encoding="utf-8")
+    glue = (ROOT / "app" / "explorable.js").read_text(encoding="utf-8")
+    page.add_script_tag(content=f"{mirror}\n{glue}\nconst SPEC = {json.dumps(SPEC)};\n{HARNESS}")
+    assert page.evaluate("() => typeof window.parity") == "object", errors
+
+    def run(name, cases):
+        return page.evaluate("([n, cs]) => window.parity[n](cs)", [name, cases])
+
+    yield run
+    assert errors == []
+    ctx.close()
+
+
+# ---- random states -----------------------------------------------------------------------------
+
+def _log_uniform(rng, lo, hi):
+    return float(10 ** rng.uniform(math.log10(lo), math.log10(hi)))
+
+
+def random_states(seed, count):
+    """Seeded states over the page's whole range: both kernels, tilt on and off, every dataset."""
+    rng = np.random.default_rng(seed)
+    out = []
+    for i in range(count):
+        name = DATASETS[i % len(DATASETS)]
+        d = attention.load_dataset(name)
+        kernel = ("gaussian", "dot")[(i // len(DATASETS)) % 2]
+        key_norm = None
+        if kernel == "dot" and rng.random() < 0.5:
+            key_norm = float(rng.uniform(-2, 2))
+        pick = rng.random()
+        if pick < 0.1:  # exactly on a key
+            q = float(d.x[rng.integers(d.n)])
+        elif pick < 0.2:  # halfway between two neighbouring keys: exact ties under the Gaussian
+            j = int(rng.integers(d.n - 1))
+            q = float((d.x[j] + d.x[j + 1]) / 2)
+        else:
+            q = float(rng.uniform(-0.5, 6.5))
+        out.append({"name": name, "x": d.x.tolist(), "y": d.y.tolist(), "fn": d.function, "noise": d.noise,
+                    "kernel": kernel, "h": _log_uniform(rng, 0.005, 50), "t": _log_uniform(rng, 0.001, 1000),
+                    "q": q, "key_norm": key_norm})
+    return out
+
+
+def key_scale(c):
+    return None if c["key_norm"] is None else attention.key_norm_tilt(np.array(c["x"]), c["key_norm"])
+
+
+def core_kwargs(c):
+    return dict(kernel=c["kernel"], bandwidth=c["h"], temperature=c["t"], key_scale=key_scale(c))
+
+
+def close(a, b, tol):
+    a, b = np.asarray(a, dtype=float), np.asarray(b, dtype=float)
+    assert a.shape == b.shape, (a.shape, b.shape)
+    return bool(np.all(np.abs(a - b) <= tol))
+
+
+def batches(items, size):
+    for i in range(0, len(items), size):
+        yield items[i:i + size]
+
+
+# ---- the mirror's formulas ---------------------------------------------------------------------
+
+def test_weights_match_numpy_over_random_states(js):
+    states = random_states(1, 400)
+    for batch in batches(states, 100):
+        got = js("weights", batch)
+        for c, w_js in zip(batch, got):
+            w_np = attention.weights(c["q"], c["x"], **core_kwargs(c))
+            err = float(np.max(np.abs(np.asarray(w_js) - w_np)))
+            assert err <= TOL, (c["name"], c["kernel"], c["h"], c["t"], c["q"], c["key_norm"], err)
+            assert abs(sum(w_js) - 1) < 1e-12
+
+
+def test_dot_kernel_extreme_states(js):
+    """The dot kernel at tiny h*sqrt(T), where rounding in cos and sin would be amplified, still within 1e-9.
+
+    The dot scores are c^2 R^2 cos(.) / (sqrt(2) T) with c^2 = sqrt(2) / h^2: one
+    last-bit difference (~1e-16) between the browser's Math.cos/sin and numpy's
+    would become ~1e-16 R^2 / (h^2 T), up to ~6e-7 at h = 0.005, T = 0.001, and
+    show in the weights when the query sits between two keys that share the
+    weight.  It does not, because both sides evaluate cos and sin to the same
+    double on the page's angles (the next test); exp may differ in the last
+    bit, but only relatively (1e-16), which nothing amplifies.
+    """
+    rng = np.random.default_rng(21)
+    states = []
+    for i, c in enumerate(random_states(22, 240)):
+        if c["kernel"] != "dot":
+            continue
+        x = np.asarray(c["x"])
+        j = int(rng.integers(len(x) - 1))
+        c["q"] = float((x[j] + x[j + 1]) / 2 + rng.normal(0, 1e-4))  # two keys share the weight
+        c["h"], c["t"] = _log_uniform(rng, 0.005, 0.05), _log_uniform(rng, 0.001, 0.05)
+        states.append(c)
+    shared = 0
+    for batch in batches(states, 60):
+        got = js("readout", batch)
+        for c, r_js in zip(batch, got):
+            w_np = attention.weights(c["q"], c["x"], **core_kwargs(c))
+            shared += bool(np.sort(w_np)[-2] > 1e-3)
+            assert close(r_js["weights"], w_np, TOL), (c["h"], c["t"], c["q"], c["key_norm"])
+    assert shared > len(states) // 10, shared  # the delicate case did occur
+
+
+def test_cos_and_sin_agree_bit_for_bit_on_the_page_angles(browser):
+    """Math.cos/sin in Chromium and np.cos/sin give the same doubles on the angles x / R the page uses.
+
+    Angles: positions in [-0.5, 6.5] over radii 2 x span, span of any shipped or
+    generated dataset (about 4 to 6): |x / R| < 1.  If this fails on some
+    platform, the dot kernel's extreme states above lose digits for that reason.
+    """
+    page = browser.new_page()
+    try:
+        a = np.random.default_rng(23).uniform(-1, 1, 50000)
+        for d in DATASETS:
+            x = attention.load_dataset(d).x
+            a = np.concatenate([a, np.linspace(-0.5, 6.5, 2001) / attention.kernels.circle_radius(x)])
+        got = page.evaluate("(a) => [a.map(Math.cos), a.map(Math.sin)]", a.tolist())
+        assert np.count_nonzero(np.array(got[0]) != np.cos(a)) == 0
+        assert np.count_nonzero(np.array(got[1]) != np.sin(a)) == 0
+    finally:
+        page.close()
+
+
+READOUT_FIELDS = ("query", "n", "max_weight", "entropy_bits", "effective_points", "prediction", "true_value",
+                  "nearest_neighbor_prediction", "global_mean")
+
+
+def test_readout_matches_numpy(js):
+    states = random_states(4, 300)
+    for batch in batches(states, 100):
+        got = js("readout", batch)
+        for c, r_js in zip(batch, got):
+            d = attention.load_dataset(c["name"])
+            r = attention.readout(c["q"], d.x, d.y, true_function=d.true_function, **core_kwargs(c))
+            for f in READOUT_FIELDS:
+                a, b = r_js[f], getattr(r, f)
+                if b is None:
+                    assert a is None, f
+                    continue
+                assert abs(a - b) <= TOL, (f, a, b, c["name"], c["kernel"], c["h"], c["t"], c["q"])
+            assert r_js["n"] == r.n
+            w_np = attention.weights(c["q"], d.x, **core_kwargs(c))
+            assert close(r_js["weights"], w_np, TOL)
+
+
+def test_nearest_neighbour_matches_numpy(js):
+    states = random_states(5, 200)
+    got = js("nearest", states)
+    for c, v in zip(states, got):
+        kw = core_kwargs(c)
+        kw.pop("temperature")
+        assert abs(v - attention.nearest_neighbor_predict(c["q"], c["x"], c["y"], **kw)) <= TOL
+
+
+def test_prediction_curve_matches_numpy(js):
+    states = random_states(6, 40)
+    qs = np.linspace(-0.5, 6.5, 120)
+    for c in states:
+        c["qs"] = qs.tolist()
+    for batch in batches(states, 20):
+        got = js("predict", batch)
+        for c, p in zip(batch, got):
+            want = attention.predict(qs, c["x"], c["y"], **core_kwargs(c))
+            assert close(p, want, TOL), (c["kernel"], c["h"], c["t"])
+
+
+def test_loo_error_matches_numpy(js):
+    hs = np.geomspace(0.005, 50, 13)
+    states = [c for c in random_states(7, 16) if c["name"] != "large"]  # n^2 per bandwidth: keep it quick
+    states += [dict(random_states(8, 1)[0], name="large", **_data("large"), t=1.0)]
+    for c in states:
+        c["hs"] = hs.tolist()
+    got = js("loo", states)
+    for c, err in zip(states, got):
+        want = attention.loo_error(c["x"], c["y"], bandwidths=hs, kernel=c["kernel"], temperature=c["t"],
+                                   key_scale=key_scale(c))
+        assert close(err, want, TOL), (c["name"], c["kernel"], c["t"], np.max(np.abs(np.array(err) - want)))
+
+
+def _data(name):
+    d = attention.load_dataset(name)
+    return {"x": d.x.tolist(), "y": d.y.tolist(), "fn": d.function, "noise": d.noise}
+
+
+def test_exact_bias_variance_matches_numpy(js):
+    hs = np.geomspace(0.005, 50, 13)
+    states = [c for c in random_states(9, 16) if c["name"] != "large"]
+    for c in states:
+        c["hs"] = hs.tolist()
+    states.append(dict(states[0], fn=None))  # no true function: nothing to draw
+    got = js("biasvar", states)
+    assert got[-1] is None
+    for c, bv in zip(states[:-1], got[:-1]):
+        d = attention.load_dataset(c["name"])
+        want = attention.bias_variance(d.x, d.true_function, noise=d.noise, bandwidths=hs, kernel=c["kernel"],
+                                       temperature=c["t"], key_scale=key_scale(c), n_resamples=None)
+        for f in ("bias2", "variance", "error"):
+            assert close(bv[f], want[f], TOL), (f, c["name"], c["kernel"], c["t"])
+
+
+def test_key_norm_tilt_matches_numpy(js):
+    rng = np.random.default_rng(10)
+    cases = [{"x": attention.load_dataset(n).x.tolist(), "strength": float(rng.uniform(-2, 2))}
+             for n in DATASETS for _ in range(5)]
+    cases.append({"x": [1.5, 1.5, 1.5], "strength": 1.3})  # zero span: every factor is 1
+    cases.append({"x": [0.0, 1.0], "strength": 0.0})
+    got = js("tilt", cases)
+    for c, s in zip(cases, got):
+        assert close(s, attention.key_norm_tilt(c["x"], c["strength"]), 1e-12)
+
+
+def test_dot_product_attention_matches_numpy(js):
+    rng = np.random.default_rng(11)
+    cases = []
+    for i in range(60):
+        n, d, dv = int(rng.integers(1, 9)), int(rng.integers(1, 9)), int(rng.integers(1, 5))
+        causal = bool(i % 2)
+        m = n if causal else int(rng.integers(1, 9))
+        cases.append({"Q": rng.normal(size=(n, d)).tolist(), "K": rng.normal(size=(m, d)).tolist(),
+                      "V": rng.normal(size=(m, dv)).tolist(), "causal": causal,
+                      "t": _log_uniform(rng, 0.05, 20)})
+    got = js("dpa", cases)
+    for c, r in zip(cases, got):
+        out, w = attention.dot_product_attention(np.array(c["Q"]), np.array(c["K"]), np.array(c["V"]),
+                                                 causal=c["causal"], temperature=c["t"])
+        assert close(r["weights"], w, TOL) and close(r["outputs"], out, TOL), c["t"]
+        if c["causal"]:
+            assert np.all(np.triu(np.array(r["weights"]), k=1) == 0)
+
+
+# ---- the words on the page -----------------------------------------------------------------------
+
+def caption_states(seed, count):
+    """Random states, a third of them pushed to the limits (tiny or huge h, T) where notices appear."""
+    rng = np.random.default_rng(seed)
+    states = random_states(seed, count)
+    for i, c in enumerate(states):
+        if i % 3 == 1:
+            c["h"], c["t"] = float(rng.choice([0.005, 0.01, 0.02])), float(rng.choice([0.001, 0.1, 1.0]))
+        elif i % 3 == 2:
+            c["h"], c["t"] = float(rng.choice([10.0, 30.0, 50.0])), float(rng.choice([1.0, 100.0, 1000.0]))
+        if i % 5 == 0:
+            c["t"] = 1.0  # the caption leaves T out at exactly 1
+    return states
+
+
+def test_caption_and_limit_notices_equal_python_text(js):
+    states = caption_states(12, 300)
+    cases, want = [], []
+    for c in states:
+        d = attention.load_dataset(c["name"])
+        r = attention.readout(c["q"], d.x, d.y, true_function=d.true_function, **core_kwargs(c))
+        cases.append({"r": r.as_dict(), "kernel": c["kernel"], "h": c["h"], "t": c["t"]})
+        want.append((text.caption(r, kernel=c["kernel"], bandwidth=c["h"], temperature=c["t"]),
+                     text.limit_notices(r)))
+    got = js("caption", cases)
+    kinds = set()
+    for (cap, notes), g in zip(want, got):
+        assert g["caption"] == cap
+        assert g["notices"] == notes
+        kinds.update(n.split(" ")[0] for n in notes)
+    # both limits were reached somewhere (so the comparison covered them)
+    assert "Max" in kinds and any(k[0].isdigit() for k in kinds)
+
+
+# Values where formatting is delicate: exact binary ties (Python rounds them to
+# even, JS's toFixed away from zero), doubles just beside a decimal tie, zeros,
+# negatives, and the 'g' format's switch to exponents.
+FORMAT_VALUES = [0.0, -0.0, 0.5, 1.5, 2.5, -2.5, 0.125, 0.375, -0.125, 0.25, 0.75, 2.25, 9.75, 0.005, 0.015,
+                 0.025, 1.005, 2.675, 1.0005, 0.0005, 0.00049999999999999999, 0.9995, 9.995, 99.95, 999.5, 998.5,
+                 0.001, 0.0001, 0.00001234, 1e-5, 123456.0, 1e21 / 1e6, 3.35, 10.25, -0.005, -0.30, -0.43, 0.163,
+                 1 / 3, -2 / 3, 50.0, 0.00501, 1000.0, 0.0625, 0.9999999, -0.0001]
+
+
+def test_number_formatting_equals_python(js):
+    rng = np.random.default_rng(13)
+    values = FORMAT_VALUES + [float(v) for v in rng.uniform(-10, 10, 200)]
+    values += [float(np.nextafter(v, s)) for v in (0.125, 0.005, 2.5, 0.0625, 1.5) for s in (0, 10)]
+    values += [round(float(v), 3) + 0.0005 for v in rng.uniform(-5, 5, 100)]  # near 3-decimal ties
+    cases = [{"v": v, "d": d} for v in values for d in (0, 1, 2, 3)]
+    got = js("format", cases)
+    bad = []
+    for c, g in zip(cases, got):
+        v, d = c["v"], c["d"]
+        want = {"fixed": f"{v:.{d}f}", "general": f"{v:.{d + 1}g}", "signed": text._signed(v, d)}
+        if g != want:
+            bad.append((v, d, g, want))
+    assert bad == []
+
+
+# ---- the URL ------------------------------------------------------------------------------------
+
+NASTY_VALUES = [
+    "", " ", "%20", "+", "NaN", "nan", "-nan", "inf", "-inf", "Infinity", "-Infinity", "1e999", "-1e999",
+    "1e-999", "1e308", "2e308", "1e-320", "-1", "0", "-0", "+0", "0.0", ".5", "5.", "+2.5", "2.5e0", "2.5E+0",
+    "0x10", "1_000", "1,5", "1.2.3", "--1", "1e", "e5", "3.2abc", "abc", "\u0663", "\uff13", "\u00b2", "  3.2  ",
+    "%0A3.2%0A", "%093%09", "3%C2%A0", "10000000000000000000000000", "0." + "0" * 300 + "1", "1" * 400,
+    "9" * 5000, "x" * 5000, "\U0001F600", "caf\u00e9", "\u05e9\u05dc\u05d5\u05dd", "%E2%80%AE3.2",
+    "<script>alert(1)</script>", "<img src=x onerror=alert(1)>", "\"'><b>x</b>", "%3Cscript%3Ealert(1)%3C%2Fscript%3E",
+    "%zz", "%E2%82", "%C0%80", "%ED%A0%80", "%F0%9F%98", "%FF", "%", "%2", "%25", "%00", "%2B3", "%2B",
+    "true", "True", "TRUE", "yes", "Yes", "on", "ON", "1", "false", "False", "no", "NO", "off", "Off", "y", "t",
+    "2", "tru", "\u0130", "gaussian", "dot", "Gaussian", " dot ", "dot%00", "default", "step", "bump", "large",
+    "generated", "wave", "sine", "sinus", "7", "50", "2000", "2001", "1.5", "2147483647", "2147483648", "-3",
+    "00042", "the bank by the river", "w" * 500, "w" * 501, "\U0001F600" * 500, "\U0001F600" * 501,
+]
+
+
+def nasty_queries(seed, count):
+    """Query strings a link could carry: every key, unknown keys, repeats, junk, encoded and not."""
+    rnd = random.Random(seed)
+    keys = list(SPEC) + ["foo", "Query", "query ", "%71uery", "__proto__", "constructor", "toString", "",
+                         "<script>alert(1)</script>", "k" * 5000, "\U0001F600", "h\u00e9", "%zz", "%E2%82"]
+    out = []
+    for _ in range(count):
+        parts = []
+        for _ in range(rnd.randint(1, 5)):
+            k, v = rnd.choice(keys), rnd.choice(NASTY_VALUES)
+            if rnd.random() < 0.3:  # as a browser sends it: percent-encoded
+                k, v = quote(k, safe="%"), quote(v, safe="%")
+            parts.append(rnd.choice([f"{k}={v}", f"{k}={v}", f"{k}={v}", k, f"{k}=", f"{k}={v}={v}"]))
+            if rnd.random() < 0.15:
+                parts.append(parts[-1])  # repeated key
+        sep = rnd.choice(["&", "&", "&&"])
+        out.append(rnd.choice(["?", "?", ""]) + sep.join(parts))
+    return out
+
+
+EXPLICIT_QUERIES = [
+    "", "?", "?query=2.5&bandwidth=0.3&kernel=dot&temperature=2",
+    "?bandwidth=-1&query=abc&foo=<script>alert(1)</script>",
+    "?bandwidth=-1&query=abc&foo=%3Cscript%3Ealert(1)%3C/script%3E",
+    "?query=NaN&bandwidth=inf&temperature=1e999&key_norm=-1e999", "?query=1e-999&n=1e999&seed=-1",
+    "?query=1&query=2&query=3", "?query=&bandwidth=", "?query", "?=3", "?&&&", "??query=2", "?a=1&&b=2",
+    "?link=yes&limits=OFF&present=1&causal=maybe", "?sentence=" + "a" * 501, "?sentence=" + "a" * 500,
+    "?sentence=%3Cimg%20src%3Dx%20onerror%3Dalert(1)%3E", "?dataset=generated&fn=bump&n=7&noise=0.5&seed=3",
+    "?query=%E2%82&bandwidth=%zz", "?query=" + "9" * 5000, "?" + "x" * 5000 + "=1",
+    "?query=\u0663&bandwidth=\uff10.5", "?token=1.5&head=9&att_temperature=0",
+    "?query=2.5#frag", "?query=2;bandwidth=3", "?query=+2.5+&kernel=+dot",
+]
+
+
+def _values_equal(a, b):
+    """Same keys and equal values, a bool only equal to a bool (JS numbers come back as int or float)."""
+    return set(a) == set(b) and all(a[k] == b[k] and isinstance(a[k], bool) == isinstance(b[k], bool) for k in a)
+
+
+def test_parse_query_equals_python(js):
+    queries = EXPLICIT_QUERIES + nasty_queries(14, 300)
+    got = []
+    for batch in batches(queries, 100):
+        got += js("parse", batch)
+    bad = []
+    for q, g in zip(queries, got):
+        values, notices = parse_query(q)
+        if not _values_equal(g["values"], values) or g["notices"] != notices:
+            bad.append((q[:120], g, (values, notices)))
+    assert bad == [], bad[:3]
+    # the generated links did exercise every outcome
+    every = " ".join(n for q in queries for n in parse_query(q)[1])
+    for phrase in ("Ignored unknown setting", "times; using the last value", "Ignored an empty value",
+                   "not a number", "not a whole number", "is outside", "expected 1 or 0", "expected one of",
+                   "longer than 500 characters"):
+        assert phrase in every, phrase
+
+
+def test_parsed_values_are_within_bounds_and_accepted_by_the_state():
+    for q in EXPLICIT_QUERIES + nasty_queries(15, 100):
+        values, _ = parse_query(q)
+        ExplorableState(**values)  # raises if anything is out of bounds

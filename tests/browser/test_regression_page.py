@@ -1,0 +1,245 @@
+"""The regression view in a real browser, served by `panel serve` and as the offline file.
+
+Every number the page prints is checked against the numpy core for the state
+the page is in (``check_against_core``), after real gestures: a mouse drag on
+the plot, a drag of the red line, the keyboard on a slider, and the widgets.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from urllib.parse import parse_qs, urlsplit
+
+import numpy as np
+import pytest
+
+import attention
+from app import text
+
+from tests.browser.pageutil import (block_outside, check_against_core, drag, model_element, model_prop, page_state,
+                                    page_to_data_x, plot_geometry, readout_rows, set_model_prop, shown_paragraphs,
+                                    source_data, wait_prop, wait_query, wait_ready)
+
+WORKED_EXAMPLE = ("0.163", "3.35 bits", "10.2", "\u22120.30", "\u22120.43")
+
+
+@pytest.fixture(params=["served", "static"])
+def opened(request, watch):
+    """The page opened from the server or from the offline file and ready.
+
+    After the test: no console error, and no request to any host but the server's own (or none at all
+    but the file itself, offline).
+    """
+    if request.param == "served":
+        url = request.getfixturevalue("served_app")
+        watch.page.goto(url)
+        allowed = [url.rsplit("/", 1)[0], "data:", "blob:"]
+    else:
+        path = request.getfixturevalue("static_file")
+        block_outside(watch.page)
+        watch.page.goto(path.as_uri())
+        allowed = ["file:", "data:", "blob:"]
+    wait_ready(watch.page)
+    yield watch.page
+    assert watch.console_errors() == []
+    assert watch.outside_requests(allowed) == []
+
+
+@pytest.fixture
+def served(served_app, watch):
+    watch.page.goto(served_app)
+    wait_ready(watch.page)
+    yield watch.page
+    assert watch.console_errors() == []
+    assert watch.outside_requests([served_app.rsplit("/", 1)[0], "data:", "blob:"]) == []
+
+
+def test_opening_then_dragging_the_plot_and_the_red_line(opened):
+    """The worked example, then real mouse drags: on the plot, then on the red line; the URL follows."""
+    page = opened
+    rows = readout_rows(page)
+    assert [rows[k] for k in ("max weight", "entropy", "effective points", "prediction", "true f(x)")] == \
+        list(WORKED_EXAMPLE)
+    state, _ = check_against_core(page)
+    assert (state["query"], state["kernel"], len(state["x"])) == (3.2, "gaussian", 24)
+    assert "query=" not in page.url  # the opening state is the default: nothing to carry
+
+    # a drag anywhere on the plot: the query lands where the mouse stopped
+    g = plot_geometry(page)
+    per_px = (g["x1"] - g["x0"]) / g["width"]
+    end_px = drag(page, g, g["top"] + 0.25 * g["height"], [1.0, 1.6, 2.4, 4.1, 4.73])
+    target = page_to_data_x(g, end_px)
+    wait_query(page, target, 1.5 * per_px)
+    state, r = check_against_core(page)
+    assert abs(state["query"] - target) <= 1.5 * per_px
+    assert readout_rows(page) != rows
+    assert model_prop(page, "query_span", "location") == state["query"]
+    assert source_data(page, "qpred") == {"x": [state["query"]], "y": [pytest.approx(r.prediction, abs=1e-9)],
+                                          "label": ["prediction"]}
+    # the URL follows (throttled): query=<3 decimals>
+    page.wait_for_function("(q) => Math.abs(Number(new URLSearchParams(window.location.search).get('query')) - q)"
+                           " < 0.0006", arg=state["query"])
+    assert parse_qs(urlsplit(page.url).query)["query"] == [f"{state['query']:.3f}".rstrip("0").rstrip(".")]
+
+    # grab the red line itself and drag it: it follows the pointer's motion from wherever on its
+    # few pixels it was grabbed
+    end_px = drag(page, g, g["top"] + 0.6 * g["height"], [state["query"], 2.5, 1.37], steps=8)
+    target = page_to_data_x(g, end_px)
+    wait_query(page, target, 4 * per_px)
+    state, _ = check_against_core(page)
+    assert model_prop(page, "query_span", "location") == state["query"]
+    page.wait_for_function("(q) => Math.abs(Number(new URLSearchParams(window.location.search).get('query')) - q)"
+                           " < 0.0006", arg=state["query"])
+
+
+def test_query_slider_by_model_and_by_keyboard(opened):
+    page = opened
+    set_model_prop(page, "query_slider", "value", 4.0)
+    wait_prop(page, "query_span", "location", "(v) => v === 4.0")
+    state, r = check_against_core(page)
+    assert state["query"] == 4.0
+    assert shown_paragraphs(page, "caption")[0].startswith("A query at x = 4.00 averages the 24 samples")
+
+    handle = model_element(page, "query_slider", ".noUi-handle")
+    handle.focus()
+    for _ in range(5):
+        page.keyboard.press("ArrowRight")
+    wait_query(page, 4.05, 1e-9)
+    check_against_core(page)
+    page.keyboard.press("ArrowLeft")
+    wait_query(page, 4.04, 1e-9)
+    check_against_core(page)
+    page.keyboard.press("Home")
+    wait_query(page, -0.5, 0)
+    check_against_core(page)
+    assert model_prop(page, "query_span", "location") == -0.5
+    # the bandwidth slider from the keyboard too: one step (0.01 in log10 h, on the slider's grid) down
+    logh = model_prop(page, "bandwidth_slider", "value")
+    model_element(page, "bandwidth_slider", ".noUi-handle").focus()
+    page.keyboard.press("ArrowLeft")
+    wait_prop(page, "bandwidth_slider", "value", f"(v) => v < {logh} && v >= {logh - 0.02}")
+    h = 10 ** model_prop(page, "bandwidth_slider", "value")
+    page.wait_for_function("(h) => Bokeh.documents[0].get_model_by_name('caption').text.includes(h)",
+                           arg=f"(h = {h:.3g})")
+    check_against_core(page)
+
+
+def test_limit_notices_and_presentation_mode(served):
+    page = served
+    assert shown_paragraphs(page, "limits") == []
+    set_model_prop(page, "bandwidth_slider", "value", math.log10(0.01))
+    page.wait_for_function("() => Bokeh.documents[0].get_model_by_name('limits').text.includes('nearest')")
+    _, r = check_against_core(page)
+    notes = shown_paragraphs(page, "limits")
+    assert len(notes) == 1 and "(1-nearest-neighbour)" in notes[0] and r.max_weight >= 0.95
+
+    set_model_prop(page, "bandwidth_slider", "value", math.log10(50))
+    page.wait_for_function("() => Bokeh.documents[0].get_model_by_name('limits').text.includes('global mean')")
+    _, r = check_against_core(page)
+    notes = shown_paragraphs(page, "limits")
+    assert len(notes) == 1 and "flattens toward the global mean" in notes[0]
+    assert f"({text._signed(r.global_mean, 2)})" in notes[0]
+
+    # presentation mode: a real click on the checkbox enlarges the fonts
+    size = "() => Bokeh.documents[0].get_model_by_name('main_plot').below[0].axis_label_text_font_size"
+    small = page.evaluate(size)
+    model_element(page, "present_toggle", "input").click()
+    page.wait_for_function(f"(s) => ({size})() !== s", arg=small)
+    big = page.evaluate(size)
+    assert float(big.rstrip("px")) > float(small.rstrip("px"))
+    assert model_prop(page, "readouts", "styles")["font-size"] == "1.45em"
+    check_against_core(page)
+    page.wait_for_function("() => new URLSearchParams(window.location.search).get('present') === '1'")
+    model_element(page, "present_toggle", "input").click()
+    page.wait_for_function(f"(s) => ({size})() === s", arg=small)
+
+
+def test_linked_temperature_keeps_the_weights_then_a_new_dataset(served):
+    page = served
+    set_model_prop(page, "query_slider", "value", 2.2)
+    wait_prop(page, "query_span", "location", "(v) => v === 2.2")
+    w0 = np.array(source_data(page, "samples")["w"])
+    h0 = 10 ** model_prop(page, "bandwidth_slider", "value")
+    model_element(page, "link_toggle", "input").click()
+    wait_prop(page, "link_toggle", "active", "(v) => v === true")
+    set_model_prop(page, "temperature_slider", "value", math.log10(4.0))
+    # the bandwidth slider moves by itself: h sqrt(T) stays 0.62, so h = 0.31
+    wait_prop(page, "bandwidth_slider", "value", f"(v) => Math.abs(v - {math.log10(0.31)}) < 1e-9")
+    state, _ = check_against_core(page)
+    assert state["bandwidth"] * math.sqrt(state["temperature"]) == pytest.approx(h0, abs=1e-12)
+    assert np.max(np.abs(np.array(source_data(page, "samples")["w"]) - w0)) <= 1e-12
+    # ... and the other way round
+    set_model_prop(page, "bandwidth_slider", "value", math.log10(1.24))
+    wait_prop(page, "temperature_slider", "value", f"(v) => Math.abs(v - {math.log10(0.25)}) < 1e-9")
+    assert np.max(np.abs(np.array(source_data(page, "samples")["w"]) - w0)) <= 1e-12
+    check_against_core(page)
+
+    # another dataset from the select: the samples and the readouts follow
+    model_element(page, "dataset_select", "select").select_option(label="step")
+    wait_prop(page, "dataset", "data", "(d) => d.x.length === 30")
+    d = attention.load_dataset("step")
+    state, r = check_against_core(page)
+    assert state["x"] == d.x.tolist() and state["y"] == d.y.tolist()
+    assert json.loads(state["meta"])["function"] == "step"
+    assert source_data(page, "samples")["x"] == d.x.tolist()
+    assert readout_rows(page)["true f(x)"] == text._signed(float(d.true_function(state["query"])), 2)
+
+
+def test_dot_kernel_key_norm_tilt_and_reset(served):
+    page = served
+    assert model_prop(page, "keynorm_slider", "visible") is False
+    model_element(page, "kernel_select", "select").select_option(label="dot product, equal-norm keys")
+    wait_prop(page, "keynorm_slider", "visible", "(v) => v === true")
+    page.wait_for_function("() => Bokeh.documents[0].get_model_by_name('caption').text.includes('dot-product')")
+    state, r_dot = check_against_core(page)
+    assert state["kernel"] == "dot" and state["key_norm"] == 0
+    assert model_element(page, "keynorm_slider").is_visible()
+    before = model_prop(page, "readouts", "text")
+    set_model_prop(page, "keynorm_slider", "value", 1.0)
+    page.wait_for_function("(t) => Bokeh.documents[0].get_model_by_name('readouts').text !== t", arg=before)
+    state, r_tilt = check_against_core(page)
+    assert state["key_norm"] == 1.0
+    assert r_tilt.prediction != r_dot.prediction  # longer keys on the right pull the weights their way
+
+    # more changes, then Reset: back to the worked example
+    set_model_prop(page, "query_slider", "value", 5.5)
+    set_model_prop(page, "bandwidth_slider", "value", math.log10(3.0))
+    model_element(page, "dataset_select", "select").select_option(label="bump")
+    wait_prop(page, "dataset", "data", "(d) => d.x.length === 40")
+    page.get_by_role("button", name="Reset", exact=True).click()
+    wait_prop(page, "dataset", "data", "(d) => d.x.length === 24")
+    wait_query(page, 3.2, 0)
+    state, _ = check_against_core(page)
+    assert state["kernel"] == "gaussian" and state["key_norm"] == 0
+    assert state["bandwidth"] == pytest.approx(0.62, rel=1e-12)
+    rows = readout_rows(page)
+    assert [rows[k] for k in ("max weight", "entropy", "effective points", "prediction", "true f(x)")] == \
+        list(WORKED_EXAMPLE)
+    assert model_prop(page, "keynorm_slider", "visible") is False
+    assert model_prop(page, "dataset_select", "value") == "default"
+
+
+def test_generator_pushes_the_seeded_dataset(served):
+    """Served only: the Panel generator (Python) fills the data source with attention.make_dataset's samples."""
+    page = served
+    page.get_by_label("true function").select_option("bump")
+    for label, value in (("samples n", "37"), ("noise", "0.5"), ("seed", "5")):
+        box = page.get_by_label(label)
+        box.fill(value)
+        box.press("Enter")
+    page.get_by_role("button", name="Generate").click()
+    wait_prop(page, "dataset", "data", "(d) => d.x.length === 37", timeout=30000)
+    want = attention.make_dataset("bump", 37, 0.5, 5)
+    state, _ = check_against_core(page)
+    assert state["x"] == want.x.tolist() and state["y"] == want.y.tolist()
+    assert len(source_data(page, "samples")["x"]) == 37
+    assert model_prop(page, "dataset_select", "value") == "generated"
+    meta = json.loads(state["meta"])
+    assert (meta["function"], meta["noise"]) == ("bump", 0.5)
+    # choosing "generated" in the dataset select also asks Python for the current settings
+    model_element(page, "dataset_select", "select").select_option(label="default")
+    wait_prop(page, "dataset", "data", "(d) => d.x.length === 24")
+    model_element(page, "dataset_select", "select").select_option(label="generated (seeded)")
+    wait_prop(page, "dataset", "data", "(d) => d.x.length === 37", timeout=30000)
+    assert page_state(page)["x"] == want.x.tolist()
