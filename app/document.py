@@ -143,7 +143,11 @@ def build_regression(state: ExplorableState, *, mode: str = "served", notices=()
         name = "generated"
     ds = ColumnDataSource({"x": dataset.x.tolist(), "y": dataset.y.tolist()}, name="dataset",
                           tags=[dataset_meta(name, dataset)])
-    samples = ColumnDataSource({"x": [], "y": [], "w": [], "wn": [], "size": []}, name="samples")
+    # Not empty: a synchronous relayout (any Div's text changing) can paint the legend before BokehJS has
+    # rebuilt this glyph's visuals from new data, and a legend drawn from empty visuals throws.
+    n0 = len(dataset.x)
+    samples = ColumnDataSource({"x": dataset.x.tolist(), "y": dataset.y.tolist(), "w": [1.0 / n0] * n0,
+                                "wn": [1.0] * n0, "size": [10.0] * n0}, name="samples")
     curve = ColumnDataSource({"x": [], "pred": [], "ent": [], "eff": [], "nn": [], "truth": []}, name="curve")
     kshape = ColumnDataSource({"x": [], "k": []}, name="kshape")
     hcurve = ColumnDataSource({"h": [], "ent": [], "loo": [], "bias2": [], "variance": [], "error": []},

@@ -220,6 +220,94 @@ const AttnMirror = (function () {
     return { weights: W, outputs: out };
   }
 
+  // numpy's A @ B for plain arrays of rows: (n x k) @ (k x m) -> n rows of length m
+  function matmul(A, B) {
+    const k = B.length, m = B[0].length, out = [];
+    for (let i = 0; i < A.length; i++) {
+      const row = new Float64Array(m), a = A[i];
+      for (let t = 0; t < k; t++) { const at = a[t], b = B[t]; for (let c = 0; c < m; c++) row[c] += at * b[c]; }
+      out.push(row);
+    }
+    return out;
+  }
+
+  // attention.multi_head_attention after the projections (as in attention.analyze_sentence):
+  //   out_h = dot_product_attention(Q_h, K_h, V_h);  concat = [out_1 ... out_H] per row;  output = concat @ W_O.
+  // Qs, Ks, Vs: one array of n rows per head; W_O: (H d_v) rows of length d_out.
+  function multiHeadAttention(Qs, Ks, Vs, W_O, causal, temperature) {
+    const heads = [], weights = [];
+    for (let h = 0; h < Qs.length; h++) {
+      const r = dotProductAttention(Qs[h], Ks[h], Vs[h], causal, temperature);
+      heads.push(r.outputs);
+      weights.push(r.weights);
+    }
+    const n = heads[0].length, concat = [];
+    for (let i = 0; i < n; i++) {
+      const row = [];
+      for (let h = 0; h < heads.length; h++) for (const x of heads[h][i]) row.push(x);
+      concat.push(row);
+    }
+    return { output: matmul(concat, W_O), weights, heads, concat };
+  }
+
+  // ---- the learned 2-D metric (attention/learn.py), one projection W shared by queries and keys ----
+
+  // Weights of one 2-D query under the metric W, at temperature T:
+  //   alpha_j = softmax_j(-||W q - W k_j||^2 / (2T)),
+  // twin of attention.weights(W q, X W^T, kernel="gaussian", bandwidth=1, temperature=T) (the score
+  // family of attention.learn.metric_loss_and_grad, for a query that is not one of the samples).
+  // q = [q1, q2]; keys: rows [x1, x2]; W: [[w11, w12], [w21, w22]].
+  function metricWeights(q, keys, W, temperature) {
+    const a = W[0][0], b = W[0][1], c = W[1][0], d = W[1][1];
+    const p0 = a * q[0] + b * q[1], p1 = c * q[0] + d * q[1];
+    const n = keys.length, s = new Float64Array(n);
+    let near = Infinity;
+    for (let j = 0; j < n; j++) {
+      const k = keys[j];
+      const d0 = p0 - (a * k[0] + b * k[1]), d1 = p1 - (c * k[0] + d * k[1]);
+      s[j] = d0 * d0 + d1 * d1;
+      if (s[j] < near) near = s[j];
+    }
+    for (let j = 0; j < n; j++) s[j] = ((s[j] - near) * -0.5) / temperature;  // best key scores exactly 0
+    return softmaxInPlace(s);
+  }
+
+  // attention.learn.metric_axes for a 2 x 2 W: the similarity ellipse {d : ||W d||^2 / 2 = level} has
+  // half-lengths sqrt(2 level) / sigma_k along W's right singular vectors v_k, longest first.
+  // Closed form: W^T W = [[p, r], [r, s]]; sigma_max^2 = (p + s)/2 + hypot((p - s)/2, r),
+  // sigma_min = |det W| / sigma_max; v_max = (cos t, sin t) with t = atan2(2r, p - s) / 2.
+  // (Singular vectors are defined up to sign: numpy may return -v; the ellipse is the same.)
+  function metricAxes(W, level) {
+    const a = W[0][0], b = W[0][1], c = W[1][0], d = W[1][1];
+    const p = a * a + c * c, s = b * b + d * d, r = a * b + c * d;
+    const big = Math.sqrt((p + s) / 2 + Math.hypot((p - s) / 2, r));
+    const small = big > 0 ? Math.abs(a * d - b * c) / big : 0;
+    const t = Math.atan2(2 * r, p - s) / 2;
+    const vBig = [Math.cos(t), Math.sin(t)], vSmall = [-Math.sin(t), Math.cos(t)];
+    const root = Math.sqrt(2 * level);
+    const lBig = root / big, lSmall = root / small;   // x / 0 = Infinity: an ignored direction
+    // longest first; on a tie numpy's stable sort keeps the larger singular value's vector first
+    return lSmall > lBig ? { lengths: [lSmall, lBig], dirs: [vSmall, vBig] }
+                         : { lengths: [lBig, lSmall], dirs: [vBig, vSmall] };
+  }
+
+  // attention.learn.similarity_ellipse: points d(theta) = L0 cos(theta) v0 + L1 sin(theta) v1 for
+  // theta = linspace(0, 2 pi, points), each half-length capped at maxRadius.  Returns {x: [...], y: [...]}
+  // around the origin (add the query to centre it on the query).
+  function similarityEllipse(W, level, points, maxRadius) {
+    const ax = metricAxes(W, level);
+    const l0 = Math.min(ax.lengths[0], maxRadius), l1 = Math.min(ax.lengths[1], maxRadius);
+    const [v0, v1] = ax.dirs, step = (2 * Math.PI) / (points - 1);
+    const x = new Float64Array(points), y = new Float64Array(points);
+    for (let i = 0; i < points; i++) {
+      const th = i === points - 1 ? 2 * Math.PI : i * step;
+      const c0 = l0 * Math.cos(th), c1 = l1 * Math.sin(th);
+      x[i] = c0 * v0[0] + c1 * v1[0];
+      y[i] = c0 * v0[1] + c1 * v1[1];
+    }
+    return { x, y };
+  }
+
   function geomspace(lo, hi, num) {
     const out = new Float64Array(num), a = Math.log10(lo), b = Math.log10(hi);
     for (let i = 0; i < num; i++) out[i] = 10 ** (a + (b - a) * i / (num - 1));
@@ -235,6 +323,7 @@ const AttnMirror = (function () {
   return {
     TRUE_FUNCTIONS, trueFunction, softmaxInPlace, circleRadius, keyNormTilt, embedKeys, scores1d,
     weights1d, entropyBits, effectivePoints, nearestNeighbor1d, readout, predictCurve, entropyCurve,
-    nearestCurve, looError, biasVarianceExact, dotProductAttention, geomspace, linspace, mean, dot,
+    nearestCurve, looError, biasVarianceExact, dotProductAttention, matmul, multiHeadAttention, geomspace,
+    linspace, mean, dot, metricWeights, metricAxes, similarityEllipse,
   };
 })();

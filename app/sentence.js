@@ -1,0 +1,486 @@
+// The self-attention section's engine: runs in the browser on every gesture.
+//
+// One Bokeh CustomJS holds mirror.js (the formulas), explorable.js (for its
+// text and URL helpers) and this file.  Python precomputes each head's Q, K
+// and V for a sentence (attention.analyze_sentence(...).to_plain()); here the
+// weights, the outputs and the sense-plane points are recomputed with AttnMirror
+// for the chosen temperature and mask, and drawn.  Every text that reaches a
+// Div goes through esc(): words, sentences and notices are never HTML.
+
+const SentenceExplorable = (function (M, X) {
+  "use strict";
+
+  const esc = X.esc, fixed = X.fixed, general = X.general;
+  const BLUE = "#0072B2", VERMILLION = "#D55E00";
+  // Bokeh runs the CustomJS body afresh on every event, so the state lives on the page, keyed by the data
+  // holder (one entry per section on the page).
+  const CACHE = globalThis.__attentionSentenceState || (globalThis.__attentionSentenceState = new WeakMap());
+
+  function cacheFor(a) {
+    let c = CACHE.get(a.holder);
+    if (!c) { c = { ready: false, busy: false, pending: [] }; CACHE.set(a.holder, c); }
+    return c;
+  }
+
+  function clamp(v, lo, hi) { return Math.min(hi, Math.max(lo, v)); }
+
+  // New data for a source, applied once the handler is done.  BokehJS rebuilds a glyph from new data
+  // asynchronously, but a Div's new text lays the page out (and paints every plot) at once; a plot
+  // painted between the two reads arrays of the old length and throws.  So every Div text of a gesture
+  // goes first and the data last.
+  function put(c, src, data) { c.pending.push([src, data]); }
+
+  // A Div's new text makes BokehJS lay out and repaint the whole page at once (10-30 ms with every section
+  // on it).  The live texts here keep their size in the page's flow, so the model takes the text silently
+  // and its element gets the same (escaped) HTML directly; without a view, the text is set as usual.
+  function setText(div, html) {
+    if (div.text === html) return;
+    const view = typeof Bokeh !== "undefined" && Bokeh.index && Bokeh.index.find_one ? Bokeh.index.find_one(div) : null;
+    if (view && view.markup_el) {
+      div.setv({ text: html }, { silent: true });
+      view.markup_el.innerHTML = html;
+    } else {
+      div.text = html;
+    }
+  }
+  function flush(c) { const p = c.pending; c.pending = []; for (const [src, data] of p) src.data = data; }
+  function setWidget(w, prop, v) { if (w && w[prop] !== v) w[prop] = v; }
+  function sameArray(p, q) { return p.length === q.length && p.every((v, i) => v === q[i]); }
+
+  // Close enough to attention.tokenize to find a precomputed sentence (the static file has no Python).
+  function roughTokens(text) {
+    return String(text).normalize("NFKC").toLowerCase().replace(/[\p{P}\p{S}\p{C}]/gu, " ").split(/\s+/)
+      .filter((t) => t.length > 0);
+  }
+
+  // ---- a sentence ------------------------------------------------------------------
+
+  function loadSentence(a, c, plain, how) {
+    const old = c.plain;
+    const same = old && sameArray(old.tokens, plain.tokens);
+    c.plain = plain;
+    c.n = plain.tokens.length;
+    c.key = plain.tokens.join(" ");
+    if (how === "initial") c.token = clamp(c.token, 0, c.n - 1);
+    else if (!same) {
+      // a new sentence: follow "bank" when it has one (the examples are about it), else keep the row if it exists
+      const b = plain.tokens.indexOf("bank");
+      c.token = b >= 0 ? b : clamp(c.token, 0, c.n - 1);
+    }
+    c.head = clamp(c.head, 0, plain.heads.length - 1);
+    const vp = plain.sense_plane.value_projection;
+    c.valueXY = plain.heads.map((h) => M.matmul(h.v, vp));
+    a.tokens_src.data = { tok: plain.tokens.slice() };   // read by the tick formatter, drawn by no glyph
+    setWidget(a.w_token, "options", plain.tokens.map((t, i) => [String(i), `${i}: ${t}`]));
+    const idx = c.cfg.presets.findIndex((p) => p.key === c.key);
+    setWidget(a.w_preset, "value", idx >= 0 ? String(idx) : "");
+    setText(a.preset_div, idx >= 0 ? `<p class="small">${esc(c.cfg.presets[idx].note)}</p>` : "");
+    const unknown = new Set(plain.unknown);
+    const chips = plain.tokens.map((t) => `<span class="tok${unknown.has(t) ? " unknown" : ""}">${esc(t)}</span>`);
+    let info = `<p class="tokens">\u201c${esc(plain.text)}\u201d becomes ${c.n} token${c.n === 1 ? "" : "s"}: ` +
+      `${chips.join(" ")}</p><p class="small">${esc(c.cfg.tokenize_note)}`;
+    if (plain.unknown.length)
+      info += ` Not in the toy vocabulary, so given made-up vectors (the same every time; highlighted above): ` +
+        `${plain.unknown.map((w) => `\u201c${esc(w)}\u201d`).join(", ")}.`;
+    setText(a.info_div, info + "</p>");
+    geometry(a, c);
+  }
+
+  function compute(c) {
+    const p = c.plain;
+    const r = M.multiHeadAttention(p.heads.map((h) => h.q), p.heads.map((h) => h.k), p.heads.map((h) => h.v),
+      p.w_o, c.causal, c.t);
+    c.res = r;
+    const vp = p.sense_plane.value_projection;
+    c.outXY = r.heads.map((o) => M.matmul(o, vp));
+    c.combXY = M.matmul(r.output, p.sense_plane.output_projection);
+  }
+
+  // The sense plot's range covers every value and output of every head and word, so it stays put while
+  // the word or the head changes (a changed range can change the axes' size, and the page's layout).
+  function senseRange(a, c) {
+    let x0 = 0, x1 = 1, y0 = 0, y1 = 1;
+    const take = (pts) => {
+      for (const [x, y] of pts) { x0 = Math.min(x0, x); x1 = Math.max(x1, x); y0 = Math.min(y0, y); y1 = Math.max(y1, y); }
+    };
+    c.valueXY.forEach(take); c.outXY.forEach(take); take(c.combXY);
+    const span = Math.max(x1 - x0, y1 - y0);
+    c.senseSpan = span;
+    a.sense_fig.x_range.setv({ start: x0 - 0.12 * span, end: x1 + 0.3 * span });
+    a.sense_fig.y_range.setv({ start: y0 - 0.12 * span, end: y1 + 0.15 * span });
+  }
+
+  // ---- sizes ---------------------------------------------------------------------------
+
+  // Sizes that follow the sentence's length.  Python (sentence_view.geometry) computes the same numbers for
+  // the opening sentence on a wide screen, so on a desktop nothing changes when the page starts.
+  function sizes(n, longest, present, innerWidth) {
+    const big = present ? 1.3 : 1;
+    // cells fill about 440 px (less on a narrow screen), never under 20 px: a long sentence scrolls instead
+    const room = Math.min(440, innerWidth - 150);
+    const cell = Math.round(clamp(Math.floor(room / (n + 1)), 20, 56) * big);
+    const extra = 0.15 + (present ? 50 : 38) / cell;   // room for the row sums
+    const frameWidth = Math.round((n + extra) * cell);
+    // the box around the matrix: as wide as the plot (labels and colour bar included), at most the screen
+    const want = frameWidth + longest * (present ? 10 : 7) + (present ? 230 : 150);
+    const box = Math.round(Math.max(260, Math.min(want, innerWidth - 32)));
+    const px = present ? 10 : 7;
+    return { cell, extra, frameWidth, frameHeight: n * cell, box,
+             heatVertical: longest * px > cell - 4, barsVertical: longest * px > 300 / n - 4 };
+  }
+
+  // Layout changes are expensive (BokehJS lays out the whole page at once for each), so the sizes are set
+  // silently and the page is laid out once at the end.
+  function geometry(a, c) {
+    const n = c.n;
+    const longest = Math.max(...c.plain.tokens.map((t) => Array.from(t).length));
+    const g = sizes(n, longest, c.present, window.innerWidth || 1280);
+    c.cell = g.cell;
+    a.heat.x_range.setv({ start: -0.5, end: n - 0.5 + g.extra });
+    a.heat.y_range.setv({ start: n - 0.5, end: -0.5 });
+    a.bars_fig.x_range.setv({ start: -0.5, end: n - 0.5 });
+    for (const f of a.mini_figs) {
+      f.x_range.setv({ start: -0.5, end: n - 0.5 });
+      f.y_range.setv({ start: n - 0.5, end: -0.5 });
+    }
+    const ticks = Array.from({ length: n }, (_, i) => i);
+    if (!sameArray(a.ticker.ticks, ticks)) a.ticker.ticks = ticks;
+    setWidget(a.heat.above[0], "major_label_orientation", g.heatVertical ? Math.PI / 2 : "horizontal");
+    setWidget(a.bars_fig.below[0], "major_label_orientation", g.barsVertical ? Math.PI / 2 : "horizontal");
+    const view = typeof Bokeh !== "undefined" && Bokeh.index && Bokeh.index.find_one
+      ? Bokeh.index.find_one(a.matrix_box) : null;
+    let relayout = false;
+    const quietly = (m, props) => {
+      const diff = {};
+      for (const [k, v] of Object.entries(props)) if (m[k] !== v) diff[k] = v;
+      if (Object.keys(diff).length) { m.setv(diff, { silent: view !== null }); relayout = true; }
+    };
+    quietly(a.heat, { frame_width: g.frameWidth, frame_height: g.frameHeight });
+    quietly(a.matrix_box, { width: g.box });
+    if (relayout && view) view.invalidate_layout();
+    a.fmt.change.emit();   // the tokens changed: redraw the tick labels even when n did not
+  }
+
+
+  // ---- drawing -------------------------------------------------------------------------------
+
+  function drawMatrix(a, c) {
+    const n = c.n, W = c.res.weights[c.head], toks = c.plain.tokens;
+    let top = 0;
+    for (const r of W) for (const v of r) if (v > top) top = v;
+    const cols = { x: [], y: [], w: [], wc: [], q_tok: [], k_tok: [] };
+    const labels = { x: [], y: [], label: [], tc: [] };   // the numbers, only when the cells are big enough
+    const sums = { x: [], y: [], sum: [], text: [] };
+    const showNumbers = c.cell >= 34;
+    for (let i = 0; i < n; i++) {
+      let s = 0;
+      for (let j = 0; j < n; j++) {
+        const w = W[i][j], masked = c.causal && j > i;
+        s += w;
+        cols.x.push(j); cols.y.push(i); cols.w.push(w); cols.wc.push(masked ? NaN : w / (top || 1));
+        cols.q_tok.push(`${toks[i]} (${i})`); cols.k_tok.push(`${toks[j]} (${j})`);
+        if (showNumbers && !masked) {
+          labels.x.push(j); labels.y.push(i); labels.label.push(fixed(w, 2));
+          labels.tc.push(w > 0.6 * top ? "#222222" : "#FFFFFF");
+        }
+      }
+      sums.x.push(n - 0.5 + 0.15); sums.y.push(i); sums.sum.push(s); sums.text.push(fixed(s, 3));
+    }
+    put(c, a.cells, cols);
+    put(c, a.cell_labels, labels);
+    put(c, a.rowsums, sums);
+    // the selected head is named under its small matrix (a Div: repainting the small plots would cost more)
+    a.head_divs.forEach((d, h) => {
+      const p = c.plain.heads[h];
+      setText(d, `<p class="head">${h === c.head ? '<b class="shown">shown above</b> ' : ""}${esc(p.description)}</p>`);
+    });
+  }
+
+  // one small matrix per head (each coloured from 0 to its own largest weight); they change with the
+  // sentence, the temperature and the mask, not with the selected head
+  function drawMinis(a, c) {
+    const n = c.n;
+    c.plain.heads.forEach((_, h) => {
+      const Wh = c.res.weights[h];
+      let mx = 0;
+      for (const r of Wh) for (const v of r) if (v > mx) mx = v;
+      const d = { x: [], y: [], w: [], wc: [] };
+      for (let i = 0; i < n; i++) for (let j = 0; j < n; j++) {
+        d.x.push(j); d.y.push(i); d.w.push(Wh[i][j]);
+        d.wc.push(c.causal && j > i ? NaN : Wh[i][j] / (mx || 1));
+      }
+      put(c, a.minis[h], d);
+    });
+  }
+
+
+  function drawRow(a, c) {
+    const n = c.n, i = c.token, toks = c.plain.tokens, w = c.res.weights[c.head][i];
+    put(c, a.rowmark, { x: [(n - 1) / 2], y: [i], width: [n] });
+    put(c, a.bars, { x: toks.map((_, j) => j), w: Array.from(w), tok: toks.slice(),
+                    color: toks.map((_, j) => (j === i ? VERMILLION : BLUE)) });
+    let mx = 0, arg = 0;
+    for (let j = 0; j < n; j++) if (w[j] > mx) { mx = w[j]; arg = j; }
+    a.bars_fig.y_range.setv({ start: 0, end: Math.max(mx * 1.1, 0.05) });
+    const H = M.entropyBits(w);
+    const row = (k, v, extra) => `<tr><th scope="row">${k}</th><td>${v}</td><td class="extra">${extra || ""}</td></tr>`;
+    const o = c.outXY[c.head][i], cb = c.combXY[i];
+    setText(a.readout_div,
+      `<table class="readouts" aria-live="polite" aria-label="readouts for the selected word">` +
+      row("query word", esc(toks[i]), `row ${i}`) +
+      row("max weight", fixed(mx, 3), `on \u201c${esc(toks[arg])}\u201d`) +
+      row("entropy", `${fixed(H, 2)} bits`, `of ${fixed(Math.log2(n), 2)}`) +
+      row("effective tokens", fixed(2 ** H, 1), `of ${n}`) +
+      row("output (water, money)", `${fixed(o[0], 2)}, ${fixed(o[1], 2)}`, "this head") +
+      row("all heads (water, money)", `${fixed(cb[0], 2)}, ${fixed(cb[1], 2)}`, "after W\u2092") +
+      `</table>`);
+    const t = c.t === 1 ? "" : ` and by T = ${general(c.t, 3)}`;
+    setText(a.caption_div,
+      `<p class="rowline">Row ${i} is one regression query, the same computation as the red line in the view ` +
+      `above: \u201c${esc(toks[i])}\u201d compares its query with every word's key, a softmax turns the scores ` +
+      `into weights that add up to 1, and its output is the weighted average of the values. Only the similarity ` +
+      `is new: a dot product of learned vectors, divided by \u221ad\u2096 = ${general(Math.sqrt(c.plain.d_k), 3)}${t}.</p>`);
+  }
+
+  function drawSense(a, c) {
+    const n = c.n, i = c.token, h = c.head, toks = c.plain.tokens, w = c.res.weights[h][i];
+    const V = c.valueXY[h], out = c.outXY[h][i];
+    // words whose values sit on the same spot share one label
+    const groups = new Map();
+    for (let j = 0; j < n; j++) {
+      const k = `${V[j][0].toFixed(6)},${V[j][1].toFixed(6)}`;
+      if (!groups.has(k)) groups.set(k, { x: V[j][0], y: V[j][1], words: [] });
+      const g = groups.get(k);
+      if (!g.words.includes(toks[j])) g.words.push(toks[j]);
+    }
+    const pts = { x: [], y: [], label: [], tok: [] };
+    for (const g of groups.values()) {
+      const label = g.words.length > 4 ? g.words.slice(0, 4).join(", ") + ` +${g.words.length - 4}` : g.words.join(", ");
+      pts.x.push(g.x); pts.y.push(g.y); pts.label.push(label); pts.tok.push(g.words.join(", "));
+    }
+    put(c, a.sense_values, pts);
+    const cb = c.combXY[i];
+    const span = c.senseSpan;
+    let mx = 0;
+    for (const v of w) if (v > mx) mx = v;
+    // arrows stop just short of the output's dot so their heads stay visible
+    const gap = 0.035 * span;
+    const ar = { x0: [], y0: [], x1: [], y1: [], w: [], lw: [], head: [], alpha: [], tok: [] };
+    for (let j = 0; j < n; j++) {
+      if (w[j] < 1e-3) continue;
+      const dx = out[0] - V[j][0], dy = out[1] - V[j][1], d = Math.hypot(dx, dy);
+      const f = d > 2.5 * gap ? (d - gap) / d : 1;
+      ar.x0.push(V[j][0]); ar.y0.push(V[j][1]); ar.x1.push(V[j][0] + f * dx); ar.y1.push(V[j][1] + f * dy);
+      ar.w.push(w[j]); ar.lw.push(1 + 9 * w[j]); ar.head.push(8 + 12 * w[j]); ar.alpha.push(0.2 + 0.8 * w[j] / mx);
+      ar.tok.push(toks[j]);
+    }
+    put(c, a.sense_arrows, ar);
+    put(c, a.sense_output, { x: [out[0]], y: [out[1]], label: [`${toks[i]} (output)`] });
+    put(c, a.sense_combined, { x: [cb[0]], y: [cb[1]], label: [toks[i]] });
+  }
+
+  function drawCost(a, c) {
+    const n = c.n;
+    put(c, a.cost_now, { n: [n], scores: [n * n], label: [`this sentence: n = ${n}, ${n * n} scores`] });
+  }
+
+  function applyPresent(a, c) {
+    const big = c.present;
+    for (const fig of a.figs) {
+      for (const ax of [...fig.left, ...fig.below, ...fig.right, ...fig.above]) {
+        if (ax.major_label_text_font_size === undefined) continue;
+        ax.major_label_text_font_size = big ? "16px" : "11px";
+        ax.axis_label_text_font_size = big ? "18px" : "13px";
+      }
+      if (fig.title) fig.title.text_font_size = big ? "19px" : "14px";
+    }
+    for (const fig of [a.heat, a.sense_fig])   // the numbers in the cells, the row sums, the words' labels
+      for (const r of fig.renderers)
+        if (r.glyph && r.glyph.type === "Text") r.glyph.text_font_size = big ? "15px" : (fig === a.heat ? "11px" : "12px");
+    const size = big ? "1.35em" : "1em";
+    for (const d of [a.readout_div, a.caption_div, a.info_div, a.preset_div, ...a.head_divs])
+      if ((d.styles["font-size"] || "1em") !== size) d.styles = Object.assign({}, d.styles, { "font-size": size });
+  }
+
+  function redrawSelection(a, c) { drawRow(a, c); drawSense(a, c); scheduleUrl(a, c); }
+  function redrawHead(a, c) { drawMatrix(a, c); redrawSelection(a, c); }
+  function redrawAll(a, c) {
+    compute(c); senseRange(a, c); drawCost(a, c); drawMinis(a, c); redrawHead(a, c); syncWidgets(a, c);
+  }
+
+  function syncWidgets(a, c) {
+    setWidget(a.w_token, "value", String(c.token));
+    setWidget(a.w_head, "active", c.head);
+    if (Math.abs(a.w_logt.value - Math.log10(c.t)) > 1e-9) setWidget(a.w_logt, "value", Math.log10(c.t));
+    setWidget(a.w_causal, "active", c.causal);
+  }
+
+  // ---- the URL --------------------------------------------------------------------------------
+
+  function mySearch(search, spec) {
+    const out = new URLSearchParams();
+    for (const [k, v] of new URLSearchParams(search)) if (Object.prototype.hasOwnProperty.call(spec, k)) out.append(k, v);
+    return "?" + out.toString();
+  }
+
+  function stateQuery(c) {
+    const s = c.cfg.spec, out = new URLSearchParams(window.location.search);
+    const defaultKey = roughTokens(c.cfg.default_sentence).join(" ");
+    if (c.key === defaultKey) out.delete("sentence");
+    else if (Array.from(c.plain.text).length <= s.sentence.max) out.set("sentence", c.plain.text);
+    const put = (k, v) => { if (v === s[k].default) out.delete(k); else out.set(k, String(v)); };
+    put("token", c.token);
+    put("head", c.head);
+    put("att_temperature", Number(c.t.toPrecision(4)));
+    if (c.causal === s.causal.default) out.delete("causal"); else out.set("causal", c.causal ? "1" : "0");
+    return out.toString();
+  }
+
+  function scheduleUrl(a, c) {
+    if (!c.urlArmed || c.urlTimer) return;
+    c.urlTimer = setTimeout(() => {
+      c.urlTimer = null;
+      try {
+        const q = stateQuery(c);
+        window.history.replaceState(null, "", q ? "?" + q : window.location.pathname);
+      } catch (e) { /* a sandboxed frame may refuse; the page works without it */ }
+    }, 150);
+  }
+
+  // ---- start -------------------------------------------------------------------------------------
+
+  function findPresent(a, c) {
+    const doc = a.heat.document;
+    const p = doc ? doc.get_model_by_name("present_toggle") : null;
+    if (!p) return;
+    c.presentModel = p;
+    c.present = !!p.active;
+    a.heat.connect(p.properties.active.change, () => handle(p, a));
+  }
+
+  function init(a, c) {
+    c.cfg = a.config;
+    const i0 = c.cfg.initial;
+    c.token = i0.token; c.head = i0.head; c.t = i0.temperature; c.causal = i0.causal;
+    c.present = false;
+    findPresent(a, c);
+    let plain = null;
+    if (c.cfg.mode === "static") {
+      const notices = c.cfg.notices.slice();
+      const { values, notices: more } = X.parseQuery(mySearch(window.location.search, c.cfg.spec), c.cfg.spec);
+      notices.push(...more);
+      if (values.sentence !== undefined) {
+        const key = roughTokens(values.sentence).join(" ");
+        if (Object.prototype.hasOwnProperty.call(c.cfg.sentences, key)) plain = c.cfg.sentences[key];
+        else notices.push("This offline file only carries the example sentences, so the sentence from the link " +
+          "is not shown (custom sentences need the served app).");
+      }
+      if (values.token !== undefined) c.token = values.token;
+      if (values.head !== undefined) c.head = values.head;
+      if (values.att_temperature !== undefined) c.t = values.att_temperature;
+      if (values.causal !== undefined) c.causal = values.causal;
+      plain = plain || c.cfg.sentences[i0.key];
+      const n = plain.tokens.length, H = plain.heads.length;
+      if (c.token > n - 1) {
+        notices.push(`token=${c.token} is past the end of this ${n}-word sentence; showing the last word (${n - 1}).`);
+        c.token = n - 1;
+      }
+      if (c.head > H - 1) {
+        notices.push(`head=${c.head} does not exist (there are ${H} heads, 0 to ${H - 1}); showing head ${H - 1}.`);
+        c.head = H - 1;
+      }
+      a.notice_div.text = notices.map((s) => `<p class="notice">${esc(s)}</p>`).join("");
+      a.notice_div.visible = notices.length > 0;
+    } else {
+      plain = JSON.parse(a.holder.data.json[0]);
+    }
+    loadSentence(a, c, plain, "initial");
+    applyPresent(a, c);
+    c.ready = true;
+    redrawAll(a, c);
+    c.urlArmed = true;
+    if (c.cfg.mode === "static") scheduleUrl(a, c);
+  }
+
+  // ---- dispatch --------------------------------------------------------------------------------------
+
+  function dispatch(ev, a, c) {
+    const name = ev && ev.event_name;
+    if (name === "document_ready") return;
+    if (name === "tap") {
+      if (ev.y === undefined || ev.y === null) return;
+      if (ev.origin === a.heat) {
+        const i = Math.round(ev.y), j = Math.round(ev.x);
+        if (i < 0 || i >= c.n || j < -1 || j > c.n) return;
+        c.token = i;
+        setWidget(a.w_token, "value", String(i));
+        return redrawSelection(a, c);
+      }
+      const h = a.mini_figs.indexOf(ev.origin);
+      if (h >= 0 && h !== c.head) { c.head = h; setWidget(a.w_head, "active", h); return redrawHead(a, c); }
+      return;
+    }
+    if (ev === a.holder) {   // Python (served) pushed a new sentence
+      loadSentence(a, c, JSON.parse(a.holder.data.json[0]), "pushed");
+      return redrawAll(a, c);
+    }
+    if (ev === a.w_preset) {
+      const p = c.cfg.presets[Number(a.w_preset.value)];
+      if (!a.w_preset.value || !p || p.key === c.key) return;
+      loadSentence(a, c, c.cfg.sentences[p.key], "preset");
+      if (a.w_input) setWidget(a.w_input, "value", p.text);   // served: Python learns the sentence too
+      return redrawAll(a, c);
+    }
+    // (the engine's own widget writes come back here a moment later: those change nothing and return)
+    if (ev === a.w_token) {
+      const i = Number(a.w_token.value);
+      if (!Number.isInteger(i) || i < 0 || i >= c.n || i === c.token) return;
+      c.token = i;
+      return redrawSelection(a, c);
+    }
+    if (ev === a.w_head) {
+      const h = clamp(a.w_head.active, 0, c.plain.heads.length - 1);
+      if (h === c.head) return;
+      c.head = h;
+      return redrawHead(a, c);
+    }
+    if (ev === a.w_logt) {
+      if (Math.abs(a.w_logt.value - Math.log10(c.t)) <= 1e-12) return;
+      c.t = 10 ** a.w_logt.value;
+      return redrawAll(a, c);
+    }
+    if (ev === a.w_causal) {
+      if (a.w_causal.active === c.causal) return;
+      c.causal = a.w_causal.active;
+      return redrawAll(a, c);
+    }
+    if (ev === c.presentModel) {
+      c.present = !!c.presentModel.active;
+      applyPresent(a, c);
+      geometry(a, c);
+      return redrawHead(a, c);
+    }
+  }
+
+  function handle(ev, a) {
+    const c = cacheFor(a);
+    if (c.busy) return;
+    c.busy = true;
+    try {
+      if (!c.ready) init(a, c);
+      else dispatch(ev, a, c);
+      flush(c);
+    } catch (e) {
+      c.pending = [];
+      console.error("attention explorable (sentence):", e);
+      if (c.cfg && c.cfg.mode === "static" && a.notice_div) {
+        a.notice_div.text = `<p class="notice">Something went wrong while redrawing (${esc(e.message)}).</p>`;
+        a.notice_div.visible = true;
+      }
+    } finally {
+      c.busy = false;
+    }
+  }
+
+  return { handle, roughTokens, cacheFor };
+})(AttnMirror, Explorable);

@@ -1,0 +1,233 @@
+"""The self-attention section without a browser: both builds, the engine's config, the served sentence hook."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+from bokeh.models import Div
+
+import attention
+from app import sentence_view
+from app.sentence_view import build_sentence, sentence_key
+from app.state import ExplorableState, SentenceState
+
+MODEL = attention.load_sentence_model()
+INJECTIONS = ["<img src=x onerror=alert(1)>", "<script>alert(1)</script>"]
+
+
+def divs(view):
+    return [m for m in view.layout.references() if isinstance(m, Div)]
+
+
+def all_div_text(view):
+    return "\n".join(d.text for d in divs(view))
+
+
+@pytest.mark.parametrize("mode", ["served", "static"])
+def test_builds_in_both_modes(mode):
+    v = build_sentence(ExplorableState(), mode=mode)
+    assert v.layout.name == "sentence_section"
+    assert "SentenceExplorable.handle(cb_obj" in v.engine.code
+    assert "function multiHeadAttention" in v.engine.code      # the mirror is inside the engine
+    assert (v.text_input is not None) == (mode == "served")
+    names = {m.name for m in v.layout.references() if m.name}
+    for name in ("attention_heatmap", "row_bars", "sense_plot", "cost_plot", "head_select", "token_select",
+                 "att_temperature_slider", "causal_toggle", "preset_select", "sentence_readouts"):
+        assert name in names, name
+    assert ("sentence_input" in names) == (mode == "served")
+    assert ("sentence_static_note" in names) == (mode == "static")
+    assert v.engine.args["config"]["mode"] == mode
+
+
+def test_bad_mode_is_refused():
+    with pytest.raises(ValueError, match="mode"):
+        build_sentence(SentenceState(), mode="pdf")
+
+
+def test_config_carries_every_preset_with_its_numbers():
+    v = build_sentence(SentenceState(), mode="static")
+    cfg = v.engine.args["config"]
+    assert [p["text"] for p in cfg["presets"]] == [p.text for p in MODEL.presets]
+    assert [p["note"] for p in cfg["presets"]] == [p.note for p in MODEL.presets]
+    for p in cfg["presets"]:
+        plain = cfg["sentences"][p["key"]]
+        a = attention.analyze_sentence(p["text"])
+        assert plain["tokens"] == a.tokens
+        for h in range(len(MODEL.heads)):
+            np.testing.assert_array_equal(np.array(plain["heads"][h]["q"]), a.q[h])
+            np.testing.assert_array_equal(np.array(plain["heads"][h]["k"]), a.k[h])
+            np.testing.assert_array_equal(np.array(plain["heads"][h]["v"]), a.v[h])
+        np.testing.assert_array_equal(np.array(plain["w_o"]), MODEL.w_o)
+    assert cfg["spec"].keys() == {"sentence", "token", "head", "att_temperature", "causal"}
+
+
+def test_static_build_precomputes_the_states_sentence():
+    state = ExplorableState(sentence="A boat on the river!", token=2, head=1, att_temperature=0.5, causal=True)
+    cfg = build_sentence(state, mode="static").engine.args["config"]
+    key = sentence_key(attention.tokenize("A boat on the river!"))
+    assert key in cfg["sentences"]
+    assert cfg["initial"] == {"key": key, "token": 2, "head": 1, "temperature": 0.5, "causal": True}
+
+
+def test_token_past_the_end_is_clamped_with_a_notice():
+    v = build_sentence(SentenceState(sentence="the bank by the river", token=20), mode="served")
+    assert v.engine.args["config"]["initial"]["token"] == 4
+    assert v.notice_div.visible and "token=20" in v.notice_div.text and "(4)" in v.notice_div.text
+
+
+def test_a_sentence_from_a_link_that_is_too_long_falls_back_with_a_notice():
+    v = build_sentence(SentenceState(sentence="word " * 40), mode="served")
+    assert v.current_plain()["text"] == sentence_view.DEFAULT_SENTENCE
+    assert "40 tokens" in v.notice_div.text
+
+
+def test_custom_sentence_hook_refuses_33_tokens_and_keeps_the_old_sentence():
+    v = build_sentence(SentenceState(), mode="served")
+    before = dict(v.holder.data)
+    assert v.set_sentence(" ".join(["river"] * 33)) is False
+    assert v.holder.data == before
+    assert v.current_plain()["text"] == "the bank by the river"
+    assert v.notice_div.visible and "33 tokens" in v.notice_div.text and "previous sentence stays" in v.notice_div.text
+    assert v.set_sentence(" ".join(["river"] * 32)) is True          # 32 is allowed
+    assert len(v.current_plain()["tokens"]) == 32
+    assert not v.notice_div.visible
+
+
+@pytest.mark.parametrize("raw", ["", "   ", "?!.,", None])
+def test_custom_sentence_hook_refuses_empty(raw):
+    v = build_sentence(SentenceState(), mode="served")
+    before = dict(v.holder.data)
+    assert v.set_sentence(raw) is False
+    assert v.holder.data == before
+    assert "empty" in v.notice_div.text
+
+
+def test_unknown_words_are_listed_and_pushed():
+    v = build_sentence(SentenceState(), mode="served")
+    assert v.set_sentence("The zorblat bank, by the quux river.") is True
+    plain = v.current_plain()
+    assert plain["tokens"] == ["the", "zorblat", "bank", "by", "the", "quux", "river"]
+    assert plain["unknown"] == ["zorblat", "quux"]                   # the engine lists them (sentence_info)
+    assert not v.notice_div.visible
+    # the pushed numbers are the core's, for the unknown words' deterministic vectors too
+    a = attention.analyze_sentence("The zorblat bank, by the quux river.")
+    np.testing.assert_array_equal(np.array(plain["heads"][0]["v"]), a.v[0])
+    v.set_sentence("w " * 40)
+    assert v.notice_div.visible
+    assert v.set_sentence("the bank by the river") is True
+    assert not v.notice_div.visible                                   # a good sentence clears the refusal
+
+
+@pytest.mark.parametrize("evil", INJECTIONS + ["bank <u>under</u> & \"quotes\" 'single'"])
+def test_html_in_a_sentence_never_reaches_a_div_as_html(evil):
+    v = build_sentence(SentenceState(sentence=evil + " zzq"), mode="served")
+    assert v.set_sentence(evil + " qqz bank") is True
+    assert v.current_plain()["text"] == evil + " qqz bank"              # kept as data, for the engine to escape
+    text = all_div_text(v)
+    for bad in ("<img", "<script", "<u>", "onerror="):
+        if bad in evil:
+            assert bad not in text
+    # the engine writes HTML in one place only (setText, given the same escaped HTML as the Div's model)
+    js = (sentence_view.HERE / "sentence.js").read_text(encoding="utf-8")
+    assert js.count("innerHTML") == 1 and "view.markup_el.innerHTML = html;" in js
+
+
+def test_html_from_a_link_is_escaped_in_the_notice():
+    v = build_sentence(SentenceState(sentence="<script>alert(1)</script> " + "w " * 40), mode="served")
+    assert "<script" not in all_div_text(v)
+
+
+def test_engine_writes_only_browser_side_models():
+    v = build_sentence(SentenceState(), mode="served")
+    m = v.models
+    for name in ("cells", "rowsums", "rowmark", "bars", "sense_values", "sense_arrows", "sense_output",
+                 "sense_combined", "cost_now", "tokens_src", "readout_div", "caption_div", "info_div"):
+        assert m[name].syncable is False, name
+    assert v.holder.syncable is True                                  # Python pushes sentences through it
+    assert v.notice_div.syncable is True                              # served: only Python writes it
+    assert build_sentence(SentenceState(), mode="static").notice_div.syncable is False
+
+
+def test_cost_curve_is_the_cores_attention_cost():
+    v = build_sentence(SentenceState(), mode="static")
+    src = next(m for m in v.layout.references() if getattr(m, "name", None) == "cost_curve")
+    n = np.array(src.data["n"])
+    assert n[0] == 8 and n[-1] == 131072
+    np.testing.assert_array_equal(np.array(src.data["scores"]), attention.attention_cost(n)[0])
+    slope = np.diff(np.log(src.data["scores"])) / np.diff(np.log(n))
+    np.testing.assert_allclose(slope, 2.0)
+
+
+def test_timings_come_from_the_benchmark_report(tmp_path, monkeypatch):
+    report = {"rows": [
+        {"section": "self-attention", "name": "dot_product_attention, n = 1024, d = 64", "median_us": 999.0},
+        {"section": "core", "name": "dot_product_attention, n = 64", "median_us": 80.0},
+        {"section": "scaling", "name": "dot_product_attention, n = 1024", "median_us": 8000.0, "n": 1024},
+        {"section": "core", "name": "readout", "median_us": 3.0},
+        {"section": "core", "name": "dot_product_attention, n = 4096", "median_us": 1e6},
+    ]}
+    path = tmp_path / "latest.json"
+    path.write_text(json.dumps(report))
+    assert sentence_view._report_timings(path) == [(64, 80.0), (1024, 8000.0)]
+    monkeypatch.setattr(sentence_view, "BENCH_REPORT", tmp_path / "missing.json")
+    sentence_view.measured_timings.cache_clear()
+    try:
+        rows, note = sentence_view.measured_timings()
+        assert len(rows) >= 2 and "measured" in note
+        assert [n for n, _ in rows] == list(sentence_view.TIMING_N[:len(rows)])
+        assert all(us > 0 for _, us in rows)
+    finally:
+        sentence_view.measured_timings.cache_clear()
+
+
+def test_the_served_page_wires_the_section():
+    from app.page import Explorable
+
+    page = Explorable()
+    layout = page.__panel__()
+    assert any(e is page._sentence_view.engine for e in page.engines)
+    sv = page._sentence_view
+    assert any(getattr(p, "object", None) is sv.layout for p in layout)
+    page._on_sentence_text("value", "", "w " * 40)                    # refused, never raises
+    assert page.sentence == "the bank by the river"
+    assert "40 tokens" in sv.notice_div.text
+    page._on_sentence_text("value", "", "the bank approved the loan")
+    assert page.sentence == "the bank approved the loan"
+    assert sv.current_plain()["tokens"] == ["the", "bank", "approved", "the", "loan"]
+    sv.widgets["token"].value = "4"
+    sv.widgets["head"].active = 2
+    sv.widgets["causal"].active = True
+    sv.widgets["temperature"].value = -1.0
+    assert (page.token, page.head, page.causal) == (4, 2, True)
+    assert page.att_temperature == pytest.approx(0.1)
+
+
+def test_the_offline_document_holds_the_section():
+    from app.export import build_static_document
+
+    doc = build_static_document(ExplorableState())
+    names = {m.name for m in doc.models if m.name}
+    assert "sentence_section" in names and "regression_section" in names
+    ready = doc.callbacks._js_event_callbacks["document_ready"] if hasattr(doc.callbacks, "_js_event_callbacks") \
+        else doc.js_event_callbacks["document_ready"]
+    assert any("SentenceExplorable" in cb.code for cb in ready)
+
+
+def test_no_div_renders_tex():
+    v = build_sentence(SentenceState(sentence="$$x^2$$ bank"), mode="served")
+    assert all(d.disable_math for d in divs(v))
+
+
+def test_python_geometry_matches_the_opening_build():
+    from app.sentence_view import geometry
+
+    v = build_sentence(SentenceState(sentence="we sat on the bank of the river"), mode="static")
+    g = geometry(attention.tokenize("we sat on the bank of the river"))
+    heat = v.models["heat"]
+    assert (heat.frame_width, heat.frame_height, v.models["matrix_box"].width) == \
+        (g["frame_width"], g["frame_height"], g["box"])
+    assert g["cell"] == 48 and g["frame_height"] == 8 * 48           # 440 px over n + 1 = 9 cells
+    assert geometry(["w"] * 32)["cell"] == 20                          # never under 20 px
+    assert geometry(["w"] * 32, inner_width=360)["box"] == 328         # at most the screen, minus a margin

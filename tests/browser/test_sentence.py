@@ -1,0 +1,354 @@
+"""The self-attention section in a real browser: served and offline, driven with real clicks and keystrokes.
+
+Everything the engine computes is held to numpy (attention.analyze_sentence)
+within 1e-9; the readouts to the core's entropy_bits / effective_points.
+"""
+
+from __future__ import annotations
+
+from urllib.parse import quote
+
+import numpy as np
+import pytest
+
+import attention
+from app.sentence_view import geometry
+from tests.browser.pageutil import model_prop, source_data
+
+MODEL = attention.load_sentence_model()
+PRESETS = [p.text for p in MODEL.presets]
+TOL = 1e-9
+
+READY_JS = """() => { const d = window.Bokeh && Bokeh.documents && Bokeh.documents[0];
+  const m = d && d.get_model_by_name('sentence_readouts'); return !!(m && m.text.includes('max weight')); }"""
+
+VIEW_JS = """([name]) => { const m = Bokeh.documents[0].get_model_by_name(name); return Bokeh.index.find_one(m); }"""
+
+CELL_JS = """([name, x, y]) => {
+  const fig = Bokeh.documents[0].get_model_by_name(name);
+  const view = Bokeh.index.find_one(fig);
+  const host = view.el.getBoundingClientRect();
+  return { x: host.left + view.frame.x_scale.compute(x), y: host.top + view.frame.y_scale.compute(y),
+           top: host.top, bottom: host.bottom };
+}"""
+
+
+def wait_section(page, timeout=30000):
+    page.wait_for_function(READY_JS, timeout=timeout)
+
+
+def element(page, name, attr, index=None):
+    """The DOM element ``attr`` of the view of the model called ``name`` (scrolled into view)."""
+    h = page.evaluate_handle("""([n, a, i]) => { const m = Bokeh.documents[0].get_model_by_name(n);
+      const v = Bokeh.index.find_one(m); const el = i === null ? v[a] : v[a][i];
+      el.scrollIntoView({ block: 'center' }); return el; }""", [name, attr, index])
+    return h.as_element()
+
+
+def wait_tokens(page, tokens, timeout=20000):
+    page.wait_for_function("""(want) => { const s = Bokeh.documents[0].get_model_by_name('attention_cells');
+      const t = Bokeh.documents[0].get_model_by_name('sentence_tokens');
+      return t.data.tok.join(' ') === want.join(' ') && s.data.w.length === want.length * want.length; }""",
+                           arg=tokens, timeout=timeout)
+
+
+def wait_model(page, name, prop, value, timeout=20000):
+    page.wait_for_function("([n, p, v]) => Bokeh.documents[0].get_model_by_name(n)[p] === v",
+                           arg=[name, prop, value], timeout=timeout)
+
+
+def click_cell(page, x, y):
+    """A real mouse click at the centre of cell (column x, row y) of the big heatmap."""
+    page.evaluate("""() => { const m = Bokeh.documents[0].get_model_by_name('attention_heatmap');
+      Bokeh.index.find_one(m).el.scrollIntoView({ block: 'center' }); }""")
+    p = page.evaluate(CELL_JS, ["attention_heatmap", x, y])
+    page.mouse.click(p["x"], p["y"])
+
+
+def type_sentence(page, text):
+    box = element(page, "sentence_input", "input_el")
+    box.click()
+    page.keyboard.press("Control+A")
+    page.keyboard.press("Delete")
+    page.keyboard.type(text)
+    page.keyboard.press("Enter")
+
+
+def matrix(page, name="attention_cells"):
+    d = source_data(page, name)
+    n = int(round(len(d["w"]) ** 0.5))
+    W = np.full((n, n), np.nan)
+    W[np.array(d["y"], dtype=int), np.array(d["x"], dtype=int)] = d["w"]
+    return W
+
+
+def state(page):
+    return {"token": int(model_prop(page, "token_select", "value")), "head": model_prop(page, "head_select", "active"),
+            "temperature": 10 ** model_prop(page, "att_temperature_slider", "value"),
+            "causal": model_prop(page, "causal_toggle", "active")}
+
+
+def check_parity(page, text):
+    """Every number the engine drew equals numpy's within 1e-9, for the page's own state."""
+    s = state(page)
+    a = attention.analyze_sentence(text, temperature=s["temperature"], causal=s["causal"])
+    h, i = s["head"], s["token"]
+    assert source_data(page, "sentence_tokens")["tok"] == a.tokens
+    assert np.abs(matrix(page) - a.weights[h]).max() <= TOL
+    for g in range(len(MODEL.heads)):
+        assert np.abs(matrix(page, f"head_cells_{g}") - a.weights[g]).max() <= TOL
+    bars = source_data(page, "row_weights")
+    assert np.abs(np.array(bars["w"]) - a.weights[h][i]).max() <= TOL
+    out = source_data(page, "sense_output")
+    assert np.abs(np.array([out["x"][0], out["y"][0]]) - a.output_xy[h][i]).max() <= TOL
+    comb = source_data(page, "sense_combined")
+    assert np.abs(np.array([comb["x"][0], comb["y"][0]]) - a.combined_xy[i]).max() <= TOL
+    vals = source_data(page, "sense_values")
+    for x, y in zip(vals["x"], vals["y"]):
+        assert np.abs(a.value_xy[h] - [x, y]).max(axis=1).min() <= TOL
+    return a, s
+
+
+def check_readouts(page, a, head, token):
+    w = a.weights[head][token]
+    text = model_prop(page, "sentence_readouts", "text")
+    n = a.n
+    for want in (f"<td>{w.max():.3f}</td>", f"<td>{attention.entropy_bits(w):.2f} bits</td>",
+                 f"of {np.log2(n):.2f}", f"<td>{attention.effective_points(w):.1f}</td>", f"of {n}<",
+                 f"<td>{a.tokens[token]}</td>"):
+        assert want in text, (want, text)
+
+
+def no_outside(watch, origin):
+    assert watch.outside_requests([origin, "data:", "blob:"]) == []
+    assert watch.console_errors() == []
+
+
+# --------------------------------------------------------------------------- served
+
+def test_rows_sum_to_one_and_a_click_on_bank_selects_its_row(served_app, watch):
+    page = watch.page
+    page.goto(served_app + "?token=3")
+    wait_section(page)
+    assert model_prop(page, "token_select", "value") == "3"
+    W = matrix(page)
+    assert W.shape == (5, 5)
+    np.testing.assert_allclose(W.sum(axis=1), 1.0, rtol=0, atol=1e-12)
+    assert source_data(page, "row_sums")["text"] == ["1.000"] * 5
+    check_parity(page, "the bank by the river")
+
+    click_cell(page, 2, 1)                                        # "bank"'s row, the "by" column
+    wait_model(page, "token_select", "value", "1")
+    a, s = check_parity(page, "the bank by the river")
+    assert (s["head"], s["token"]) == (0, 1)
+    check_readouts(page, a, 0, 1)
+    assert source_data(page, "row_mark")["y"] == [1]
+    assert "same computation" in model_prop(page, "sentence_caption", "text")
+    # the link follows: token=1 is the default, so it leaves the query string
+    page.wait_for_function("() => !location.search.includes('token=')")
+    no_outside(watch, served_app.rsplit("/", 1)[0])
+
+
+def test_typing_a_sentence_updates_the_matrix(served_app, watch):
+    page = watch.page
+    page.goto(served_app)
+    wait_section(page)
+    type_sentence(page, "The loan from the bank was paid.")
+    tokens = ["the", "loan", "from", "the", "bank", "was", "paid"]
+    wait_tokens(page, tokens)
+    page.wait_for_function("() => location.search.includes('sentence=')")
+    assert model_prop(page, "token_select", "value") == "4"       # a new sentence follows "bank"
+    # the engine sized the matrix as Python's twin does (what the opening page is built with)
+    geo = geometry(tokens)
+    assert model_prop(page, "attention_heatmap", "frame_width") == geo["frame_width"]
+    assert model_prop(page, "attention_heatmap", "frame_height") == geo["frame_height"]
+    assert model_prop(page, "matrix_box", "width") == geo["box"]
+    a, _ = check_parity(page, "the loan from the bank was paid")
+    check_readouts(page, a, 0, 4)
+    np.testing.assert_allclose(matrix(page).sum(axis=1), 1.0, rtol=0, atol=1e-12)
+
+    type_sentence(page, " ".join(["river"] * 33))                 # refused with the count, matrix stays
+    page.wait_for_function("() => Bokeh.documents[0].get_model_by_name('sentence_notices').text.includes('33 tokens')")
+    assert model_prop(page, "sentence_notices", "visible") is True
+    assert source_data(page, "sentence_tokens")["tok"] == tokens
+    no_outside(watch, served_app.rsplit("/", 1)[0])
+
+
+@pytest.mark.parametrize("evil", ["<img src=x onerror=alert(1)>", "<script>alert(1)</script>"])
+def test_injection_strings_stay_literal_text(served_app, watch, evil):
+    page = watch.page
+    dialogs = []
+    page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
+    page.goto(served_app)
+    wait_section(page)
+    type_sentence(page, evil + " by the bank")
+    wait_tokens(page, attention.tokenize(evil + " by the bank"))
+    page.wait_for_function("(s) => Bokeh.documents[0].get_model_by_name('sentence_info').text.includes(s)",
+                           arg=evil.replace("<", "&lt;").replace(">", "&gt;"))
+    shown = page.evaluate("""() => { const m = Bokeh.documents[0].get_model_by_name('sentence_info');
+      return Bokeh.index.find_one(m).shadow_el.textContent; }""")
+    assert evil in shown                                          # literal text on the page
+    info = model_prop(page, "sentence_info", "text")
+    for word in [t for t in attention.tokenize(evil) if t not in MODEL.vocab]:
+        assert f"\u201c{word}\u201d" in info.rsplit("Not in the toy vocabulary", 1)[1]   # unknown words listed
+    live = page.evaluate("""() => { let imgs = 0, scripts = 0;
+      function walk(root) { for (const el of root.querySelectorAll('*')) {
+          if (el.tagName === 'IMG') imgs++;
+          if (el.tagName === 'SCRIPT' && el.textContent.includes('alert')) scripts++;
+          if (el.shadowRoot) walk(el.shadowRoot); } }
+      walk(document); return [imgs, scripts]; }""")
+    assert live == [0, 0]
+    page.wait_for_timeout(300)                                    # an onerror would have fired by now
+    assert dialogs == []
+    assert model_prop(page, "sentence_input", "value") == evil + " by the bank"
+    assert watch.console_errors() == []
+
+
+def test_causal_mask_zeroes_the_upper_triangle(served_app, watch):
+    page = watch.page
+    page.goto(served_app + "?sentence=" + quote("the bank by the river approved the loan"))
+    wait_section(page)
+    W = matrix(page)
+    assert (W[np.triu_indices(8, k=1)] > 0).all()
+    element(page, "causal_toggle", "checkbox_el").click()
+    page.wait_for_function("() => Bokeh.documents[0].get_model_by_name('attention_cells').data.w[1] === 0")
+    W = matrix(page)
+    assert (W[np.triu_indices(8, k=1)] == 0).all()
+    assert (W[np.tril_indices(8)] > 0).all()
+    np.testing.assert_allclose(W.sum(axis=1), 1.0, rtol=0, atol=1e-12)
+    wc = np.array(source_data(page, "attention_cells")["wc"], dtype=float).reshape(8, 8)
+    assert np.isnan(wc[np.triu_indices(8, k=1)]).all()           # masked cells are drawn grey
+    a, _ = check_parity(page, "the bank by the river approved the loan")
+    assert a.causal
+    page.wait_for_function("() => location.search.includes('causal=1')")
+    no_outside(watch, served_app.rsplit("/", 1)[0])
+
+
+def test_bank_moves_toward_water_or_money_with_its_context(served_app, watch):
+    page = watch.page
+    page.goto(served_app)
+    wait_section(page)
+    out = source_data(page, "sense_output")
+    assert out["x"][0] > out["y"][0]                              # "the bank by the river": water
+    element(page, "preset_select", "input_el").select_option(label="the bank approved the loan")
+    wait_tokens(page, ["the", "bank", "approved", "the", "loan"])
+    assert model_prop(page, "token_select", "value") == "1"
+    out = source_data(page, "sense_output")
+    assert out["y"][0] > out["x"][0]                              # "the bank approved the loan": money
+    check_parity(page, "the bank approved the loan")
+    assert "loan" in model_prop(page, "preset_note", "text")
+    # served: Python learns the preset through the text box (and sends the same numbers back)
+    page.wait_for_function("() => Bokeh.documents[0].get_model_by_name('sentence_input').value === "
+                           "'the bank approved the loan'")
+    no_outside(watch, served_app.rsplit("/", 1)[0])
+
+
+def test_head_switch_and_presentation_mode(served_app, watch):
+    page = watch.page
+    page.goto(served_app)
+    wait_section(page)
+    element(page, "head_select", "_buttons", 1).click()          # "previous word"
+    wait_model(page, "head_select", "active", 1)
+    page.wait_for_function("""() => { const d = Bokeh.documents[0], big = d.get_model_by_name('attention_cells').data.w;
+      const mini = d.get_model_by_name('head_cells_1').data.w; return mini.length === 25 && big[5] === mini[5]; }""")
+    a, _ = check_parity(page, "the bank by the river")
+    assert matrix(page)[1].argmax() == 0                          # "bank" looks one word back
+    click_cell(page, 0, 4)
+    wait_model(page, "token_select", "value", "4")
+    check_readouts(page, a, 1, 4)
+    before = page.evaluate("() => Bokeh.documents[0].get_model_by_name('attention_heatmap').frame_width")
+    element(page, "present_toggle", "checkbox_el").click()
+    page.wait_for_function("() => Bokeh.documents[0].get_model_by_name('attention_heatmap').above[0]"
+                           ".major_label_text_font_size === '16px'")
+    after = page.evaluate("() => Bokeh.documents[0].get_model_by_name('attention_heatmap').frame_width")
+    assert after > before
+    assert watch.console_errors() == []
+
+
+def test_a_32_token_sentence_stays_legible_on_a_phone(served_app, browser):
+    ctx = browser.new_context(viewport={"width": 360, "height": 740})
+    page = ctx.new_page()
+    page.set_default_timeout(20000)
+    try:
+        page.goto(served_app)
+        wait_section(page)
+        words = ("the bank by the river approved the loan and we sat on the bank of the river with cash "
+                 "in the bank near a boat while she put money to the bank").split()[:32]
+        type_sentence(page, " ".join(words))
+        wait_tokens(page, words)
+        geo = page.evaluate("""() => { const d = Bokeh.documents[0];
+          const fig = d.get_model_by_name('attention_heatmap'); const v = Bokeh.index.find_one(fig);
+          const box = Bokeh.index.find_one(d.get_model_by_name('matrix_box')).el;
+          const section = Bokeh.index.find_one(d.get_model_by_name('sentence_section')).el;
+          return { cell: v.frame.bbox.height / 32, cellw: v.frame.bbox.width / 32, scroll: box.scrollWidth,
+                   client: box.clientWidth, section: section.getBoundingClientRect().width }; }""")
+        assert geo["cell"] >= 20 and geo["cellw"] >= 20           # every cell at least 20 x 20 px
+        assert geo["section"] <= 360                              # the section itself fits the screen
+        assert geo["scroll"] > geo["client"]                      # the matrix scrolls sideways inside its box
+        np.testing.assert_allclose(matrix(page).sum(axis=1), 1.0, rtol=0, atol=1e-12)
+    finally:
+        ctx.close()
+
+
+# --------------------------------------------------------------------------- offline
+
+def _offline(page):
+    page.route("**/*", lambda route: route.continue_() if route.request.url.startswith(("file:", "data:", "blob:"))
+               else route.abort())
+
+
+def test_offline_presets_match_numpy_with_the_network_blocked(static_file, watch):
+    page = watch.page
+    _offline(page)
+    page.goto(static_file.as_uri())
+    wait_section(page)
+    for k, text in enumerate(PRESETS):
+        element(page, "preset_select", "input_el").select_option(label=text)
+        wait_tokens(page, attention.tokenize(text))
+        for h in range(len(MODEL.heads)):
+            element(page, "head_select", "_buttons", h).click()
+            wait_model(page, "head_select", "active", h)
+            a, s = check_parity(page, text)
+            check_readouts(page, a, h, s["token"])
+            np.testing.assert_allclose(matrix(page).sum(axis=1), 1.0, rtol=0, atol=1e-12)
+        p = MODEL.presets[k]
+        out = source_data(page, "sense_output")
+        if "bank" in a.tokens:
+            element(page, "head_select", "_buttons", 0).click()
+            wait_model(page, "head_select", "active", 0)
+            out = source_data(page, "sense_output")
+            if p.sense == "water":
+                assert out["x"][0] > out["y"][0], text
+            elif p.sense == "money":
+                assert out["y"][0] > out["x"][0], text
+    assert watch.outside_requests(["file:", "data:", "blob:"]) == []
+    assert watch.console_errors() == []
+    assert not model_prop(page, "sentence_notices", "visible")
+
+
+def test_offline_deep_link_sets_and_clamps_the_state(static_file, watch):
+    page = watch.page
+    _offline(page)
+    page.goto(static_file.as_uri() + "?sentence=" + quote("We walked to the BANK.") +
+              "&token=30&head=2&att_temperature=0.3&causal=1&query=2.5")
+    wait_section(page)
+    notices = model_prop(page, "sentence_notices", "text")
+    assert "token=30" in notices and "(4)" in notices
+    assert state(page) == {"token": 4, "head": 2, "temperature": pytest.approx(0.3), "causal": True}
+    check_parity(page, "we walked to the bank")
+    # the link is written back with the clamped token, and the regression's key is kept
+    page.wait_for_function("() => location.search.includes('token=4')")
+    search = page.evaluate("() => location.search")
+    assert "query=2.5" in search and "causal=1" in search and "head=2" in search
+    assert watch.console_errors() == []
+
+
+def test_offline_file_refuses_a_sentence_it_does_not_carry(static_file, watch):
+    page = watch.page
+    _offline(page)
+    page.goto(static_file.as_uri() + "?sentence=" + quote("<b>zorblat</b> quux"))
+    wait_section(page)
+    notices = model_prop(page, "sentence_notices", "text")
+    assert "served app" in notices and "<b>" not in notices
+    check_parity(page, "the bank by the river")
+    assert watch.console_errors() == []
