@@ -14,7 +14,7 @@ from bokeh.resources import INLINE
 from .document import PAGE_STYLES, build_regression
 from .state import ExplorableState
 
-SECTIONS = ("regression", "sentence")
+SECTIONS = ("regression", "sentence", "learning")
 HEAD_EXTRA = ('<meta name="viewport" content="width=device-width, initial-scale=1">\n'
               '<link rel="icon" href="data:,">\n')
 
@@ -26,6 +26,8 @@ def build_static_document(state: ExplorableState | None = None, *, sections=SECT
     unknown = [s for s in sections if s not in SECTIONS]
     if unknown or not sections:
         raise ValueError(f"sections must be a non-empty subset of {', '.join(SECTIONS)}, got {', '.join(sections)}")
+    if "learning" in sections and "regression" not in sections:
+        raise ValueError("the learning section drives the regression section's bandwidth: export both")
     doc = Document()
     roots, engines = [], []
     if "regression" in sections:
@@ -41,6 +43,11 @@ def build_static_document(state: ExplorableState | None = None, *, sections=SECT
             sview = build_sentence(state, mode="static")
             roots.append(sview.layout)
             engines.append(sview.engine)
+    if "learning" in sections:  # after the regression: it plays its paths on the regression's slider and plot
+        from .learning_view import build_learning
+        lview = build_learning(state, mode="static", regression=view)
+        roots.append(lview.layout)
+        engines.append(lview.engine)
     doc.add_root(column(*roots, sizing_mode="stretch_width", styles=PAGE_STYLES) if len(roots) > 1 else roots[0])
     for engine in engines:
         doc.js_on_event("document_ready", engine)

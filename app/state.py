@@ -20,8 +20,9 @@ from attention.datasets import FUNCTIONS, MAX_GENERATED_N
 
 # Plot and query range for every shipped dataset (all of them live in [0, 6]).
 X_RANGE = (-0.5, 6.5)
-NUMBER = re.compile(r"^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$")
-INTEGER = re.compile(r"^\d+$")
+# ASCII digits only, as in the browser's twin (Python's \d would also take "٣" or "３")
+NUMBER = re.compile(r"^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$", re.ASCII)
+INTEGER = re.compile(r"^\d+$", re.ASCII)
 TRUE_WORDS, FALSE_WORDS = ("1", "true", "yes", "on"), ("0", "false", "no", "off")
 WHITESPACE = " \t\n\r\f\v"
 MAX_SHOWN = 40  # characters of a bad value repeated back in a notice
@@ -57,7 +58,25 @@ class SentenceState(param.Parameterized):
     causal = param.Boolean(False, doc="Causal mask: each token sees only itself and the past.")
 
 
-class ExplorableState(RegressionState, SentenceState):
+# Learning rates offered by the "learn the kernel" section (strings, so a link carries them exactly).
+BANDWIDTH_LR_PRESETS = ("0.5", "2", "10", "20", "50", "300")   # on log h; 300 diverges on the default dataset
+METRIC_LR_PRESETS = ("0.5", "2", "10", "100", "3000", "100000")  # on W; 3000 gets stuck, 100000 diverges
+BANDWIDTH_TRAIN_STEPS = 60
+METRIC_TRAIN_STEPS = 150
+
+
+class LearningState(param.Parameterized):
+    """The learning section: gradient descent on the bandwidth and on a 2-D metric, played back step by step."""
+
+    lr = param.Selector(default="2", objects=list(BANDWIDTH_LR_PRESETS),
+                        doc="Learning rate of gradient descent on log h (one of the presets).")
+    step = param.Integer(0, bounds=(0, BANDWIDTH_TRAIN_STEPS), doc="Step of the bandwidth's training path shown.")
+    metric_lr = param.Selector(default="2", objects=list(METRIC_LR_PRESETS),
+                               doc="Learning rate of gradient descent on the metric W (one of the presets).")
+    metric_step = param.Integer(0, bounds=(0, METRIC_TRAIN_STEPS), doc="Step of the metric's training path shown.")
+
+
+class ExplorableState(RegressionState, SentenceState, LearningState):
     """Every setting a deep link can carry."""
 
     present = param.Boolean(False, doc="Presentation mode: larger fonts and markers for a projector.")
@@ -103,7 +122,8 @@ def parse_query(query: str | dict, cls=ExplorableState) -> tuple[dict, list[str]
     returned.  Nothing in the result is HTML: the page escapes notices.
     """
     if isinstance(query, str):
-        pairs = parse_qsl(query.lstrip("?"), keep_blank_values=True)
+        # only one leading "?" is the separator, as in a browser's location.search
+        pairs = parse_qsl(query[1:] if query.startswith("?") else query, keep_blank_values=True)
     else:
         pairs = [(k, v.decode("utf-8", "replace") if isinstance(v, bytes) else str(v))
                  for k, vs in query.items() for v in vs]

@@ -19,6 +19,8 @@ from attention import learn
 SECTION = "learn"
 TARGET_STEP_1D_US = 200.0      # one bandwidth step, default dataset (n = 24)
 TARGET_STEP_2D_US = 2000.0     # one metric step, n = 200
+TARGET_PATHS_US = 1e6          # every path the learning section ships, computed once per process
+TARGET_PLAYBACK_US = 50000.0   # served page, playing: a new step drawn every 50 ms (>= 20 steps a second)
 
 
 def _time(fn, repeats: int, warmup: int = 5) -> np.ndarray:
@@ -78,7 +80,132 @@ def run(quick: bool) -> list[dict]:
     mm = learn.load_metric_dataset()
     rows.append(_row(f"metric_step, 2-D, n = {mm.n} (metric2d.json)",
                      _time(lambda: learn.metric_step(mm.X, mm.y, W, lr2), reps_2d)))
+    rows += _section_rows(quick)
     return rows
+
+
+# ---------------------------------------------------------------------------
+# the learning section of the page (app/learning_view.py, app/learning.js)
+# ---------------------------------------------------------------------------
+
+def _all_paths():
+    from app import learning_view as lv
+
+    for f in (lv.bandwidth_trajectory, lv.bandwidth_trajectories, lv.metric_trajectory, lv.metric_config):
+        f.cache_clear()
+    lv.precompute()
+
+
+def _section_rows(quick: bool) -> list[dict]:
+    from app import learning_view as lv
+
+    rows = [_row("learning section: every shipped path (4 datasets x 6 rates, metric x 6 rates)",
+                 _time(_all_paths, 1 if quick else 3, warmup=0), target=TARGET_PATHS_US,
+                 note="train_bandwidth 60 steps and train_metric 150 steps, once per process (lru_cache); "
+                      "the large dataset (n = 400) is about 3/4 of it (all 6 rates kept: well under 1 s)")]
+    from app.document import build_regression
+    from app.state import ExplorableState
+
+    state = ExplorableState()
+    rows.append(_row("learning section: build the Bokeh models (paths cached)",
+                     _time(lambda: lv.build_learning(state, mode="served",
+                                                     regression=build_regression(state, mode="served")),
+                           3 if quick else 10, warmup=1),
+                     note="includes building the regression view it drives"))
+    rate = _playback_row(windows=1 if quick else 3)
+    if rate is not None:
+        rows.append(rate)
+    return rows
+
+
+# Counted in the page: every animation frame in which a new training step is on screen is one step drawn.
+_PLAYBACK_JS = """(ms) => new Promise((resolve) => {
+  const d = Bokeh.documents[0], now = d.get_model_by_name('learn_bw_now');
+  const st = { changes: 0, drawn: [], seen: 0, t0: null };
+  now.connect(now.properties.data.change, () => { st.changes += 1; if (st.t0 === null) st.t0 = performance.now(); });
+  const frame = (t) => {
+    if (st.t0 !== null && st.changes !== st.seen) { st.seen = st.changes; st.drawn.push(t); }
+    if (st.t0 !== null && performance.now() - st.t0 >= ms) {
+      resolve({ changes: st.changes, drawn: st.drawn.filter((x) => x - st.t0 <= ms), ms }); return; }
+    requestAnimationFrame(frame);
+  };
+  requestAnimationFrame(frame);
+  const play = d.get_model_by_name('learn_play'), views = Object.values(Bokeh.index);
+  while (views.length) {                      // press the Play button on screen
+    const v = views.pop();
+    if (v.model === play) { v.shadow_el.querySelector('button').click(); break; }
+    for (const c of v.child_views || []) views.push(c);
+  }
+})"""
+
+
+# The ceiling: the same page, its bandwidth slider set every 40 ms by a timer (no training involved);
+# every frame in which the regression's prediction curve changed counts as one redraw.
+_SLIDER_JS = """(ms) => new Promise((resolve) => {
+  const d = Bokeh.documents[0], s = d.get_model_by_name('bandwidth_slider'), cur = d.get_model_by_name('curve');
+  const st = { changes: 0, drawn: [], seen: 0, t0: performance.now() };
+  cur.connect(cur.properties.data.change, () => { st.changes += 1; });
+  let i = 0;
+  const timer = setInterval(() => { i += 1; s.value = Math.log10(0.15 + 0.002 * i); }, 40);
+  const frame = (t) => {
+    if (st.changes !== st.seen) { st.seen = st.changes; st.drawn.push(t); }
+    if (performance.now() - st.t0 >= ms) {
+      clearInterval(timer); resolve({ changes: st.changes, drawn: st.drawn, ms }); return; }
+    requestAnimationFrame(frame);
+  };
+  requestAnimationFrame(frame);
+})"""
+
+
+def _playback_row(windows: int):
+    """Steps per second drawn while the served page plays the bandwidth's path (headless Chromium)."""
+    try:
+        from playwright.sync_api import sync_playwright
+
+        from tests.browser.pageutil import CHROMIUM, LAUNCH_ARGS, free_port, start_server, stop_server
+    except ImportError:
+        return None
+    import os
+
+    if not os.path.exists(CHROMIUM):
+        return None
+    port = free_port()
+    proc = start_server(port)
+    intervals, rates, changes, ceiling = [], [], [], []
+    try:
+        with sync_playwright() as pw:
+            browser = pw.chromium.launch(executable_path=CHROMIUM, args=LAUNCH_ARGS)
+            page = browser.new_page(viewport={"width": 1280, "height": 900})
+            for _ in range(windows):
+                page.goto(f"http://127.0.0.1:{port}/main")
+                page.wait_for_function("() => { const m = window.Bokeh && Bokeh.documents[0] && "
+                                       "Bokeh.documents[0].get_model_by_name('learn_bw_readout');"
+                                       " return m && m.text.includes('Step 0'); }", timeout=120000)
+                r = page.evaluate(_PLAYBACK_JS, 2000)
+                drawn = np.asarray(r["drawn"])
+                intervals += np.diff(drawn).tolist()
+                rates.append(len(drawn) / (r["ms"] / 1000))
+                changes.append(r["changes"] / (r["ms"] / 1000))
+                page.goto(f"http://127.0.0.1:{port}/main")
+                page.wait_for_function("() => { const m = window.Bokeh && Bokeh.documents[0] && "
+                                       "Bokeh.documents[0].get_model_by_name('learn_bw_readout');"
+                                       " return m && m.text.includes('Step 0'); }", timeout=120000)
+                r = page.evaluate(_SLIDER_JS, 2000)
+                ceiling.append(len(r["drawn"]) / (r["ms"] / 1000))
+            browser.close()
+    finally:
+        stop_server(proc)
+    if len(intervals) < 2:
+        return None
+    row = _row("served page, playing the bandwidth's path: time between steps drawn",
+               np.asarray(intervals) * 1e3, target=TARGET_PLAYBACK_US,
+               note=f"headless Chromium 1280x900, over {windows} x 2 s: {np.median(rates):.1f} steps drawn/s "
+                    f"({np.median(changes):.1f} steps set/s); each step redraws the regression's main, weights, "
+                    f"entropy and bias-variance plots and the learning plots. Ceiling on the same page and "
+                    f"machine, the bandwidth slider alone set every 40 ms: {np.median(ceiling):.1f} redraws/s")
+    row["steps_per_s"] = float(np.median(rates))
+    row["slider_redraws_per_s"] = float(np.median(ceiling))
+    return row
 
 
 if __name__ == "__main__":

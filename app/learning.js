@@ -1,0 +1,411 @@
+// The learning section's engine: plays back the paths of gradient descent that the core computed.
+//
+// One Bokeh CustomJS holds mirror.js, explorable.js (for its URL parser and number formats) and this
+// file.  It is attached to the section's buttons and selects, the metric plot's pan/tap events, the
+// regression's bandwidth slider and dataset source, and the source that carries a generated dataset's
+// path from the server.  Every text it writes goes through esc().
+//
+// The bandwidth demo plays a path of attention.train_bandwidth (at T = 1) and sets the regression's
+// bandwidth slider at every step, so the regression's own engine redraws the main plot.  The weights
+// depend on h and T only through h·√T, so with T ≠ 1 the path is followed in h·√T: the slider is set
+// to h = h_path / √T and everything on the page stays exact.
+
+const Learning = (function (M, E) {
+  "use strict";
+
+  const esc = E.esc, fixed = E.fixed, general = E.general, signed = E.signed;
+  const CACHE = globalThis.__attnLearningCache || (globalThis.__attnLearningCache = new WeakMap());
+
+  function cacheFor(a) {
+    let c = CACHE.get(a.bw_readout);
+    if (!c) { c = { ready: false, busy: false }; CACHE.set(a.bw_readout, c); }
+    return c;
+  }
+
+  function clamp(v, lo, hi) { return Math.min(hi, Math.max(lo, v)); }
+  function range(n) { return Array.from({ length: n }, (_, i) => i); }
+  // change a property without sending it to the server (button states)
+  function quiet(m, prop, v) { if (m && m[prop] !== v) m.setv({ [prop]: v }, { sync: false }); }
+  function para(cls, s) { return `<p class="${cls}">${esc(s)}</p>`; }
+
+  // A Div's text change makes Bokeh re-render it and re-lay out the page (10-40 ms), too slow for
+  // 25 steps a second.  Texts that change at every step are written straight into the Div's rendered
+  // element and the model is updated silently, so it always holds what is shown (the same technique as
+  // setHtml in explorable.js).  Texts that change rarely (the notes) go through the model as usual.
+  const VIEWS = new WeakMap();
+
+  function findView(model) {
+    if (VIEWS.has(model)) return VIEWS.get(model);
+    const stack = Object.values((typeof window !== "undefined" && window.Bokeh && window.Bokeh.index) || {});
+    while (stack.length) {
+      const v = stack.pop();
+      if (v.model === model) { VIEWS.set(model, v); return v; }
+      for (const child of v.child_views || []) stack.push(child);
+    }
+    return null;
+  }
+
+  function setHtml(div, html) {
+    if (div.text === html) return;
+    const view = findView(div);
+    if (view && view.markup_el && view.markup_el.isConnected) {
+      div.setv({ text: html }, { silent: true });
+      view.markup_el.innerHTML = html;
+    } else {
+      div.text = html;
+    }
+  }
+
+  // ---- the bandwidth ------------------------------------------------------------------------------
+
+  function datasetMeta(a) {
+    try { return JSON.parse(a.ds.tags[0] || "{}"); } catch (e) { return {}; }
+  }
+
+  // The path for the regression's current dataset and the selected learning rate, or null while the
+  // server is still working it out (a generated dataset, served page only).
+  function bwTrajectory(a, c) {
+    const meta = datasetMeta(a), lr = a.bw_lr.value;
+    const name = meta.name || "default";
+    c.bw.waiting = false;
+    c.bw.error = "";
+    if (name === "generated") {
+      let g = {};
+      try { g = JSON.parse(a.gen.tags[0] || "{}"); } catch (e) { g = {}; }
+      if (g.lr === lr && g.dataset === (a.ds.tags[0] || "")) {
+        if (g.error) { c.bw.error = g.error; return null; }
+        const d = a.gen.data;
+        return { h: Array.from(d.h), loss: Array.from(d.loss), grad: Array.from(d.grad),
+                 status: Array.from(d.status), message: Array.from(d.message) };
+      }
+      c.bw.waiting = c.cfg.mode === "served";
+      return null;
+    }
+    const t = c.cfg.bandwidth.trajectories[name];
+    return t ? t[lr] || null : null;
+  }
+
+  function lastStep(s) { return s.traj ? s.traj.loss.length - 1 : 0; }
+
+  // The loss plots' y axis spans the whole path from the start, so it never rescales while playing
+  // (a rescale costs a re-layout of the plot at every step).
+  function fitRange(r, loss, fromZero) {
+    let lo = Infinity, hi = -Infinity;
+    for (const v of loss) { if (v < lo) lo = v; if (v > hi) hi = v; }
+    if (!isFinite(lo)) { lo = 0; hi = 1; }
+    const pad = hi > lo ? 0.08 * (hi - lo) : 0.05 * Math.abs(hi) || 0.05;
+    const start = fromZero ? 0 : lo - pad, end = hi + pad;
+    if (r.start !== start || r.end !== end) r.setv({ start, end });
+  }
+
+  // Put the regression's bandwidth slider at the path's h (in h·√T, see the top of this file).
+  function moveSlider(a, c, hEff) {
+    const s = c.bw;
+    if (a.w_kernel.value !== "gaussian") { a.w_kernel.value = "gaussian"; s.notes.kernel = true; }
+    if (a.w_link.active) { a.w_link.active = false; s.notes.link = true; }
+    const t = 10 ** a.w_logt.value;
+    const want = Math.log10(hEff / Math.sqrt(t));
+    const v = clamp(want, a.w_logh.start, a.w_logh.end);
+    s.notes.clamped = v !== want ? 10 ** v : null;
+    s.expect = v;
+    s.manual = false;
+    s.moved = true;
+    if (a.w_logh.value !== v) a.w_logh.value = v;
+  }
+
+  function bwReadout(a, c) {
+    const s = c.bw, T = s.traj, k = s.step, steps = c.cfg.bandwidth.steps;
+    const t = 10 ** a.w_logt.value, hname = t === 1 ? "h" : "h\u00b7\u221aT";
+    if (!T) {
+      setHtml(a.bw_readout, s.waiting ? para("step", "Working out the path for this dataset on the server\u2026")
+        : para("step", s.error ? `No path for this dataset: ${s.error}` : "No path for this dataset."));
+      a.bw_status.text = "";
+      return;
+    }
+    const head = `Step ${k} of ${steps}`;
+    const slope = general(T.grad[k], 3).replace(/^-/, "\u2212");
+    const rest = `${hname} = ${general(T.h[k], 4)}, leave-one-out error ${fixed(T.loss[k], 4)}, ` +
+      `slope dL/d(log h) ${slope}`;
+    setHtml(a.bw_readout, `<p class="step" aria-live="polite"><b>${esc(head)}</b>: ${esc(rest)}</p>`);
+
+    const notes = [];
+    const st = T.status[k];
+    if (st === "diverged") notes.push(["notice", `Step ${k}: ${T.message[k]}. The last good h is kept.`]);
+    else if (k === lastStep(s) && k > 0) notes.push(["dataset", `Done: after ${k} steps h = ${general(T.h[k], 4)}.`]);
+    if (s.moved && t !== 1)
+      notes.push(["dataset", `Training runs at T = 1. With T = ${general(t, 3)} only h\u00b7\u221aT matters, so the ` +
+        `path is followed in h\u00b7\u221aT and the slider shows h = (h\u00b7\u221aT) / \u221aT.`]);
+    if (s.notes.clamped !== null && s.notes.clamped !== undefined)
+      notes.push(["limit", `h = ${general(T.h[k] / Math.sqrt(t), 3)} is beyond the slider's range; ` +
+        `the slider stops at ${general(s.notes.clamped, 3)}.`]);
+    if (s.notes.kernel)
+      notes.push(["dataset", "Training uses the Gaussian similarity, so the kernel was switched to Gaussian."]);
+    if (s.notes.link) notes.push(["dataset", "Training moves h alone, so \u201clink h and T\u201d was switched off."]);
+    if (s.manual)
+      notes.push(["dataset", `You moved h by hand. Step or Play carries on along the path from step ${k}.`]);
+    a.bw_status.text = notes.map(([cls, m]) => para(cls, m)).join("");
+  }
+
+  function showBandwidth(a, c, move) {
+    const s = c.bw, T = s.traj;
+    if (!T) {
+      a.bw_path.data = { h: [], loss: [] };
+      a.bw_now.data = { h: [], loss: [] };
+      a.bw_loss.data = { step: [], loss: [] };
+      bwReadout(a, c);
+      return;
+    }
+    s.step = clamp(s.step, 0, lastStep(s));
+    const k = s.step;
+    if (k > 0 && a.bw_path.get_length() === k && a.bw_loss.get_length() === k) {
+      // one step on from what is drawn (playing): append a point, cheaper than replacing the columns
+      a.bw_path.stream({ h: [T.h[k]], loss: [T.loss[k]] });
+      a.bw_loss.stream({ step: [k], loss: [T.loss[k]] });
+    } else {
+      const ls = T.loss.slice(0, k + 1);
+      a.bw_path.data = { h: T.h.slice(0, k + 1), loss: ls };
+      a.bw_loss.data = { step: range(k + 1), loss: ls };
+    }
+    a.bw_now.data = { h: [T.h[k]], loss: [T.loss[k]] };
+    if (move) moveSlider(a, c, T.h[k]);
+    bwReadout(a, c);
+    scheduleUrl(a, c);
+  }
+
+  function loadBandwidth(a, c) {
+    stop(a, c, "bw");
+    c.bw.traj = bwTrajectory(a, c);
+    c.bw.lr = a.bw_lr.value;
+    c.bw.dsKey = a.ds.tags[0] || "";
+    c.bw.step = 0;
+    c.bw.manual = false;
+    c.bw.notes = {};
+    c.bw.moved = false;   // the slider is not on this path until a step, a reset or a link puts it there
+    if (c.bw.traj) fitRange(a.bw_loss_range, c.bw.traj.loss, false);
+  }
+
+  // ---- the metric -----------------------------------------------------------------------------------
+
+  function showMetric(a, c) {
+    const s = c.m, mc = c.cfg.metric, T = s.traj;
+    s.step = clamp(s.step, 0, lastStep(s));
+    const k = s.step, W = T.W[k], q = s.q;
+    const w = M.metricWeights(q, mc.X, W, 1);
+    let mx = 0;
+    for (const v of w) if (v > mx) mx = v;
+    const size = Array.from(w, (v) => 5 + 20 * Math.sqrt(v / mx));
+    a.m_samples.data = { x1: c.x1, x2: c.x2, y: mc.y, w: Array.from(w), size };
+    const e = M.similarityEllipse(W, mc.level, mc.points, mc.max_radius);
+    a.m_ellipse.data = { x: Array.from(e.x, (v) => v + q[0]), y: Array.from(e.y, (v) => v + q[1]) };
+    a.m_query.data = { x: [q[0]], y: [q[1]] };
+    a.m_loss.data = { step: range(k + 1), loss: T.loss.slice(0, k + 1) };
+
+    const pred = M.dot(w, mc.y), c1 = Math.hypot(W[0][0], W[1][0]), c2 = Math.hypot(W[0][1], W[1][1]);
+    setHtml(a.m_readout, `<p class="step" aria-live="polite"><b>${esc(`Step ${k} of ${mc.steps}`)}</b>: ` +
+      esc(`leave-one-out error ${fixed(T.loss[k], 4)}; at the query (${fixed(q[0], 2)}, ${fixed(q[1], 2)}) ` +
+          `the prediction is ${signed(pred, 2)}, and sin(x\u2081) = ${signed(Math.sin(q[0]), 2)}.`) + `</p>`);
+    const cell = (v) => `<td>${esc(signed(v, 3))}</td>`;
+    const pct = 100 * c2 / c1;
+    setHtml(a.m_matrix,
+      `<table class="matrix" aria-label="learned W"><tr><th>W</th><th>x\u2081</th><th>x\u2082</th></tr>` +
+      `<tr><th></th>${cell(W[0][0])}${cell(W[0][1])}</tr><tr><th></th>${cell(W[1][0])}${cell(W[1][1])}</tr></table>` +
+      para("dataset", `Length of the x\u2081 column ${fixed(c1, 3)}, of the x\u2082 column ${fixed(c2, 3)}: ` +
+        `a step along x\u2082 counts ${pct < 10 ? fixed(pct, 1) : fixed(pct, 0)} % as much as one along x\u2081.`));
+    const notes = [];
+    if (T.status[k] === "diverged") notes.push(para("notice", `Step ${k}: ${T.message[k]}. The last good W is kept.`));
+    else if (k === lastStep(s) && k > 0) notes.push(para("dataset", `Done after ${k} steps.`));
+    a.m_status.text = notes.join("");
+    scheduleUrl(a, c);
+  }
+
+  function loadMetric(a, c) {
+    stop(a, c, "m");
+    c.m.lr = a.m_lr.value;
+    c.m.traj = c.cfg.metric.trajectories[c.m.lr] || c.cfg.metric.trajectories[c.cfg.defaults.metric_lr];
+    c.m.step = 0;
+    fitRange(a.m_loss_range, c.m.traj.loss, true);
+  }
+
+  function setMetricQuery(a, c, x, y) {
+    if (!isFinite(x) || !isFinite(y)) return;
+    const [lo, hi] = c.cfg.metric.range;
+    c.m.q = [clamp(x, lo, hi), clamp(y, lo, hi)];
+    showMetric(a, c);
+  }
+
+  // ---- playback (shared by both demos) ---------------------------------------------------------------
+
+  function demo(a, c, which) {
+    return which === "bw"
+      ? { s: c.bw, show: (move) => showBandwidth(a, c, move), play: a.bw_play, pause: a.bw_pause }
+      : { s: c.m, show: () => showMetric(a, c), play: a.m_play, pause: a.m_pause };
+  }
+
+  function stop(a, c, which) {
+    const d = demo(a, c, which);
+    if (d.s.timer) { clearInterval(d.s.timer); d.s.timer = null; }
+    quiet(d.play, "disabled", false);
+    quiet(d.pause, "disabled", true);
+  }
+
+  function stepOnce(a, c, which) {
+    const d = demo(a, c, which);
+    if (!d.s.traj || d.s.step >= lastStep(d.s)) { stop(a, c, which); return false; }
+    d.s.step += 1;
+    d.show(true);
+    if (d.s.step >= lastStep(d.s)) stop(a, c, which);
+    return true;
+  }
+
+  function play(a, c, which) {
+    const d = demo(a, c, which);
+    if (d.s.timer || !d.s.traj) return;
+    if (d.s.step >= lastStep(d.s)) { d.s.step = 0; d.show(true); }  // at the end: play again from the start
+    quiet(d.play, "disabled", true);
+    quiet(d.pause, "disabled", false);
+    d.s.timer = setInterval(() => {
+      try { stepOnce(a, c, which); } catch (e) { console.error("attention learning:", e); stop(a, c, which); }
+    }, c.cfg.tick_ms);
+  }
+
+  function reset(a, c, which) {
+    const d = demo(a, c, which);
+    stop(a, c, which);
+    d.s.step = 0;
+    if (which === "bw") { c.bw.manual = false; d.show(true); } else d.show();
+  }
+
+  // ---- the URL follows the state (throttled; only this section's keys are touched) ----------------------
+
+  function scheduleUrl(a, c) {
+    if (!c.urlArmed || c.urlTimer) return;
+    c.urlTimer = setTimeout(() => {
+      c.urlTimer = null;
+      try {
+        const d = c.cfg.defaults, out = new URLSearchParams(window.location.search);
+        const put = (k, v) => { if (v === d[k]) out.delete(k); else out.set(k, String(v)); };
+        put("lr", a.bw_lr.value);
+        put("step", c.bw.step);
+        put("metric_lr", a.m_lr.value);
+        put("metric_step", c.m.step);
+        const q = out.toString();
+        window.history.replaceState(null, "", q ? "?" + q : window.location.pathname);
+      } catch (e) { /* a sandboxed frame may refuse; the page works without it */ }
+    }, 150);
+  }
+
+  // ---- start-up and dispatch ----------------------------------------------------------------------------
+
+  // Run fn once the regression's engine has drawn (both start on document_ready, in either order).
+  function afterRegression(a, fn, tries) {
+    const ready = a.readout_div && String(a.readout_div.text).includes("max weight");
+    if (ready || tries > 200) fn();
+    else setTimeout(() => afterRegression(a, fn, tries + 1), 25);
+  }
+
+  function init(a, c) {
+    c.cfg = a.config;
+    const mc = c.cfg.metric;
+    c.x1 = mc.X.map((p) => p[0]);
+    c.x2 = mc.X.map((p) => p[1]);
+    c.bw = { step: 0, traj: null, notes: {}, timer: null };
+    c.m = { step: 0, traj: null, timer: null, q: Array.from(mc.query) };
+    let v = Object.assign({}, c.cfg.initial);
+    if (c.cfg.mode === "static") {
+      // the regression's engine reports bad values in its notices; here only the clean ones matter
+      v = Object.assign(v, E.parseQuery(window.location.search, c.cfg.spec).values);
+    }
+    if (c.cfg.bandwidth.presets.includes(v.lr) && a.bw_lr.value !== v.lr) a.bw_lr.value = v.lr;
+    if (mc.presets.includes(v.metric_lr) && a.m_lr.value !== v.metric_lr) a.m_lr.value = v.metric_lr;
+    loadBandwidth(a, c);
+    loadMetric(a, c);
+    c.bw.step = v.step || 0;
+    c.m.step = v.metric_step || 0;
+    c.ready = true;
+    showMetric(a, c);
+    showBandwidth(a, c, false);
+    if (c.bw.traj && c.bw.step > 0) {
+      // a link that opens at a step: put the slider there once the regression is drawn
+      afterRegression(a, () => {
+        try { showBandwidth(a, c, true); } catch (e) { console.error("attention learning:", e); }
+      }, 0);
+    }
+    c.urlArmed = true;
+  }
+
+  function which(a, origin) {
+    for (const [m, w, act] of [[a.bw_play, "bw", "play"], [a.bw_pause, "bw", "pause"], [a.bw_step, "bw", "step"],
+                               [a.bw_reset, "bw", "reset"], [a.m_play, "m", "play"], [a.m_pause, "m", "pause"],
+                               [a.m_step, "m", "step"], [a.m_reset, "m", "reset"]])
+      if (origin === m) return [w, act];
+    return [null, null];
+  }
+
+  function dispatch(ev, a, c) {
+    const name = ev && ev.event_name;
+    if (name === "document_ready") return;
+    if (name === "button_click") {
+      const [w, act] = which(a, ev.origin);
+      if (!w) return;
+      if (act === "play") play(a, c, w);
+      else if (act === "pause") stop(a, c, w);
+      else if (act === "step") { stop(a, c, w); stepOnce(a, c, w); }
+      else reset(a, c, w);
+      return;
+    }
+    if (name === "pan" || name === "panstart" || name === "tap" || name === "press") {
+      if (ev.x !== undefined && ev.x !== null) setMetricQuery(a, c, ev.x, ev.y);
+      return;
+    }
+    if (ev === a.bw_lr) {  // a new learning rate starts again from h0 (ignore the echo of our own change)
+      if (a.bw_lr.value === c.bw.lr) return;
+      loadBandwidth(a, c);
+      c.bw.moveOnArrival = c.bw.waiting;   // a generated dataset: the server's path is on its way
+      return showBandwidth(a, c, c.bw.traj !== null);
+    }
+    if (ev === a.ds) {  // a new dataset: a new path, at step 0; the slider stays where it is
+      if ((a.ds.tags[0] || "") === c.bw.dsKey) return;
+      loadBandwidth(a, c);
+      c.bw.moveOnArrival = false;
+      return showBandwidth(a, c, false);
+    }
+    if (ev === a.gen) {  // the server's path for a generated dataset has arrived
+      if (!c.bw.waiting) return;
+      const move = c.bw.moveOnArrival === true;
+      loadBandwidth(a, c);
+      c.bw.moveOnArrival = false;
+      return showBandwidth(a, c, move && c.bw.traj !== null);
+    }
+    if (ev === a.w_logh) {
+      if (c.bw.moved && c.bw.expect !== undefined && Math.abs(a.w_logh.value - c.bw.expect) > 1e-12) {
+        if (c.bw.timer) stop(a, c, "bw");
+        c.bw.manual = true;
+        c.bw.expect = undefined;
+        bwReadout(a, c);
+      }
+      return;
+    }
+    if (ev === a.m_lr) {
+      if (a.m_lr.value === c.m.lr) return;
+      loadMetric(a, c);
+      return showMetric(a, c);
+    }
+  }
+
+  function handle(ev, a) {
+    const c = cacheFor(a);
+    if (c.busy) return;
+    c.busy = true;
+    try {
+      if (!c.ready) init(a, c);
+      else dispatch(ev, a, c);
+    } catch (e) {
+      console.error("attention learning:", e);
+      if (a.bw_status) a.bw_status.text = para("notice", `Something went wrong in the learning demo (${e.message}).`);
+    } finally {
+      c.busy = false;
+    }
+  }
+
+  return { handle, cacheFor };
+})(AttnMirror, Explorable);

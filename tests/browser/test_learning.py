@@ -1,0 +1,394 @@
+"""The learning section in the browser: paths of gradient descent played back, served and offline, against numpy.
+
+* the bandwidth demo: Step puts the regression's slider at the core's h for that step (1e-12) and the
+  regression's readouts follow; Play runs to the end near the grid's leave-one-out optimum; a diverging
+  learning rate shows the core's hint and keeps the last good h; a link opens at its step;
+* the metric demo: for a query dragged with the mouse, the weights on the samples equal numpy's (1e-9)
+  and the similarity curve is the core's ellipse for that step's W;
+* the mirror's new formulas (metricWeights, metricAxes, similarityEllipse) against numpy over random W.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+import attention
+from attention import learn
+from app import learning_view as lv
+
+from tests.browser.pageutil import (ROOT, check_against_core, model_element, model_prop, plot_geometry,
+                                    source_data, wait_ready)
+
+STEPS = lv.STEPS
+LONG = 90000  # ms: playback of a whole path on a busy 2-core machine
+
+
+def traj(lr="2", dataset="default"):
+    d = attention.load_dataset(dataset)
+    return attention.train_bandwidth(d.x, d.y, h0=lv.H0, learning_rate=float(lr), steps=STEPS)
+
+
+def metric_traj(lr="2"):
+    m = learn.load_metric_dataset()
+    return attention.train_metric(m.X, m.y, W0=np.eye(2), learning_rate=float(lr), steps=lv.METRIC_STEPS)
+
+
+def _block_outside(page):
+    page.route("**/*", lambda route: route.continue_() if route.request.url.startswith(("file:", "data:", "blob:"))
+               else route.abort())
+
+
+@pytest.fixture(scope="module")
+def learning_file(tmp_path_factory):
+    """An offline file with the regression and learning sections, written by the export command."""
+    out = tmp_path_factory.mktemp("learn") / "learning.html"
+    subprocess.run([sys.executable, "-m", "app.cli", "export", str(out), "--sections", "regression,learning"],
+                   cwd=ROOT, check=True, capture_output=True, text=True, timeout=300)
+    return out
+
+
+def wait_learning(page, timeout=60000):
+    wait_ready(page, timeout=timeout)
+    page.wait_for_function("() => { const m = Bokeh.documents[0].get_model_by_name('learn_bw_readout');"
+                           " return m && m.text.includes('Step '); }", timeout=timeout)
+
+
+def wait_step(page, name, k, timeout=30000):
+    page.wait_for_function("([n, s]) => Bokeh.documents[0].get_model_by_name(n).text.includes(s)",
+                           arg=[name, f"Step {k} of"], timeout=timeout)
+
+
+def slider_h(page):
+    return 10 ** model_prop(page, "bandwidth_slider", "value")
+
+
+def wait_slider_h(page, h, timeout=30000):
+    page.wait_for_function("(h) => Math.abs(10 ** Bokeh.documents[0].get_model_by_name('bandwidth_slider').value"
+                           " - h) <= 1e-12", arg=h, timeout=timeout)
+
+
+def click(page, name):
+    model_element(page, name, "button").click()
+
+
+def select(page, name, value):
+    page.evaluate("([n, v]) => { Bokeh.documents[0].get_model_by_name(n).value = v; }", [name, value])
+
+
+@pytest.fixture(params=["served", "static"])
+def opened(request, watch):
+    """The page with the learning section, from the server or from the offline file (network blocked)."""
+    if request.param == "served":
+        url = request.getfixturevalue("served_app")
+        allowed = [url.rsplit("/", 1)[0], "data:", "blob:"]
+    else:
+        url = request.getfixturevalue("learning_file").as_uri()
+        _block_outside(watch.page)
+        allowed = ["file:", "data:", "blob:"]
+    watch.page.goto(url)
+    wait_learning(watch.page)
+    yield watch, url
+    assert watch.outside_requests(allowed) == []
+    assert [e for e in watch.console_errors() if "(sentence)" not in e] == []
+
+
+# ---- the bandwidth -------------------------------------------------------------------------------------
+
+def test_opens_at_step_zero_without_moving_the_worked_example(opened):
+    watch, _ = opened
+    page = watch.page
+    assert "Step 0 of 60" in model_prop(page, "learn_bw_readout", "text")
+    assert slider_h(page) == pytest.approx(0.62, abs=1e-12)   # the regression's opening state is left alone
+    assert source_data(page, "learn_bw_path") == {"h": [lv.H0], "loss": [pytest.approx(traj().loss[0], abs=1e-15)]}
+
+
+def test_step_button_moves_the_bandwidth_slider_along_the_path(opened):
+    watch, _ = opened
+    page = watch.page
+    t = traj()
+    for k in (1, 2, 3):
+        click(page, "learn_step_button")
+        wait_step(page, "learn_bw_readout", k)
+        wait_slider_h(page, t.h[k])
+        assert abs(slider_h(page) - t.h[k]) <= 1e-12
+        text = model_prop(page, "learn_bw_readout", "text")
+        assert f"h = {t.h[k]:.4g}" in text and f"leave-one-out error {t.loss[k]:.4f}" in text
+        assert f"slope dL/d(log h) {t.grad[k]:.3g}".replace("-", "\u2212") in text
+        path = source_data(page, "learn_bw_path")
+        np.testing.assert_allclose(path["h"], t.h[:k + 1], rtol=0, atol=1e-15)
+        np.testing.assert_allclose(path["loss"], t.loss[:k + 1], rtol=0, atol=1e-15)
+        assert source_data(page, "learn_bw_loss")["step"] == list(range(k + 1))
+        # the regression redrew at the new h: its readouts are the core's
+        page.wait_for_function("(h) => Bokeh.documents[0].get_model_by_name('caption').text.includes('h = ' + h)",
+                               arg=f"{t.h[k]:.3g}")
+        state, _ = check_against_core(page)
+        assert state["bandwidth"] == pytest.approx(t.h[k], abs=1e-12)
+    page.wait_for_function("() => location.search.includes('step=3')")
+
+
+def test_play_runs_to_the_end_near_the_loo_optimum(opened):
+    watch, _ = opened
+    page = watch.page
+    t = traj()
+    click(page, "learn_play")
+    page.wait_for_function("() => Bokeh.documents[0].get_model_by_name('learn_pause').disabled === false")
+    wait_step(page, "learn_bw_readout", STEPS, timeout=LONG)
+    wait_slider_h(page, t.h[-1])
+    d = attention.load_dataset("default")
+    hs = np.geomspace(0.05, 5, 400)
+    best = hs[np.argmin(attention.loo_error(d.x, d.y, bandwidths=hs))]
+    assert abs(slider_h(page) / best - 1) < 0.05
+    assert len(source_data(page, "learn_bw_loss")["loss"]) == STEPS + 1
+    page.wait_for_function("() => Bokeh.documents[0].get_model_by_name('learn_play').disabled === false")
+    assert "Done" in model_prop(page, "learn_bw_status", "text")
+    check_against_core(page)
+
+
+def test_a_diverging_learning_rate_shows_the_hint_and_keeps_h(opened):
+    watch, _ = opened
+    page = watch.page
+    t = traj("300")
+    assert t.diverged and len(t.h) == 2
+    select(page, "learn_lr_select", "300")
+    wait_slider_h(page, lv.H0)          # a new learning rate starts again from h0
+    click(page, "learn_step_button")
+    page.wait_for_function("() => Bokeh.documents[0].get_model_by_name('learn_bw_status').text.includes('refused')")
+    status = model_prop(page, "learn_bw_status", "text")
+    assert learn.HINT in status and "Step 1:" in status and 'class="notice"' in status
+    assert "&lt;" not in t.message[-1] and "[0.0001, 10000]" in status   # the core's words, escaped as text
+    assert abs(slider_h(page) - lv.H0) <= 1e-12                          # the last good h is kept
+    click(page, "learn_step_button")                                     # nothing further to play
+    assert "Step 1 of 60" in model_prop(page, "learn_bw_readout", "text")
+    page.wait_for_function("() => location.search.includes('lr=300')")
+
+
+def test_reset_returns_to_h0_and_leaves_other_settings(opened):
+    watch, _ = opened
+    page = watch.page
+    page.evaluate("() => { Bokeh.documents[0].get_model_by_name('query_slider').value = 2.0; }")
+    for k in (1, 2):
+        click(page, "learn_step_button")
+        wait_step(page, "learn_bw_readout", k)
+    click(page, "learn_reset")
+    wait_step(page, "learn_bw_readout", 0)
+    wait_slider_h(page, lv.H0)
+    assert model_prop(page, "query_slider", "value") == 2.0
+    assert model_prop(page, "temperature_slider", "value") == 0
+
+
+def test_deep_link_opens_at_the_step(opened):
+    watch, url = opened
+    page = watch.page
+    t = traj("10")
+    page.goto(url + "?lr=10&step=10&metric_lr=10&metric_step=20")
+    wait_learning(page)
+    wait_step(page, "learn_bw_readout", 10)
+    wait_slider_h(page, t.h[10])
+    assert model_prop(page, "learn_lr_select", "value") == "10"
+    assert len(source_data(page, "learn_bw_path")["h"]) == 11
+    check_against_core(page)
+    wait_step(page, "learn_metric_readout", 20)
+    assert model_prop(page, "metric_lr_select", "value") == "10"
+    W = metric_traj("10").W[20]
+    assert f"{abs(W[0, 0]):.3f}" in model_prop(page, "learn_metric_W", "text")
+    assert "step=10" in page.evaluate("() => location.search")
+
+
+def test_temperature_other_than_one_follows_the_path_in_h_sqrt_t(opened):
+    watch, _ = opened
+    page = watch.page
+    t = traj()
+    page.evaluate("() => { Bokeh.documents[0].get_model_by_name('temperature_slider').value = Math.log10(4); }")
+    click(page, "learn_step_button")
+    wait_step(page, "learn_bw_readout", 1)
+    page.wait_for_function("(h) => Math.abs(10 ** Bokeh.documents[0].get_model_by_name('bandwidth_slider').value"
+                           " - h) <= 1e-12", arg=t.h[1] / 2)
+    assert "Training runs at T = 1" in model_prop(page, "learn_bw_status", "text")
+
+
+# ---- the metric ------------------------------------------------------------------------------------------
+
+def _metric_geometry(page):
+    model_element(page, "metric_plot").scroll_into_view_if_needed()
+    g = plot_geometry(page, "metric_plot")
+    g["y0"], g["y1"] = lv.METRIC_RANGE
+    return g
+
+
+def _to_page(g, x, y):
+    return (g["left"] + (x - g["x0"]) / (g["x1"] - g["x0"]) * g["width"],
+            g["top"] + (g["y1"] - y) / (g["y1"] - g["y0"]) * g["height"])
+
+
+def test_metric_weights_for_a_dragged_query_equal_numpys(opened):
+    watch, _ = opened
+    page = watch.page
+    g = _metric_geometry(page)
+    page.mouse.click(*_to_page(g, 1.0, 0.0))            # a tap moves the query too
+    page.wait_for_function("() => Bokeh.documents[0].get_model_by_name('learn_metric_query').data.x[0] !== 1.0")
+    g = _metric_geometry(page)
+    page.mouse.move(*_to_page(g, 1.0, 0.0))
+    page.mouse.down()
+    for x, y in ((0.0, 0.5), (-1.0, 1.2), (-1.5, 1.6)):
+        end = _to_page(g, x, y)
+        page.mouse.move(*end, steps=5)
+    page.mouse.up()
+    g = _metric_geometry(page)                           # where the pointer ended, in the plot's data units
+    x_end = g["x0"] + (end[0] - g["left"]) / g["width"] * (g["x1"] - g["x0"])
+    y_end = g["y1"] - (end[1] - g["top"]) / g["height"] * (g["y1"] - g["y0"])
+    per_px = (g["x1"] - g["x0"]) / g["width"]
+    page.wait_for_function("([x, y, tol]) => { const m = Bokeh.documents[0].get_model_by_name('learn_metric_query');"
+                           " return Math.abs(m.data.x[0] - x) <= tol && Math.abs(m.data.y[0] - y) <= tol; }",
+                           arg=[x_end, y_end, 2 * per_px])
+    mt = metric_traj()
+    m = learn.load_metric_dataset()
+    for k in range(1, 6):
+        click(page, "metric_step_button")
+        wait_step(page, "learn_metric_readout", k)
+    q = source_data(page, "learn_metric_query")
+    q = np.array([q["x"][0], q["y"][0]])
+    W = mt.W[5]
+    got = np.array(source_data(page, "learn_metric_samples")["w"])
+    want = attention.weights((W @ q)[None, :], m.X @ W.T, kernel="gaussian", bandwidth=1.0)[0]
+    assert np.max(np.abs(got - want)) <= 1e-9
+    # the curve is the core's similarity ellipse for this W, around the query: every point on {||W d||^2/2 = 1}
+    e = source_data(page, "learn_metric_ellipse")
+    d = np.stack([np.array(e["x"]) - q[0], np.array(e["y"]) - q[1]], axis=1)
+    np.testing.assert_allclose(0.5 * np.sum((d @ W.T) ** 2, axis=1), lv.ELLIPSE_LEVEL, rtol=1e-9)
+    ref = attention.similarity_ellipse(W, level=lv.ELLIPSE_LEVEL, points=lv.ELLIPSE_POINTS,
+                                       max_radius=lv.ELLIPSE_MAX_RADIUS)
+    np.testing.assert_allclose(sorted(np.linalg.norm(d, axis=1)), sorted(np.linalg.norm(ref, axis=1)), atol=1e-6)
+    # the matrix shown is W at step 5
+    text = model_prop(page, "learn_metric_W", "text")
+    for v in W.ravel():
+        assert f"{abs(v):.3f}" in text
+
+
+def test_metric_play_stretches_the_curve_along_x2(opened):
+    watch, _ = opened
+    page = watch.page
+    click(page, "metric_play")
+    wait_step(page, "learn_metric_readout", lv.METRIC_STEPS, timeout=LONG)
+    e = source_data(page, "learn_metric_ellipse")
+    q = source_data(page, "learn_metric_query")
+    dx = np.ptp(np.array(e["x"]) - q["x"][0])
+    dy = np.ptp(np.array(e["y"]) - q["y"][0])
+    assert dy > 10 * dx      # long along the irrelevant x2, narrow along x1
+    W = metric_traj().W[-1]
+    assert source_data(page, "learn_metric_loss")["loss"][-1] == pytest.approx(metric_traj().loss[-1], abs=1e-15)
+    assert f"{W[0, 0]:.3f}" in model_prop(page, "learn_metric_W", "text")
+
+
+def test_metric_diverging_rate_shows_the_hint(opened):
+    watch, _ = opened
+    page = watch.page
+    select(page, "metric_lr_select", "100000")
+    click(page, "metric_step_button")
+    page.wait_for_function("() => Bokeh.documents[0].get_model_by_name('learn_metric_status').text.includes('refused')")
+    assert learn.HINT in model_prop(page, "learn_metric_status", "text")
+    assert "1.000" in model_prop(page, "learn_metric_W", "text")   # W stays the identity
+
+
+# ---- the mirror's new formulas against numpy ----------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def mirror(browser):
+    ctx = browser.new_context()
+    page = ctx.new_page()
+    errors = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.set_content("<html><body></body></html>")
+    page.add_script_tag(content=(ROOT / "app" / "mirror.js").read_text(encoding="utf-8") +
+                        "\nwindow.AttnMirror = AttnMirror;")
+    yield page
+    assert errors == []
+    ctx.close()
+
+
+def _random_W(rng, i):
+    if i % 5 == 0:
+        return np.diag(rng.uniform(0.05, 5, 2))                   # axis-aligned, as at W0 = I scaled
+    if i % 7 == 0:
+        return rng.uniform(0.1, 3) * np.array([[np.cos(a := rng.uniform(0, 6)), -np.sin(a)], [np.sin(a), np.cos(a)]])
+    return rng.normal(0, 2, (2, 2))
+
+
+def test_mirror_metric_formulas_match_numpy(mirror):
+    rng = np.random.default_rng(7)
+    m = learn.load_metric_dataset()
+    cases = []
+    for i in range(60):
+        W = _random_W(rng, i)
+        cases.append({"W": W.tolist(), "q": rng.uniform(-4, 4, 2).tolist(), "t": float(10 ** rng.uniform(-1, 1)),
+                      "level": float(rng.uniform(0.2, 3))})
+    cases += [{"W": W.tolist(), "q": [0.3, -1.0], "t": 1.0, "level": 1.0} for W in metric_traj().W[::15]]
+    out = mirror.evaluate("""([cs, X]) => cs.map((c) => {
+        const M = window.AttnMirror, ax = M.metricAxes(c.W, c.level), e = M.similarityEllipse(c.W, c.level, 64, 50);
+        return { w: Array.from(M.metricWeights(c.q, X, c.W, c.t)), lengths: ax.lengths, dirs: ax.dirs,
+                 ex: Array.from(e.x), ey: Array.from(e.y) }; })""", [cases, m.X.tolist()])
+    for c, o in zip(cases, out):
+        W, q = np.array(c["W"]), np.array(c["q"])
+        want = attention.weights((W @ q)[None, :], m.X @ W.T, kernel="gaussian", bandwidth=1.0,
+                                 temperature=c["t"])[0]
+        assert np.max(np.abs(np.array(o["w"]) - want)) <= 1e-9
+        lengths, dirs = learn.metric_axes(W, level=c["level"])
+        np.testing.assert_allclose(o["lengths"], lengths, rtol=1e-9)
+        if abs(lengths[0] - lengths[1]) <= 1e-9 * lengths[0]:
+            # a circle (W a scaled rotation): every direction is an axis, numpy's pick is arbitrary
+            pts = np.stack([o["ex"], o["ey"]], axis=1)
+            np.testing.assert_allclose(np.linalg.norm(pts, axis=1), min(lengths[0], 50), rtol=1e-9)
+            continue
+        signs = []
+        for got, ref in zip(np.array(o["dirs"]), dirs):    # singular vectors: equal up to sign
+            s = 1.0 if got @ ref > 0 else -1.0
+            np.testing.assert_allclose(got, s * ref, atol=1e-9)
+            signs.append(s)
+        # the ellipse: numpy's formula with the browser's signs, point for point
+        L = np.minimum(lengths, 50)
+        th = np.linspace(0, 2 * np.pi, 64)
+        ref = (L[0] * np.cos(th))[:, None] * (signs[0] * dirs[0]) + (L[1] * np.sin(th))[:, None] * (signs[1] * dirs[1])
+        np.testing.assert_allclose(np.stack([o["ex"], o["ey"]], axis=1), ref, atol=1e-9)
+        if signs == [1.0, 1.0]:
+            np.testing.assert_allclose(np.stack([o["ex"], o["ey"]], axis=1),
+                                       attention.similarity_ellipse(W, level=c["level"], points=64, max_radius=50),
+                                       atol=1e-9)
+
+
+def test_identity_metric_ellipse_is_the_cores_exactly(mirror):
+    e = mirror.evaluate("() => { const e = AttnMirror.similarityEllipse([[1, 0], [0, 1]], 1, 64, 50);"
+                        " return [Array.from(e.x), Array.from(e.y)]; }")
+    np.testing.assert_allclose(np.stack(e, axis=1), attention.similarity_ellipse(np.eye(2), points=64, max_radius=50),
+                               atol=1e-12)
+
+
+# ---- served only: a generated dataset is trained by the server on demand ----------------------------------
+
+def test_served_generated_dataset_is_trained_by_the_server(served_app, watch):
+    page = watch.page
+    page.goto(served_app)
+    wait_learning(page)
+    select(page, "dataset_select", "generated")
+    page.wait_for_function("() => { const g = Bokeh.documents[0].get_model_by_name('learn_generated');"
+                           " return g.data.h.length > 0; }", timeout=60000)
+    wait_step(page, "learn_bw_readout", 0)
+    d = attention.make_dataset("wave", 50, 0.3, 0)          # the generator's defaults
+    t = attention.train_bandwidth(d.x, d.y, h0=lv.H0, learning_rate=2.0, steps=STEPS)
+    page.wait_for_function(f"() => Bokeh.documents[0].get_model_by_name('learn_bw_readout').text"
+                           f".includes('leave-one-out error {t.loss[0]:.4f}')")
+    click(page, "learn_step_button")
+    wait_step(page, "learn_bw_readout", 1)
+    wait_slider_h(page, t.h[1])
+    select(page, "learn_lr_select", "10")                  # a new rate: the server trains again
+    t10 = attention.train_bandwidth(d.x, d.y, h0=lv.H0, learning_rate=10.0, steps=STEPS)
+    page.wait_for_function("() => JSON.parse(Bokeh.documents[0].get_model_by_name('learn_generated').tags[0]).lr"
+                           " === '10'", timeout=60000)
+    wait_slider_h(page, lv.H0)                             # like any new rate: back to h0 once the path is in
+    click(page, "learn_step_button")
+    wait_step(page, "learn_bw_readout", 1)
+    wait_slider_h(page, t10.h[1])
+    assert [e for e in watch.console_errors() if "(sentence)" not in e] == []
