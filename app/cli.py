@@ -121,8 +121,11 @@ def _export(args) -> int:
     return 0
 
 
-def _serve(args) -> int:
-    import os
+LOOPBACK = ("127.0.0.1", "localhost", "::1")
+
+
+def serve_command(args) -> list[str]:
+    """The ``panel serve`` command line that ``attention-explorable serve`` runs (built here, so tests can read it)."""
     from pathlib import Path
 
     main_py = Path(__file__).resolve().parent / "main.py"
@@ -132,12 +135,26 @@ def _serve(args) -> int:
            "--unused-session-lifetime", str(args.unused_session_lifetime),
            "--num-procs", str(args.num_procs)]
     origins = args.allow_websocket_origin or []
-    if args.address in ("127.0.0.1", "localhost", "::1") or not origins:
+    if args.address not in LOOPBACK and not origins:
+        raise ValueError(f"--address {args.address} serves other machines: name the host[:port] they will open "
+                         f"with --allow-websocket-origin (e.g. --allow-websocket-origin myhost:{args.port})")
+    if args.address in LOOPBACK or not origins:
         origins = origins + [f"localhost:{args.port}", f"127.0.0.1:{args.port}"]
     for origin in origins:
         cmd += ["--allow-websocket-origin", origin]
     if args.show:
         cmd.append("--show")
+    return cmd
+
+
+def _serve(args) -> int:
+    import os
+
+    try:
+        cmd = serve_command(args)
+    except ValueError as e:
+        print(f"attention-explorable serve: error: {e}", file=sys.stderr)
+        return 2
     print(f"attention-explorable: serving on http://{args.address}:{args.port}/ (Ctrl-C stops)", flush=True)
     os.execv(sys.executable, cmd)
     return 0  # not reached
@@ -174,7 +191,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     e = sub.add_parser("export", help="write one self-contained HTML file that works offline")
     e.add_argument("output", help="the HTML file to write, e.g. lecture.html")
-    e.add_argument("--sections", default="regression,sentence", help="comma-separated: regression,sentence")
+    e.add_argument("--sections", default="regression,sentence,learning",
+                   help="comma-separated: regression,sentence,learning (default: all three)")
     e.add_argument("--query", type=_number)
     e.add_argument("--bandwidth", type=_positive)
     e.add_argument("--temperature", type=_positive)

@@ -263,9 +263,18 @@ const Learning = (function (M, E) {
     if (d.s.step >= lastStep(d.s)) { d.s.step = 0; d.show(true); }  // at the end: play again from the start
     quiet(d.play, "disabled", true);
     quiet(d.pause, "disabled", false);
+    // The path advances with the clock, one step per tick_ms: when a redraw takes
+    // longer than a tick, the next frame jumps to the step the clock has reached
+    // (the plots keep every step), so the pace holds on a slow machine too.
+    const t0 = performance.now(), step0 = d.s.step;
     d.s.timer = setInterval(() => {
-      try { stepOnce(a, c, which); } catch (e) { console.error("attention learning:", e); stop(a, c, which); }
-    }, c.cfg.tick_ms);
+      try {
+        const due = Math.min(lastStep(d.s), step0 + Math.floor((performance.now() - t0) / c.cfg.tick_ms));
+        if (due <= d.s.step) return;
+        d.s.step = due - 1;
+        stepOnce(a, c, which);
+      } catch (e) { console.error("attention learning:", e); stop(a, c, which); }
+    }, Math.max(10, c.cfg.tick_ms / 2));
   }
 
   function reset(a, c, which) {
