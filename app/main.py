@@ -11,7 +11,9 @@ except ImportError:  # `panel serve app/main.py` from a checkout that was never 
 import panel as pn
 
 from app.page import serve_page
+from app.serving import no_delay_websockets
 
+no_delay_websockets()  # once per process: replies from Python without Nagle's ~40 ms wait
 pn.extension(design=None, notifications=False)
 _page, layout = serve_page()
 layout.servable(title="Attention as kernel regression")

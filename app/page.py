@@ -9,6 +9,7 @@ Jupyter: ``Explorable(query=2.5, bandwidth=0.3)``.
 
 from __future__ import annotations
 
+import functools
 import logging
 
 import panel as pn
@@ -17,9 +18,23 @@ import attention
 
 from . import text
 from .document import build_regression, dataset_meta
+from .learning_view import build_learning
+from .sentence_view import build_sentence
 from .state import ExplorableState, parse_query
 
 log = logging.getLogger(__name__)
+
+SERVER_TROUBLE = ("Something went wrong on the server with that change; the page keeps working "
+                  "(try again, or press Reset).")
+
+
+def _guarded(method):
+    """Decorate a session callback: an unexpected error is logged (a warning, with its traceback) and shown
+    to that student as a short notice, so one failing change never freezes a page or stops its session."""
+    @functools.wraps(method)
+    def guarded(self, *args, **kwargs):
+        return self._guard(functools.partial(method, self))(*args, **kwargs)
+    return guarded
 
 # (widget name in the document, state parameter, conversion from the widget's value)
 _SYNCED = [
@@ -47,6 +62,7 @@ class Explorable(pn.viewable.Viewer, ExplorableState):
         super().__init__(**params)
         self._notices = list(notices)
         self._view = None
+        self._sentence_view = None
         self._generator = None
 
     # -- the dataset generator (needs Python) ------------------------------------------------------
@@ -75,7 +91,7 @@ class Explorable(pn.viewable.Viewer, ExplorableState):
         noise = pn.widgets.FloatInput.from_param(self.param.noise, name="noise", step=0.05, width=100)
         seed = pn.widgets.IntInput.from_param(self.param.seed, name="seed", width=110)
         go = pn.widgets.Button(name="Generate", button_type="primary", width=110, align="end")
-        go.on_click(lambda _event: self._push_generated())
+        go.on_click(self._on_generate)
         note = pn.pane.HTML(
             f'<p style="margin:4px 0;color:#555">Draw fresh noisy samples of a true function (at most '
             f'{attention.datasets.MAX_GENERATED_N}); the same seed always gives the same samples.</p>',
@@ -102,7 +118,32 @@ class Explorable(pn.viewable.Viewer, ExplorableState):
         panes = [pn.pane.Bokeh(m, sizing_mode="stretch_width") for m in parts.values()]
         keys = list(parts)
         panes.insert(keys.index("controls") + 1, self._generator_panel())
+        panes.append(self._build_sentence())
+        # -- learning section (app/learning_view.py): trains h on the regression view, and a 2-D metric --
+        self._learning = build_learning(self, mode="served", regression=self._view)
+        panes.append(pn.pane.Bokeh(self._learning.layout, sizing_mode="stretch_width"))
+        # -- end of learning section --
         return pn.Column(*panes, sizing_mode="stretch_width", name="explorable")
+
+    # -- the self-attention section ---------------------------------------------------------------------
+    def _build_sentence(self):
+        sv = self._sentence_view = build_sentence(self, mode="served")
+        w = sv.widgets
+        w["token"].on_change("value", self._syncer("token", int))
+        w["head"].on_change("active", self._syncer("head", int))
+        w["temperature"].on_change("value", self._syncer("att_temperature", lambda v: 10.0 ** v))
+        w["causal"].on_change("active", self._syncer("causal", bool))
+        sv.text_input.on_change("value", self._on_sentence_text)
+        return pn.pane.Bokeh(sv.layout, sizing_mode="stretch_width")
+
+    def _on_sentence_text(self, _attr, _old, new):
+        try:
+            if self._sentence_view.set_sentence(new):
+                self.sentence = new
+        except Exception as e:  # a typed sentence never stops the session
+            log.exception("sentence %r failed", new)
+            self._sentence_view.show_notice(f"That sentence could not be shown ({type(e).__name__}); "
+                                            "the previous sentence stays.")
 
     def _syncer(self, pname, conv):
         def sync(_attr, _old, new):
@@ -115,8 +156,34 @@ class Explorable(pn.viewable.Viewer, ExplorableState):
                 setattr(self, pname, value)
             except (ValueError, TypeError) as e:  # a stray value from a client never stops the session
                 log.warning("ignored %s=%r from the browser: %s", pname, new, e)
-        return sync
+        return self._guard(sync)
 
+    def _guard(self, fn):
+        """``fn`` as a session callback that logs and shows (never raises) an unexpected error."""
+        @functools.wraps(fn)
+        def guarded(*args, **kwargs):
+            try:
+                return fn(*args, **kwargs)
+            except Exception:  # noqa: BLE001 - the session outlives any one bad change
+                name = getattr(fn, "__name__", None) or getattr(getattr(fn, "func", None), "__name__", "callback")
+                log.warning("%s failed in one session; the session keeps running", name, exc_info=True)
+                try:
+                    self._show_notice(SERVER_TROUBLE)
+                except Exception:  # noqa: BLE001
+                    log.debug("could not show the notice", exc_info=True)
+        return guarded
+
+    @_guarded
+    def _on_generate(self, _event=None):
+        doc = self._view.ds.document
+        if doc is not None and doc.session_context is not None:
+            # Panel runs a button's callbacks outside the Bokeh document lock; Bokeh refuses model changes
+            # there, so change the data on the next tick, under the lock.
+            doc.add_next_tick_callback(self._guard(self._push_generated))
+        else:
+            self._push_generated()
+
+    @_guarded
     def _on_dataset(self, _attr, _old, new):
         if new == "generated":
             self._push_generated()
@@ -133,6 +200,13 @@ class Explorable(pn.viewable.Viewer, ExplorableState):
         """The document-ready callback that starts the page (attach it to the document)."""
         self.__panel__()
         return self._view.engine
+
+    @property
+    def engines(self):
+        """Every section's document-ready callback: the regression's, then the self-attention section's."""
+        self.__panel__()
+        return [self._view.engine, self._sentence_view.engine] + (
+            [self._learning.engine] if getattr(self, "_learning", None) is not None else [])  # learning section
 
 
 def create_page(query) -> Explorable:
@@ -159,7 +233,8 @@ def serve_page():
     layout = page.__panel__()
     doc = pn.state.curdoc
     if doc is not None:
-        doc.js_on_event("document_ready", page.engine)
+        for engine in page.engines:
+            doc.js_on_event("document_ready", engine)
         doc.title = "Attention as kernel regression"
     return page, layout
 

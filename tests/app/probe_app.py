@@ -1,0 +1,93 @@
+"""The served page (as app/main.py) with test-only probes, for ``panel serve tests/app/probe_app.py``.
+
+Switched by environment variables of the server process, so app code carries no test hooks:
+
+* ``PROBE_FAULT=1``  -- ``Explorable._push_generated`` raises for a page opened with ``?n=1999`` (a fault in
+  one session's callback; every other session generates as usual).
+* ``PROBE_NAGLE=1``  -- leave Bokeh's websockets with Nagle's algorithm on (what the app switches off), to
+  measure the difference.
+
+A page opened with ``?census=1`` also gets a Div named "census": JSON with how many explorable pages and
+Bokeh documents are alive in this process (after a full garbage collection), the number of Python objects and
+the RSS, to find sessions that outlive their cleanup; ``?census=trim`` also asks glibc to hand its free memory
+back to the OS (malloc_trim) and reports the RSS after that.
+"""
+
+import gc
+import json
+import os
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+import panel as pn  # noqa: E402
+from bokeh.document import Document  # noqa: E402
+from bokeh.models import Div  # noqa: E402
+
+from app.page import Explorable, serve_page  # noqa: E402
+from app.serving import no_delay_websockets  # noqa: E402
+
+
+def _faulty(original):
+    # a closure, not a module global: Bokeh clears this script's module when its session ends
+    def _push_generated(self):
+        if self.n == 1999:
+            raise RuntimeError("injected fault (tests/app/probe_app.py)")
+        return original(self)
+    return _push_generated
+
+
+if os.environ.get("PROBE_FAULT") == "1" and not getattr(Explorable, "_probe_fault", False):
+    Explorable._push_generated = _faulty(Explorable._push_generated)
+    Explorable._probe_fault = True
+
+if os.environ.get("PROBE_NAGLE") != "1":
+    no_delay_websockets()
+
+
+def _rss_mb() -> float:
+    with open("/proc/self/status") as f:
+        for line in f:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024
+    return float("nan")
+
+
+def _census(trim: bool) -> dict:
+    from collections import Counter
+
+    gc.collect()
+    pages = docs = 0
+    kinds = Counter()
+    objects = gc.get_objects()
+    for obj in objects:
+        kinds[type(obj).__name__] += 1
+        if isinstance(obj, Explorable):
+            pages += 1
+        elif isinstance(obj, Document):
+            docs += 1
+    out = {"pages": pages, "documents": docs, "pid": os.getpid(), "gc_objects": len(objects),
+           "allocated_blocks": sys.getallocatedblocks(),
+           "top_types": kinds.most_common(8), "rss_mb": _rss_mb()}
+    del objects
+    if trim:  # give the C allocator's free memory back to the OS: what is left is really in use
+        import ctypes
+
+        try:
+            ctypes.CDLL("libc.so.6").malloc_trim(0)
+            out["rss_mb_after_malloc_trim"] = _rss_mb()
+        except OSError:
+            pass
+    return out
+
+
+pn.extension(design=None, notifications=False)
+_page, layout = serve_page()
+layout.servable(title="Attention as kernel regression (probe)")
+_census_arg = (pn.state.session_args or {}).get("census")
+if _census_arg and pn.state.curdoc is not None:
+    pn.state.curdoc.add_root(Div(text=json.dumps(_census(trim=_census_arg[-1] == b"trim")), name="census",
+                                 visible=False))

@@ -1,0 +1,332 @@
+"""Benchmarks of the served app: Python round trips, a class of sessions, session churn, nginx scale-out.
+
+``run(quick)`` returns rows for tests/bench/__main__.py (section "server").  Everything talks to ``panel
+serve`` processes this module starts on 127.0.0.1 with the flags ``attention-explorable serve`` uses
+(tests/app/serverutil.py), over Bokeh's websocket protocol as a browser's page does.  Every loop is bounded
+in count and time.
+
+* round trip: one session picks the "generated" dataset (Python draws it and sends the data back); from
+  sending the change to the new data arriving.  Also the same with Nagle's algorithm left on (Bokeh's
+  default, which app/serving.py switches off), a slider sync, and the cost of opening a session.
+* class: N sessions (10, 50, 100, 200) each make that change once a second for 60 s: round trip p50/p95,
+  the server's RSS against N (MB per additional session, a least-squares slope) and its CPU use.
+* churn: 500 sessions opened and closed; RSS after the unused-session cleanup against the warmed-up
+  baseline, and how many page objects are still alive (tests/app/probe_app.py's census).
+* nginx: app/deploy/nginx.conf in front of 1, 2 and 4 workers, 100 browsers' sessions (page, then websocket).
+* hostile links: 500 query strings, each a session (the CI test runs 100).
+
+The load generator runs in this process and shares the machine's cores with the server(s): on 2 cores the
+figures for many sessions are pessimistic, and every row says how busy the machine was (load average).
+Run directly (``python -m tests.bench.bench_server [--quick]``) to print the rows.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import time
+
+import numpy as np
+
+from tests.app.serverutil import (FAST_CLEANUP, ROOT, AppServer, BokehSession, Nginx, classroom, cpu_seconds,
+                                  nginx_available, notice_problems, url_cases)
+from tests.app.serverutil import run as run_async
+
+SECTION = "server"
+PROBE_APP = ROOT / "tests" / "app" / "probe_app.py"
+TARGET_ROUNDTRIP_P95_S = 0.100     # one session, a change that needs Python
+TARGET_CLASS_P95_S = 0.250         # 100 sessions
+TARGET_MB_PER_SESSION = 15.0
+TARGET_CHURN_FRACTION = 0.10       # RSS back within 10 % of the warmed-up baseline
+
+
+def _load() -> str:
+    try:
+        return "load average %.1f %.1f %.1f" % os.getloadavg()
+    except OSError:
+        return ""
+
+
+def _row(name, seconds, *, target=None, meets=None, note="", **extra):
+    s = np.asarray(list(seconds), dtype=float)
+    row = {"section": SECTION, "name": name,
+           "median_us": float(np.median(s) * 1e6) if s.size else None,
+           "p95_us": float(np.percentile(s, 95) * 1e6) if s.size else None,
+           "n_runs": int(s.size)}
+    if target is not None:
+        row["target"] = target
+        row["meets_target"] = meets
+    note = "; ".join(x for x in (note, _load()) if x)
+    if note:
+        row["note"] = note
+    row.update(extra)
+    return row
+
+
+def _p95(values) -> float:
+    return float(np.percentile(values, 95)) if len(values) else float("nan")
+
+
+# -- one session ----------------------------------------------------------------------------------------
+
+async def _roundtrips(url: str, k: int, gap: float = 0.02):
+    s = await BokehSession.open(url)
+    try:
+        for _ in range(5):  # warm-up
+            await s.generated_roundtrip()
+        out = []
+        for _ in range(k):
+            out.append(await s.generated_roundtrip())
+            await asyncio.sleep(gap)
+        syncs = []
+        for j in range(k):
+            t0 = time.perf_counter()
+            await s.patch([s.change("bandwidth_slider", "value", -1 + (j % 100) / 50)])
+            syncs.append(time.perf_counter() - t0)
+            await asyncio.sleep(gap)
+        return out, syncs, list(s.errors)
+    finally:
+        await s.close()
+
+
+async def _opens(url: str, k: int, pid: int):
+    walls, cpus = [], []
+    for _ in range(k):
+        c0, t0 = cpu_seconds(pid), time.perf_counter()
+        s = await BokehSession.open(url)
+        walls.append(time.perf_counter() - t0)
+        cpus.append(cpu_seconds(pid) - c0)
+        n_models = len(s.models)
+        await s.close()
+    return walls, cpus, n_models
+
+
+def roundtrip_rows(quick: bool) -> list[dict]:
+    k = 30 if quick else 300
+    rows = []
+    with AppServer(extra=FAST_CLEANUP) as srv:
+        rtts, syncs, errors = run_async(_roundtrips(srv.url, k))
+        p95 = _p95(rtts)
+        rows.append(_row("1 session: pick 'generated' -> Python draws it -> new data back", rtts,
+                         target=f"p95 <= {TARGET_ROUNDTRIP_P95_S * 1e3:.0f} ms", meets=p95 <= TARGET_ROUNDTRIP_P95_S,
+                         note=f"errors {len(errors)}; n = 50 samples; TCP_NODELAY on (app/serving.py)"))
+        rows.append(_row("1 session: slider change -> server's OK (the query/bandwidth sync)", syncs))
+        walls, cpus, n_models = run_async(_opens(srv.url, 5 if quick else 20, srv.pid))
+        rows.append(_row(f"open a session: page built in Python and pulled ({n_models} models)", walls,
+                         note="wall time, one at a time"))
+        rows.append(_row("open a session: server CPU time per session", cpus,
+                         note="user+system CPU of the server process (10 ms ticks); this, not the changes, "
+                              "limits how fast a class can arrive"))
+    if not quick:
+        with AppServer(script=PROBE_APP, extra=FAST_CLEANUP, env={"PROBE_NAGLE": "1"}) as srv:
+            slow, _syncs, errors = run_async(_roundtrips(srv.url, 100))
+        ratio = float(np.median(slow) / np.median(rtts))
+        rows.append(_row("1 session: same change with Nagle's algorithm on (Bokeh's default)", slow,
+                         ratio=ratio, note=f"errors {len(errors)}; median {ratio:.0f}x the app's (delayed ACKs "
+                                           "hold each reply's later frames ~40 ms)"))
+    return rows
+
+
+# -- a class ----------------------------------------------------------------------------------------------
+
+def class_rows(quick: bool) -> list[dict]:
+    sizes = (10,) if quick else (10, 50, 100, 200)
+    seconds = 5.0 if quick else 60.0
+    rows, rss_points = [], []
+    for n in sizes:
+        with AppServer(extra=FAST_CLEANUP) as srv:
+            run_async(_opens(srv.url, 2, srv.pid))  # warm the process (imports, caches)
+            time.sleep(4)  # the warm-up sessions are discarded
+            base = srv.rss()
+            stages = {}
+
+            def on_stage(name, srv=srv, stages=stages):
+                stages[name] = (srv.rss(), cpu_seconds(srv.pid), time.perf_counter())
+
+            result = run_async(classroom(srv.url, n, seconds, open_concurrency=10, on_stage=on_stage))
+            rss_opened = stages["opened"][0]
+            rss_loaded = stages["loaded"][0]
+            busy = (stages["loaded"][1] - stages["opened"][1]) / (stages["loaded"][2] - stages["opened"][2])
+        rss_points.append((n, rss_opened - base))
+        p95 = _p95(result["rtts"])
+        target = meets = None
+        if n == 100:
+            target, meets = f"p95 <= {TARGET_CLASS_P95_S * 1e3:.0f} ms", p95 <= TARGET_CLASS_P95_S
+        rows.append(_row(f"class of {n}: each picks 'generated' once a second for {seconds:.0f} s", result["rtts"],
+                         target=target, meets=meets,
+                         note=f"errors {len(result['errors'])}; sessions {result['opened']}/{n}; server CPU "
+                              f"{busy * 100:.0f} % of one core during the load; RSS {base / 1e6:.0f} MB before, "
+                              f"{rss_opened / 1e6:.0f} MB with {n} sessions, {rss_loaded / 1e6:.0f} MB after "
+                              f"the load", errors=len(result["errors"]), rss_mb=rss_opened / 1e6))
+        rows.append(_row(f"class of {n}: session open while the class arrives (10 at a time)",
+                         result["open_times"], note=f"all {n} open after {result['open_seconds']:.1f} s"))
+    ns = np.array([p[0] for p in rss_points], dtype=float)
+    mb = np.array([p[1] for p in rss_points], dtype=float) / 1e6
+    slope = float(np.polyfit(ns, mb, 1)[0]) if len(ns) >= 2 else float(mb[0] / ns[0])
+    rows.append({"section": SECTION, "name": f"server RSS per additional session: {slope:.1f} MB "
+                                            f"(N = {', '.join(str(int(n)) for n in ns)})",
+                 "median_us": None, "p95_us": None, "n_runs": len(ns), "target": f"<= {TARGET_MB_PER_SESSION:.0f} MB",
+                 "meets_target": slope <= TARGET_MB_PER_SESSION, "mb_per_session": slope,
+                 "note": "least-squares slope of (RSS with N sessions open - RSS of the warmed-up server) "
+                         "over N; " + ", ".join(f"N={int(n)}: +{m:.0f} MB" for n, m in zip(ns, mb))})
+    return rows
+
+
+# -- churn ---------------------------------------------------------------------------------------------------
+
+async def _census(url: str) -> dict:
+    s = await BokehSession.open(url, "census=1")
+    try:
+        return json.loads(s.attr("census", "text"))
+    finally:
+        await s.close()
+
+
+async def _churn(url: str, k: int, concurrency: int = 10):
+    sem = asyncio.Semaphore(concurrency)
+    times, errors = [], []
+
+    async def one(j):
+        async with sem:
+            t0 = time.perf_counter()
+            try:
+                s = await BokehSession.open(url)
+                if j % 10 == 0:
+                    await s.generated_roundtrip()
+                await s.close()
+                times.append(time.perf_counter() - t0)
+            except Exception as e:  # noqa: BLE001
+                errors.append(repr(e))
+
+    await asyncio.gather(*(one(j) for j in range(k)))
+    return times, errors
+
+
+def churn_rows(quick: bool) -> list[dict]:
+    """Open and close ``k`` sessions (10 at a time); does the server's memory come back after the cleanup?
+
+    The baseline is taken after a warm-up of the same pattern (50 sessions): Python's allocators keep the
+    memory of the most sessions ever open at once, and reuse it, so a first burst raises the RSS once.  The
+    census (tests/app/probe_app.py) counts what Python still holds: pages, documents, objects, memory blocks.
+    """
+    k = 40 if quick else 500
+    warm = 10 if quick else 50
+    settle = 5.0  # > lifetime 2 s + check 1 s
+    with AppServer(script=PROBE_APP, extra=FAST_CLEANUP) as srv:
+        run_async(_churn(srv.url, 2))
+        time.sleep(settle)
+        cold = srv.rss()
+        run_async(_churn(srv.url, warm))
+        time.sleep(settle)
+        before = run_async(_census(srv.url))
+        time.sleep(settle)
+        base = srv.rss()
+        times, errors = run_async(_churn(srv.url, k // 2))
+        time.sleep(settle)
+        mid = srv.rss()
+        more, more_errors = run_async(_churn(srv.url, k - k // 2))
+        times += more
+        errors += more_errors
+        peak = srv.rss()
+        t_end = time.perf_counter()
+        waited, final = 0.0, peak
+        while waited < 60:
+            time.sleep(1)
+            waited = time.perf_counter() - t_end
+            final = srv.rss()
+            if waited >= settle and final <= base * (1 + TARGET_CHURN_FRACTION):
+                break
+        after = run_async(_census(srv.url))
+    frac = final / base - 1
+    mb = lambda b: f"{b / 1e6:.0f} MB"  # noqa: E731
+    return [_row(f"churn: {k} sessions opened and closed (10 at a time); RSS {mb(base)} -> {mb(final)} after "
+                 f"cleanup ({frac * 100:+.0f} %)", times,
+                 target="RSS within 10 % of the warmed-up baseline", meets=frac <= TARGET_CHURN_FRACTION,
+                 note=f"errors {len(errors)}; --check-unused-sessions 1000 --unused-session-lifetime 2000; "
+                      f"RSS after 2 sessions {mb(cold)}, after {warm} warm-up sessions {mb(base)}, after {k // 2} "
+                      f"more {mb(mid)}, right after all {k} {mb(peak)}, {waited:.0f} s later {mb(final)}; Python "
+                      f"still holds {after['pages']} page(s) and {after['documents']} document(s) (the census "
+                      f"page's own), {after['gc_objects']} objects (before: {before['gc_objects']}), "
+                      f"{after['allocated_blocks']} memory blocks (before: {before['allocated_blocks']})",
+                 rss_cold_mb=cold / 1e6, rss_base_mb=base / 1e6, rss_mid_mb=mid / 1e6, rss_peak_mb=peak / 1e6,
+                 rss_final_mb=final / 1e6, pages_alive=after["pages"], gc_objects=[before["gc_objects"],
+                 after["gc_objects"]], allocated_blocks=[before["allocated_blocks"], after["allocated_blocks"]])]
+
+
+# -- nginx ---------------------------------------------------------------------------------------------------
+
+def nginx_rows(quick: bool) -> list[dict]:
+    if not nginx_available():
+        return [{"section": SECTION, "name": "nginx scale-out: skipped (nginx not installed)", "median_us": None,
+                 "p95_us": None, "n_runs": 0}]
+    counts = (2,) if quick else (1, 2, 4)
+    n, seconds = (10, 5.0) if quick else (100, 60.0)
+    rows = []
+    for procs in counts:
+        workers = [AppServer(extra=FAST_CLEANUP).launch() for _ in range(procs)]
+        try:
+            for w in workers:
+                w.wait_ready()
+            with Nginx([w.port for w in workers]) as nginx:
+                result = run_async(classroom(nginx.base + "/main", n, seconds, via_page=True, open_concurrency=10))
+            held = [w.log_text().count("WebSocket connection opened") for w in workers]
+        finally:
+            for w in workers:
+                w.cleanup()
+        rows.append(_row(f"nginx + {procs} worker(s), {n} browsers: each picks 'generated' once a second",
+                         result["rtts"],
+                         note=f"errors {len(result['errors'])}; sessions held per worker {held}; all open after "
+                              f"{result['open_seconds']:.0f} s (open p95 {_p95(result['open_times']):.1f} s)",
+                         errors=len(result["errors"]), sessions_per_worker=held))
+    return rows
+
+
+# -- hostile links -------------------------------------------------------------------------------------------
+
+def url_rows(quick: bool) -> list[dict]:
+    if quick:
+        return []
+    cases = url_cases(500, seed=6)
+    problems, times = [], []
+    with AppServer(extra=FAST_CLEANUP) as srv:
+        mark = srv.log_mark()
+
+        async def all_cases():
+            sem = asyncio.Semaphore(4)
+
+            async def one(k, q):
+                async with sem:
+                    t0 = time.perf_counter()
+                    try:
+                        s = await BokehSession.open(srv.url, q, via_page=k % 5 == 1)
+                    except Exception as e:  # noqa: BLE001
+                        problems.append(f"{q[:60]!r}: {e!r}")
+                        return
+                    times.append(time.perf_counter() - t0)
+                    problems.extend(notice_problems(s, q))
+                    await s.close()
+
+            await asyncio.gather(*(one(k, q) for k, q in enumerate(cases)))
+
+        run_async(all_cases())
+        errors = srv.error_lines(mark)
+        tracebacks = srv.tracebacks(mark)
+    ok = not problems and not errors and not tracebacks
+    return [_row(f"{len(cases)} hostile links, each a session: {len(problems)} problems, {len(errors)} ERROR lines",
+                 times, target="0 problems, 0 ERROR lines", meets=ok,
+                 note="; ".join(problems[:5] + errors[:5]) or "every notice present and escaped")]
+
+
+def run(quick: bool) -> list[dict]:
+    rows = []
+    for part in (roundtrip_rows, class_rows, churn_rows, nginx_rows, url_rows):
+        rows += part(quick)
+    return rows
+
+
+if __name__ == "__main__":
+    import sys
+
+    for r in run("--quick" in sys.argv):
+        print(json.dumps(r))
