@@ -64,7 +64,7 @@ def engine_source() -> str:
 
 ENGINE_ARGS = [
     "config", "ds", "samples", "curve", "kshape", "hcurve", "qpred", "qtrue", "span_main", "span_w", "span_ent",
-    "hspan_ent", "hspan_bv", "mean_span", "nn_renderer", "figs", "w_query", "w_logh", "w_logt", "w_kernel",
+    "hspan_ent", "hspan_bv", "mean_span", "nn_renderer", "nn_item", "figs", "w_query", "w_logh", "w_logt", "w_kernel",
     "w_keynorm", "w_dataset", "w_link", "w_limits", "w_present", "w_reset", "readout_div", "caption_div",
     "limits_div", "notice_div", "dataset_div",
 ]
@@ -186,6 +186,9 @@ def build_regression(state: ExplorableState, *, mode: str = "served", notices=()
     main.add_layout(mean_span)
     main.add_layout(span_main)
     _legend_below(main)
+    # the 1-NN entry shows only while its curve does
+    nn_item = next(item for item in main.legend[0].items if nn_r in item.renderers)
+    nn_item.visible = state.limits
 
     # -- weights over x, with the kernel's shape ---------------------------------------------------
     fw = _style(figure(height=200, sizing_mode="stretch_width", min_width=300, x_range=x_range, tools="",
@@ -278,7 +281,7 @@ def build_regression(state: ExplorableState, *, mode: str = "served", notices=()
     models = dict(
         config=config, ds=ds, samples=samples, curve=curve, kshape=kshape, hcurve=hcurve, qpred=qpred, qtrue=qtrue,
         span_main=span_main, span_w=span_w, span_ent=span_ent, hspan_ent=hspan_ent, hspan_bv=hspan_bv,
-        mean_span=mean_span, nn_renderer=nn_r, figs=[main, fw, fe, fh, fb], w_query=w_query, w_logh=w_logh,
+        mean_span=mean_span, nn_renderer=nn_r, nn_item=nn_item, figs=[main, fw, fe, fh, fb], w_query=w_query, w_logh=w_logh,
         w_logt=w_logt, w_kernel=w_kernel, w_keynorm=w_keynorm, w_dataset=w_dataset, w_link=w_link,
         w_limits=w_limits, w_present=w_present, w_reset=w_reset, readout_div=readout_div,
         caption_div=caption_div, limits_div=limits_div, notice_div=notice_div, dataset_div=dataset_div,

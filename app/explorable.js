@@ -350,6 +350,7 @@ const Explorable = (function (M) {
     setWidget(a.w_limits, "active", c.limits);
     setWidget(a.w_present, "active", c.present);
     setWidget(a.nn_renderer, "visible", c.limits);
+    setWidget(a.nn_item, "visible", c.limits);
     setWidget(a.mean_span, "visible", c.limits);
     c.heff = c.h * Math.sqrt(c.t);
   }
@@ -480,6 +481,7 @@ const Explorable = (function (M) {
     if (ev === a.w_limits) {
       c.limits = a.w_limits.active;
       setWidget(a.nn_renderer, "visible", c.limits);
+      setWidget(a.nn_item, "visible", c.limits);
       setWidget(a.mean_span, "visible", c.limits);
       return scheduleUrl(a, c);
     }
