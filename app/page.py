@@ -82,8 +82,8 @@ class Explorable(pn.viewable.Viewer, ExplorableState):
             v.widgets["dataset"].value = "generated"
 
     def _show_notice(self, message: str):
+        self._view.notice_div.visible = True  # first: the browser applies the changes in order
         self._view.notice_div.text = f'<p class="notice">{text.escape(message)}</p>'
-        self._view.notice_div.visible = True
 
     def _generator_panel(self):
         fn = pn.widgets.Select.from_param(self.param.fn, name="true function", width=140)

@@ -264,9 +264,9 @@ class SentenceView:
         return json.loads(self.holder.data["json"][0])
 
     def show_notice(self, message: str | None) -> None:
-        if message:
-            self.notice_div.text = f'<p class="notice">{text.escape(message)}</p>'
+        if message:  # visible first: the browser applies the two changes in this order
             self.notice_div.visible = True
+            self.notice_div.text = f'<p class="notice">{text.escape(message)}</p>'
         else:
             self.notice_div.text = ""
             self.notice_div.visible = False
