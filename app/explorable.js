@@ -506,5 +506,5 @@ const Explorable = (function (M) {
     }
   }
 
-  return { handle, parseQuery, caption, limitNotices, fixed, general, signed, esc, cacheFor };
+  return { handle, parseQuery, caption, limitNotices, fixed, general, signed, esc, cacheFor, setHtml };
 })(AttnMirror);

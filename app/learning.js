@@ -28,33 +28,9 @@ const Learning = (function (M, E) {
   function quiet(m, prop, v) { if (m && m[prop] !== v) m.setv({ [prop]: v }, { sync: false }); }
   function para(cls, s) { return `<p class="${cls}">${esc(s)}</p>`; }
 
-  // A Div's text change makes Bokeh re-render it and re-lay out the page (10-40 ms), too slow for
-  // 25 steps a second.  Texts that change at every step are written straight into the Div's rendered
-  // element and the model is updated silently, so it always holds what is shown (the same technique as
-  // setHtml in explorable.js).  Texts that change rarely (the notes) go through the model as usual.
-  const VIEWS = new WeakMap();
-
-  function findView(model) {
-    if (VIEWS.has(model)) return VIEWS.get(model);
-    const stack = Object.values((typeof window !== "undefined" && window.Bokeh && window.Bokeh.index) || {});
-    while (stack.length) {
-      const v = stack.pop();
-      if (v.model === model) { VIEWS.set(model, v); return v; }
-      for (const child of v.child_views || []) stack.push(child);
-    }
-    return null;
-  }
-
-  function setHtml(div, html) {
-    if (div.text === html) return;
-    const view = findView(div);
-    if (view && view.markup_el && view.markup_el.isConnected) {
-      div.setv({ text: html }, { silent: true });
-      view.markup_el.innerHTML = html;
-    } else {
-      div.text = html;
-    }
-  }
+  // Texts that change at every step go straight into the rendered Div (see setHtml in explorable.js);
+  // texts that change rarely (the notes) go through the model as usual.
+  const setHtml = E.setHtml;
 
   // ---- the bandwidth ------------------------------------------------------------------------------
 
