@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import tempfile
 from pathlib import Path
 
@@ -15,6 +16,7 @@ from .document import PAGE_STYLES, build_regression
 from .state import ExplorableState
 
 SECTIONS = ("regression", "sentence", "learning")
+EXTERNAL_SCRIPT = re.compile(r'<script\b[^>]*\ssrc="(?!data:)[^"]*"[^>]*>\s*</script>\s*')
 HEAD_EXTRA = ('<meta name="viewport" content="width=device-width, initial-scale=1">\n'
               '<link rel="icon" href="data:,">\n')
 
@@ -60,6 +62,10 @@ def export_html(state: ExplorableState | None = None, *, sections=SECTIONS,
     """The whole page as one HTML string: BokehJS, the engines and the data inline."""
     doc = build_static_document(state, sections=sections, title=title)
     html = file_html(doc, INLINE, title)
+    # Once Panel is imported in the process (a notebook, the served app), Bokeh's bundler adds
+    # Panel's ES-module shim as <script src="static/...">.  The file uses no Panel model, and a
+    # file:// page cannot load it: drop every script that would be fetched.
+    html = EXTERNAL_SCRIPT.sub("", html)
     return html.replace("<head>", "<head>\n" + HEAD_EXTRA, 1)
 
 

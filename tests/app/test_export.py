@@ -14,6 +14,8 @@ from app.state import ExplorableState
 
 @pytest.fixture(scope="module")
 def page_html():
+    import panel  # noqa: F401  (as in a notebook: Panel's extensions are registered with Bokeh)
+
     return export_html(ExplorableState(query=2.5, bandwidth=0.3))
 
 
