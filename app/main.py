@@ -11,9 +11,10 @@ except ImportError:  # `panel serve app/main.py` from a checkout that was never 
 import panel as pn
 
 from app.page import serve_page
-from app.serving import no_delay_websockets
+from app.serving import no_delay_websockets, skip_document_validation
 
 no_delay_websockets()  # once per process: replies from Python without Nagle's ~40 ms wait
+skip_document_validation()  # the same document every session; checked by the tests instead
 pn.extension(design=None, notifications=False)
 _page, layout = serve_page()
 layout.servable(title="Attention as kernel regression")

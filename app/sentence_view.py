@@ -337,6 +337,11 @@ def _initial(state, notices: list[str]) -> tuple[str, dict]:
     return raw, plain
 
 
+def _div(**props) -> Div:
+    """A Div of this section: a typed "$$...$$" stays text, no TeX is ever rendered here."""
+    return Div(disable_math=True, **props)
+
+
 def build_sentence(state=None, *, mode: str = "served", notices=()) -> SentenceView:
     """The self-attention section for ``state`` (any object with SentenceState's parameters)."""
     if mode not in ("served", "static"):
@@ -472,7 +477,7 @@ def build_sentence(state=None, *, mode: str = "served", notices=()) -> SentenceV
         f.min_border = 4
         minis.append(src)
         mini_figs.append(f)
-        head_divs.append(Div(text=f'<p class="head">{text.escape(hd.description)}</p>', stylesheets=[css],
+        head_divs.append(_div(text=f'<p class="head">{text.escape(hd.description)}</p>', stylesheets=[css],
                              width=230, name=f"head_description_{h}"))
 
     # -- the O(n^2) cost ------------------------------------------------------------------------------------
@@ -554,16 +559,16 @@ def build_sentence(state=None, *, mode: str = "served", notices=()) -> SentenceV
     w_causal = Checkbox(label="causal mask: each word sees only itself and earlier words", active=causal,
                         name="causal_toggle")
 
-    readout_div = Div(text="", name="sentence_readouts", stylesheets=[css], min_width=240)
-    caption_div = Div(text="", name="sentence_caption", stylesheets=[css], sizing_mode="stretch_width")
-    info_div = Div(text="", name="sentence_info", stylesheets=[css], sizing_mode="stretch_width")
-    preset_div = Div(text="", name="preset_note", stylesheets=[css], sizing_mode="stretch_width")
-    notice_div = Div(text="".join(f'<p class="notice">{text.escape(s)}</p>' for s in notices),
+    readout_div = _div(text="", name="sentence_readouts", stylesheets=[css], min_width=240)
+    caption_div = _div(text="", name="sentence_caption", stylesheets=[css], sizing_mode="stretch_width")
+    info_div = _div(text="", name="sentence_info", stylesheets=[css], sizing_mode="stretch_width")
+    preset_div = _div(text="", name="preset_note", stylesheets=[css], sizing_mode="stretch_width")
+    notice_div = _div(text="".join(f'<p class="notice">{text.escape(s)}</p>' for s in notices),
                      name="sentence_notices", stylesheets=[css], visible=bool(notices), sizing_mode="stretch_width")
 
     # The engine sets this box's width to the matrix's, but never wider than the screen: a long sentence
     # keeps 20 px rows and scrolls sideways inside the box on a phone.
-    matrix_box = column(heat, Div(text=MATRIX_NOTE, stylesheets=[css], sizing_mode="stretch_width"),
+    matrix_box = column(heat, _div(text=MATRIX_NOTE, stylesheets=[css], sizing_mode="stretch_width"),
                         width=geo["box"], styles={"overflow-x": "auto", "overflow-y": "hidden", "flex": "0 0 auto"},
                         name="matrix_box")
 
@@ -610,14 +615,14 @@ def build_sentence(state=None, *, mode: str = "served", notices=()) -> SentenceV
         f.js_on_event("tap", engine)
 
     # -- layout -------------------------------------------------------------------------------------------------
-    intro = Div(text=INTRO, stylesheets=[css], sizing_mode="stretch_width", name="sentence_intro")
+    intro = _div(text=INTRO, stylesheets=[css], sizing_mode="stretch_width", name="sentence_intro")
     if mode == "served":
         input_row = row(w_input, w_preset, sizing_mode="stretch_width", styles={"flex-wrap": "wrap", "gap": "0 12px"})
-        input_note = Div(text=f'<p class="small">{text.escape(INPUT_NOTE)}</p>', stylesheets=[css],
+        input_note = _div(text=f'<p class="small">{text.escape(INPUT_NOTE)}</p>', stylesheets=[css],
                          sizing_mode="stretch_width")
     else:
         input_row = row(w_preset, sizing_mode="stretch_width")
-        input_note = Div(text=f'<p class="small">{text.escape(STATIC_INPUT_NOTE)}</p>', stylesheets=[css],
+        input_note = _div(text=f'<p class="small">{text.escape(STATIC_INPUT_NOTE)}</p>', stylesheets=[css],
                          sizing_mode="stretch_width", name="sentence_static_note")
     controls = column(
         input_row, input_note, preset_div, info_div,
@@ -630,27 +635,24 @@ def build_sentence(state=None, *, mode: str = "served", notices=()) -> SentenceV
                      sizing_mode="stretch_width", min_width=280, styles={"flex": "1 1 300px"})
     top = row(matrix_box, row_box, sizing_mode="stretch_width", styles={"flex-wrap": "wrap", "gap": "12px"})
     routing = row(column(sense_fig, sizing_mode="stretch_width", styles={"flex": "3 1 320px"}),
-                  Div(text=ROUTING, stylesheets=[css], sizing_mode="stretch_width", styles={"flex": "2 1 260px"}),
+                  _div(text=ROUTING, stylesheets=[css], sizing_mode="stretch_width", styles={"flex": "2 1 260px"}),
                   sizing_mode="stretch_width", styles={"flex-wrap": "wrap", "gap": "12px"})
     heads = column(
-        Div(text=MULTIHEAD, stylesheets=[css], sizing_mode="stretch_width"),
+        _div(text=MULTIHEAD, stylesheets=[css], sizing_mode="stretch_width"),
         row(*[column(f, d) for f, d in zip(mini_figs, head_divs)], sizing_mode="stretch_width",
             styles={"flex-wrap": "wrap", "gap": "8px 20px"}),
         sizing_mode="stretch_width", name="heads_box")
     cost = column(
-        Div(text=COST, stylesheets=[css], sizing_mode="stretch_width"),
-        row(cost_fig, column(timing_fig, Div(text=f'<p class="small">{text.escape(timing_note)}</p>',
+        _div(text=COST, stylesheets=[css], sizing_mode="stretch_width"),
+        row(cost_fig, column(timing_fig, _div(text=f'<p class="small">{text.escape(timing_note)}</p>',
                                              stylesheets=[css], sizing_mode="stretch_width", name="timing_note"),
                              sizing_mode="stretch_width", styles={"flex": "1 1 280px"}),
             sizing_mode="stretch_width", styles={"flex-wrap": "wrap", "gap": "12px"}),
         sizing_mode="stretch_width", name="cost_box")
-    perspective = Div(text=PERSPECTIVE, stylesheets=[css], sizing_mode="stretch_width", name="sentence_perspective")
+    perspective = _div(text=PERSPECTIVE, stylesheets=[css], sizing_mode="stretch_width", name="sentence_perspective")
     parts = {"intro": intro, "notices": notice_div, "controls": controls, "top": top, "routing": routing,
              "heads": heads, "cost": cost, "perspective": perspective}
     layout = column(*parts.values(), sizing_mode="stretch_width", name="sentence_section", styles=PAGE_STYLES)
-    for m in layout.references():
-        if isinstance(m, Div):
-            m.disable_math = True   # a typed "$$...$$" stays text: no TeX is ever rendered here
     widgets = dict(preset=w_preset, token=w_token, head=w_head, temperature=w_logt, causal=w_causal)
     if w_input is not None:
         widgets["input"] = w_input

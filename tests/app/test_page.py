@@ -58,6 +58,30 @@ def test_explorable_builds_a_panel_layout_without_a_server():
     assert model is not None
 
 
+@pytest.mark.parametrize("link", ["", "kernel=dot&key_norm=0.5&dataset=generated&n=300&limits=1"])
+def test_the_served_document_passes_bokehs_integrity_checks(link):
+    """The server skips Bokeh's per-session check (app/serving.py); this is where it runs instead."""
+    from bokeh.core.validation import check_integrity
+
+    doc = Document()
+    create_page(link).__panel__().server_doc(doc)
+    issues = check_integrity([m for root in doc.roots for m in root.references()])
+    assert issues.error == [] and issues.warning == []
+
+
+def test_served_app_skips_the_per_session_check_unless_told_otherwise(monkeypatch):
+    import os
+
+    from app.serving import skip_document_validation
+
+    monkeypatch.delenv("BOKEH_VALIDATE_DOC", raising=False)
+    skip_document_validation()
+    assert os.environ["BOKEH_VALIDATE_DOC"] == "false"
+    monkeypatch.setenv("BOKEH_VALIDATE_DOC", "true")
+    skip_document_validation()  # an explicit choice wins
+    assert os.environ["BOKEH_VALIDATE_DOC"] == "true"
+
+
 def test_from_app_import_explorable():
     from app import Explorable as E
 
