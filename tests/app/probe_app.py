@@ -6,6 +6,8 @@ Switched by environment variables of the server process, so app code carries no 
   one session's callback; every other session generates as usual).
 * ``PROBE_NAGLE=1``  -- leave Bokeh's websockets with Nagle's algorithm on (what the app switches off), to
   measure the difference.
+* ``PROBE_GCLOG=1``  -- log every garbage collection that pauses the process for 20 ms or more (generation,
+  milliseconds, objects tracked), to see whether collections are what stalls replies under load.
 
 A page opened with ``?census=1`` also gets a Div named "census": JSON with how many explorable pages and
 Bokeh documents are alive in this process (after a full garbage collection), the number of Python objects and
@@ -28,7 +30,7 @@ from bokeh.document import Document  # noqa: E402
 from bokeh.models import Div  # noqa: E402
 
 from app.page import Explorable, serve_page  # noqa: E402
-from app.serving import no_delay_websockets  # noqa: E402
+from app.serving import no_delay_websockets, skip_document_validation  # noqa: E402
 
 
 def _faulty(original):
@@ -46,6 +48,30 @@ if os.environ.get("PROBE_FAULT") == "1" and not getattr(Explorable, "_probe_faul
 
 if os.environ.get("PROBE_NAGLE") != "1":
     no_delay_websockets()
+skip_document_validation()  # as app/main.py
+
+
+def _gc_logger():
+    import logging
+    import time
+
+    log = logging.getLogger("probe.gc")
+    started = {}
+
+    def callback(phase, info):
+        if phase == "start":
+            started["t"] = time.perf_counter()
+        elif "t" in started:
+            ms = (time.perf_counter() - started.pop("t")) * 1e3
+            if ms >= 20:
+                log.warning("gc pause: generation %d, %.0f ms, %d objects tracked", info["generation"], ms,
+                            len(gc.get_objects()) if info["generation"] == 2 else -1)
+    return callback
+
+
+if os.environ.get("PROBE_GCLOG") == "1" and not any(getattr(c, "__qualname__", "").startswith("_gc_logger")
+                                                    for c in gc.callbacks):
+    gc.callbacks.append(_gc_logger())
 
 
 def _rss_mb() -> float:

@@ -426,9 +426,10 @@ class BokehSession:
         d = attention.load_dataset("default")
         mid = self.by_name["dataset"]
         data = {"type": "map", "entries": [["x", d.x.tolist()], ["y", d.y.tolist()]]}
-        return [{"kind": "ModelChanged", "model": {"id": mid}, "attr": "data", "new": data},
+        # in the order the page's engine makes them (explorable.js swapDataset): the select, the tags, the data
+        return [self.change("dataset_select", "value", "default"),
                 {"kind": "ModelChanged", "model": {"id": mid}, "attr": "tags", "new": [dataset_meta("default", d)]},
-                self.change("dataset_select", "value", "default")]
+                {"kind": "ModelChanged", "model": {"id": mid}, "attr": "data", "new": data}]
 
     async def show_default(self, timeout: float = DEFAULT_TIMEOUT):
         """What the page does when the user picks the shipped default dataset (BokehJS swaps the data)."""
@@ -486,18 +487,12 @@ def percentile(values, q: float) -> float:
     return float(np.percentile(np.asarray(values, dtype=float), q)) if len(values) else float("nan")
 
 
-async def classroom(app_url: str, n_sessions: int, seconds: float, *, rate_hz: float = 1.0, via_page: bool = False,
-                    open_concurrency: int = 20, timeout: float = DEFAULT_TIMEOUT, on_stage=None) -> dict:
-    """``n_sessions`` concurrent sessions, each making one server-side change per 1/rate_hz s for ``seconds``.
+async def open_sessions(app_url: str, n_sessions: int, *, via_page: bool = False, open_concurrency: int = 20,
+                        timeout: float = DEFAULT_TIMEOUT) -> dict:
+    """Open ``n_sessions`` sessions, ``open_concurrency`` at a time (a class arriving).
 
-    The change is the one that needs Python (a seeded dataset generated on the server); the round trip is from
-    sending it to the new data arriving.  Sessions open ``open_concurrency`` at a time (a class arriving), and
-    their changes are spread evenly over each second.  ``on_stage(name)`` is called with "opened" (every
-    session open, before the load) and "loaded" (after the load, sessions still open).  Returns round trips
-    and open times (s), errors and counts.
+    Returns the open sessions, each one's open time (s), the errors and how long the whole arrival took.
     """
-    import random
-
     sem = asyncio.Semaphore(open_concurrency)
     sessions: list[BokehSession] = []
     errors: list[str] = []
@@ -515,10 +510,23 @@ async def classroom(app_url: str, n_sessions: int, seconds: float, *, rate_hz: f
 
     t_open = time.perf_counter()
     await asyncio.gather(*(opener() for _ in range(n_sessions)))
-    open_s = time.perf_counter() - t_open
+    return {"sessions": sessions, "open_times": open_times, "errors": errors,
+            "open_seconds": time.perf_counter() - t_open}
+
+
+async def drive(sessions: list, seconds: float, *, rate_hz: float = 1.0, timeout: float = DEFAULT_TIMEOUT,
+                seed: int = 0) -> dict:
+    """Every session makes one server-side change per 1/rate_hz s for ``seconds``, spread evenly over each period.
+
+    The change is the one that needs Python (a seeded dataset generated on the server); the round trip is from
+    sending it to the new data arriving.  Returns the round trips (s) and the errors.
+    """
+    import random
+
     rtts: list[float] = []
+    errors: list[str] = []
     period = 1.0 / rate_hz
-    rng = random.Random(0)
+    rng = random.Random(seed)
 
     async def student(s: BokehSession):
         await asyncio.sleep(rng.random() * period)
@@ -534,16 +542,32 @@ async def classroom(app_url: str, n_sessions: int, seconds: float, *, rate_hz: f
             nxt += period
             await asyncio.sleep(max(0.0, nxt - time.perf_counter()))
 
+    await asyncio.gather(*(student(s) for s in sessions))
+    return {"rtts": rtts, "errors": errors}
+
+
+async def classroom(app_url: str, n_sessions: int, seconds: float, *, rate_hz: float = 1.0, via_page: bool = False,
+                    open_concurrency: int = 20, timeout: float = DEFAULT_TIMEOUT, on_stage=None) -> dict:
+    """``n_sessions`` concurrent sessions, each making one server-side change per 1/rate_hz s for ``seconds``.
+
+    Sessions open ``open_concurrency`` at a time (``open_sessions``), then make their changes (``drive``).
+    ``on_stage(name)`` is called with "opened" (every session open, before the load) and "loaded" (after the
+    load, sessions still open).  Returns round trips and open times (s), errors and counts.
+    """
+    opened = await open_sessions(app_url, n_sessions, via_page=via_page, open_concurrency=open_concurrency,
+                                 timeout=timeout)
+    sessions = opened["sessions"]
     if on_stage is not None:
         on_stage("opened")
-    await asyncio.gather(*(student(s) for s in sessions))
+    load = await drive(sessions, seconds, rate_hz=rate_hz, timeout=timeout)
     if on_stage is not None:
         on_stage("loaded")
+    errors = opened["errors"] + load["errors"]
     errors += [e for s in sessions for e in s.errors if e not in errors]
     for s in sessions:
         await s.close()
-    return {"rtts": rtts, "errors": errors, "opened": len(sessions), "open_seconds": open_s,
-            "open_times": open_times}
+    return {"rtts": load["rtts"], "errors": errors, "opened": len(sessions), "open_seconds": opened["open_seconds"],
+            "open_times": opened["open_times"]}
 
 
 # -- hostile URLs ------------------------------------------------------------------------------------

@@ -142,8 +142,9 @@ def main(argv=None) -> int:
         names = [n for n in names if n in args.only]
 
     rows, modules, errors = [], [], []
-    for name in names:
+    for k, name in enumerate(names, 1):
         t0 = time.perf_counter()
+        print(f"[{k}/{len(names)}] bench_{name} ...", file=sys.stderr, flush=True)
         try:
             mod = importlib.import_module(f"{__package__ or 'tests.bench'}.bench_{name}")
             got = list(mod.run(args.quick))
@@ -157,6 +158,8 @@ def main(argv=None) -> int:
             print(f"bench_{name}: {type(e).__name__}: {e}", file=sys.stderr)
             got = []
         rows.extend(got)
+        print(f"[{k}/{len(names)}] bench_{name}: {len(got)} rows in {time.perf_counter() - t0:.0f} s",
+              file=sys.stderr, flush=True)
         modules.append({"module": f"bench_{name}", "rows": len(got), "seconds": round(time.perf_counter() - t0, 3)})
 
     report = {"machine": machine(), "quick": args.quick, "only": args.only, "modules": modules,

@@ -8,8 +8,9 @@ in count and time.
 * round trip: one session picks the "generated" dataset (Python draws it and sends the data back); from
   sending the change to the new data arriving.  Also the same with Nagle's algorithm left on (Bokeh's
   default, which app/serving.py switches off), a slider sync, and the cost of opening a session.
-* class: N sessions (10, 50, 100, 200) each make that change once a second for 60 s: round trip p50/p95,
-  the server's RSS against N (MB per additional session, a least-squares slope) and its CPU use.
+* class: one server, a class that grows to N = 10, 50, 100, 200 open sessions; at each N every session makes
+  that change once a second for 60 s: round trip p50/p95, the server's RSS against N (MB per additional
+  session, a least-squares slope), its CPU use, and how long the newcomers took to open.
 * churn: 500 sessions opened and closed; RSS after the unused-session cleanup against the warmed-up
   baseline, and how many page objects are still alive (tests/app/probe_app.py's census).
 * nginx: app/deploy/nginx.conf in front of 1, 2 and 4 workers, 100 browsers' sessions (page, then websocket).
@@ -29,8 +30,8 @@ import time
 
 import numpy as np
 
-from tests.app.serverutil import (FAST_CLEANUP, ROOT, AppServer, BokehSession, Nginx, classroom, cpu_seconds,
-                                  nginx_available, notice_problems, url_cases)
+from tests.app.serverutil import (FAST_CLEANUP, ROOT, AppServer, BokehSession, Nginx, classroom, cpu_seconds, drive,
+                                  nginx_available, notice_problems, open_sessions, url_cases)
 from tests.app.serverutil import run as run_async
 
 SECTION = "server"
@@ -131,36 +132,61 @@ def roundtrip_rows(quick: bool) -> list[dict]:
 # -- a class ----------------------------------------------------------------------------------------------
 
 def class_rows(quick: bool) -> list[dict]:
+    """One server, a class that grows: 10 sessions arrive, work for a minute, 40 more arrive, and so on.
+
+    Each stage reports the round trips of every open session under load, the arrival of the new sessions,
+    the server's RSS and CPU use, and the load generator's own CPU use (it shares the machine).
+    """
     sizes = (10,) if quick else (10, 50, 100, 200)
     seconds = 5.0 if quick else 60.0
-    rows, rss_points = [], []
-    for n in sizes:
-        with AppServer(extra=FAST_CLEANUP) as srv:
-            run_async(_opens(srv.url, 2, srv.pid))  # warm the process (imports, caches)
-            time.sleep(4)  # the warm-up sessions are discarded
-            base = srv.rss()
-            stages = {}
+    rows, rss_points, sessions = [], [], []
+    with AppServer(extra=FAST_CLEANUP) as srv:
+        run_async(_opens(srv.url, 2, srv.pid))  # warm the process (imports, caches)
+        time.sleep(4)  # the warm-up sessions are discarded
+        base = srv.rss()
 
-            def on_stage(name, srv=srv, stages=stages):
-                stages[name] = (srv.rss(), cpu_seconds(srv.pid), time.perf_counter())
+        async def stage(n):
+            c0, t0 = cpu_seconds(srv.pid), time.perf_counter()
+            opened = await open_sessions(srv.url, n - len(sessions), open_concurrency=10)
+            sessions.extend(opened["sessions"])
+            c1, t1, rss_opened = cpu_seconds(srv.pid), time.perf_counter(), srv.rss()
+            p0 = time.process_time()
+            load = await drive(sessions, seconds, seed=n)
+            c2, t2 = cpu_seconds(srv.pid), time.perf_counter()
+            gen = (time.process_time() - p0) / (t2 - t1)
+            errors = opened["errors"] + load["errors"]
+            return opened, load, errors, rss_opened, (c1 - c0) / max(t1 - t0, 1e-9), (c2 - c1) / (t2 - t1), gen
 
-            result = run_async(classroom(srv.url, n, seconds, open_concurrency=10, on_stage=on_stage))
-            rss_opened = stages["opened"][0]
-            rss_loaded = stages["loaded"][0]
-            busy = (stages["loaded"][1] - stages["opened"][1]) / (stages["loaded"][2] - stages["opened"][2])
+        async def grow():
+            out = []
+            try:
+                for n in sizes:
+                    out.append((n, *(await stage(n))))
+            finally:
+                for sess in sessions:
+                    await sess.close()
+            return out
+
+        stages = run_async(grow())
+    prev = 0
+    for n, opened, load, errors, rss_opened, busy_open, busy_load, gen in stages:
         rss_points.append((n, rss_opened - base))
-        p95 = _p95(result["rtts"])
+        p95 = _p95(load["rtts"])
         target = meets = None
         if n == 100:
             target, meets = f"p95 <= {TARGET_CLASS_P95_S * 1e3:.0f} ms", p95 <= TARGET_CLASS_P95_S
-        rows.append(_row(f"class of {n}: each picks 'generated' once a second for {seconds:.0f} s", result["rtts"],
+        rows.append(_row(f"class of {n}: each picks 'generated' once a second for {seconds:.0f} s", load["rtts"],
                          target=target, meets=meets,
-                         note=f"errors {len(result['errors'])}; sessions {result['opened']}/{n}; server CPU "
-                              f"{busy * 100:.0f} % of one core during the load; RSS {base / 1e6:.0f} MB before, "
-                              f"{rss_opened / 1e6:.0f} MB with {n} sessions, {rss_loaded / 1e6:.0f} MB after "
-                              f"the load", errors=len(result["errors"]), rss_mb=rss_opened / 1e6))
-        rows.append(_row(f"class of {n}: session open while the class arrives (10 at a time)",
-                         result["open_times"], note=f"all {n} open after {result['open_seconds']:.1f} s"))
+                         note=f"errors {len(errors)}; sessions open {len(opened['sessions']) + prev}/{n}; server "
+                              f"CPU {busy_load * 100:.0f} % of one core during the load; load generator "
+                              f"{gen * 100:.0f} %; RSS {base / 1e6:.0f} MB before the class, "
+                              f"{rss_opened / 1e6:.0f} MB with {n} sessions", errors=len(errors),
+                         rss_mb=rss_opened / 1e6, server_cpu=busy_load, generator_cpu=gen))
+        rows.append(_row(f"class of {n}: open a session while {n - prev} arrive (10 at a time)",
+                         opened["open_times"],
+                         note=f"all {n - prev} open after {opened['open_seconds']:.1f} s; server CPU "
+                              f"{busy_open * 100:.0f} % of one core meanwhile", arrival_s=opened["open_seconds"]))
+        prev = n
     ns = np.array([p[0] for p in rss_points], dtype=float)
     mb = np.array([p[1] for p in rss_points], dtype=float) / 1e6
     slope = float(np.polyfit(ns, mb, 1)[0]) if len(ns) >= 2 else float(mb[0] / ns[0])
