@@ -47,6 +47,18 @@ def _port(text: str) -> int:
     return v
 
 
+def _int_in(lo: int, hi: int):
+    def parse(text: str) -> int:
+        try:
+            v = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+        if not lo <= v <= hi:
+            raise argparse.ArgumentTypeError(f"must be from {lo} to {hi}, got {v}")
+        return v
+    return parse
+
+
 def _readout(args) -> int:
     import attention
 
@@ -181,10 +193,13 @@ def build_parser() -> argparse.ArgumentParser:
                    help="interface to listen on (default 127.0.0.1: this machine only; 0.0.0.0 for a class)")
     s.add_argument("--allow-websocket-origin", action="append", metavar="HOST[:PORT]",
                    help="a host the page may be opened from (repeat for several); needed to serve other machines")
-    s.add_argument("--num-procs", type=int, default=1, help="worker processes (default 1)")
-    s.add_argument("--check-unused-sessions", type=int, default=5000, metavar="MS",
+    s.add_argument("--num-procs", type=_int_in(1, 64), default=1,
+                   help="forked processes sharing the port (default 1); a page's websocket may reach "
+                        "another process than its page, which then builds the page again, so for a class "
+                        "prefer one process per core behind nginx (README: Serving a class)")
+    s.add_argument("--check-unused-sessions", type=_int_in(100, 3_600_000), default=5000, metavar="MS",
                    help="how often to look for sessions whose browser left (ms, default 5000)")
-    s.add_argument("--unused-session-lifetime", type=int, default=15000, metavar="MS",
+    s.add_argument("--unused-session-lifetime", type=_int_in(100, 86_400_000), default=15000, metavar="MS",
                    help="how long a session may stay without a browser before it is freed (ms, default 15000)")
     s.add_argument("--show", action="store_true", help="open a browser")
     s.set_defaults(func=_serve)
