@@ -121,8 +121,8 @@ class Explorable(pn.viewable.Viewer, ExplorableState):
         # -- learning section (app/learning_view.py): trains h on the regression view, and a 2-D metric --
         self._learning = build_learning(self, mode="served", regression=self._view)
         # Two Bokeh panes around the generator (Panel widgets), not one per part: every pane walks all the
-        # models its part reaches, and through the engines' arguments each part reaches most of the page,
-        # so fewer panes make opening a session markedly cheaper (tests/bench/bench_server.py).
+        # models its part reaches (through the engines' arguments, most of the page), so each pane adds
+        # to the CPU time of opening a session.
         before = column(*parts[:cut], sizing_mode="stretch_width")
         after = column(*parts[cut:], sentence, self._learning.layout, sizing_mode="stretch_width")
         return pn.Column(pn.pane.Bokeh(before, sizing_mode="stretch_width"), self._generator_panel(),

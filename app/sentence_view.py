@@ -478,7 +478,7 @@ def build_sentence(state=None, *, mode: str = "served", notices=()) -> SentenceV
         minis.append(src)
         mini_figs.append(f)
         head_divs.append(_div(text=f'<p class="head">{text.escape(hd.description)}</p>', stylesheets=[css],
-                             width=230, name=f"head_description_{h}"))
+                              width=230, name=f"head_description_{h}"))
 
     # -- the O(n^2) cost ------------------------------------------------------------------------------------
     cost_src = ColumnDataSource({"n": COST_N, "scores": [float(s) for s in attention.attention_cost(COST_N)[0]]},
@@ -564,7 +564,7 @@ def build_sentence(state=None, *, mode: str = "served", notices=()) -> SentenceV
     info_div = _div(text="", name="sentence_info", stylesheets=[css], sizing_mode="stretch_width")
     preset_div = _div(text="", name="preset_note", stylesheets=[css], sizing_mode="stretch_width")
     notice_div = _div(text="".join(f'<p class="notice">{text.escape(s)}</p>' for s in notices),
-                     name="sentence_notices", stylesheets=[css], visible=bool(notices), sizing_mode="stretch_width")
+                      name="sentence_notices", stylesheets=[css], visible=bool(notices), sizing_mode="stretch_width")
 
     # The engine sets this box's width to the matrix's, but never wider than the screen: a long sentence
     # keeps 20 px rows and scrolls sideways inside the box on a phone.
@@ -619,11 +619,11 @@ def build_sentence(state=None, *, mode: str = "served", notices=()) -> SentenceV
     if mode == "served":
         input_row = row(w_input, w_preset, sizing_mode="stretch_width", styles={"flex-wrap": "wrap", "gap": "0 12px"})
         input_note = _div(text=f'<p class="small">{text.escape(INPUT_NOTE)}</p>', stylesheets=[css],
-                         sizing_mode="stretch_width")
+                          sizing_mode="stretch_width")
     else:
         input_row = row(w_preset, sizing_mode="stretch_width")
         input_note = _div(text=f'<p class="small">{text.escape(STATIC_INPUT_NOTE)}</p>', stylesheets=[css],
-                         sizing_mode="stretch_width", name="sentence_static_note")
+                          sizing_mode="stretch_width", name="sentence_static_note")
     controls = column(
         input_row, input_note, preset_div, info_div,
         row(w_head, sizing_mode="stretch_width", styles={"flex-wrap": "wrap"}),
@@ -645,7 +645,7 @@ def build_sentence(state=None, *, mode: str = "served", notices=()) -> SentenceV
     cost = column(
         _div(text=COST, stylesheets=[css], sizing_mode="stretch_width"),
         row(cost_fig, column(timing_fig, _div(text=f'<p class="small">{text.escape(timing_note)}</p>',
-                                             stylesheets=[css], sizing_mode="stretch_width", name="timing_note"),
+                                              stylesheets=[css], sizing_mode="stretch_width", name="timing_note"),
                              sizing_mode="stretch_width", styles={"flex": "1 1 280px"}),
             sizing_mode="stretch_width", styles={"flex-wrap": "wrap", "gap": "12px"}),
         sizing_mode="stretch_width", name="cost_box")
