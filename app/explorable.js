@@ -131,15 +131,31 @@ const Explorable = (function (M) {
 
   // ---- state -----------------------------------------------------------------
 
-  // Bokeh runs the CustomJS body afresh on every event (this whole file is
-  // re-evaluated), so the per-page state must live outside it.
-  const CACHE = globalThis.__attnExplorableCache || (globalThis.__attnExplorableCache = new WeakMap());
-
-  function cacheFor(a) {
-    let c = CACHE.get(a.ds);
-    if (!c) { c = { ready: false, busy: false }; CACHE.set(a.ds, c); }
+  // Bokeh runs the CustomJS body afresh on every event (each engine's file is
+  // re-evaluated), so an engine's per-page state lives outside it: in a WeakMap
+  // on globalThis called `store`, keyed by one model of its section.
+  function pageState(store, key, fresh) {
+    const map = globalThis[store] || (globalThis[store] = new WeakMap());
+    let c = map.get(key);
+    if (!c) { c = Object.assign({ ready: false, busy: false }, fresh); map.set(key, c); }
     return c;
   }
+
+  // Run one event's work for an engine: never re-entered (an engine's own changes fire events
+  // too), and an error goes to `onError` (shown on the page) instead of stopping the page.
+  function runGuarded(c, work, onError) {
+    if (c.busy) return;
+    c.busy = true;
+    try {
+      work();
+    } catch (e) {
+      onError(e);
+    } finally {
+      c.busy = false;
+    }
+  }
+
+  function cacheFor(a) { return pageState("__attnExplorableCache", a.ds); }
 
   function clamp(v, lo, hi) { return Math.min(hi, Math.max(lo, v)); }
 
@@ -490,21 +506,15 @@ const Explorable = (function (M) {
 
   function handle(ev, a) {
     const c = cacheFor(a);
-    if (c.busy) return;
-    c.busy = true;
-    try {
-      if (!c.ready) init(a, c);
-      else dispatch(ev, a, c);
-    } catch (e) {
+    runGuarded(c, () => { if (!c.ready) init(a, c); else dispatch(ev, a, c); }, (e) => {
       console.error("attention explorable:", e);
       if (a.notice_div) {
         a.notice_div.text = `<p class="notice">Something went wrong while redrawing (${esc(e.message)}); reset restores the opening state.</p>`;
         a.notice_div.visible = true;
       }
-    } finally {
-      c.busy = false;
-    }
+    });
   }
 
-  return { handle, parseQuery, caption, limitNotices, fixed, general, signed, esc, cacheFor, setHtml };
+  return { handle, parseQuery, caption, limitNotices, fixed, general, signed, esc, cacheFor, setHtml, clamp,
+           pageState, runGuarded };
 })(AttnMirror);

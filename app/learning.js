@@ -14,15 +14,9 @@ const Learning = (function (M, E) {
   "use strict";
 
   const esc = E.esc, fixed = E.fixed, general = E.general, signed = E.signed;
-  const CACHE = globalThis.__attnLearningCache || (globalThis.__attnLearningCache = new WeakMap());
+  const clamp = E.clamp;
 
-  function cacheFor(a) {
-    let c = CACHE.get(a.bw_readout);
-    if (!c) { c = { ready: false, busy: false }; CACHE.set(a.bw_readout, c); }
-    return c;
-  }
-
-  function clamp(v, lo, hi) { return Math.min(hi, Math.max(lo, v)); }
+  function cacheFor(a) { return E.pageState("__attnLearningCache", a.bw_readout); }
   function range(n) { return Array.from({ length: n }, (_, i) => i); }
   // change a property without sending it to the server (button states)
   function quiet(m, prop, v) { if (m && m[prop] !== v) m.setv({ [prop]: v }, { sync: false }); }
@@ -379,17 +373,10 @@ const Learning = (function (M, E) {
 
   function handle(ev, a) {
     const c = cacheFor(a);
-    if (c.busy) return;
-    c.busy = true;
-    try {
-      if (!c.ready) init(a, c);
-      else dispatch(ev, a, c);
-    } catch (e) {
+    E.runGuarded(c, () => { if (!c.ready) init(a, c); else dispatch(ev, a, c); }, (e) => {
       console.error("attention learning:", e);
       if (a.bw_status) a.bw_status.text = para("notice", `Something went wrong in the learning demo (${e.message}).`);
-    } finally {
-      c.busy = false;
-    }
+    });
   }
 
   return { handle, cacheFor };

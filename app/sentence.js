@@ -12,17 +12,10 @@ const SentenceExplorable = (function (M, X) {
 
   const esc = X.esc, fixed = X.fixed, general = X.general;
   const BLUE = "#0072B2", VERMILLION = "#D55E00";
-  // Bokeh runs the CustomJS body afresh on every event, so the state lives on the page, keyed by the data
-  // holder (one entry per section on the page).
-  const CACHE = globalThis.__attentionSentenceState || (globalThis.__attentionSentenceState = new WeakMap());
+  const clamp = X.clamp;
 
-  function cacheFor(a) {
-    let c = CACHE.get(a.holder);
-    if (!c) { c = { ready: false, busy: false, pending: [] }; CACHE.set(a.holder, c); }
-    return c;
-  }
-
-  function clamp(v, lo, hi) { return Math.min(hi, Math.max(lo, v)); }
+  // the state lives on the page, keyed by the data holder (one entry per section on the page)
+  function cacheFor(a) { return X.pageState("__attentionSentenceState", a.holder, { pending: [] }); }
 
   // New data for a source, applied once the handler is done.  BokehJS rebuilds a glyph from new data
   // asynchronously, but a Div's new text lays the page out (and paints every plot) at once; a plot
@@ -464,22 +457,14 @@ const SentenceExplorable = (function (M, X) {
 
   function handle(ev, a) {
     const c = cacheFor(a);
-    if (c.busy) return;
-    c.busy = true;
-    try {
-      if (!c.ready) init(a, c);
-      else dispatch(ev, a, c);
-      flush(c);
-    } catch (e) {
+    X.runGuarded(c, () => { if (!c.ready) init(a, c); else dispatch(ev, a, c); flush(c); }, (e) => {
       c.pending = [];
       console.error("attention explorable (sentence):", e);
       if (c.cfg && c.cfg.mode === "static" && a.notice_div) {
         a.notice_div.text = `<p class="notice">Something went wrong while redrawing (${esc(e.message)}).</p>`;
         a.notice_div.visible = true;
       }
-    } finally {
-      c.busy = false;
-    }
+    });
   }
 
   return { handle, roughTokens, cacheFor };

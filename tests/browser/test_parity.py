@@ -54,6 +54,19 @@ window.parity = (function (M, E) {
     format: (cases) => cases.map((c) => ({ fixed: E.fixed(c.v, c.d), general: E.general(c.v, c.d + 1),
                                             signed: E.signed(c.v, c.d) })),
     parse: (cases) => cases.map((s) => E.parseQuery(s, SPEC)),
+    guard: () => {  // the engines' shared per-page state and re-entrancy guard
+      const key = {}, other = {};
+      const c = E.pageState("__attnGuardTest", key, { pending: [1] });
+      const log = [];
+      let caught = null;
+      E.runGuarded(c, () => { log.push("outer");
+                              E.runGuarded(c, () => log.push("inner"), () => log.push("inner error")); },
+                   () => log.push("outer error"));
+      E.runGuarded(c, () => { throw new Error("boom"); }, (e) => { caught = e.message; });
+      E.runGuarded(c, () => log.push("after the error"), () => log.push("second error"));
+      return { same: E.pageState("__attnGuardTest", key) === c, fresh: E.pageState("__attnGuardTest", other) !== c,
+               ready: c.ready, busy: c.busy, pending: c.pending, log, caught };
+    },
   };
 })(AttnMirror, Explorable);
 """
@@ -441,3 +454,12 @@ def test_parsed_values_are_within_bounds_and_accepted_by_the_state():
     for q in EXPLICIT_QUERIES + nasty_queries(15, 100):
         values, _ = parse_query(q)
         ExplorableState(**values)  # raises if anything is out of bounds
+
+
+def test_engine_guard_keeps_state_per_page_and_never_reenters(js):
+    """explorable.js's pageState/runGuarded, which all three engines use around every event."""
+    r = js("guard", [])
+    assert r["same"] is True and r["fresh"] is True          # one state per key, kept across calls
+    assert (r["ready"], r["busy"], r["pending"]) == (False, False, [1])  # defaults plus the engine's own
+    assert r["log"] == ["outer", "after the error"]          # an event raised inside an event is dropped
+    assert r["caught"] == "boom"                             # an error reaches onError, and the guard frees
