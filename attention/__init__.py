@@ -16,7 +16,10 @@ from .learn import (DEFAULT_BANDWIDTH_LEARNING_RATE, DEFAULT_METRIC_LEARNING_RAT
 from .kernels import circle_embedding, key_norm_tilt, softmax
 from .regression import (Readout, bias_variance, effective_points, entropy_bits, loo_error,
                          nearest_neighbor_predict, predict, readout, weights)
+from .lags import (best_lag, compare_lag_models, fit_lag, lag_attention_loss_and_grad, lag_attention_predict,
+                   make_series, train_lag_attention)
 from .selfattention import attention_cost, dot_product_attention, multi_head_attention, self_attention
+from .sequence import dependency_edges, rnn_forward, sequential_steps, time_rnn_and_attention
 from .sentences import (MAX_TOKENS, SentenceAnalysis, SentenceModel, analyze_sentence, encode,
                         load_sentence_model, tokenize, word_vector)
 
@@ -30,5 +33,8 @@ __all__ = [
     "loo_loss", "loo_loss_and_grad", "bandwidth_step", "train_bandwidth", "metric_loss", "metric_loss_and_grad",
     "metric_step", "train_metric", "similarity_ellipse", "load_metric_dataset", "make_metric_dataset",
     "DEFAULT_BANDWIDTH_LEARNING_RATE", "DEFAULT_METRIC_LEARNING_RATE",
+    "rnn_forward", "dependency_edges", "sequential_steps", "time_rnn_and_attention",
+    "make_series", "lag_attention_loss_and_grad", "lag_attention_predict", "train_lag_attention", "fit_lag",
+    "best_lag", "compare_lag_models",
 ]
 __version__ = "0.1.0"
