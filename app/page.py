@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import functools
 import logging
+import math
 
 import panel as pn
 from bokeh.layouts import column
@@ -50,6 +51,25 @@ _SYNCED = [
 ]
 
 
+# Parameters -> the page: (parameter, section, widget name, widget property, conversion to the widget's value,
+# key of the section engine's "initial" config, which a later rendering of the same component starts from).
+_TO_WIDGETS = [
+    ("query", "regression", "query", "value", float, "query"),
+    ("bandwidth", "regression", "logh", "value", math.log10, "bandwidth"),
+    ("temperature", "regression", "logt", "value", math.log10, "temperature"),
+    ("kernel", "regression", "kernel", "value", str, "kernel"),
+    ("key_norm", "regression", "keynorm", "value", float, "key_norm"),
+    ("dataset", "regression", "dataset", "value", str, None),
+    ("link", "regression", "link", "active", bool, None),
+    ("limits", "regression", "limits", "active", bool, None),
+    ("present", "regression", "present", "active", bool, None),
+    ("token", "sentence", "token", "value", str, "token"),
+    ("head", "sentence", "head", "active", int, "head"),
+    ("att_temperature", "sentence", "temperature", "value", math.log10, "temperature"),
+    ("causal", "sentence", "causal", "active", bool, "causal"),
+]
+
+
 class Explorable(pn.viewable.Viewer, ExplorableState):
     """The explorable as a Panel component; its parameters are the deep link's.
 
@@ -65,6 +85,7 @@ class Explorable(pn.viewable.Viewer, ExplorableState):
         self._view = None
         self._sentence_view = None
         self._generator = None
+        self._syncing = False  # a change is on its way between the parameters and the widgets: do not echo it
 
     # -- the dataset generator (needs Python) ------------------------------------------------------
     def generated_dataset(self):
@@ -125,9 +146,45 @@ class Explorable(pn.viewable.Viewer, ExplorableState):
         # to the CPU time of opening a session.
         before = column(*parts[:cut], sizing_mode="stretch_width")
         after = column(*parts[cut:], sentence, self._learning.layout, sizing_mode="stretch_width")
+        self.param.watch(self._to_widgets, [p[0] for p in _TO_WIDGETS])
         return pn.Column(pn.pane.Bokeh(before, sizing_mode="stretch_width"), self._generator_panel(),
                          pn.pane.Bokeh(after, sizing_mode="stretch_width"), sizing_mode="stretch_width",
                          name="explorable")
+
+    # -- parameters -> widgets (e.query = 4.0 in a notebook, a param widget beside the page) -------------------
+    def _to_widgets(self, *events):
+        """Set the page's widgets from changed parameters; their JS callbacks run the engines in the browser."""
+        if self._syncing:  # the change came from a widget: it already shows it
+            return
+        table = {p[0]: p[1:] for p in _TO_WIDGETS}
+        self._syncing = True
+        try:
+            for ev in events:
+                section, wname, prop, conv, init_key = table[ev.name]
+                view = self._view if section == "regression" else self._sentence_view
+                if view is None:
+                    continue
+                widget = view.widgets[wname]
+                value = conv(ev.new)
+                options = getattr(widget, "options", None)
+                if prop == "value" and options is not None and value not in [
+                        o[0] if isinstance(o, tuple) else o for o in options]:
+                    log.warning("%s=%r is not offered by the page; the page keeps %r", ev.name, ev.new,
+                                getattr(widget, prop))
+                    continue
+                if init_key is not None:  # a later rendering of this component starts from the new value
+                    view.models["config"]["initial"][init_key] = ev.new
+                if getattr(widget, prop) != value:
+                    setattr(widget, prop, value)
+        finally:
+            self._syncing = False
+        self._push()
+
+    def _push(self):
+        """In a notebook, send the widgets' new values to the browser (a served page sends them by itself)."""
+        layout = getattr(self, "_layout", None)
+        if layout is not None and layout._models:
+            pn.io.push_notebook(layout)
 
     # -- the self-attention section ---------------------------------------------------------------------
     def _build_sentence(self):
@@ -151,13 +208,19 @@ class Explorable(pn.viewable.Viewer, ExplorableState):
 
     def _syncer(self, pname, conv):
         def sync(_attr, _old, new):
+            if self._syncing:  # a parameter is setting this widget: the parameter already holds the value
+                return
             try:
                 value = conv(new)
                 p = self.param[pname]
                 if getattr(p, "bounds", None):
                     lo, hi = p.bounds
                     value = min(max(value, lo), hi)
-                setattr(self, pname, value)
+                self._syncing = True
+                try:
+                    setattr(self, pname, value)
+                finally:
+                    self._syncing = False
             except (ValueError, TypeError) as e:  # a stray value from a client never stops the session
                 log.warning("ignored %s=%r from the browser: %s", pname, new, e)
         return self._guard(sync)
