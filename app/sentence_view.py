@@ -65,6 +65,10 @@ b.shown { background: #D55E00; color: white; border-radius: 3px; padding: 0 4px;
 
 INTRO = """
 <h2>Self-attention: every word is a query</h2>
+<p>Attention is older than the transformer. Around 2014, translation systems read the source sentence
+with a recurrent network, and while writing each word of the translation they attended over that
+network's states to find the source words that mattered. The 2017 paper &ldquo;Attention Is All You
+Need&rdquo; threw the recurrence away and made self-attention the whole layer: the design shown below.</p>
 <p>Now the keys and values are not samples on a line but the words of a sentence, and the queries come
 from the same words. Each word's vector is multiplied by three matrices, W<sub>Q</sub>, W<sub>K</sub>
 and W<sub>V</sub>, to give its query, key and value. Then every word runs the query from the view
