@@ -206,8 +206,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     e = sub.add_parser("export", help="write one self-contained HTML file that works offline")
     e.add_argument("output", help="the HTML file to write, e.g. lecture.html")
-    e.add_argument("--sections", default="regression,sentence,learning",
-                   help="comma-separated: regression,sentence,learning (default: all three)")
+    e.add_argument("--sections", default="regression,sentence,ideas,learning",
+                   help="comma-separated: regression,sentence,ideas,learning (default: all four)")
     e.add_argument("--query", type=_number)
     e.add_argument("--bandwidth", type=_positive)
     e.add_argument("--temperature", type=_positive)

@@ -15,7 +15,7 @@ from bokeh.resources import INLINE
 from .document import PAGE_STYLES, build_regression
 from .state import ExplorableState
 
-SECTIONS = ("regression", "sentence", "learning")
+SECTIONS = ("regression", "sentence", "ideas", "learning")
 EXTERNAL_SCRIPT = re.compile(r'<script\b[^>]*\ssrc="(?!data:)[^"]*"[^>]*>\s*</script>\s*')
 HEAD_EXTRA = ('<meta name="viewport" content="width=device-width, initial-scale=1">\n'
               '<link rel="icon" href="data:,">\n')
@@ -32,6 +32,7 @@ def build_static_document(state: ExplorableState | None = None, *, sections=SECT
         raise ValueError("the learning section drives the regression section's bandwidth: export both")
     doc = Document()
     roots, engines = [], []
+    sview = None
     if "regression" in sections:
         view = build_regression(state, mode="static")
         roots.append(view.layout)
@@ -45,6 +46,11 @@ def build_static_document(state: ExplorableState | None = None, *, sections=SECT
             sview = build_sentence(state, mode="static")
             roots.append(sview.layout)
             engines.append(sview.engine)
+    if "ideas" in sections:  # after the self-attention section; its graphs follow that section's words
+        from .ideas_view import build_ideas
+        iview = build_ideas(mode="static", tokens_src=sview.models.get("tokens_src") if sview else None)
+        roots.append(iview.layout)
+        engines.append(iview.engine)
     if "learning" in sections:  # after the regression: it plays its paths on the regression's slider and plot
         from .learning_view import build_learning
         lview = build_learning(state, mode="static", regression=view)

@@ -21,6 +21,7 @@ import attention
 from . import text
 from .document import build_regression, dataset_meta
 from .learning_view import build_learning
+from .ideas_view import build_ideas
 from .sentence_view import build_sentence
 from .state import ExplorableState, parse_query
 
@@ -139,13 +140,16 @@ class Explorable(pn.viewable.Viewer, ExplorableState):
         parts = list(self._view.parts.values())
         cut = list(self._view.parts).index("controls") + 1
         sentence = self._build_sentence()
+        # -- the ideas section (app/ideas_view.py): its dependency graphs follow the sentence's words --
+        self._ideas = build_ideas(mode="served", tokens_src=self._sentence_view.models.get("tokens_src"))
         # -- learning section (app/learning_view.py): trains h on the regression view, and a 2-D metric --
         self._learning = build_learning(self, mode="served", regression=self._view)
         # Two Bokeh panes around the generator (Panel widgets), not one per part: every pane walks all the
         # models its part reaches (through the engines' arguments, most of the page), so each pane adds
         # to the CPU time of opening a session.
         before = column(*parts[:cut], sizing_mode="stretch_width")
-        after = column(*parts[cut:], sentence, self._learning.layout, sizing_mode="stretch_width")
+        after = column(*parts[cut:], sentence, self._ideas.layout, self._learning.layout,
+                       sizing_mode="stretch_width")
         self.param.watch(self._to_widgets, [p[0] for p in _TO_WIDGETS])
         return pn.Column(pn.pane.Bokeh(before, sizing_mode="stretch_width"), self._generator_panel(),
                          pn.pane.Bokeh(after, sizing_mode="stretch_width"), sizing_mode="stretch_width",
@@ -272,7 +276,7 @@ class Explorable(pn.viewable.Viewer, ExplorableState):
     def engines(self):
         """Every section's document-ready callback: the regression's, then the self-attention section's."""
         self.__panel__()
-        return [self._view.engine, self._sentence_view.engine] + (
+        return [self._view.engine, self._sentence_view.engine, self._ideas.engine] + (
             [self._learning.engine] if getattr(self, "_learning", None) is not None else [])  # learning section
 
 

@@ -30,7 +30,7 @@ from .selfattention import dot_product_attention
 
 TIMING_N = (64, 128, 256, 512, 1024, 2048)
 TIMING_D = 64
-TIMING_BUDGET_S = 0.3
+TIMING_BUDGET_S = 0.5
 
 
 def _matrix(name, value, rows=None, cols=None):

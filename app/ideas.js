@@ -1,0 +1,124 @@
+// The ideas section's engine: redraws the dependency graphs when the sentence changes, and switches the
+// lag panel between the results Python computed for every period (no formula of the core runs here).
+//
+// graphData, graphCaption, lagData and errorsHtml are twins of graph_data, graph_caption, lag_sources and
+// errors_html in app/ideas_view.py; tests/browser/test_ideas.py holds them to the Python output.
+
+const Ideas = (function () {
+  "use strict";
+
+  const MINUS = "\u2212";
+
+  function esc(s) {
+    return String(s).replace(/[&<>"']/g, (ch) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;",
+                                                    "'": "&#39;" })[ch]);
+  }
+  function fmtNum(v, digits = 2) {
+    let s = Number(v).toFixed(digits);
+    if (Number(s) === 0) s = s.replace(/^-/, "");
+    return s.replace("-", MINUS);
+  }
+  function fmtCount(n) {
+    if (n >= 1e6) return (n / 1e6).toFixed(1) + " million";
+    if (n < 10000) return String(Math.round(n));
+    return Math.round(n).toLocaleString("en-US").replace(/,/g, "\u2009");
+  }
+
+  // ---- sequential against parallel -------------------------------------------------------------------
+
+  function graphData(tokens, labelsUpTo) {
+    const toks = tokens.map(String), n = toks.length, span = Math.max(n - 1, 1);
+    const labels = n <= labelsUpTo ? toks : toks.map(() => "");
+    const xs = toks.map((_, i) => i);
+    const nodes = { x: xs.concat(xs), y: xs.map(() => 2).concat(xs.map(() => 0)), tok: toks.concat(toks),
+                    label: labels.concat(labels) };
+    const chain = { x0: [], x1: [], y0: [], y1: [] };
+    for (let i = 0; i + 1 < n; i++) { chain.x0.push(i); chain.x1.push(i + 1); chain.y0.push(2); chain.y1.push(2); }
+    const pairs = { x0: [], x1: [], cx: [], cy: [], y0: [], y1: [] };
+    for (let i = 0; i < n; i++) {
+      for (let j = i + 1; j < n; j++) {
+        pairs.x0.push(i); pairs.x1.push(j); pairs.cx.push((i + j) / 2); pairs.cy.push(0.9 * (j - i) / span);
+        pairs.y0.push(0); pairs.y1.push(0);
+      }
+    }
+    return { nodes, chain, pairs, n };
+  }
+
+  function graphCaption(n) {
+    const pairs = n * (n - 1) / 2, steps = n === 1 ? "step" : "steps";
+    return `<p>For these ${n} words the RNN takes <b>${n} ${steps} in a row</b>, and the first word reaches ` +
+      `the last only through all ${Math.max(n - 1, 0)} links of the chain. Attention scores all ` +
+      `${fmtCount(n * n)} pairs (each word also reads itself; the ${fmtCount(pairs)} links between different ` +
+      `words are drawn) in <b>one step</b>: every word is one link away from every other.</p>`;
+  }
+
+  function drawGraph(a) {
+    const toks = Array.from(a.tokens_src.data.tok || []);
+    if (!toks.length) return;
+    const g = graphData(toks, a.config.word_labels_up_to);
+    const r = a.graph_fig.x_range, end = g.n - 0.4;
+    if (r.start !== -0.6 || r.end !== end) r.setv({ start: -0.6, end: end });
+    a.nodes.data = g.nodes;
+    a.chain.data = g.chain;
+    a.pairs.data = g.pairs;
+    const html = graphCaption(g.n);
+    if (a.graph_div.text !== html) a.graph_div.text = html;
+  }
+
+  // ---- a known lag is a feature ---------------------------------------------------------------------
+
+  function lagTicks(period, maxLag) {
+    const t = new Set([1, period]);
+    if (period < maxLag - 2) t.add(maxLag);
+    return Array.from(t).sort((x, y) => x - y);
+  }
+
+  function lagData(res, colors) {
+    const k = res.period, lags = res.weights.map((_, i) => i + 1);
+    return {
+      weights: { lag: lags, w: res.weights.slice(), color: lags.map((i) => (i === k ? colors.top : colors.other)),
+                 label: lags.map((i, idx) => (i === res.top_lag ? fmtNum(res.weights[idx]) : "")) },
+      actual: { day: res.actual.day.slice(), y: res.actual.y.slice() },
+      pred: { day: res.pred.day.slice(), attention: res.pred.attention.slice(), linear: res.pred.linear.slice() },
+    };
+  }
+
+  function errorsHtml(res) {
+    const k = res.lag;
+    const rows = [
+      [`attention over 14 days (14 learned weights; largest on lag ${res.top_lag})`, res.rmse_attention],
+      [`linear model on the value ${k} days back (a = ${fmtNum(res.intercept)}, b = ${fmtNum(res.slope)})`,
+       res.rmse_linear],
+      ["equal weights over 14 days (attention before learning)", res.rmse_equal_weights],
+    ];
+    const body = rows.map(([name, v]) => `<tr><th>${esc(name)}</th><td>${fmtNum(v)}</td></tr>`).join("");
+    return '<table class="errors"><tr><th><i>error on the 4 held-out weeks (root mean square)</i></th>' +
+      `<td></td></tr>${body}</table>`;
+  }
+
+  function drawLag(a) {
+    const res = a.config.lags[String(a.w_period.value)];
+    if (!res) return;
+    const d = lagData(res, a.config.colors);
+    const ticks = lagTicks(res.period, res.weights.length);
+    if (String(a.lag_ticker.ticks) !== String(ticks)) a.lag_ticker.ticks = ticks;
+    const html = errorsHtml(res);
+    if (a.errors_div.text !== html) a.errors_div.text = html;   // texts first, data last (see sentence.js)
+    a.lag_w.data = d.weights;
+    a.lag_actual.data = d.actual;
+    a.lag_pred.data = d.pred;
+  }
+
+  function handle(ev, a) {
+    try {
+      if (ev === a.w_period) return drawLag(a);
+      if (ev === a.tokens_src) return drawGraph(a);
+      drawGraph(a);
+      drawLag(a);
+    } catch (e) {
+      console.error("attention explorable (ideas):", e);
+    }
+  }
+
+  return { handle, graphData, graphCaption, lagData, errorsHtml, lagTicks };
+})();
