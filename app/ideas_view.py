@@ -41,6 +41,7 @@ CONTEXT_DAYS = 14                 # days before the held-out weeks drawn for con
 WORD_LABELS_UP_TO = 6             # the graph names the words for sentences this short
 DEFAULT_TOKENS = ("the", "bank", "by", "the", "river")
 FONT = "14px"                     # every text on a canvas
+N_TICKS = (64, 512, 2048)         # the n axes: labels that do not collide at 300 px
 
 IDEAS_CSS = PAGE_CSS + """
 :host { font-size: 16px; }
@@ -87,8 +88,9 @@ two numbers, fitted by least squares. Both are trained on the first 20 weeks and
 """
 
 LAG_AFTER = """
-<p>Attention finds the lag by itself and puts most of its weight there; a little also goes to two
-periods back, which averages away some noise. The linear model is told the lag and needs two numbers
+<p>Attention finds the lag by itself and puts most of its weight there. The rest goes to days that
+also help a little, such as two periods back when that is within the 14 days (averaging two weeks
+cancels some of the noise). The linear model is told the lag and needs two numbers
 instead of 14 weights and a training loop. When you already know which past matters, a lagged
 column does the job and is easier to check. Attention earns its cost when the useful position moves
 from one input to the next, as the word that explains &ldquo;bank&rdquo; does.</p>
@@ -241,13 +243,14 @@ def _count_formatter():
     return CustomJSTickFormatter(code="""
 if (tick >= 1e6) return String(Number((tick / 1e6).toPrecision(3))) + " million";
 if (tick >= 10000) return Math.round(tick).toLocaleString("en-US").replace(/,/g, "\u2009");
+if (tick >= 1) return String(Math.round(tick));
 return String(Number(tick.toPrecision(3)));""")
 
 
 def graph_figure(sources: dict):
     """The RNN's chain (top row) and attention's all pairs (bottom row) for the current sentence."""
     n = len(sources["nodes"].data["x"]) // 2
-    fig = _style(figure(height=250, sizing_mode="stretch_width", min_width=280, tools="",
+    fig = _style(figure(height=250, sizing_mode="stretch_width", min_width=280, max_width=760, tools="",
                         x_range=Range1d(-0.6, n - 0.4), y_range=Range1d(-0.75, 2.9), name="dependency_graph"))
     fig.axis.visible = False
     fig.grid.visible = False
@@ -282,7 +285,7 @@ def timing_figure(t: dict):
     r2 = fig.line("n", "att", source=src, line_color=BLUE, line_width=3, line_dash="dashed",
                   legend_label="attention (one product)")
     fig.scatter("n", "att", source=src, size=9, marker="square", color=BLUE)
-    fig.xaxis.ticker = FixedTicker(ticks=[64, 256, 1024, 2048])
+    fig.xaxis.ticker = FixedTicker(ticks=list(N_TICKS))
     fig.xaxis.formatter = _count_formatter()
     fig.yaxis.formatter = _count_formatter()
     fig.xaxis.axis_label = "sequence length n"
@@ -306,7 +309,7 @@ def counts_figure(t: dict):
                   legend_label="attention: 1 step")
     r3 = fig.line("n", "scores", source=src, line_color=SKY, line_width=3, legend_label="attention: n\u00b2 scores")
     fig.yaxis.ticker = FixedTicker(ticks=[1, 100, 10_000, 1_000_000])
-    fig.xaxis.ticker = FixedTicker(ticks=[64, 256, 1024, 2048])
+    fig.xaxis.ticker = FixedTicker(ticks=list(N_TICKS))
     fig.xaxis.formatter = _count_formatter()
     fig.yaxis.formatter = _count_formatter()
     fig.xaxis.axis_label = "sequence length n"
@@ -350,7 +353,6 @@ def lag_predictions_figure(actual, pred):
     fig.yaxis.formatter = CustomJSTickFormatter(code="return tick < 0 ? '\u2212' + String(-tick) : String(tick);")
     fig.add_layout(_held_out_box())
     _legend(fig)
-    fig.legend[0].orientation = "horizontal"
     return fig
 
 
@@ -376,7 +378,7 @@ def timing_note(t: dict) -> str:
     n, r, a = t["n"][-1], t["rnn_s"][-1], t["attention_s"][-1]
     cut = "" if t["complete"] else (f" The time budget of {t['budget_s']:.1f} s stopped the measurement at "
                                     f"n = {n}.")
-    return (f"<p>Measured once when this page was built, on the computer that built it (fastest of up to 3 "
+    return (f"<p>Measured once when this page was built, on the computer that built it (fastest of up to 5 "
             f"runs, vectors of {t['d']} numbers). At n = {fmt_count(n)} the RNN loop took {fmt_ms(r)} ms for "
             f"{fmt_count(n)} steps in a row; attention took {fmt_ms(a)} ms for {fmt_count(n * n)} scores in one "
             f"step.{cut}</p>")

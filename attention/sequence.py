@@ -148,7 +148,7 @@ def _best_time(fn, repeats, deadline):
     return best
 
 
-def time_rnn_and_attention(ns=TIMING_N, *, d=TIMING_D, budget_s=TIMING_BUDGET_S, repeats=3,
+def time_rnn_and_attention(ns=TIMING_N, *, d=TIMING_D, budget_s=TIMING_BUDGET_S, repeats=5,
                            seed=0) -> SequenceTimings:
     """Time ``rnn_forward`` (a numpy loop, n steps) against ``dot_product_attention`` (one product).
 
