@@ -17,55 +17,35 @@ from functools import lru_cache
 from pathlib import Path
 
 from bokeh.models import (Button, Checkbox, ColumnDataSource, CustomJS, CustomJSTickFormatter, DataRange1d,
-                          Div, GlyphRenderer, InlineStyleSheet, LinearAxis, LinearColorMapper, PanTool, Range1d,
+                          Div, FixedTicker, GlyphRenderer, InlineStyleSheet, LinearAxis, LinearColorMapper, PanTool, Range1d,
                           Select, SingleIntervalTicker, Slider, Span)
 from bokeh.layouts import column, row
 from bokeh.plotting import figure
 
 import attention
 
-from . import text
+from . import text, theme
 from .state import X_RANGE, ExplorableState, url_spec
+# the shared look lives in app/theme.py; these names stay importable from here for the other sections
+from .theme import (BLUE, GREEN, GREY, ORANGE, PAGE_CSS, PAGE_STYLES, PURPLE, SKY, VERMILLION,  # noqa: F401
+                    WEIGHT_PALETTE)
 
 HERE = Path(__file__).resolve().parent
 GRID_N = 400                     # points of the prediction curve
 H_GRID = (0.005, 50.0, 61)       # bandwidths (at T = 1) of the entropy and bias-variance plots
 
-# Okabe-Ito: distinguishable with every common colour-vision deficiency
-ORANGE, SKY, GREEN, BLUE, VERMILLION, PURPLE, GREY = (
-    "#E69F00", "#56B4E9", "#009E73", "#0072B2", "#D55E00", "#CC79A7", "#555555")
-# cividis (blue to yellow), readable in greyscale and with colour-vision deficiencies
-WEIGHT_PALETTE = ["#00204D", "#00336F", "#39486B", "#575C6D", "#707173", "#8A8779", "#A69D75",
-                  "#C4B56C", "#E4CF5B", "#FFEA46"]
-
-PAGE_STYLES = {"max-width": "1200px", "margin": "0 auto", "padding": "0 8px"}
-PAGE_CSS = """
-:host { font-family: system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; color: #222; }
-h1 { font-size: 1.6em; margin: 0.2em 0; } h3 { margin: 0.6em 0 0.2em; }
-p { line-height: 1.45; max-width: 60em; }
-table.readouts { border-collapse: collapse; font-variant-numeric: tabular-nums; }
-table.readouts th { text-align: left; font-weight: normal; color: #444; padding: 2px 12px 2px 0; }
-table.readouts td { font-weight: bold; padding: 2px 8px 2px 0; text-align: right; }
-table.readouts td.extra { font-weight: normal; color: #666; text-align: left; }
-p.caption { font-size: 1.05em; }
-p.limit { background: #FFF3D6; border-left: 4px solid #E69F00; padding: 4px 8px; margin: 4px 0; }
-p.notice { background: #FDE8E1; border-left: 4px solid #D55E00; padding: 4px 8px; margin: 4px 0; }
-p.dataset { color: #555; margin: 2px 0; }
-"""
-
 
 @lru_cache(maxsize=None)
 def engine_source() -> str:
     """The JS that runs the page: the mirror of the core's formulas, then the glue."""
-    mirror = (HERE / "mirror.js").read_text(encoding="utf-8")
-    glue = (HERE / "explorable.js").read_text(encoding="utf-8")
-    return f"{mirror}\n{glue}\nExplorable.handle(cb_obj, {{{', '.join(ENGINE_ARGS)}}});\n"
+    mirror, look, glue = ((HERE / f).read_text(encoding="utf-8") for f in ("mirror.js", "theme.js", "explorable.js"))
+    return f"{mirror}\n{look}\n{glue}\nExplorable.handle(cb_obj, {{{', '.join(ENGINE_ARGS)}}});\n"
 
 
 ENGINE_ARGS = [
     "config", "ds", "samples", "curve", "kshape", "hcurve", "qpred", "qtrue", "span_main", "span_w", "span_ent",
-    "hspan_ent", "hspan_bv", "mean_span", "nn_renderer", "nn_item", "figs", "w_query", "w_logh", "w_logt", "w_kernel",
-    "w_keynorm", "w_dataset", "w_link", "w_limits", "w_present", "w_reset", "readout_div", "caption_div",
+    "hspan_ent", "hspan_bv", "mean_span", "nn_renderer", "nn_item", "figs", "shared_figs", "ent_range", "w_query",
+    "w_logh", "w_logt", "w_kernel", "w_keynorm", "w_dataset", "w_link", "w_limits", "w_present", "w_reset", "readout_div", "caption_div",
     "limits_div", "notice_div", "dataset_div",
 ]
 
@@ -95,36 +75,53 @@ def _log_format():
     return CustomJSTickFormatter(code="const v = 10 ** tick; return v >= 100 ? v.toFixed(0) : v.toPrecision(3);")
 
 
-def _style(fig):
-    fig.toolbar_location = None
-    fig.title.text_font_size = "14px"
-    fig.min_border_left = 40
-    fig.outline_line_color = None
-    for ax in fig.axis:
-        ax.major_label_text_font_size = "11px"
-        ax.axis_label_text_font_size = "13px"
-    return fig
+def _style(fig, shared_x=False):
+    return theme.style_figure(fig, shared_x=shared_x)
 
 
 def _effective_axis(fig):
     """A right axis that reads the entropy axis as effective points, 2^bits: 1, 2, 4, 8, ..."""
     fig.extra_y_ranges = {"eff": fig.y_range}
+    s = theme.SIZES["normal"]
     axis = LinearAxis(y_range_name="eff", axis_label="effective points", ticker=SingleIntervalTicker(interval=1),
                       formatter=CustomJSTickFormatter(code="return String(2 ** tick);"),
-                      major_label_text_font_size="11px", axis_label_text_font_size="13px")
+                      major_label_text_font=theme.FONT, axis_label_text_font=theme.FONT,
+                      major_label_text_font_size=s["tick"], axis_label_text_font_size=s["axis_label"],
+                      axis_label_text_font_style="normal")
     fig.add_layout(axis, "right")
 
 
-def _legend_below(fig):
+def _legend_below(fig, nrows=2):
     legend = fig.legend[0]
     legend.orientation = "horizontal"
-    legend.nrows = 2
-    legend.label_text_font_size = "11px"
+    legend.nrows = nrows
+    theme.style_legend(legend)
     legend.spacing = 8
     legend.padding = 2
     legend.margin = 2
     legend.border_line_color = None
     fig.add_layout(legend, "below")
+
+
+# The top of the section: the plots over x on the left, the readouts and controls beside them (kept in
+# view while the page scrolls); on a narrow screen one column: main plot, readouts, controls, then the rest.
+GRID_CSS = """
+:host { display: grid !important; gap: 8px 20px; grid-template-columns: minmax(0, 1fr);
+        grid-template-areas: "fig" "side" "more"; align-items: start; }
+@media (min-width: 900px) {
+  :host { grid-template-columns: minmax(0, 2fr) minmax(300px, 1fr); grid-template-areas: "fig side" "more side"; }
+  .side { position: sticky; top: 0; }
+}
+"""
+
+
+def _figure_grid(main, slider, weights, spread, *, side):
+    fig = column(main, slider, sizing_mode="stretch_width", styles={"grid-area": "fig"}, name="figure_box")
+    more = column(weights, spread, sizing_mode="stretch_width", styles={"grid-area": "more"})
+    side_box = column(*side, sizing_mode="stretch_width", styles={"grid-area": "side"}, css_classes=["side"],
+                      name="side_box")
+    return row(fig, side_box, more, sizing_mode="stretch_width", stylesheets=[InlineStyleSheet(css=GRID_CSS)],
+               name="figure_grid")
 
 
 def build_regression(state: ExplorableState, *, mode: str = "served", notices=(), dataset=None) -> RegressionView:
@@ -147,7 +144,7 @@ def build_regression(state: ExplorableState, *, mode: str = "served", notices=()
     # rebuilt this glyph's visuals from new data, and a legend drawn from empty visuals throws.
     n0 = len(dataset.x)
     samples = ColumnDataSource({"x": dataset.x.tolist(), "y": dataset.y.tolist(), "w": [1.0 / n0] * n0,
-                                "wn": [1.0] * n0, "size": [10.0] * n0}, name="samples")
+                                "wn": [1.0] * n0, "size": [10.0] * n0, "alpha": [0.9] * n0}, name="samples")
     curve = ColumnDataSource({"x": [], "pred": [], "ent": [], "eff": [], "nn": [], "truth": []}, name="curve")
     kshape = ColumnDataSource({"x": [], "k": []}, name="kshape")
     hcurve = ColumnDataSource({"h": [], "ent": [], "loo": [], "bias2": [], "variance": [], "error": []},
@@ -157,25 +154,28 @@ def build_regression(state: ExplorableState, *, mode: str = "served", notices=()
     x_range = Range1d(*X_RANGE, bounds=X_RANGE)
 
     # -- main plot: samples, truth, prediction curve, the query ------------------------------------
-    main = _style(figure(height=340, sizing_mode="stretch_width", min_width=300, x_range=x_range, tools="",
-                         title="Drag the red line to move the query",
-                         name="main_plot", y_range=DataRange1d(range_padding=0.15)))
+    # The three plots over x (main, weights, spread along x) share one x mapping: the same column width
+    # and the same borders (theme.SHARED_X_BORDERS), so a sample's weight stem sits under the sample.
+    main = _style(figure(height=340, sizing_mode="stretch_width", min_width=260, x_range=x_range, tools="",
+                         title="Drag the query line",
+                         name="main_plot", y_range=DataRange1d(range_padding=0.15)), shared_x=True)
     main.xaxis.axis_label = "x"
     main.yaxis.axis_label = "y"
-    # A pan tool on an x range already at its bounds moves nothing, but it makes the
-    # plot own touch gestures, so a finger drag reaches the engine instead of scrolling.
+    # A pan tool on an x range already at its bounds moves nothing, but it makes the plot own
+    # horizontal finger drags, so they reach the engine; the engine lets vertical swipes scroll the page.
     grab = PanTool(dimensions="width", description="drag the query")
     main.add_tools(grab)
     main.toolbar.active_drag = grab
     cmap = LinearColorMapper(palette=WEIGHT_PALETTE, low=0, high=1)
+    # samples first, so the curves and the query's markers draw above them even when n is large
+    samples_r = main.scatter("x", "y", source=samples, size="size", line_color="#222", line_width=0.5,
+                             fill_color={"field": "wn", "transform": cmap}, fill_alpha="alpha", line_alpha="alpha",
+                             legend_label="samples (size, colour = weight)")
     truth_r = main.line("x", "truth", source=curve, line_color="black", line_dash="dashed", line_width=1.5,
                         legend_label="true f(x)")
     pred_r = main.line("x", "pred", source=curve, line_color=BLUE, line_width=3, legend_label="prediction")
     nn_r = main.line("x", "nn", source=curve, line_color=ORANGE, line_width=1.5, legend_label="1-NN limit",
                      visible=state.limits)
-    samples_r = main.scatter("x", "y", source=samples, size="size", line_color="#222", line_width=0.5,
-                             fill_color={"field": "wn", "transform": cmap}, fill_alpha=0.9,
-                             legend_label="samples (size, colour = weight)")
     main.scatter("x", "y", source=qtrue, size=11, fill_color="white", line_color="black", line_width=2.5)
     main.scatter("x", "y", source=qpred, size=13, fill_color=VERMILLION, line_color="white", line_width=2)
     main.y_range.renderers = [truth_r, samples_r]
@@ -189,11 +189,12 @@ def build_regression(state: ExplorableState, *, mode: str = "served", notices=()
     # the 1-NN entry shows only while its curve does
     nn_item = next(item for item in main.legend[0].items if nn_r in item.renderers)
     nn_item.visible = state.limits
+    del pred_r
 
-    # -- weights over x, with the kernel's shape ---------------------------------------------------
-    fw = _style(figure(height=200, sizing_mode="stretch_width", min_width=300, x_range=x_range, tools="",
-                       title="Weights: the softmax of the similarities (dashed: the kernel's shape)",
-                       y_range=DataRange1d(start=0, range_padding=0.1), name="weights_plot"))
+    # -- weights over x, with the kernel's shape: on a fixed 0..1 axis, so peakedness compares by eye --
+    fw = _style(figure(height=200, sizing_mode="stretch_width", min_width=260, x_range=x_range, tools="",
+                       title="Weight of each sample", y_range=Range1d(0, 1.04), name="weights_plot"),
+                shared_x=True)
     fw.segment("x", 0, "x", "w", source=samples, line_color=BLUE, line_width=3)
     fw.scatter("x", "w", source=samples, size=6, color=BLUE)
     fw.line("x", "k", source=kshape, line_color=VERMILLION, line_dash="dashed", line_width=1.5)
@@ -201,10 +202,12 @@ def build_regression(state: ExplorableState, *, mode: str = "served", notices=()
     fw.add_layout(span_w)
     fw.xaxis.axis_label = "x"
     fw.yaxis.axis_label = "weight"
+    fw.yaxis.ticker = FixedTicker(ticks=[0, 0.5, 1])
 
-    # -- entropy along x, and against bandwidth ----------------------------------------------------
-    fe = _style(figure(height=220, sizing_mode="stretch_width", min_width=300, x_range=x_range, tools="",
-                       title="Spread along x (current h, T)", y_range=DataRange1d(start=0), name="entropy_x_plot"))
+    # -- entropy along x (0 .. log2 n, the engine keeps it there), and against bandwidth -------------
+    ent_range = Range1d(0, math.log2(max(n0, 2)) * 1.04, name="entropy_range")
+    fe = _style(figure(height=220, sizing_mode="stretch_width", min_width=260, x_range=x_range, tools="",
+                       title="Spread along x", y_range=ent_range, name="entropy_x_plot"), shared_x=True)
     fe.line("x", "ent", source=curve, line_color=GREEN, line_width=2.5)
     span_ent = Span(location=state.query, dimension="height", line_color=VERMILLION, line_width=2)
     fe.add_layout(span_ent)
@@ -213,8 +216,8 @@ def build_regression(state: ExplorableState, *, mode: str = "served", notices=()
     _effective_axis(fe)
 
     h_range = Range1d(H_GRID[0], H_GRID[1])
-    fh = _style(figure(height=220, sizing_mode="stretch_width", min_width=300, x_axis_type="log", x_range=h_range,
-                       tools="", title="Spread against bandwidth (at this query)", y_range=DataRange1d(start=0),
+    fh = _style(figure(height=220, sizing_mode="stretch_width", min_width=260, x_axis_type="log", x_range=h_range,
+                       tools="", title="Spread against h", y_range=DataRange1d(start=0),
                        name="entropy_h_plot"))
     fh.line("h", "ent", source=hcurve, line_color=GREEN, line_width=2.5)
     hspan_ent = Span(location=state.bandwidth * math.sqrt(state.temperature), dimension="height",
@@ -224,8 +227,8 @@ def build_regression(state: ExplorableState, *, mode: str = "served", notices=()
     fh.yaxis.axis_label = "entropy (bits)"
     _effective_axis(fh)
 
-    fb = _style(figure(height=240, sizing_mode="stretch_width", min_width=300, x_axis_type="log",
-                       x_range=h_range, tools="", title="Bias and variance against bandwidth",
+    fb = _style(figure(height=280, sizing_mode="stretch_width", min_width=260, x_axis_type="log",
+                       x_range=h_range, tools="", title="Bias and variance",
                        y_range=DataRange1d(start=0), name="bias_variance_plot"))
     fb.line("h", "loo", source=hcurve, line_color="black", line_width=2.5, legend_label="leave-one-out error")
     fb.line("h", "bias2", source=hcurve, line_color=ORANGE, line_width=2, legend_label="bias\u00b2")
@@ -235,9 +238,11 @@ def build_regression(state: ExplorableState, *, mode: str = "served", notices=()
     hspan_bv = Span(location=state.bandwidth * math.sqrt(state.temperature), dimension="height",
                     line_color=VERMILLION, line_width=2)
     fb.add_layout(hspan_bv)
-    _legend_below(fb)
+    _legend_below(fb, nrows=4)
     fb.xaxis.axis_label = "bandwidth h\u00b7\u221aT"
     fb.yaxis.axis_label = "squared error"
+    for f in (fh, fb):  # plain numbers on the log axes (0.01, 0.1, 1, 10), never exponent notation
+        f.xaxis.formatter = CustomJSTickFormatter(code="return String(Number(tick.toPrecision(2)));")
 
     # -- controls ----------------------------------------------------------------------------------
     spec = url_spec()
@@ -276,12 +281,13 @@ def build_regression(state: ExplorableState, *, mode: str = "served", notices=()
         "datasets": {n: dataset_payload(n) for n in names},
         "initial": {"query": state.query, "bandwidth": state.bandwidth, "temperature": state.temperature,
                     "kernel": state.kernel, "key_norm": state.key_norm},
-        "defaults": defaults,
+        "defaults": defaults, "theme": theme.js_config(),
     }
     models = dict(
         config=config, ds=ds, samples=samples, curve=curve, kshape=kshape, hcurve=hcurve, qpred=qpred, qtrue=qtrue,
         span_main=span_main, span_w=span_w, span_ent=span_ent, hspan_ent=hspan_ent, hspan_bv=hspan_bv,
-        mean_span=mean_span, nn_renderer=nn_r, nn_item=nn_item, figs=[main, fw, fe, fh, fb], w_query=w_query, w_logh=w_logh,
+        mean_span=mean_span, nn_renderer=nn_r, nn_item=nn_item, figs=[main, fw, fe, fh, fb], shared_figs=[main, fw, fe],
+        ent_range=ent_range, w_query=w_query, w_logh=w_logh,
         w_logt=w_logt, w_kernel=w_kernel, w_keynorm=w_keynorm, w_dataset=w_dataset, w_link=w_link,
         w_limits=w_limits, w_present=w_present, w_reset=w_reset, readout_div=readout_div,
         caption_div=caption_div, limits_div=limits_div, notice_div=notice_div, dataset_div=dataset_div,
@@ -304,29 +310,32 @@ def build_regression(state: ExplorableState, *, mode: str = "served", notices=()
     main.js_on_event("panstart", engine)
     ds.js_on_change("data", engine)
 
+    # The query slider spans the main plot's frame: its padding follows the shared borders (theme.py).
+    w_query.styles = {"padding": "0 calc(var(--shared-x-right, 64px) - 5px) 0 calc(var(--shared-x-left, 80px) - 5px)",
+                      "box-sizing": "border-box"}
+    wrap = {"flex-wrap": "wrap", "gap": "4px 16px"}
     controls = column(
-        row(w_query, sizing_mode="stretch_width"),
-        row(w_logh, w_logt, sizing_mode="stretch_width"),
-        row(w_kernel, w_dataset, sizing_mode="stretch_width"),
+        row(w_logh, w_logt, sizing_mode="stretch_width", styles=wrap),
+        row(w_kernel, w_dataset, sizing_mode="stretch_width", styles=wrap),
         w_keynorm,
-        row(w_link, w_limits, w_present, w_reset, sizing_mode="stretch_width", styles={"flex-wrap": "wrap",
-                                                                                        "gap": "8px 16px"}),
+        row(w_link, w_limits, w_present, w_reset, sizing_mode="stretch_width", styles=wrap),
         sizing_mode="stretch_width", name="controls")
-    side = column(readout_div, caption_div, limits_div, dataset_div, sizing_mode="stretch_width", min_width=280,
-                  styles={"flex": "1 1 280px"})
-    top = row(column(main, sizing_mode="stretch_width", styles={"flex": "2 1 340px"}), side,
-              sizing_mode="stretch_width", styles={"flex-wrap": "wrap", "gap": "12px"})
-    spread = row(fe, fh, sizing_mode="stretch_width", styles={"flex-wrap": "wrap", "gap": "12px"})
+    for w in (w_logh, w_logt, w_kernel, w_dataset):
+        w.min_width = 200
     intro = Div(text=text.INTRO, stylesheets=[css], sizing_mode="stretch_width", name="intro")
     explain = Div(text=text.EXPLAIN_REGRESSION, stylesheets=[css], sizing_mode="stretch_width",
                   name="explain_regression")
-    explain_bv = Div(text=text.EXPLAIN_BIAS_VARIANCE, stylesheets=[css], sizing_mode="stretch_width")
-    bias = row(fb, explain_bv, sizing_mode="stretch_width", styles={"flex-wrap": "wrap", "gap": "12px"})
-    parts = {"intro": intro, "notices": notice_div, "top": top, "controls": controls}
+    explain_bv = Div(text=text.EXPLAIN_BIAS_VARIANCE, stylesheets=[css], sizing_mode="stretch_width",
+                     min_width=260, styles={"flex": "1 1 300px"})
+    fb.styles = {"flex": "2 1 400px"}
+    parts = {"intro": intro, "notices": notice_div,
+             "top": _figure_grid(main, w_query, fw, fe,
+                                 side=[readout_div, caption_div, limits_div, dataset_div, controls])}
     if mode == "static":
         parts["static_note"] = Div(text=f'<p class="dataset">{text.escape(text.STATIC_NOTE)}</p>',
                                    stylesheets=[css], sizing_mode="stretch_width")
-    parts.update({"weights": fw, "spread": spread, "bias": bias, "explain": explain})
+    bias = row(fb, explain_bv, sizing_mode="stretch_width", styles=wrap)
+    parts.update({"spread": fh, "bias": bias, "explain": explain})
     layout = column(*parts.values(), sizing_mode="stretch_width", name="regression_section",
                     styles=PAGE_STYLES)
     widgets = dict(query=w_query, logh=w_logh, logt=w_logt, kernel=w_kernel, keynorm=w_keynorm,

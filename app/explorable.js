@@ -206,10 +206,10 @@ const Explorable = (function (M) {
     const opt = options(c), q = c.query;
     const r = M.readout(q, c.x, c.y, opt, c.fn);
     c.last = r;
-    const w = r.weights, n = c.x.length, mx = r.max_weight, sc = c.scale;
+    const w = r.weights, n = c.x.length, mx = r.max_weight, sc = c.scale * markerScale(n);
     const size = new Array(n), wn = new Array(n);
     for (let j = 0; j < n; j++) { wn[j] = w[j] / mx; size[j] = sc * (4 + 18 * Math.sqrt(wn[j])); }
-    a.samples.data = { x: c.x, y: c.y, w: Array.from(w), wn, size };
+    a.samples.data = { x: c.x, y: c.y, w: Array.from(w), wn, size, alpha: c.alpha };
 
     // the kernel's shape around the query, scaled so its peak is the largest weight
     const kx = c.grid, ky = new Float64Array(kx.length);
@@ -286,9 +286,21 @@ const Explorable = (function (M) {
 
   // ---- inputs ----------------------------------------------------------------
 
+  // Many samples stay readable: smaller, fainter markers as n grows (the curve draws above them).
+  function markerScale(n) { return clamp(Math.sqrt(40 / n), 0.3, 1); }
+  function markerAlpha(n) { return clamp(Math.sqrt(60 / n), 0.3, 0.9); }
+
   function loadData(a, c) {
     c.x = Array.from(a.ds.data.x);
     c.y = Array.from(a.ds.data.y);
+    const n = c.x.length;
+    c.alpha = Array.from(c.x, () => markerAlpha(n));
+    // honest scales: entropy runs from 0 (one sample) to log2 n (uniform), whatever the query
+    if (a.ent_range) {
+      const top = Math.log2(Math.max(n, 2));
+      setWidget(a.ent_range, "start", 0);
+      setWidget(a.ent_range, "end", top * 1.04);
+    }
     let meta = {};
     try { meta = JSON.parse(a.ds.tags[0] || "{}"); } catch (e) { meta = {}; }
     c.fn = meta.function || null;
@@ -314,17 +326,7 @@ const Explorable = (function (M) {
 
   function applyPresent(a, c) {
     c.scale = c.present ? 1.6 : 1;
-    const big = c.present;
-    for (const fig of a.figs) {
-      for (const ax of [...fig.left, ...fig.below, ...fig.right]) {
-        if (ax.major_label_text_font_size === undefined) continue;
-        ax.major_label_text_font_size = big ? "17px" : "11px";
-        ax.axis_label_text_font_size = big ? "19px" : "13px";
-      }
-      if (fig.title) fig.title.text_font_size = big ? "20px" : "14px";
-    }
-    for (const d of [a.readout_div, a.caption_div, a.limits_div])
-      d.styles = Object.assign({}, d.styles, { "font-size": big ? "1.45em" : "1em" });
+    Theme.apply(a.ds.document, c.cfg.theme, c.present, a.shared_figs);
   }
 
   function readWidgets(a, c) {

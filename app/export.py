@@ -13,6 +13,7 @@ from bokeh.layouts import column
 from bokeh.resources import INLINE
 
 from .document import PAGE_STYLES, build_regression
+from .theme import mark_root
 from .state import ExplorableState
 
 SECTIONS = ("regression", "sentence", "ideas", "learning")
@@ -56,7 +57,8 @@ def build_static_document(state: ExplorableState | None = None, *, sections=SECT
         lview = build_learning(state, mode="static", regression=view)
         roots.append(lview.layout)
         engines.append(lview.engine)
-    doc.add_root(column(*roots, sizing_mode="stretch_width", styles=PAGE_STYLES) if len(roots) > 1 else roots[0])
+    root = column(*roots, sizing_mode="stretch_width", styles=PAGE_STYLES) if len(roots) > 1 else roots[0]
+    doc.add_root(mark_root(root, state.present))
     for engine in engines:
         doc.js_on_event("document_ready", engine)
     doc.title = title

@@ -30,8 +30,9 @@ const Ideas = (function () {
     const toks = tokens.map(String), n = toks.length, span = Math.max(n - 1, 1);
     const labels = n <= labelsUpTo ? toks : toks.map(() => "");
     const xs = toks.map((_, i) => i);
+    const size = n <= 12 ? 12 : Math.max(5, Math.round(150 / n));     // a long sentence's nodes shrink
     const nodes = { x: xs.concat(xs), y: xs.map(() => 2).concat(xs.map(() => 0)), tok: toks.concat(toks),
-                    label: labels.concat(labels) };
+                    label: labels.concat(labels), size: xs.concat(xs).map(() => size) };
     const chain = { x0: [], x1: [], y0: [], y1: [] };
     for (let i = 0; i + 1 < n; i++) { chain.x0.push(i); chain.x1.push(i + 1); chain.y0.push(2); chain.y1.push(2); }
     const pairs = { x0: [], x1: [], cx: [], cy: [], y0: [], y1: [] };

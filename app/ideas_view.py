@@ -130,7 +130,8 @@ def fmt_count(n: int) -> str:
 def graph_data(tokens) -> dict:
     """The two dependency graphs of a sentence, as the glyphs draw them (twin of ``graphData`` in ideas.js).
 
-    Nodes: the RNN's row at y = 2 and attention's at y = 0, one node per word at x = 0 ... n - 1.
+    Nodes: the RNN's row at y = 2 and attention's at y = 0, one node per word at x = 0 ... n - 1,
+    12 px across up to 12 words, then 150 / n px (at least 5).
     Chain: the RNN's edges (i, i + 1) as arrows.  Pairs: attention's edges (i, j), i < j, as
     quadratic curves bulging up by 0.9 (j - i) / (n - 1) (their peak is half of that).
     """
@@ -138,8 +139,9 @@ def graph_data(tokens) -> dict:
     n = len(toks)
     edges = attention.dependency_edges(n)
     labels = toks if n <= WORD_LABELS_UP_TO else [""] * n
+    size = 12.0 if n <= 12 else max(5.0, float(round(150 / n)))    # a long sentence's nodes shrink
     nodes = {"x": [float(i) for i in range(n)] * 2, "y": [2.0] * n + [0.0] * n, "tok": toks * 2,
-             "label": labels * 2}
+             "label": labels * 2, "size": [size] * (2 * n)}
     chain = {"x0": [float(i) for i, _ in edges["rnn"]], "x1": [float(j) for _, j in edges["rnn"]],
              "y0": [2.0] * (n - 1), "y1": [2.0] * (n - 1)}
     span = max(n - 1, 1)
@@ -259,7 +261,7 @@ def graph_figure(sources: dict):
     fig.add_layout(Arrow(source=sources["chain"], x_start="x0", y_start="y0", x_end="x1", y_end="y1",
                          line_color=VERMILLION, line_width=2.5,
                          end=NormalHead(size=9, fill_color=VERMILLION, line_color=VERMILLION)))
-    nodes = fig.scatter("x", "y", source=sources["nodes"], size=12, fill_color="white", line_color=GREY,
+    nodes = fig.scatter("x", "y", source=sources["nodes"], size="size", fill_color="white", line_color=GREY,
                         line_width=2)
     fig.text("x", "y", text="label", source=sources["nodes"], y_offset=12, text_align="center",
              text_baseline="top", text_font_size=FONT, text_color="#222")

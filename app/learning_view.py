@@ -38,6 +38,7 @@ from bokeh.plotting import figure
 import attention
 from attention import learn
 
+from . import theme
 from .document import BLUE, GREEN, PAGE_CSS, PAGE_STYLES, VERMILLION, _style
 from .state import (BANDWIDTH_LR_PRESETS, BANDWIDTH_TRAIN_STEPS, METRIC_LR_PRESETS, METRIC_TRAIN_STEPS,
                     ExplorableState, url_spec)
@@ -235,7 +236,7 @@ def build_learning(state: ExplorableState, *, mode: str = "served", regression) 
 
     fpath = _style(figure(height=240, sizing_mode="stretch_width", min_width=280, x_axis_type="log",
                           x_range=fb.x_range, tools="", y_range=DataRange1d(start=0, range_padding=0.1),
-                          title="Leave-one-out error against h, and the path of gradient descent",
+                          title="Gradient descent on h",
                           name="learn_path_plot"))
     loo_r = fpath.line("h", "loo", source=rm["hcurve"], line_color="black", line_width=2)
     fpath.line("h", "loss", source=bw_path, line_color=GREEN, line_width=2)
@@ -268,18 +269,21 @@ def build_learning(state: ExplorableState, *, mode: str = "served", regression) 
     m_loss = ColumnDataSource({"step": [], "loss": []}, name="learn_metric_loss")
     lo, hi = METRIC_RANGE
     # a square frame, so distances look like distances ("min" policies: the frame size wins over the row's)
-    m_fig = _style(figure(frame_width=380, frame_height=380, width=None, height=None,
+    m_fig = _style(figure(frame_width=260, frame_height=260, width=None, height=None,
                           x_range=Range1d(lo, hi, bounds=(lo, hi)),
                           y_range=Range1d(lo, hi, bounds=(lo, hi)), tools="", width_policy="min",
                           height_policy="min", name="metric_plot",
-                          title="Drag the query (red): the curve holds the keys it finds similar"))
+                          title="Drag the query"))
     cmap = LinearColorMapper(palette=list(Y_PALETTE), low=-1.2, high=1.2)
     m_fig.scatter("x1", "x2", source=m_samples, size="size", fill_color={"field": "y", "transform": cmap},
                   line_color="#222", line_width=0.6, fill_alpha=0.95)
     m_fig.line("x", "y", source=m_ellipse, line_color=VERMILLION, line_width=2.5)
     m_fig.scatter("x", "y", source=m_query, size=14, marker="circle_x", fill_color="white", line_color=VERMILLION,
                   line_width=2.5)
-    m_fig.add_layout(ColorBar(color_mapper=cmap, title="y", width=10, major_label_text_font_size="11px"), "right")
+    # below the frame, so the square frame and its axes fit a 360 px phone
+    m_fig.add_layout(ColorBar(color_mapper=cmap, title="y", orientation="horizontal", height=10,
+                              major_label_text_font_size=theme.SIZES["normal"]["tick"],
+                              title_text_font_size=theme.SIZES["normal"]["tick"]), "below")
     m_fig.xaxis.axis_label = "x\u2081 (y depends on it)"
     m_fig.yaxis.axis_label = "x\u2082 (irrelevant)"
 

@@ -18,7 +18,7 @@ from bokeh.layouts import column
 
 import attention
 
-from . import text
+from . import text, theme
 from .document import build_regression, dataset_meta
 from .learning_view import build_learning
 from .ideas_view import build_ideas
@@ -138,7 +138,7 @@ class Explorable(pn.viewable.Viewer, ExplorableState):
             w[widget_name].on_change(prop, self._syncer(pname, conv))
         w["dataset"].on_change("value", self._on_dataset)
         parts = list(self._view.parts.values())
-        cut = list(self._view.parts).index("controls") + 1
+        cut = list(self._view.parts).index("top") + 1   # the generator follows the figure and its controls
         sentence = self._build_sentence()
         # -- the ideas section (app/ideas_view.py): its dependency graphs follow the sentence's words --
         self._ideas = build_ideas(mode="served", tokens_src=self._sentence_view.models.get("tokens_src"))
@@ -153,7 +153,7 @@ class Explorable(pn.viewable.Viewer, ExplorableState):
         self.param.watch(self._to_widgets, [p[0] for p in _TO_WIDGETS])
         return pn.Column(pn.pane.Bokeh(before, sizing_mode="stretch_width"), self._generator_panel(),
                          pn.pane.Bokeh(after, sizing_mode="stretch_width"), sizing_mode="stretch_width",
-                         name="explorable")
+                         name="explorable", styles=theme.root_styles(bool(self.present)))
 
     # -- parameters -> widgets (e.query = 4.0 in a notebook, a param widget beside the page) -------------------
     def _to_widgets(self, *events):

@@ -277,22 +277,13 @@ const SentenceExplorable = (function (M, X) {
     put(c, a.cost_now, { n: [n], scores: [n * n], label: [`this sentence: n = ${n}, ${n * n} scores`] });
   }
 
+  // Titles, axes, legends and HTML text follow the page's theme (app/theme.js, applied by the section
+  // that owns the presentation toggle); here only the text drawn inside this section's plots.
   function applyPresent(a, c) {
-    const big = c.present;
-    for (const fig of a.figs) {
-      for (const ax of [...fig.left, ...fig.below, ...fig.right, ...fig.above]) {
-        if (ax.major_label_text_font_size === undefined) continue;
-        ax.major_label_text_font_size = big ? "16px" : "11px";
-        ax.axis_label_text_font_size = big ? "18px" : "13px";
-      }
-      if (fig.title) fig.title.text_font_size = big ? "19px" : "14px";
-    }
+    const big = c.present, s = c.cfg.theme.sizes[big ? "present" : "normal"];
     for (const fig of [a.heat, a.sense_fig])   // the numbers in the cells, the row sums, the words' labels
       for (const r of fig.renderers)
-        if (r.glyph && r.glyph.type === "Text") r.glyph.text_font_size = big ? "15px" : (fig === a.heat ? "11px" : "12px");
-    const size = big ? "1.35em" : "1em";
-    for (const d of [a.readout_div, a.caption_div, a.info_div, a.preset_div, ...a.head_divs])
-      if ((d.styles["font-size"] || "1em") !== size) d.styles = Object.assign({}, d.styles, { "font-size": size });
+        if (r.glyph && r.glyph.type === "Text" && r.glyph.text_font_size !== s.glyph) r.glyph.text_font_size = s.glyph;
   }
 
   function redrawSelection(a, c) { drawRow(a, c); drawSense(a, c); scheduleUrl(a, c); }

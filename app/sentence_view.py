@@ -34,9 +34,10 @@ from bokeh.plotting import figure
 import attention
 from attention.sentences import MAX_TOKENS, load_sentence_model
 
-from . import text
-from .document import (BLUE, GREY, ORANGE, PAGE_CSS, PAGE_STYLES, PURPLE, VERMILLION, WEIGHT_PALETTE,
-                       _log_format, _style)
+from . import text, theme
+from .document import _log_format, _style
+from .theme import (BLUE, GREY, MONO_FONT, ORANGE, PAGE_CSS, PAGE_STYLES, PURPLE, VERMILLION,
+                    WEIGHT_PALETTE)
 from .state import SentenceState, url_spec
 
 HERE = Path(__file__).resolve().parent
@@ -50,15 +51,15 @@ DEFAULT_SENTENCE = SentenceState.param.sentence.default
 
 SENTENCE_CSS = PAGE_CSS + """
 h2 { font-size: 1.4em; margin: 1.2em 0 0.2em; border-top: 1px solid #ddd; padding-top: 0.8em; }
-p.small { color: #555; font-size: 0.92em; margin: 2px 0; }
+p.small { color: #444; margin: 2px 0; }
 p.tokens { margin: 2px 0; }
 span.tok { display: inline-block; background: #EEF4FA; border: 1px solid #C9DCEC; border-radius: 4px;
-           padding: 0 5px; margin: 1px 2px; font-family: ui-monospace, Menlo, Consolas, monospace; }
+           padding: 0 5px; margin: 1px 2px; font-family: MONO_FONT; }
 span.tok.unknown { background: #FFF3D6; border-color: #E6C27A; }
 p.rowline { background: #F3F3F3; border-left: 4px solid #0072B2; padding: 4px 8px; margin: 6px 0; }
-p.head { margin: 2px 0; font-size: 0.92em; }
+p.head { margin: 2px 0; }
 b.shown { background: #D55E00; color: white; border-radius: 3px; padding: 0 4px; font-weight: normal; }
-"""
+""".replace("MONO_FONT", MONO_FONT)
 
 
 # --------------------------------------------------------------------------- words on the page
@@ -318,7 +319,8 @@ return short(tick);""")
 @lru_cache(maxsize=None)
 def engine_source() -> str:
     """mirror.js (formulas), explorable.js (shared text and URL helpers), sentence.js (this section's glue)."""
-    parts = [(HERE / name).read_text(encoding="utf-8") for name in ("mirror.js", "explorable.js", "sentence.js")]
+    parts = [(HERE / name).read_text(encoding="utf-8")
+             for name in ("mirror.js", "theme.js", "explorable.js", "sentence.js")]
     return "\n".join(parts) + f"\nSentenceExplorable.handle(cb_obj, {{{', '.join(ENGINE_ARGS)}}});\n"
 
 
@@ -396,15 +398,15 @@ def build_sentence(state=None, *, mode: str = "served", notices=()) -> SentenceV
     heat = _style(figure(frame_width=geo["frame_width"], frame_height=geo["frame_height"],
                          x_range=Range1d(-0.5, n - 0.5 + geo["extra"]),
                          y_range=Range1d(n - 0.5, -0.5), tools="", x_axis_location="above",
-                         title="Attention matrix of the selected head (click a row)", name="attention_heatmap",
+                         title="Attention matrix", name="attention_heatmap",
                          styles={"flex-shrink": "0", "min-width": "max-content"}))   # never squeezed: its box scrolls
     heat.grid.visible = False
     cell_r = heat.rect("x", "y", 1, 1, source=cells, fill_color={"field": "wc", "transform": cmap},
                        line_color="white", line_width=1)
     heat.text("x", "y", text="label", source=cell_labels, text_align="center", text_baseline="middle",
-              text_color="tc", text_font_size="11px")
+              text_color="tc", text_font_size=theme.SIZES["normal"]["glyph"])
     heat.text("x", "y", text="text", source=rowsums, text_align="left", text_baseline="middle",
-              text_color=GREY, text_font_size="10px")
+              text_color=GREY, text_font_size=theme.SIZES["normal"]["glyph"])
     heat.rect("x", "y", "width", 1, source=rowmark, fill_alpha=0, line_color=VERMILLION, line_width=3)
     heat.add_tools(HoverTool(renderers=[cell_r], tooltips=[("query (row)", "@q_tok"), ("key (column)", "@k_tok"),
                                                             ("weight", "@w{0.0000}")]))
@@ -419,13 +421,14 @@ def build_sentence(state=None, *, mode: str = "served", notices=()) -> SentenceV
     heat.xaxis.axis_label = "key (column)"
     # colour = weight / the largest weight of the matrix: the scale stays 0..1, so the colour bar never
     # changes size (which would lay out the whole page); the hover shows the weight itself
-    heat.add_layout(ColorBar(color_mapper=cmap, width=10, title="weight ÷ largest", title_text_font_size="10px",
-                             major_label_text_font_size="10px", padding=4), "right")
+    heat.add_layout(ColorBar(color_mapper=cmap, width=10, title="weight ÷ largest",
+                             title_text_font_size=theme.SIZES["normal"]["tick"],
+                             major_label_text_font_size=theme.SIZES["normal"]["tick"], padding=4), "right")
 
     # -- the selected row as bars -----------------------------------------------------------------------
     bars_fig = _style(figure(height=230, sizing_mode="stretch_width", min_width=280, tools="",
                              x_range=Range1d(-0.5, n - 0.5), y_range=Range1d(0, 1.05),
-                             title="The selected row: one query's weights over the words", name="row_bars"))
+                             title="Weights of the selected row", name="row_bars"))
     bars_fig.vbar(x="x", top="w", width=0.8, source=bars, fill_color="color", line_color=None)
     bars_fig.xaxis[0].ticker = ticker
     bars_fig.xaxis[0].formatter = fmt
@@ -440,7 +443,7 @@ def build_sentence(state=None, *, mode: str = "served", notices=()) -> SentenceV
     sp = model.sense_plane
     sense_fig = _style(figure(height=380, sizing_mode="stretch_width", min_width=280, tools="",
                               x_range=Range1d(-0.2, 1.2), y_range=Range1d(-0.2, 1.2),
-                              title="Where the selected word's output lands (red)", name="sense_plot"))
+                              title="Where the output lands", name="sense_plot"))
     sense_fig.xaxis.axis_label = f"{sp.x_label} \u2192"
     sense_fig.yaxis.axis_label = f"{sp.y_label} \u2192"
     sense_fig.xaxis.ticker = FixedTicker(ticks=[0, 0.5, 1])   # the same labels for every range: a stable axis
@@ -451,19 +454,19 @@ def build_sentence(state=None, *, mode: str = "served", notices=()) -> SentenceV
                                end=VeeHead(size="head", fill_color=BLUE, line_color=BLUE, fill_alpha="alpha",
                                            line_alpha="alpha")))
     vals_r = sense_fig.scatter("x", "y", source=sense_values, size=11, fill_color="#9A9A9A", line_color="white")
-    sense_fig.text("x", "y", text="label", source=sense_values, x_offset=7, y_offset=-4, text_font_size="12px",
+    sense_fig.text("x", "y", text="label", source=sense_values, x_offset=7, y_offset=-4,
+                   text_font_size=theme.SIZES["normal"]["glyph"],
                    text_color="#333")
     out_r = sense_fig.scatter("x", "y", source=sense_output, size=16, fill_color=VERMILLION, line_color="white",
-                              line_width=2, legend_label="output of the selected word (this head)")
+                              line_width=2, legend_label="output of the selected word")
     sense_fig.text("x", "y", text="label", source=sense_output, x_offset=-8, y_offset=-12, text_align="right",
-                   text_font_size="12px",
-                   text_color=VERMILLION, text_font_style="bold")
+                   text_font_size=theme.SIZES["normal"]["glyph"], text_color=VERMILLION, text_font_style="bold")
     comb_r = sense_fig.scatter("x", "y", source=sense_combined, marker="diamond", size=17, fill_color=PURPLE,
                                line_color="white", line_width=1.5,
-                               legend_label="all heads combined (concat, then W\u2092)")
-    sense_fig.legend.location = "top_right"
-    sense_fig.legend.label_text_font_size = "11px"
-    sense_fig.legend.background_fill_alpha = 0.8
+                               legend_label="all heads combined (W\u2092)")
+    legend = theme.style_legend(sense_fig.legend[0])
+    legend.border_line_color = None
+    sense_fig.add_layout(legend, "below")
     sense_fig.add_tools(HoverTool(renderers=[vals_r], tooltips=[("value of", "@tok")]))
 
     # -- one small matrix per head --------------------------------------------------------------------
@@ -472,8 +475,7 @@ def build_sentence(state=None, *, mode: str = "served", notices=()) -> SentenceV
         src = ColumnDataSource({"x": [], "y": [], "w": [], "wc": []}, name=f"head_cells_{h}")
         f = figure(frame_width=MINI_SIZE, frame_height=MINI_SIZE, x_range=Range1d(-0.5, n - 0.5),
                    y_range=Range1d(n - 0.5, -0.5),
-                   tools="", toolbar_location=None, title=f"{h}: {hd.name}", name=f"head_heatmap_{h}")
-        f.title.text_font_size = "13px"
+                   tools="", toolbar_location=None, name=f"head_heatmap_{h}")
         f.rect("x", "y", 1, 1, source=src, fill_color={"field": "wc", "transform": cmap}, line_color=None)
         f.axis.visible = False
         f.grid.visible = False
@@ -481,8 +483,9 @@ def build_sentence(state=None, *, mode: str = "served", notices=()) -> SentenceV
         f.min_border = 4
         minis.append(src)
         mini_figs.append(f)
-        head_divs.append(_div(text=f'<p class="head">{text.escape(hd.description)}</p>', stylesheets=[css],
-                              width=230, name=f"head_description_{h}"))
+        head_divs.append(_div(text=f'<h4>{text.escape(f"{h}: {hd.name}")}</h4>'
+                                   f'<p class="head">{text.escape(hd.description)}</p>', stylesheets=[css],
+                              width=240, name=f"head_description_{h}"))
 
     # -- the O(n^2) cost ------------------------------------------------------------------------------------
     cost_src = ColumnDataSource({"n": COST_N, "scores": [float(s) for s in attention.attention_cost(COST_N)[0]]},
@@ -490,12 +493,13 @@ def build_sentence(state=None, *, mode: str = "served", notices=()) -> SentenceV
     s0, s1 = attention.attention_cost([COST_N[0], COST_N[-1]])[0]
     cost_fig = _style(figure(height=300, sizing_mode="stretch_width", min_width=280, x_axis_type="log",
                              y_axis_type="log", tools="", x_range=Range1d(1.5, COST_N[-1] * 1.5),
-                             y_range=Range1d(1.5, s1 * 3), title="Scores and memory grow as n\u00b2 (slope 2)",
+                             y_range=Range1d(1.5, s1 * 3), title="Scores grow as n\u00b2",
                              name="cost_plot"))
     cost_fig.line("n", "scores", source=cost_src, line_color=BLUE, line_width=3)
     cost_fig.scatter("n", "scores", source=cost_src, size=5, color=BLUE)
     cost_fig.scatter("n", "scores", source=cost_now, size=13, fill_color=VERMILLION, line_color="white")
-    cost_fig.text("n", "scores", text="label", source=cost_now, x_offset=10, y_offset=4, text_font_size="11px",
+    cost_fig.text("n", "scores", text="label", source=cost_now, x_offset=10, y_offset=4,
+                  text_font_size=theme.SIZES["normal"]["glyph"],
                   text_color=VERMILLION)
     cost_fig.xaxis.axis_label = "sequence length n (words)"
     cost_fig.yaxis.axis_label = "scores n\u00b2"
@@ -505,16 +509,16 @@ def build_sentence(state=None, *, mode: str = "served", notices=()) -> SentenceV
     bpn = float(b0) / float(s0)
     cost_fig.extra_y_ranges = {"mem": Range1d(1.5 * bpn, s1 * 3 * bpn)}
     cost_fig.extra_y_scales = {"mem": LogScale()}
-    cost_fig.add_layout(LogAxis(y_range_name="mem", axis_label="memory of one n\u00d7n float32 matrix",
-                                formatter=_bytes_formatter(), major_label_text_font_size="11px",
-                                axis_label_text_font_size="13px"), "right")
+    cost_fig.add_layout(LogAxis(y_range_name="mem", axis_label="memory (float32)",
+                                formatter=_bytes_formatter()), "right")
+    _style(cost_fig)   # again, for the axis just added
     cost_fig.add_tools(HoverTool(renderers=[cost_fig.renderers[1]],
                                  tooltips=[("n", "@n"), ("scores", "@scores{0,0}")]))
 
     rows_t, t_source = measured_timings()
     timing_fig = _style(figure(height=300, sizing_mode="stretch_width", min_width=280, x_axis_type="log",
                                y_axis_type="log", tools="", x_range=Range1d(TIMING_N[0] / 1.4, TIMING_N[-1] * 1.4),
-                               title="Measured: dot_product_attention (d = 64)", name="timing_plot"))
+                               title="Measured time (d = 64)", name="timing_plot"))
     if rows_t:
         tn = [r[0] for r in rows_t]
         tms = [r[1] / 1000 for r in rows_t]
@@ -529,7 +533,7 @@ def build_sentence(state=None, *, mode: str = "served", notices=()) -> SentenceV
         timing_fig.scatter("n", "ms", source=timing_src, size=8, color=ORANGE)
         timing_fig.y_range = Range1d(min(tms + guide.data["ms"]) / 2, max(tms + guide.data["ms"]) * 2)
         timing_fig.legend.location = "top_left"
-        timing_fig.legend.label_text_font_size = "11px"
+        theme.style_legend(timing_fig.legend[0])
         timing_fig.add_tools(HoverTool(renderers=[tr], tooltips=[("n", "@n"), ("time", "@ms{0.000} ms")]))
         timing_note = f"Median time per call, {t_source}."
     else:
@@ -555,7 +559,8 @@ def build_sentence(state=None, *, mode: str = "served", notices=()) -> SentenceV
                      options=[(str(i), f"{i}: {t}") for i, t in enumerate(plain["tokens"])],
                      name="token_select", width=170)
     w_head = RadioButtonGroup(labels=[f"{h}: {hd.name}" for h, hd in enumerate(model.heads)], active=head,
-                              name="head_select")
+                              name="head_select", sizing_mode="stretch_width",
+                              stylesheets=[InlineStyleSheet(css=".bk-btn-group { flex-wrap: wrap; }")])
     t_spec = spec["att_temperature"]
     w_logt = Slider(start=math.log10(t_spec["lo"]), end=math.log10(t_spec["hi"]), step=0.01,
                     value=math.log10(temperature), title="temperature T", format=_log_format(),
@@ -563,7 +568,7 @@ def build_sentence(state=None, *, mode: str = "served", notices=()) -> SentenceV
     w_causal = Checkbox(label="causal mask: each word sees only itself and earlier words", active=causal,
                         name="causal_toggle")
 
-    readout_div = _div(text="", name="sentence_readouts", stylesheets=[css], min_width=240)
+    readout_div = _div(text="", name="sentence_readouts", stylesheets=[css], sizing_mode="stretch_width")
     caption_div = _div(text="", name="sentence_caption", stylesheets=[css], sizing_mode="stretch_width")
     info_div = _div(text="", name="sentence_info", stylesheets=[css], sizing_mode="stretch_width")
     preset_div = _div(text="", name="preset_note", stylesheets=[css], sizing_mode="stretch_width")
@@ -582,7 +587,7 @@ def build_sentence(state=None, *, mode: str = "served", notices=()) -> SentenceV
         "default_sentence": DEFAULT_SENTENCE, "max_tokens": MAX_TOKENS,
         "initial": {"key": sentence_key(plain["tokens"]), "token": token, "head": head,
                     "temperature": temperature, "causal": causal},
-        "notices": notices, "tokenize_note": TOKENIZE_NOTE,
+        "notices": notices, "tokenize_note": TOKENIZE_NOTE, "theme": theme.js_config(),
     }
     models = dict(
         config=config, holder=holder, tokens_src=tokens_src, cells=cells, cell_labels=cell_labels, rowsums=rowsums,
@@ -646,6 +651,7 @@ def build_sentence(state=None, *, mode: str = "served", notices=()) -> SentenceV
         row(*[column(f, d) for f, d in zip(mini_figs, head_divs)], sizing_mode="stretch_width",
             styles={"flex-wrap": "wrap", "gap": "8px 20px"}),
         sizing_mode="stretch_width", name="heads_box")
+    cost_fig.styles = {"flex": "1 1 300px"}
     cost = column(
         _div(text=COST, stylesheets=[css], sizing_mode="stretch_width"),
         row(cost_fig, column(timing_fig, _div(text=f'<p class="small">{text.escape(timing_note)}</p>',

@@ -156,7 +156,9 @@ def time_rnn_and_attention(ns=TIMING_N, *, d=TIMING_D, budget_s=TIMING_BUDGET_S,
     scaled by 1 / sqrt(d), and attention with Q = K = V = X.  Each is run up to
     ``repeats`` times and the fastest is kept.  The budget: the next n is skipped
     when the time already spent plus an estimate of the next n (the RNN's last time
-    x 2, attention's x 4) would pass ``budget_s``; the smallest n is always measured.
+    x 2, attention's x 4) would pass ``budget_s``, and no repeat starts after it; the
+    smallest n is always measured, so a slow machine can overrun the budget by the runs
+    already started.
 
     Returns ``SequenceTimings`` with the step counts n (RNN) and 1 (attention) and
     the n^2 scores for every measured n.

@@ -100,7 +100,7 @@ def test_offline_panels_draw_and_match_python(static_file, watch):
 def test_served_panels_draw_and_follow_a_typed_sentence(served_app, watch):
     page = watch.page
     _open(page, served_app)
-    words = [f"w{i}" for i in range(12)]
+    words = [f"w{i}" for i in range(attention.MAX_TOKENS)]   # the longest sentence: small nodes, no names
     box = page.evaluate_handle("""() => Bokeh.index.find_one(Bokeh.documents[0]
       .get_model_by_name('sentence_input')).input_el""").as_element()
     box.fill(" ".join(words))
