@@ -13,13 +13,12 @@ from bokeh.layouts import column
 from bokeh.resources import INLINE
 
 from .document import PAGE_STYLES, build_regression
-from .theme import mark_root
+from .theme import VIEWPORT_META, mark_root
 from .state import ExplorableState
 
 SECTIONS = ("regression", "sentence", "ideas", "learning")
 EXTERNAL_SCRIPT = re.compile(r'<script\b[^>]*\ssrc="(?!data:)[^"]*"[^>]*>\s*</script>\s*')
-HEAD_EXTRA = ('<meta name="viewport" content="width=device-width, initial-scale=1">\n'
-              '<link rel="icon" href="data:,">\n')
+HEAD_EXTRA = f'{VIEWPORT_META}\n<link rel="icon" href="data:,">\n'
 
 
 def build_static_document(state: ExplorableState | None = None, *, sections=SECTIONS,

@@ -61,6 +61,12 @@ p.small {{ color: #444; margin: 2px 0; }}
 """
 
 
+VIEWPORT_META = '<meta name="viewport" content="width=device-width, initial-scale=1">'
+# The served page's HTML: Panel's own page with the viewport meta added, so a phone lays the page out
+# at its own width instead of a zoomed-out 980 px desktop page.
+SERVED_TEMPLATE = "{% block preamble %}{{ super() }}" + VIEWPORT_META + "{% endblock %}"
+
+
 def root_styles(present: bool = False) -> dict:
     """The CSS variables that size every HTML text of the page; set on the document's root layout."""
     key = "present" if present else "normal"
@@ -107,5 +113,5 @@ def js_config() -> dict:
             "shared_x_borders": {k: list(v) for k, v in SHARED_X_BORDERS.items()}}
 
 
-__all__ = ["ORANGE", "SKY", "GREEN", "BLUE", "VERMILLION", "PURPLE", "GREY", "WEIGHT_PALETTE", "FONT", "MONO_FONT",
+__all__ = ["VIEWPORT_META", "SERVED_TEMPLATE", "ORANGE", "SKY", "GREEN", "BLUE", "VERMILLION", "PURPLE", "GREY", "WEIGHT_PALETTE", "FONT", "MONO_FONT",
            "SIZES", "PAGE_STYLES", "PAGE_CSS", "root_styles", "mark_root", "style_figure", "style_legend", "js_config"]
