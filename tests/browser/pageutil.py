@@ -255,3 +255,64 @@ def check_against_core(page):
     assert shown_paragraphs(page, "caption") == [cap]
     assert shown_paragraphs(page, "limits") == text.limit_notices(r)
     return state, r
+
+
+# ---- every screen (tests/browser/test_screens.py) -------------------------------------------------
+
+# Every view on the page: Bokeh.index holds the roots, each layout view lists its children in child_views
+# and each plot its renderers (title, axes, legends) in renderer_views.
+ALL_VIEWS_JS = """() => {
+  const out = [], seen = new Set();
+  const visit = (v) => {
+    if (!v || seen.has(v)) return;
+    seen.add(v); out.push(v);
+    for (const c of (v.child_views || [])) visit(c);
+    if (v.renderer_views) for (const c of v.renderer_views.values()) visit(c);
+  };
+  for (const v of Object.values(Bokeh.index)) if (v && v.model) visit(v);
+  return out;
+}"""
+
+# Resolves after n animation frames (how the tests wait for a repaint without a fixed time).
+FRAMES_JS = "(n) => new Promise((done) => { const step = (k) => k <= 0 ? done(true) :" \
+            " requestAnimationFrame(() => step(k - 1)); step(n); })"
+
+
+def wait_frames(page, n=2):
+    """Wait until the browser has painted ``n`` more frames."""
+    page.evaluate(FRAMES_JS, n)
+
+
+def scroll_through(page, stable_frames=10, timeout_ms=30000):
+    """Scroll the whole page top to bottom (so every lazily laid-out part is drawn), back to the top,
+    and wait until the layout stops changing: document size and every root's box equal for
+    ``stable_frames`` frames running.  Returns the number of frames it waited."""
+    return page.evaluate("""async ([stable, timeout]) => {
+      const frame = () => new Promise((r) => requestAnimationFrame(() => r()));
+      const t0 = performance.now();
+      for (let y = 0; y < document.documentElement.scrollHeight; y += Math.max(200, innerHeight * 0.7)) {
+        window.scrollTo(0, y); await frame(); await frame();
+      }
+      window.scrollTo(0, document.documentElement.scrollHeight); await frame(); await frame();
+      window.scrollTo(0, 0);
+      const sig = () => { const d = document.documentElement;
+        return [d.scrollWidth, d.scrollHeight, ...Object.values(Bokeh.index).filter((v) => v && v.el).map((v) => {
+          const r = v.el.getBoundingClientRect(); return `${r.width}x${r.height}`; })].join(','); };
+      let last = sig(), same = 0, frames = 0;
+      while (same < stable) {
+        await frame(); frames++;
+        const s = sig();
+        if (s === last) same++; else { same = 0; last = s; }
+        if (performance.now() - t0 > timeout) throw new Error('layout still changing after ' + timeout + ' ms: ' + s);
+      }
+      return frames;
+    }""", [stable_frames, timeout_ms])
+
+
+def touch_gesture(cdp, points):
+    """A one-finger touch through viewport points [(x, y), ...] (CDP Input.dispatchTouchEvent)."""
+    (x0, y0), rest = points[0], points[1:]
+    cdp.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [{"x": x0, "y": y0, "id": 1}]})
+    for x, y in rest:
+        cdp.send("Input.dispatchTouchEvent", {"type": "touchMove", "touchPoints": [{"x": x, "y": y, "id": 1}]})
+    cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
