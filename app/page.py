@@ -12,9 +12,12 @@ from __future__ import annotations
 import functools
 import logging
 import math
+import os
+import sys
 
 import panel as pn
 from bokeh.layouts import column
+from panel.reactive import ReactiveHTML
 
 import attention
 
@@ -38,6 +41,78 @@ def _guarded(method):
     def guarded(self, *args, **kwargs):
         return self._guard(functools.partial(method, self))(*args, **kwargs)
     return guarded
+
+def _in_a_notebook_kernel() -> bool:
+    ipython = sys.modules.get("IPython")
+    try:
+        shell = ipython.get_ipython() if ipython is not None else None
+    except Exception:  # noqa: BLE001 - any trouble here means: not a notebook
+        return False
+    return shell is not None and hasattr(shell, "kernel")
+
+
+def use_inline_resources_in_notebooks() -> bool:
+    """In a Jupyter kernel, make ``pn.extension()`` load BokehJS and Panel's JS inline instead of from a CDN.
+
+    A notebook on a machine with no internet otherwise shows an empty cell.  Importing ``app``
+    before ``pn.extension()`` (the README's snippet) is enough; PANEL_INLINE, or
+    ``pn.extension(inline=False)`` after the import, still win.  Returns whether it switched.
+    """
+    if "PANEL_INLINE" in os.environ or not _in_a_notebook_kernel():
+        return False
+    pn.config.inline = True
+    return True
+
+
+use_inline_resources_in_notebooks()
+
+
+class EnginePane(pn.pane.Bokeh):
+    """A Bokeh pane that starts the page's engines when its document is ready in the browser.
+
+    The engines are CustomJS callbacks on the document's ``document_ready`` event.  Panel hands the
+    pane the document it renders into (a server session's, or a notebook output's), so the engines
+    start wherever the component is shown, not only in ``serve_page``.
+    """
+
+    def __init__(self, object=None, engines=(), **params):
+        super().__init__(object, **params)
+        self._engines = list(engines)
+
+    def _get_model(self, doc, root=None, parent=None, comm=None):
+        model = super()._get_model(doc, root, parent, comm)
+        attach_engines(doc, self._engines)
+        return model
+
+
+class EngineStarter(ReactiveHTML):
+    """Starts the engines in a notebook output, where Bokeh's ``document_ready`` never comes.
+
+    BokehJS sends ``document_ready`` once every root of a document has drawn, and in a notebook one
+    root of Panel's document (its comm manager) draws nothing, so the engines attached to that event
+    (``attach_engines``) would never run.  This invisible element, drawn after the sections, runs them
+    instead.  Running them twice is harmless: an engine that has started ignores ``document_ready``.
+    """
+
+    _template = '<div id="starter" style="display:none"></div>'
+    _scripts = {"render": """
+      const doc = model.document;
+      if (doc == null || doc._document_callbacks == null) return;
+      setTimeout(() => {
+        for (const cb of doc._document_callbacks.get("document_ready") || [])
+          if (cb.execute) cb.execute({event_name: "document_ready"}, {});
+      }, 0);
+    """}
+
+
+def attach_engines(doc, engines) -> None:
+    """Run each engine once when ``doc`` is ready in the browser (each attached once, in order)."""
+    attached = doc.callbacks.js_event_callbacks.get("document_ready", [])
+    for engine in engines:
+        if engine not in attached:
+            doc.js_on_event("document_ready", engine)
+            attached = doc.callbacks.js_event_callbacks.get("document_ready", [])
+
 
 # (widget name in the document, state parameter, conversion from the widget's value)
 _SYNCED = [
@@ -151,15 +226,25 @@ class Explorable(pn.viewable.Viewer, ExplorableState):
         after = column(*parts[cut:], sentence, self._ideas.layout, self._learning.layout,
                        sizing_mode="stretch_width")
         self.param.watch(self._to_widgets, [p[0] for p in _TO_WIDGETS])
-        return pn.Column(pn.pane.Bokeh(before, sizing_mode="stretch_width"), self._generator_panel(),
-                         pn.pane.Bokeh(after, sizing_mode="stretch_width"), sizing_mode="stretch_width",
-                         name="explorable", styles=theme.root_styles(bool(self.present)))
+        engines = [self._view.engine, self._sentence_view.engine, self._ideas.engine, self._learning.engine]
+        starter = []
+        if _in_a_notebook_kernel():
+            starter = [EngineStarter(width=0, height=0, margin=0)]
+            # a notebook's address is JupyterLab's, not a link to this state: no "copy a link" there
+            for m in self._view.layout.select({"name": "share_button"}):
+                m.visible = False
+        return pn.Column(EnginePane(before, engines, sizing_mode="stretch_width"), self._generator_panel(),
+                         EnginePane(after, engines, sizing_mode="stretch_width"), *starter,
+                         sizing_mode="stretch_width", name="explorable")
 
     # -- parameters -> widgets (e.query = 4.0 in a notebook, a param widget beside the page) -------------------
     def _to_widgets(self, *events):
-        """Set the page's widgets from changed parameters; their JS callbacks run the engines in the browser."""
-        if self._syncing:  # the change came from a widget: it already shows it
-            return
+        """Set the page's widgets from changed parameters; their JS callbacks run the engines in the browser.
+
+        Every change, wherever it came from, also becomes the engines' starting state for a later rendering
+        of this component (``pn.Row(e.param.bandwidth, e)`` after a drag starts where the drag ended).
+        """
+        from_widget = self._syncing  # the change came from a widget, which already shows it
         table = {p[0]: p[1:] for p in _TO_WIDGETS}
         self._syncing = True
         try:
@@ -176,13 +261,14 @@ class Explorable(pn.viewable.Viewer, ExplorableState):
                     log.warning("%s=%r is not offered by the page; the page keeps %r", ev.name, ev.new,
                                 getattr(widget, prop))
                     continue
-                if init_key is not None:  # a later rendering of this component starts from the new value
+                if init_key is not None:
                     view.models["config"]["initial"][init_key] = ev.new
-                if getattr(widget, prop) != value:
+                if not from_widget and getattr(widget, prop) != value:
                     setattr(widget, prop, value)
         finally:
-            self._syncing = False
-        self._push()
+            self._syncing = from_widget
+        if not from_widget:
+            self._push()
 
     def _push(self):
         """In a notebook, send the widgets' new values to the browser (a served page sends them by itself)."""
@@ -304,9 +390,9 @@ def serve_page():
     layout = page.__panel__()
     doc = pn.state.curdoc
     if doc is not None:
-        for engine in page.engines:
-            doc.js_on_event("document_ready", engine)
+        attach_engines(doc, page.engines)  # the panes attach them too when they render into doc
         doc.title = "Attention as kernel regression"
+        doc.template = theme.SERVED_TEMPLATE  # Panel's page plus a device-width viewport for phones
     return page, layout
 
 

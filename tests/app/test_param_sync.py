@@ -78,6 +78,9 @@ def test_widgets_set_the_parameters_without_an_echo(page):
     w["query"].value = 1.25
     assert page.query == 1.25
     assert [name for name, _ in seen] == ["bandwidth", "query"]
+    # a later rendering of the component starts where the browser left it
+    initial = page._view.models["config"]["initial"]
+    assert (initial["query"], initial["bandwidth"]) == (1.25, pytest.approx(0.8))
 
 
 def test_out_of_range_widget_values_are_clamped_into_the_parameter(page):
