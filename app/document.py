@@ -91,10 +91,10 @@ def _effective_axis(fig):
     fig.add_layout(axis, "right")
 
 
-def _legend_below(fig, nrows=2):
+def _legend_below(fig):
+    """The legend under the plot, one entry a line: as wide as its longest entry, so it fits a phone."""
     legend = fig.legend[0]
-    legend.orientation = "horizontal"
-    legend.nrows = nrows
+    legend.orientation = "vertical"
     theme.style_legend(legend)
     legend.spacing = 8
     legend.padding = 2
@@ -156,7 +156,7 @@ def build_regression(state: ExplorableState, *, mode: str = "served", notices=()
     # -- main plot: samples, truth, prediction curve, the query ------------------------------------
     # The three plots over x (main, weights, spread along x) share one x mapping: the same column width
     # and the same borders (theme.SHARED_X_BORDERS), so a sample's weight stem sits under the sample.
-    main = _style(figure(height=340, sizing_mode="stretch_width", min_width=260, x_range=x_range, tools="",
+    main = _style(figure(height=400, sizing_mode="stretch_width", min_width=260, x_range=x_range, tools="",
                          title="Drag the query line",
                          name="main_plot", y_range=DataRange1d(range_padding=0.15)), shared_x=True)
     main.xaxis.axis_label = "x"
@@ -227,7 +227,7 @@ def build_regression(state: ExplorableState, *, mode: str = "served", notices=()
     fh.yaxis.axis_label = "entropy (bits)"
     _effective_axis(fh)
 
-    fb = _style(figure(height=280, sizing_mode="stretch_width", min_width=260, x_axis_type="log",
+    fb = _style(figure(height=380, sizing_mode="stretch_width", min_width=260, x_axis_type="log",
                        x_range=h_range, tools="", title="Bias and variance",
                        y_range=DataRange1d(start=0), name="bias_variance_plot"))
     fb.line("h", "loo", source=hcurve, line_color="black", line_width=2.5, legend_label="leave-one-out error")
@@ -238,7 +238,7 @@ def build_regression(state: ExplorableState, *, mode: str = "served", notices=()
     hspan_bv = Span(location=state.bandwidth * math.sqrt(state.temperature), dimension="height",
                     line_color=VERMILLION, line_width=2)
     fb.add_layout(hspan_bv)
-    _legend_below(fb, nrows=4)
+    _legend_below(fb)
     fb.xaxis.axis_label = "bandwidth h\u00b7\u221aT"
     fb.yaxis.axis_label = "squared error"
     for f in (fh, fb):  # plain numbers on the log axes (0.01, 0.1, 1, 10), never exponent notation

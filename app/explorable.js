@@ -373,6 +373,18 @@ const Explorable = (function (M) {
     c.heff = c.h * Math.sqrt(c.t);
   }
 
+  // On a touch screen the main plot keeps horizontal drags (they move the query) and leaves vertical
+  // swipes to the browser, so a swipe that starts on the plot scrolls the page.  Bokeh's pan tool asks
+  // for every gesture (touch-action: pinch-zoom); this rule, in the canvas' own shadow root, wins.
+  function letVerticalSwipesScroll(fig) {
+    const v = findView(fig), cv = v && v.canvas_view, root = cv && cv.shadow_el;
+    if (!root || root.querySelector("style[data-attn-touch]")) return;
+    const st = document.createElement("style");
+    st.setAttribute("data-attn-touch", "");
+    st.textContent = ".bk-events { touch-action: pan-y pinch-zoom !important; }";
+    root.appendChild(st);
+  }
+
   function init(a, c) {
     c.cfg = a.config;
     c.grid = M.linspace(c.cfg.x_range[0], c.cfg.x_range[1], c.cfg.grid_n);
@@ -393,6 +405,8 @@ const Explorable = (function (M) {
       syncWidgets(a, c);
     }
     applyPresent(a, c);
+    letVerticalSwipesScroll(a.shared_figs[0]);
+    Theme.nameControls(a.ds.document);
     c.ready = true;
     dataViews(a, c);
     c.urlArmed = true;
@@ -456,7 +470,19 @@ const Explorable = (function (M) {
   function dispatch(ev, a, c) {
     const name = ev && ev.event_name;
     if (name === "document_ready") return;
-    if (name === "pan" || name === "panstart" || name === "tap" || name === "press") {
+    if (name === "panstart") { c.pan = { sx: ev.sx, sy: ev.sy, along: null }; return; }
+    if (name === "pan") {
+      // a drag moves the query only once it goes sideways: a vertical swipe on a phone scrolls the page
+      const p = c.pan || (c.pan = { sx: ev.sx, sy: ev.sy, along: null });
+      if (p.along === null) {
+        const dx = Math.abs(ev.sx - p.sx), dy = Math.abs(ev.sy - p.sy);
+        if (dx + dy < 3) return;
+        p.along = dx >= dy;
+      }
+      if (p.along && ev.x !== undefined && ev.x !== null) setQuery(a, c, ev.x);
+      return;
+    }
+    if (name === "tap" || name === "press") {
       if (ev.x !== undefined && ev.x !== null) setQuery(a, c, ev.x);
       return;
     }

@@ -44,15 +44,13 @@ FONT = "14px"                     # every text on a canvas
 N_TICKS = (64, 512, 2048)         # the n axes: labels that do not collide at 300 px
 
 IDEAS_CSS = PAGE_CSS + """
-:host { font-size: 16px; }
 h2 { font-size: 1.4em; margin: 1.2em 0 0.2em; border-top: 1px solid #ddd; padding-top: 0.8em; }
-p, li, td, th { font-size: 16px; }
 table.errors { border-collapse: collapse; font-variant-numeric: tabular-nums; margin: 4px 0; }
 table.errors th { text-align: left; font-weight: normal; padding: 3px 12px 3px 0; }
 table.errors td { font-weight: bold; text-align: right; padding: 3px 0; }
 """
 
-WIDGET_CSS = ":host { font-size: 16px; } label, select, .bk-input { font-size: 16px; }"
+WIDGET_CSS = ":host { font-size: var(--bokeh-font-size, 16px); } label, select, .bk-input { font-size: inherit; }"
 
 # --------------------------------------------------------------------------- words on the page
 

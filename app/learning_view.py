@@ -71,7 +71,7 @@ INTRO = """
 <h2>Learning what &ldquo;similar&rdquo; means</h2>
 <p>Above, you picked the bandwidth yourself. A transformer gets no such help: it learns what
 &ldquo;similar&rdquo; means from data. Here the computer does the same on a small scale. It scores a
-setting by the <b>leave-one-out error</b> (predict each sample from all the others, never from itself)
+setting by the <b>leave-one-out (LOO) error</b> (predict each sample from all the others, never from itself)
 and walks downhill: every step moves the setting against the slope, by an amount set by the
 <b>learning rate</b>. The paths were worked out in Python by the same code as the rest of the page;
 the page plays them back, one step at a time.</p>
@@ -199,7 +199,8 @@ def _dataset_name(ds) -> str:
 
 
 def _buttons(prefix: str):
-    play = Button(label="\u25b6 Play", button_type="primary", width=90, name=f"{prefix}_play")
+    play = Button(label="\u25b6 Play", button_type="primary", width=90, name=f"{prefix}_play",
+                  stylesheets=[InlineStyleSheet(css=theme.PRIMARY_BUTTON_CSS)])
     pause = Button(label="\u275a\u275a Pause", width=90, name=f"{prefix}_pause", disabled=True)
     step = Button(label="Step \u203a", width=90, name=f"{prefix}_step_button")
     reset = Button(label="\u21ba Reset", width=90, name=f"{prefix}_reset")
@@ -245,7 +246,7 @@ def build_learning(state: ExplorableState, *, mode: str = "served", regression) 
                   line_width=1.5)
     fpath.y_range.renderers = [loo_r]
     fpath.xaxis.axis_label = "bandwidth h\u00b7\u221aT"
-    fpath.yaxis.axis_label = "leave-one-out error"
+    fpath.yaxis.axis_label = "LOO error"
 
     floss = _style(figure(height=240, sizing_mode="stretch_width", min_width=280, tools="",
                           x_range=Range1d(0, STEPS), y_range=Range1d(0, 1),  # y: set to the whole path's span
@@ -253,7 +254,7 @@ def build_learning(state: ExplorableState, *, mode: str = "served", regression) 
     floss.line("step", "loss", source=bw_loss, line_color=GREEN, line_width=2)
     floss.scatter("step", "loss", source=bw_loss, size=5, color=GREEN)
     floss.xaxis.axis_label = "step"
-    floss.yaxis.axis_label = "leave-one-out error"
+    floss.yaxis.axis_label = "LOO error"
 
     bw_lr = Select(title="learning rate (on log h)", value=state.lr, options=_lr_options(BANDWIDTH_LR_PRESETS,
                    default_lr), width=170, name="learn_lr_select")
@@ -292,7 +293,7 @@ def build_learning(state: ExplorableState, *, mode: str = "served", regression) 
                            title="Loss at each step", name="metric_loss_plot"))
     fmloss.line("step", "loss", source=m_loss, line_color=BLUE, line_width=2)
     fmloss.xaxis.axis_label = "step"
-    fmloss.yaxis.axis_label = "leave-one-out error"
+    fmloss.yaxis.axis_label = "LOO error"
 
     m_lr = Select(title="learning rate (on W)", value=state.metric_lr,
                   options=_lr_options(METRIC_LR_PRESETS, default_mlr), width=170, name="metric_lr_select")

@@ -183,12 +183,29 @@ class Explorable(pn.viewable.Viewer, ExplorableState):
         self._view.notice_div.visible = True  # first: the browser applies the changes in order
         self._view.notice_div.text = f'<p class="notice">{text.escape(message)}</p>'
 
+    def _on_n(self, widget, event):
+        lo, hi = self.param.n.bounds
+        typed = event.new
+        if typed is None:
+            widget.value = self.n
+            return
+        kept = min(max(int(typed), lo), hi)
+        self.n = kept
+        if kept != typed:
+            widget.value = kept
+            self._show_notice(f"n = {typed} is outside what the generator draws ({lo} to {hi} samples); "
+                              f"it uses n = {kept}.")
+
     def _generator_panel(self):
         fn = pn.widgets.Select.from_param(self.param.fn, name="true function", width=140)
-        n = pn.widgets.IntInput.from_param(self.param.n, name="samples n", width=110)
+        # not bounded in the browser: a typed n past the limit is clamped here, with a notice that says so
+        n = pn.widgets.IntInput(name="samples n", value=self.n, start=None, end=None, width=110)
+        n.param.watch(self._guard(functools.partial(self._on_n, n)), "value")
+        self.param.watch(lambda e: setattr(n, "value", e.new), "n")
         noise = pn.widgets.FloatInput.from_param(self.param.noise, name="noise", step=0.05, width=100)
         seed = pn.widgets.IntInput.from_param(self.param.seed, name="seed", width=110)
-        go = pn.widgets.Button(name="Generate", button_type="primary", width=110, align="end")
+        go = pn.widgets.Button(name="Generate", button_type="primary", width=110, align="end",
+                               stylesheets=[theme.PRIMARY_BUTTON_CSS])
         go.on_click(self._on_generate)
         note = pn.pane.HTML(
             f'<p style="margin:4px 0;color:#555">Draw fresh noisy samples of a true function (at most '
@@ -235,7 +252,8 @@ class Explorable(pn.viewable.Viewer, ExplorableState):
                 m.visible = False
         return pn.Column(EnginePane(before, engines, sizing_mode="stretch_width"), self._generator_panel(),
                          EnginePane(after, engines, sizing_mode="stretch_width"), *starter,
-                         sizing_mode="stretch_width", name="explorable")
+                         sizing_mode="stretch_width", name="explorable",
+                         styles=theme.root_styles(bool(self.present)))  # the text sizes of app/theme.py
 
     # -- parameters -> widgets (e.query = 4.0 in a notebook, a param widget beside the page) -------------------
     def _to_widgets(self, *events):

@@ -58,7 +58,7 @@ span.tok { display: inline-block; background: #EEF4FA; border: 1px solid #C9DCEC
 span.tok.unknown { background: #FFF3D6; border-color: #E6C27A; }
 p.rowline { background: #F3F3F3; border-left: 4px solid #0072B2; padding: 4px 8px; margin: 6px 0; }
 p.head { margin: 2px 0; }
-b.shown { background: #D55E00; color: white; border-radius: 3px; padding: 0 4px; font-weight: normal; }
+b.shown { background: #A84800; color: white; border-radius: 3px; padding: 0 4px; font-weight: normal; }
 """.replace("MONO_FONT", MONO_FONT)
 
 
@@ -501,7 +501,7 @@ def build_sentence(state=None, *, mode: str = "served", notices=()) -> SentenceV
     cost_fig.text("n", "scores", text="label", source=cost_now, x_offset=10, y_offset=4,
                   text_font_size=theme.SIZES["normal"]["glyph"],
                   text_color=VERMILLION)
-    cost_fig.xaxis.axis_label = "sequence length n (words)"
+    cost_fig.xaxis.axis_label = "length n (words)"
     cost_fig.yaxis.axis_label = "scores n\u00b2"
     cost_fig.yaxis.formatter = _count_formatter()
     cost_fig.xaxis.formatter = _count_formatter()
@@ -509,7 +509,7 @@ def build_sentence(state=None, *, mode: str = "served", notices=()) -> SentenceV
     bpn = float(b0) / float(s0)
     cost_fig.extra_y_ranges = {"mem": Range1d(1.5 * bpn, s1 * 3 * bpn)}
     cost_fig.extra_y_scales = {"mem": LogScale()}
-    cost_fig.add_layout(LogAxis(y_range_name="mem", axis_label="memory (float32)",
+    cost_fig.add_layout(LogAxis(y_range_name="mem", axis_label="memory",
                                 formatter=_bytes_formatter()), "right")
     _style(cost_fig)   # again, for the axis just added
     cost_fig.add_tools(HoverTool(renderers=[cost_fig.renderers[1]],

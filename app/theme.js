@@ -28,7 +28,16 @@ const Theme = (function () {
   function apply(doc, cfg, present, shared) {
     const key = present ? "present" : "normal", s = cfg.sizes[key], vars = cfg.vars[key];
     if (!doc) return;
-    for (const m of doc.all_models) if (m.title !== undefined && m.left !== undefined && m.below !== undefined) sizeFigure(m, s);
+    for (const m of doc.all_models) {
+      if (m.title === undefined || m.left === undefined || m.below === undefined) continue;
+      sizeFigure(m, s);
+      // fixed-height plots grow on a projector, so 22 px axis labels still fit along their axes
+      if (m.height != null && m.frame_height == null) {
+        if (m.__attnHeight === undefined) m.__attnHeight = m.height;
+        const h = Math.round(m.__attnHeight * (present ? cfg.present_height : 1));
+        if (m.height !== h) m.height = h;
+      }
+    }
     const [left, right] = cfg.shared_x_borders[key];
     for (const fig of shared || []) {
       if (fig.min_border_left !== left) fig.min_border_left = left;
@@ -40,5 +49,22 @@ const Theme = (function () {
     }
   }
 
-  return { apply, sizeFigure };
+  // Every control gets an accessible name that BokehJS leaves out: the slider handles, the checkbox
+  // inputs and the number inputs' step buttons.  Run once the views exist (at document_ready).
+  function nameControls(doc) {
+    const index = typeof window !== "undefined" && window.Bokeh && window.Bokeh.index;
+    if (!doc || !index || !index.find_one) return;
+    const put = (el, name) => { if (el && name && !el.getAttribute("aria-label")) el.setAttribute("aria-label", name); };
+    for (const m of doc.all_models) {
+      const v = index.find_one(m), root = v && v.shadow_el;
+      if (!root) continue;
+      const name = String(m.title || m.label || m.name || "").trim();
+      for (const h of root.querySelectorAll(".noUi-handle")) put(h, name);
+      for (const i of root.querySelectorAll('input[type="checkbox"]')) put(i, name);
+      for (const b of root.querySelectorAll(".bk-spin-btn-up")) put(b, `${name}: one more`);
+      for (const b of root.querySelectorAll(".bk-spin-btn-down")) put(b, `${name}: one less`);
+    }
+  }
+
+  return { apply, sizeFigure, nameControls };
 })();

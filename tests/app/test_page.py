@@ -144,3 +144,27 @@ def test_engine_source_holds_mirror_and_glue_once_each():
     assert src.index(mirror) < src.index(glue)  # the glue uses AttnMirror
     assert src.count("const AttnMirror =") == 1 and src.count("const Explorable =") == 1
     assert src.rstrip().endswith("Explorable.handle(cb_obj, {" + ", ".join(ENGINE_ARGS) + "});")
+
+
+def _generator_input(page, label):
+    gen = next(o for o in page.__panel__().objects if getattr(o, "name", "") == "generator")
+    return next(w for w in gen.select(pn.widgets.IntInput) if w.name == label)
+
+
+@pytest.mark.parametrize("typed, kept", [(5000, attention.datasets.MAX_GENERATED_N), (1, 2)])
+def test_a_typed_n_outside_the_generators_range_is_clamped_with_a_notice(typed, kept):
+    page = Explorable()
+    n = _generator_input(page, "samples n")
+    n.value = typed
+    assert page.n == kept and n.value == kept
+    notice = page._view.notice_div
+    assert notice.visible and f"n = {typed}" in notice.text and f"n = {kept}" in notice.text
+
+
+def test_a_typed_n_inside_the_range_is_taken_as_it_is_and_follows_the_parameter():
+    page = Explorable()
+    n = _generator_input(page, "samples n")
+    n.value = 300
+    assert page.n == 300 and not page._view.notice_div.visible
+    page.n = 120            # a notebook sets the parameter: the input follows
+    assert n.value == 120
