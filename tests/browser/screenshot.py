@@ -4,9 +4,10 @@ Starts ``panel serve app/main.py`` on a free local port, opens the page in
 Debian's Chromium (Playwright, no download), waits until the engine has drawn
 the readouts and writes:
 
-* screenshot-regression.png: the top of the page at 1280 px (main plot, readouts, controls);
-* screenshot-phone.png: the main plot and readouts in a 390 px wide phone viewport;
-* screenshot-sentence.png: the self-attention section, when the page has one
+* screenshot-regression.png: the top of the page on a laptop, 1366 px (the plots over x, readouts, controls);
+* screenshot-phone.png: the main plot, the query slider and the readouts on a 360 px phone;
+* screenshot-projector.png: the top of the page at 1920 px in presentation mode (``?present=1``);
+* screenshot-sentence.png: the self-attention section on a laptop, when the page has one
   (a model named "sentence_section").
 
 ``make screenshot`` runs this.  The files go to tests/browser/screenshots/ unless --out says otherwise.
@@ -64,22 +65,29 @@ def take(url: str, out: Path) -> list[Path]:
     with sync_playwright() as pw:
         browser = pw.chromium.launch(executable_path=CHROMIUM, args=LAUNCH_ARGS)
         try:
-            ctx, page = _open(browser, url, 1280, 900, 1)
+            ctx, page = _open(browser, url, 1366, 768, 1)
             top = _box(page, "intro")["y"]
-            controls = _box(page, "controls")
-            written.append(_shoot(page, out / "screenshot-regression.png", top - 8,
-                                  controls["y"] + controls["height"] + 12, 1280))
+            grid = _box(page, "figure_grid")
+            written.append(_shoot(page, out / "screenshot-regression.png", top - 8, grid["y"] + grid["height"] + 12,
+                                  1366))
             if _has_model(page, "sentence_section"):
                 s = _box(page, "sentence_section")
                 written.append(_shoot(page, out / "screenshot-sentence.png", s["y"] - 8,
-                                      s["y"] + s["height"] + 8, 1280))
+                                      s["y"] + s["height"] + 8, 1366))
             ctx.close()
 
-            ctx, page = _open(browser, url, 390, 844, 2)
+            ctx, page = _open(browser, url + "?present=1", 1920, 1080, 1)
+            top = _box(page, "intro")["y"]
+            grid = _box(page, "figure_grid")
+            written.append(_shoot(page, out / "screenshot-projector.png", top - 8,
+                                  grid["y"] + grid["height"] + 12, 1920))
+            ctx.close()
+
+            ctx, page = _open(browser, url, 360, 740, 2)
             plot = _box(page, "main_plot")
             readouts = _box(page, "caption")
             written.append(_shoot(page, out / "screenshot-phone.png", plot["y"] - 2,
-                                  readouts["y"] + readouts["height"] + 8, 390))
+                                  readouts["y"] + readouts["height"] + 8, 360))
             ctx.close()
         finally:
             browser.close()
