@@ -25,6 +25,7 @@ from bokeh.plotting import figure
 import attention
 
 from . import text, theme
+from .share import build_share
 from .state import X_RANGE, ExplorableState, url_spec
 # the shared look lives in app/theme.py; these names stay importable from here for the other sections
 from .theme import (BLUE, GREEN, GREY, ORANGE, PAGE_CSS, PAGE_STYLES, PURPLE, SKY, VERMILLION,  # noqa: F401
@@ -318,7 +319,8 @@ def build_regression(state: ExplorableState, *, mode: str = "served", notices=()
         row(w_logh, w_logt, sizing_mode="stretch_width", styles=wrap),
         row(w_kernel, w_dataset, sizing_mode="stretch_width", styles=wrap),
         w_keynorm,
-        row(w_link, w_limits, w_present, w_reset, sizing_mode="stretch_width", styles=wrap),
+        row(w_link, w_limits, w_present, w_reset, *build_share().models(), sizing_mode="stretch_width",
+            styles=wrap),  # app/share.py: copy a link to this state
         sizing_mode="stretch_width", name="controls")
     for w in (w_logh, w_logt, w_kernel, w_dataset):
         w.min_width = 200

@@ -1,0 +1,196 @@
+"""'Copy a link to this state' (app/share.py, app/share.js) in the served page, the offline file and a
+cross-origin iframe, with the clipboard granted and refused; and the served page's address agrees
+with its widgets."""
+
+from __future__ import annotations
+
+import http.server
+import math
+import threading
+from functools import partial
+from urllib.parse import parse_qs, urlsplit
+
+import pytest
+
+from app.share import TEXTS
+from tests.browser.pageutil import (block_outside, free_port, model_element, model_prop, set_model_prop,
+                                    wait_prop, wait_ready)
+
+CLIPBOARD = ["clipboard-read", "clipboard-write"]
+SLOW = 90000  # ms: building a served page takes seconds on a busy machine
+
+
+def _context(browser, **grant):
+    ctx = browser.new_context(viewport={"width": 1280, "height": 900})
+    ctx.set_default_timeout(SLOW)
+    ctx.set_default_navigation_timeout(SLOW)
+    if grant:
+        ctx.grant_permissions(CLIPBOARD, **({"origin": grant["origin"]} if grant.get("origin") else {}))
+    return ctx
+
+
+def _click_share(page_or_frame):
+    model_element(page_or_frame, "share_button", "button").click()
+
+
+def _status(page_or_frame):
+    return model_prop(page_or_frame, "share_status", "text")
+
+
+def _query_of(url):
+    return {k: v[-1] for k, v in parse_qs(urlsplit(url).query).items()}
+
+
+def _wait_url(page, key, value):
+    page.wait_for_function("([k, v]) => new URLSearchParams(location.search).get(k) === v", arg=[key, value],
+                           timeout=20000)
+
+
+def test_served_page_copies_its_deep_link_and_the_url_agrees_with_the_widgets(served_app, browser):
+    ctx = _context(browser, origin=served_app.split("/main")[0])
+    page = ctx.new_page()
+    try:
+        page.goto(served_app + "?query=2.5&bandwidth=0.3&kernel=dot")
+        wait_ready(page, timeout=SLOW)
+        # the address, the widgets and the state agree from the start ...
+        assert model_prop(page, "query_slider", "value") == 2.5
+        assert model_prop(page, "bandwidth_slider", "value") == pytest.approx(math.log10(0.3))
+        assert model_prop(page, "kernel_select", "value") == "dot"
+        # ... and after a change in the page: the engine rewrites the address
+        set_model_prop(page, "query_slider", "value", 4.25)
+        set_model_prop(page, "bandwidth_slider", "value", 0.0)
+        _wait_url(page, "query", "4.25")
+        _wait_url(page, "bandwidth", "1")
+        q = _query_of(page.url)
+        assert float(q["query"]) == model_prop(page, "query_slider", "value")
+        assert float(q["bandwidth"]) == pytest.approx(10 ** model_prop(page, "bandwidth_slider", "value"))
+        assert q["kernel"] == model_prop(page, "kernel_select", "value") == "dot"
+
+        assert model_prop(page, "share_button", "label") == "Copy a link to this state"
+        _click_share(page)
+        wait_prop(page, "share_status", "text", "(t) => t.includes('Link copied')", timeout=SLOW)
+        assert model_prop(page, "share_status", "visible") is True
+        copied = page.evaluate("() => navigator.clipboard.readText()")
+        assert copied == page.url.split("#")[0]
+        assert _query_of(copied) == {"query": "4.25", "bandwidth": "1", "kernel": "dot"}
+        # the visible confirmation shows the link, escaped
+        assert copied.replace("&", "&amp;") in _status(page)
+
+        # opening the copied link gives the same state
+        other = ctx.new_page()
+        other.goto(copied)
+        wait_ready(other, timeout=SLOW)
+        assert model_prop(other, "query_slider", "value") == 4.25
+        assert model_prop(other, "bandwidth_slider", "value") == 0.0
+        assert model_prop(other, "kernel_select", "value") == "dot"
+    finally:
+        ctx.close()
+
+
+def test_offline_file_copies_its_own_address_with_the_state(static_file, browser):
+    ctx = _context(browser, origin=None, grant=True)
+    page = ctx.new_page()
+    block_outside(page)
+    try:
+        page.goto(static_file.as_uri() + "?query=2.5&bandwidth=0.3")
+        wait_ready(page, timeout=SLOW)
+        set_model_prop(page, "query_slider", "value", 1.5)
+        _wait_url(page, "query", "1.5")
+        _click_share(page)
+        wait_prop(page, "share_status", "text", "(t) => t.includes('Link copied')", timeout=SLOW)
+        copied = page.evaluate("() => navigator.clipboard.readText()")
+        assert copied.startswith(static_file.as_uri() + "?")
+        assert _query_of(copied) == {"query": "1.5", "bandwidth": "0.3"}
+    finally:
+        ctx.close()
+
+
+def test_refused_clipboard_shows_the_link_selected_in_a_text_field(static_file, browser):
+    ctx = _context(browser)
+    page = ctx.new_page()
+    block_outside(page)
+    # a browser that refuses the clipboard (as a frame without clipboard-write permission does)
+    page.add_init_script("""navigator.clipboard.writeText = () =>
+        Promise.reject(new DOMException('Write permission denied.', 'NotAllowedError'));""")
+    try:
+        # a hostile query string: the link is shown, but never as HTML
+        page.goto(static_file.as_uri() + '?query=2&x="><img src=y onerror=alert(1)>')
+        wait_ready(page, timeout=SLOW)
+        _click_share(page)
+        wait_prop(page, "share_status", "text", "(t) => t.includes('copy it by hand')", timeout=SLOW)
+        field = model_element(page, "share_status", "input.share-link")
+        link = page.evaluate("() => location.href")
+        assert field.input_value() == link
+        page.wait_for_function("""(el) => el.getRootNode().activeElement === el && el.selectionStart === 0 &&
+                                  el.selectionEnd === el.value.length""", arg=field, timeout=10000)
+        assert field.get_attribute("readonly") is not None
+        status = _status(page)
+        assert "<img" not in status and "<input" in status  # only the page's own markup is markup
+        assert page.evaluate("""() => { const v = Object.values(Bokeh.index); const out = [];
+            const walk = (x) => { if (x.model && x.model.name === 'share_status') out.push(x);
+              (x.child_views || []).forEach(walk); }; v.forEach(walk);
+            return out[0].shadow_el.querySelectorAll('img').length; }""") == 0
+        assert TEXTS["fallback"].split(".")[0] in status
+    finally:
+        ctx.close()
+
+
+HOST_PAGE = """<!doctype html><html><head><meta charset="utf-8"><title>course page</title>
+<link rel="icon" href="data:,"></head><body><h1>Week 5: attention</h1>
+<iframe id="explorable" src="{src}" {allow} style="width:100%;height:1400px;border:0" title="attention explorable">
+</iframe></body></html>"""
+
+
+@pytest.fixture
+def host(tmp_path, served_app):
+    """A course page on another origin (localhost) than the app (127.0.0.1): write(name, allow) -> its URL."""
+    port = free_port()
+    handler = partial(http.server.SimpleHTTPRequestHandler, directory=str(tmp_path))
+    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", port), handler)
+    threading.Thread(target=httpd.serve_forever, daemon=True).start()
+
+    def write(name, allow):
+        (tmp_path / name).write_text(HOST_PAGE.format(src=served_app + "?query=2.5&bandwidth=0.3", allow=allow),
+                                     encoding="utf-8")
+        return f"http://localhost:{port}/{name}"
+
+    yield write
+    httpd.shutdown()
+
+
+def _frame(page):
+    page.wait_for_function("document.querySelectorAll('iframe').length === 1")
+    frame = page.frames[1]
+    wait_ready(frame, timeout=SLOW)
+    return frame
+
+
+@pytest.mark.parametrize("allow", [True, False], ids=["clipboard-allowed", "clipboard-refused"])
+def test_the_button_inside_a_cross_origin_iframe(host, served_app, browser, allow):
+    app_origin = served_app.split("/main")[0]
+    ctx = _context(browser, grant=True) if allow else _context(browser)
+    page = ctx.new_page()
+    try:
+        page.goto(host("allowed.html" if allow else "refused.html", 'allow="clipboard-write"' if allow else ""))
+        frame = _frame(page)
+        set_model_prop(frame, "query_slider", "value", 3.75)
+        frame.wait_for_function("new URLSearchParams(location.search).get('query') === '3.75'", timeout=20000)
+        frame_url = frame.evaluate("() => location.href")
+        assert frame_url.startswith(app_origin)  # the link is the app's, not the course page's
+        model_element(frame, "share_button", "button").scroll_into_view_if_needed()
+        _click_share(frame)
+        if allow:
+            wait_prop(frame, "share_status", "text", "(t) => t.includes('Link copied')", timeout=SLOW)
+            # read back from the course page (the frame itself is only allowed to write)
+            copied = page.evaluate("() => navigator.clipboard.readText()")
+            assert copied == frame_url
+        else:
+            # Chromium refuses the clipboard to a cross-origin frame without allow="clipboard-write"
+            wait_prop(frame, "share_status", "text", "(t) => t.includes('copy it by hand')", timeout=SLOW)
+            field = model_element(frame, "share_status", "input.share-link")
+            assert field.input_value() == frame_url
+            frame.wait_for_function("""(el) => el.selectionStart === 0 && el.selectionEnd === el.value.length""",
+                                    arg=field, timeout=10000)
+        assert model_prop(frame, "share_status", "visible") is True
+    finally:
+        ctx.close()
