@@ -29,7 +29,8 @@ def test_wheel_contains_data_and_browser_sources(wheel):
     for needed in ("attention_data/datasets/default.json", "attention_data/sentences.json",
                    "attention_data/metric2d.json", "app/mirror.js", "app/explorable.js", "app/main.py",
                    "attention/kernels.py", "app/sentence.js", "app/learning.js", "app/ideas.js", "attention/lags.py",
-                   "attention/sequence.py", "app/deploy/nginx.conf"):
+                   "attention/sequence.py", "app/deploy/nginx.conf", "app/share.py", "app/share.js",
+                   "attention_data/notebooks/lecture.ipynb"):
         assert needed in names, needed
 
 
