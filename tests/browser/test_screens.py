@@ -538,3 +538,35 @@ def test_text_uses_only_fonts_ci_installs_or_the_page_ships(screen):
     assert not other, (f"{screen.where()}: text drawn with fonts that neither CI installs (fonts-dejavu-core) nor the"
                        f" page ships: {other} (all fonts, glyphs: {fonts})")
 
+
+
+# --------------------------------------------------------------------------- many samples
+
+SAMPLES_JS = """() => { const d = Bokeh.documents[0], s = d.get_model_by_name('samples').data;
+  const main = d.get_model_by_name('main_plot');
+  const order = main.renderers.map((r) => r.data_source ? r.data_source.name : null);
+  return { n: s.x.length, maxSize: Math.max(...s.size), alpha: Math.max(...s.alpha),
+           samplesAt: order.indexOf('samples'), curveAt: order.indexOf('curve'),
+           predAt: order.indexOf('qpred'), range: [d.get_model_by_name('entropy_range').start,
+                                                     d.get_model_by_name('entropy_range').end] }; }"""
+
+
+def test_many_samples_get_smaller_fainter_markers_under_the_curves(browser, static_file):
+    """400 samples: the markers shrink and fade, the curves and the query's markers draw above them."""
+    ctx = browser.new_context(viewport={"width": 1366, "height": 768})
+    page = ctx.new_page()
+    try:
+        page.goto(static_file.as_uri())
+        wait_ready(page)
+        few = page.evaluate(SAMPLES_JS)
+        page.goto(static_file.as_uri() + "?dataset=large")
+        page.wait_for_function("() => Bokeh.documents[0].get_model_by_name('samples').data.x.length === 400")
+        wait_ready(page)
+        many = page.evaluate(SAMPLES_JS)
+    finally:
+        ctx.close()
+    assert (few["n"], many["n"]) == (24, 400)
+    assert many["maxSize"] < 0.5 * few["maxSize"], (few, many)
+    assert many["alpha"] < 0.5 * few["alpha"], (few, many)
+    assert 0 <= many["samplesAt"] < many["curveAt"] < many["predAt"], many
+    assert many["range"][0] == 0 and math.isclose(many["range"][1], math.log2(400) * 1.04, rel_tol=1e-9)
