@@ -212,6 +212,7 @@ def test_the_readme_notebook_runs_offline_in_jupyterlab(jupyterlab, browser):
         _wait_docs(page, 1)
         assert _max_weight(2.5, 0.3) in _prop(page, "readouts", "text")
         assert len(page.evaluate(f"() => Array.from({DOC}.get_model_by_name('curve').data.pred)")) > 100
+        assert _prop(page, "share_button", "visible") is False  # the address here is JupyterLab's
 
         # a real drag in the rendered output: the readouts follow, and Python learns the query
         page.evaluate("""() => { window.__ev = []; for (const t of ['pointerdown', 'pointerup'])
