@@ -41,14 +41,7 @@ def executed(tmp_path_factory):
     env = {k: v for k, v in os.environ.items() if not k.startswith(("PANEL_", "BOKEH_"))}
     env["PYTHONPATH"] = str(ROOT)
     client = NotebookClient(nb, timeout=600, kernel_name="python3", resources={"metadata": {"path": str(workdir)}})
-    old = dict(os.environ)
-    os.environ.clear()
-    os.environ.update(env)  # the kernel inherits this process's environment
-    try:
-        client.execute()
-    finally:
-        os.environ.clear()
-        os.environ.update(old)
+    client.execute(env=env)  # handed to the kernel manager's start_kernel
     return nb
 
 
