@@ -80,7 +80,8 @@ def _readout(args) -> int:
     else:
         from .text import caption
 
-        print(caption(r, kernel=args.kernel, bandwidth=args.bandwidth, temperature=args.temperature))
+        print(caption(r, kernel=args.kernel, bandwidth=args.bandwidth, temperature=args.temperature,
+                      key_norm=args.key_norm if args.kernel == "dot" else 0.0))
     return 0
 
 

@@ -54,20 +54,62 @@ const Explorable = (function (M) {
     return s.startsWith("-") ? "\u2212" + s.slice(1) : s;
   }
 
-  function caption(r, kernel, h, t) {
-    const sim = kernel === "gaussian" ? "a Gaussian similarity" : "a dot-product similarity on circle-embedded keys";
-    const temp = t === 1 ? "" : `, T = ${general(t, 3)}`;
+  // A number as students read it (twin of plain in app/text.py): about p significant digits, never
+  // exponent notation: 1000 stays "1000", 58 700 000 is "58.7 million", a number below 0.0001 is
+  // "\u2248 0", and a negative number takes the typographic minus.
+  const BIG_WORDS = [[1e12, "trillion"], [1e9, "billion"], [1e6, "million"]];
+  function plain(v, p) {
+    if (p === undefined) p = 3;
+    if (Number.isNaN(v)) return "not a number";
+    if (!isFinite(v)) return (v > 0 ? "" : "\u2212") + "infinity";
+    if (v === 0) return "0";
+    const a = Math.abs(v), sign = v < 0 ? "\u2212" : "";
+    for (const [size, word] of BIG_WORDS) if (a >= size) return `${sign}${plain(a / size, p)} ${word}`;
+    if (a < 1e-4) return "\u2248 0";
+    const e = Number(a.toExponential(p - 1).split("e")[1]);
+    if (e >= p) return sign + fixed(a, 0);
+    let s = fixed(a, Math.max(p - 1 - e, 0));
+    if (s.includes(".")) s = s.replace(/0+$/, "").replace(/\.$/, "");
+    return sign + s;
+  }
+
+  function similarityWords(kernel, keyNorm) {
+    if (kernel === "gaussian") return "a Gaussian similarity";
+    if (!keyNorm) return "a dot-product similarity on circle-embedded keys of equal length";
+    return `a dot-product similarity on circle-embedded keys with key-norm tilt ${signed(keyNorm, 2)} ` +
+      `which makes keys further ${keyNorm > 0 ? "right" : "left"} longer`;
+  }
+
+  function caption(r, kernel, h, t, keyNorm) {
+    const sim = similarityWords(kernel, keyNorm || 0);
+    const temp = t === 1 ? "" : `, T = ${plain(t, 3)}`;
     const truth = r.true_value === null ? "" : ` where the true function is ${signed(r.true_value, 2)}`;
-    return `A query at x = ${fixed(r.query, 2)} averages the ${r.n} samples with softmax weights of ${sim} ` +
-      `(h = ${general(h, 3)}${temp}). The largest weight is ${fixed(r.max_weight, 3)} and the weights spread over ` +
+    return `A query at x = ${signed(r.query, 2)} averages the ${r.n} samples with softmax weights of ${sim} ` +
+      `(h = ${plain(h, 3)}${temp}). The largest weight is ${fixed(r.max_weight, 3)} and the weights spread over ` +
       `about ${fixed(r.effective_points, 1)} effective points, giving a prediction of ${signed(r.prediction, 2)}${truth}.`;
   }
 
-  function limitNotices(r) {
+  // The sample with the largest weight, and whether it is (one of) the nearest to the query
+  // (twin of heaviest_sample in app/text.py).
+  function heaviestSample(q, xs, ys, w) {
+    let i = 0, nearest = Infinity;
+    for (let j = 0; j < w.length; j++) if (w[j] > w[i]) i = j;
+    for (const k of xs) nearest = Math.min(nearest, Math.abs(k - q));
+    return { x: xs[i], y: ys[i], nearest: Math.abs(xs[i] - q) <= nearest + 1e-9 };
+  }
+
+  function limitNotices(r, heaviest) {
     const out = [];
-    if (r.max_weight >= 0.95)
-      out.push(`Max weight ${fixed(r.max_weight, 3)}: the query now copies its nearest sample ` +
-        `(1-nearest-neighbour), and the prediction curve turns into steps.`);
+    if (r.max_weight >= 0.95) {
+      if (!heaviest || heaviest.nearest)
+        out.push(`Max weight ${fixed(r.max_weight, 3)}: the query now copies its nearest sample ` +
+          `(1-nearest-neighbour), and the prediction curve turns into steps.`);
+      else
+        out.push(`Max weight ${fixed(r.max_weight, 3)}, on the sample at x = ${signed(heaviest.x, 2)}, which is ` +
+          `not the nearest one: its key is longer than the keys nearer the query, and a dot product rewards ` +
+          `length as well as direction, so this far key wins wherever the query is. The prediction ` +
+          `flattens to that sample's value, ${signed(heaviest.y, 2)}.`);
+    }
     if (r.effective_points >= 0.9 * r.n)
       out.push(`${fixed(r.effective_points, 1)} of ${r.n} effective points: the weights are nearly uniform, ` +
         `so the prediction flattens toward the global mean (${signed(r.global_mean, 2)}).`);
@@ -250,8 +292,9 @@ const Explorable = (function (M) {
       row("true f(x)", r.true_value === null ? "unknown" : signed(r.true_value, 2)) +
       row("error", err === null ? "\u2013" : signed(err, 2)) +
       `</table>`);
-    setHtml(a.caption_div, `<p class="caption" aria-live="polite">${esc(caption(r, c.kernel, c.h, c.t))}</p>`);
-    const notes = limitNotices(r);
+    const tilt = c.kernel === "dot" ? c.key_norm : 0;
+    setHtml(a.caption_div, `<p class="caption" aria-live="polite">${esc(caption(r, c.kernel, c.h, c.t, tilt))}</p>`);
+    const notes = limitNotices(r, heaviestSample(q, c.x, c.y, w));
     setHtml(a.limits_div, notes.map((s) => `<p class="limit">${esc(s)}</p>`).join(""));
     scheduleUrl(a, c);
   }
@@ -543,6 +586,6 @@ const Explorable = (function (M) {
     });
   }
 
-  return { handle, parseQuery, caption, limitNotices, fixed, general, signed, esc, cacheFor, setHtml, clamp,
+  return { handle, parseQuery, caption, limitNotices, heaviestSample, plain, fixed, general, signed, esc, cacheFor, setHtml, clamp,
            pageState, runGuarded };
 })(AttnMirror);

@@ -31,7 +31,7 @@ from bokeh.plotting import figure
 import attention
 from attention import lags
 
-from . import text
+from . import text, theme
 from .document import BLUE, GREY, ORANGE, PAGE_CSS, PAGE_STYLES, SKY, VERMILLION
 
 HERE = Path(__file__).resolve().parent
@@ -221,6 +221,8 @@ def _style(fig):
         ax.major_label_text_font_size = FONT
         ax.axis_label_text_font_size = FONT
         ax.axis_label_text_font_style = "normal"
+        if type(ax.formatter).__name__ in ("BasicTickFormatter", "LogTickFormatter"):  # never exponent notation
+            ax.formatter = theme.plain_ticks()
     return fig
 
 

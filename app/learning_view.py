@@ -38,7 +38,7 @@ from bokeh.plotting import figure
 import attention
 from attention import learn
 
-from . import theme
+from . import text, theme
 from .document import BLUE, GREEN, PAGE_CSS, PAGE_STYLES, VERMILLION, _style
 from .state import (BANDWIDTH_LR_PRESETS, BANDWIDTH_TRAIN_STEPS, METRIC_LR_PRESETS, METRIC_TRAIN_STEPS,
                     ExplorableState, url_spec)
@@ -93,7 +93,7 @@ METRIC_TEXT = """
 &minus;&#8214;W(q&minus;k)&#8214;&sup2;/2 with a 2&times;2 matrix W. The values are
 y&nbsp;=&nbsp;sin(x<sub>1</sub>) plus noise: x<sub>2</sub> has nothing to do with y. At the start
 W is the identity, so the query listens to neighbours in every direction. Drag the query, then press
-<i>Play</i>. Keys inside the red curve get at least e<sup>&minus;1</sup> (37&nbsp;%) of the weight a
+<i>Play</i>. Keys inside the orange-red curve get at least e<sup>&minus;1</sup> (37&nbsp;%) of the weight a
 key sitting on the query would get. As W learns, the curve narrows along x<sub>1</sub> and stretches
 along x<sub>2</sub>.</p>
 """
@@ -114,8 +114,9 @@ can learn its own idea of similar.</p>
 # ---------------------------------------------------------------------------
 
 def _bandwidth_columns(tr) -> dict:
+    msgs = [text.refusal_text(m, tr.learning_rate, BANDWIDTH_LR_PRESETS) for m in tr.message]
     return {"h": tr.h.tolist(), "loss": tr.loss.tolist(), "grad": tr.grad.tolist(), "status": list(tr.status),
-            "message": list(tr.message)}
+            "message": msgs}
 
 
 def bandwidth_trajectory_for(x, y, lr: str) -> dict:
@@ -143,7 +144,8 @@ def metric_trajectory(lr: str) -> dict:
     """The path of ``attention.train_metric`` from W0 = I on metric2d.json at learning rate ``lr``."""
     m = learn.load_metric_dataset()
     tr = attention.train_metric(m.X, m.y, W0=np.eye(2), learning_rate=float(lr), steps=METRIC_STEPS)
-    return {"W": tr.W.tolist(), "loss": tr.loss.tolist(), "status": list(tr.status), "message": list(tr.message)}
+    msgs = [text.refusal_text(m, tr.learning_rate, METRIC_LR_PRESETS) for m in tr.message]
+    return {"W": tr.W.tolist(), "loss": tr.loss.tolist(), "status": list(tr.status), "message": msgs}
 
 
 @lru_cache(maxsize=1)

@@ -10,7 +10,7 @@
 const SentenceExplorable = (function (M, X) {
   "use strict";
 
-  const esc = X.esc, fixed = X.fixed, general = X.general;
+  const esc = X.esc, fixed = X.fixed, plain = X.plain, signed = X.signed;
   const BLUE = "#0072B2", VERMILLION = "#D55E00";
   const clamp = X.clamp;
 
@@ -216,23 +216,25 @@ const SentenceExplorable = (function (M, X) {
     for (let j = 0; j < n; j++) if (w[j] > mx) { mx = w[j]; arg = j; }
     a.bars_fig.y_range.setv({ start: 0, end: Math.max(mx * 1.1, 0.05) });
     const H = M.entropyBits(w);
+    // with the causal mask, row i sees only words 0..i: its spread is out of those k words
+    const k = c.causal ? i + 1 : n;
     const row = (k, v, extra) => `<tr><th scope="row">${k}</th><td>${v}</td><td class="extra">${extra || ""}</td></tr>`;
     const o = c.outXY[c.head][i], cb = c.combXY[i];
     setText(a.readout_div,
       `<table class="readouts" aria-live="polite" aria-label="readouts for the selected word">` +
       row("query word", esc(toks[i]), `row ${i}`) +
       row("max weight", fixed(mx, 3), `on \u201c${esc(toks[arg])}\u201d`) +
-      row("entropy", `${fixed(H, 2)} bits`, `of ${fixed(Math.log2(n), 2)}`) +
-      row("effective tokens", fixed(2 ** H, 1), `of ${n}`) +
-      row("output (water, money)", `${fixed(o[0], 2)}, ${fixed(o[1], 2)}`, "this head") +
-      row("all heads (water, money)", `${fixed(cb[0], 2)}, ${fixed(cb[1], 2)}`, "after W\u2092") +
+      row("entropy", `${fixed(H, 2)} bits`, `of ${fixed(Math.log2(k), 2)}${c.causal ? ` (${k} visible)` : ""}`) +
+      row("effective tokens", fixed(2 ** H, 1), `of ${k}${c.causal ? " visible" : ""}`) +
+      row("output (water, money)", `${signed(o[0], 2)}, ${signed(o[1], 2)}`, "this head") +
+      row("all heads (water, money)", `${signed(cb[0], 2)}, ${signed(cb[1], 2)}`, "after W\u2092") +
       `</table>`);
-    const t = c.t === 1 ? "" : ` and by T = ${general(c.t, 3)}`;
+    const t = c.t === 1 ? "" : ` and by T = ${plain(c.t, 3)}`;
     setText(a.caption_div,
-      `<p class="rowline">Row ${i} is one regression query, the same computation as the red line in the view ` +
+      `<p class="rowline">Row ${i} is one regression query, the same computation as the orange-red line in the view ` +
       `above: \u201c${esc(toks[i])}\u201d compares its query with every word's key, a softmax turns the scores ` +
       `into weights that add up to 1, and its output is the weighted average of the values. Only the similarity ` +
-      `is new: a dot product of learned vectors, divided by \u221ad\u2096 = ${general(Math.sqrt(c.plain.d_k), 3)}${t}.</p>`);
+      `is new: a dot product of learned vectors, divided by \u221ad\u2096 = ${plain(Math.sqrt(c.plain.d_k), 3)}${t}.</p>`);
   }
 
   function drawSense(a, c) {

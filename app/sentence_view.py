@@ -75,6 +75,11 @@ from the same words. Each word's vector is multiplied by three matrices, W<sub>Q
 and W<sub>V</sub>, to give its query, key and value. Then every word runs the query from the view
 above at the same time: it scores every word's key, a softmax turns the scores into weights, and its
 output is the weighted average of the values. One row of weights per word gives the attention matrix.</p>
+<p><b>Why divide by &radic;d<sub>k</sub>?</b> The scores are dot products of query and key vectors with
+d<sub>k</sub> entries each. If the entries are of size about 1, such a dot product grows like
+&radic;d<sub>k</sub>, so without the division longer vectors alone would push the softmax towards putting
+all the weight on one word. Dividing by &radic;d<sub>k</sub> keeps the scores on the same scale whatever
+the length of the vectors.</p>
 <p class="small">The word vectors and the three heads are written by hand, not trained, so every number
 means something you can read (water, money, place, person, verb, grammar word, ambiguity).</p>
 """
@@ -88,7 +93,7 @@ TOKENIZE_NOTE = "Words are lowercased and punctuation is dropped before anything
 ROUTING = """
 <h3>Context moves meaning</h3>
 <p>Each grey dot is a word's value, placed by how much water (across) and how much money (up) it
-carries. The red dot is the selected word's output: the weighted average of the dots, and each arrow's
+carries. The orange-red dot is the selected word's output: the weighted average of the dots, and each arrow's
 thickness shows its weight. On its own, <i>bank</i> sits halfway between the two senses. In
 &ldquo;the bank by the river&rdquo; its output moves toward water; in &ldquo;the bank approved the
 loan&rdquo; it moves toward money. Moving information from one position to another is what attention

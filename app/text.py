@@ -7,34 +7,135 @@ ever placed in them.
 from __future__ import annotations
 
 import html
+import re
+
+
+MINUS = "\u2212"
 
 
 def _signed(v: float, digits: int) -> str:
     s = f"{v:.{digits}f}"
-    return "\u2212" + s[1:] if s.startswith("-") else s
+    return MINUS + s[1:] if s.startswith("-") else s
 
 
-def caption(r, *, kernel: str, bandwidth: float, temperature: float) -> str:
+_BIG_WORDS = ((1e12, "trillion"), (1e9, "billion"), (1e6, "million"))
+
+
+def plain(v: float, digits: int = 3) -> str:
+    """A number as students read it: about ``digits`` significant digits, never exponent notation.
+
+    Twin of ``plain`` in explorable.js.  Python's ``:g`` turns 1000 into "1e+03" and 4e-12 into
+    "4e-12"; here 1000 stays "1000", 58 700 000 becomes "58.7 million", a number too small to show
+    in ``digits`` decimals after its first four zeros becomes "≈ 0", and a negative number
+    takes the typographic minus.
+    """
+    if v != v:
+        return "not a number"
+    if v in (float("inf"), float("-inf")):
+        return ("" if v > 0 else MINUS) + "infinity"
+    if v == 0:
+        return "0"
+    a = abs(v)
+    sign = MINUS if v < 0 else ""
+    for size, word in _BIG_WORDS:
+        if a >= size:
+            return f"{sign}{plain(a / size, digits)} {word}"
+    if a < 1e-4:
+        return "\u2248 0"
+    e = int(f"{a:.{digits - 1}e}".split("e")[1])
+    if e >= digits:
+        return sign + f"{a:.0f}"
+    s = f"{a:.{max(digits - 1 - e, 0)}f}"
+    if "." in s:
+        s = s.rstrip("0").rstrip(".")
+    return sign + s
+
+
+def similarity_words(kernel: str, key_norm: float = 0.0) -> str:
+    """The caption's name for the similarity, with the key-norm tilt when there is one."""
+    if kernel == "gaussian":
+        return "a Gaussian similarity"
+    if key_norm == 0:
+        return "a dot-product similarity on circle-embedded keys of equal length"
+    side = "right" if key_norm > 0 else "left"
+    return (f"a dot-product similarity on circle-embedded keys with key-norm tilt {_signed(key_norm, 2)} "
+            f"which makes keys further {side} longer")
+
+
+def caption(r, *, kernel: str, bandwidth: float, temperature: float, key_norm: float = 0.0) -> str:
     """One sentence that reads a readout aloud (the page's caption)."""
-    sim = "a Gaussian similarity" if kernel == "gaussian" else "a dot-product similarity on circle-embedded keys"
-    t = "" if temperature == 1 else f", T = {temperature:.3g}"
+    sim = similarity_words(kernel, key_norm)
+    t = "" if temperature == 1 else f", T = {plain(temperature, 3)}"
     truth = "" if r.true_value is None else f" where the true function is {_signed(r.true_value, 2)}"
-    return (f"A query at x = {r.query:.2f} averages the {r.n} samples with softmax weights of {sim} "
-            f"(h = {bandwidth:.3g}{t}). The largest weight is {r.max_weight:.3f} and the weights spread over "
+    return (f"A query at x = {_signed(r.query, 2)} averages the {r.n} samples with softmax weights of {sim} "
+            f"(h = {plain(bandwidth, 3)}{t}). The largest weight is {r.max_weight:.3f} and the weights spread over "
             f"about {r.effective_points:.1f} effective points, giving a prediction of "
             f"{_signed(r.prediction, 2)}{truth}.")
 
 
-def limit_notices(r) -> list[str]:
-    """The sentences that name a limit as it happens (twin of ``limitNotices`` in explorable.js)."""
+def heaviest_sample(query: float, keys, values, weights) -> dict:
+    """The sample with the largest weight: its x, its y, and whether it is (one of) the nearest to the query.
+
+    Twin of ``heaviestSample`` in explorable.js; feeds ``limit_notices``.
+    """
+    keys, values, weights = list(map(float, keys)), list(map(float, values)), list(map(float, weights))
+    i = max(range(len(weights)), key=lambda j: (weights[j], -j))
+    nearest = min(abs(k - query) for k in keys)
+    return {"x": keys[i], "y": values[i], "nearest": abs(keys[i] - query) <= nearest + 1e-9}
+
+
+def limit_notices(r, heaviest: dict | None = None) -> list[str]:
+    """The sentences that name a limit as it happens (twin of ``limitNotices`` in explorable.js).
+
+    ``heaviest`` is ``heaviest_sample(...)`` for the same state; without it the heaviest sample is
+    taken to be the nearest one.
+    """
     out = []
     if r.max_weight >= 0.95:
-        out.append(f"Max weight {r.max_weight:.3f}: the query now copies its nearest sample "
-                   f"(1-nearest-neighbour), and the prediction curve turns into steps.")
+        if heaviest is None or heaviest["nearest"]:
+            out.append(f"Max weight {r.max_weight:.3f}: the query now copies its nearest sample "
+                       f"(1-nearest-neighbour), and the prediction curve turns into steps.")
+        else:
+            out.append(f"Max weight {r.max_weight:.3f}, on the sample at x = {_signed(heaviest['x'], 2)}, which is "
+                       f"not the nearest one: its key is longer than the keys nearer the query, and a dot product rewards "
+                       f"length "
+                       f"as well as direction, so this far key wins wherever the query is. The prediction "
+                       f"flattens to that sample's value, {_signed(heaviest['y'], 2)}.")
     if r.effective_points >= 0.9 * r.n:
         out.append(f"{r.effective_points:.1f} of {r.n} effective points: the weights are nearly uniform, "
                    f"so the prediction flattens toward the global mean ({_signed(r.global_mean, 2)}).")
     return out
+
+
+_EXPONENT_NUMBER = re.compile(r"[-+]?\d+(?:\.\d+)?[eE][-+]?\d+")
+_TRY = re.compile(r"try [^)]*\)")
+_RANGE = re.compile(r"outside \[([^,\]]+), ([^\]]+)\]")
+
+
+def smaller_preset(lr: float, presets) -> str | None:
+    """The largest learning rate the page offers below ``lr`` (None if there is none)."""
+    below = [p for p in presets if float(p) < lr]
+    return max(below, key=float) if below else None
+
+
+def refusal_text(message: str, lr: float, presets) -> str:
+    """The core's message for a refused step, as the page shows it.
+
+    Numbers in exponent notation become plain words (``plain``), and the hint suggests the next
+    smaller learning rate the page's drop-down offers instead of one it does not (the core says
+    "try lr/10", which may be no choice at all).
+    """
+    if not message:
+        return message
+    def number(m):
+        v = float(m.group())
+        return "almost 0 (below 0.0001)" if abs(v) < 1e-4 else "about " + plain(v, 3)
+
+    out = _EXPONENT_NUMBER.sub(number, message)
+    out = _RANGE.sub(r"outside the range \1 to \2", out)
+    pick = smaller_preset(lr, presets)
+    hint = f"pick {pick} or less from the list)" if pick else "the list offers no smaller rate)"
+    return _TRY.sub(hint, out)
 
 
 def escape(text: str) -> str:
@@ -47,14 +148,14 @@ INTRO = """
 <p>Strip the name away and attention does one thing: it compares a <b>query</b> with every
 <b>key</b>, turns the similarities into positive weights that add up to 1 (a softmax), and
 returns the weighted average of the <b>values</b>. Statisticians have called this
-<i>kernel regression</i> since the 1960s. Drag the red line and watch which samples the query
+<i>kernel regression</i> since the 1960s. Drag the orange-red line and watch which samples the query
 listens to.</p>
 """
 
 EXPLAIN_REGRESSION = """
 <h3>What you are looking at</h3>
 <p><b>Queries, keys, values.</b> Here a key is a sample's position x, its value is the sample's y,
-and the query is the red line. The weight of sample i is
+and the query is the orange-red line. The weight of sample i is
 softmax<sub>i</sub>(score(q, k<sub>i</sub>) / T); the prediction is the sum of weight &times; value.
 In a transformer the same recipe runs on vectors, and the projections W<sub>Q</sub>, W<sub>K</sub>,
 W<sub>V</sub> are learned, so the network learns what &ldquo;similar&rdquo; should mean.</p>
@@ -66,9 +167,6 @@ and move either slider: the other one compensates and nothing on the page moves.
 <p><b>Entropy and effective points.</b> The entropy of the weights, in bits, measures their spread;
 2<sup>entropy</sup> is the number of samples the query effectively consults, from 1 (one sample)
 to n (all of them). Where the samples are sparse, a query consults fewer of them.</p>
-<p><b>Why divide by &radic;d?</b> A dot product of two d-dimensional vectors with unit-size
-entries grows like &radic;d. Without the division, long vectors would push the softmax towards
-one-hot weights just because of their length.</p>
 <p><b>Dot product versus Gaussian.</b> &minus;&#8214;q&minus;k&#8214;&sup2; = 2 q&middot;k &minus;
 &#8214;q&#8214;&sup2; &minus; &#8214;k&#8214;&sup2;. When every key has the same length, the last
 term is the same for all keys and the softmax ignores it, as it ignores the &#8214;q&#8214;&sup2;
@@ -78,9 +176,6 @@ longer keys win weight from every query.</p>
 <p><b>Not a Kalman filter.</b> A Kalman filter also returns a convex combination, but its weights
 come from a model of how uncertain each source is, so they tell you how far to trust the answer.
 Attention weights carry no such model: a confident-looking weight is not a confidence.</p>
-<p><b>Weights are not explanations.</b> A large weight says where the average looked, not why a
-model decided anything; different weights can give the same output, so reading a decision off
-an attention map is unreliable.</p>
 """
 
 EXPLAIN_BIAS_VARIANCE = """
@@ -88,6 +183,12 @@ EXPLAIN_BIAS_VARIANCE = """
 marker sits at h&middot;&radic;T). Leave-one-out error predicts each sample from the others. Bias&sup2;
 (how far the average fit is from the truth) grows with h; variance (how much the fit would move with
 fresh noise) falls with it; their sum is smallest in between.</p>
+<p><b>Why leave-one-out error sits higher.</b> Leave-one-out error is measured against noisy samples, and
+no bandwidth can predict a sample's own noise. So it stays above bias&sup2; + variance by roughly
+the noise variance &sigma;&sup2;: about bias&sup2; + variance + &sigma;&sup2;. For the worked example
+the noise has &sigma;&nbsp;=&nbsp;0.3, so &sigma;&sup2;&nbsp;=&nbsp;0.09. The rest of the gap comes
+from leaving one sample out and from measuring on one noisy draw of the data. The bandwidth with the
+lowest leave-one-out error still sits near the lowest bias&sup2; + variance.</p>
 """
 
 STATIC_NOTE = ("This file runs without Python: the seeded dataset generator and sentences with "

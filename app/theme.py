@@ -91,6 +91,24 @@ def mark_root(layout, present: bool = False):
     return layout
 
 
+# Tick labels as plain decimals with the typographic minus: Bokeh's default formatters switch to
+# exponent notation ("2.000e\u22123") on a narrow range, which students should never have to read.
+PLAIN_TICKS_JS = """
+if (tick === 0) return "0";
+const a = Math.abs(tick);
+let s = a.toFixed(Math.min(20, Math.max(0, 6 - Math.floor(Math.log10(a)))));
+if (s.includes(".")) s = s.replace(/0+$/, "").replace(/\\.$/, "");
+return (tick < 0 ? "\\u2212" : "") + s;
+"""
+
+
+def plain_ticks():
+    """A tick formatter that never writes exponent notation (see PLAIN_TICKS_JS)."""
+    from bokeh.models import CustomJSTickFormatter
+
+    return CustomJSTickFormatter(code=PLAIN_TICKS_JS)
+
+
 def style_figure(fig, present: bool = False, shared_x: bool = False):
     """The page's look for one figure: no toolbar, the font, the sizes of its canvas text."""
     s = SIZES["present" if present else "normal"]
@@ -105,6 +123,8 @@ def style_figure(fig, present: bool = False, shared_x: bool = False):
         ax.major_label_text_font_size = s["tick"]
         ax.axis_label_text_font_size = s["axis_label"]
         ax.axis_label_text_font_style = "normal"
+        if type(ax.formatter).__name__ in ("BasicTickFormatter", "LogTickFormatter"):  # left as Bokeh made it
+            ax.formatter = plain_ticks()
     if shared_x:
         fig.min_border_left, fig.min_border_right = SHARED_X_BORDERS["present" if present else "normal"]
     return fig
@@ -124,4 +144,4 @@ def js_config() -> dict:
 
 
 __all__ = ["PRIMARY_BUTTON_CSS", "VIEWPORT_META", "SERVED_TEMPLATE", "ORANGE", "SKY", "GREEN", "BLUE", "VERMILLION", "PURPLE", "GREY", "WEIGHT_PALETTE", "FONT", "MONO_FONT",
-           "SIZES", "PAGE_STYLES", "PAGE_CSS", "root_styles", "mark_root", "style_figure", "style_legend", "js_config"]
+           "SIZES", "PAGE_STYLES", "PAGE_CSS", "root_styles", "mark_root", "plain_ticks", "style_figure", "style_legend", "js_config"]

@@ -11,6 +11,7 @@ import pytest
 import attention
 from attention import learn
 from app import learning_view as lv
+from app import text
 from app.document import build_regression
 from app.export import SECTIONS, build_static_document
 from app.state import (BANDWIDTH_LR_PRESETS, METRIC_LR_PRESETS, ExplorableState, parse_query, to_query,
@@ -75,7 +76,9 @@ def test_bandwidth_paths_are_the_cores():
             np.testing.assert_array_equal(got["h"], tr.h)
             np.testing.assert_array_equal(got["loss"], tr.loss)
             np.testing.assert_array_equal(got["grad"], tr.grad)
-            assert got["status"] == list(tr.status) and got["message"] == list(tr.message)
+            assert got["status"] == list(tr.status)
+            # the core's message in the page's words: plain numbers, and a rate the drop-down offers
+            assert got["message"] == [text.refusal_text(m, float(lr), BANDWIDTH_LR_PRESETS) for m in tr.message]
 
 
 def test_metric_paths_are_the_cores():
@@ -90,7 +93,8 @@ def test_metric_paths_are_the_cores():
         got = mc["trajectories"][lr]
         np.testing.assert_array_equal(got["W"], tr.W)
         np.testing.assert_array_equal(got["loss"], tr.loss)
-        assert got["status"] == list(tr.status) and got["message"] == list(tr.message)
+        assert got["status"] == list(tr.status)
+        assert got["message"] == [text.refusal_text(m, float(lr), METRIC_LR_PRESETS) for m in tr.message]
     # the default preset does what the text promises: the x2 column shrinks, x1 grows
     W = np.array(mc["trajectories"]["2"]["W"][-1])
     assert np.linalg.norm(W[:, 1]) < 0.05 * np.linalg.norm(W[:, 0])

@@ -200,6 +200,20 @@ def page_state(page):
     return s
 
 
+def core_heaviest(state):
+    """app.text.heaviest_sample for a page_state(): the heaviest sample under the core's weights."""
+    import numpy as np
+
+    import attention
+    from app import text
+
+    x, y = np.asarray(state["x"]), np.asarray(state["y"])
+    ks = attention.key_norm_tilt(x, state["key_norm"]) if state["kernel"] == "dot" and state["key_norm"] else None
+    w = attention.weights(state["query"], x, kernel=state["kernel"], bandwidth=state["bandwidth"],
+                          temperature=state["temperature"], key_scale=ks)
+    return text.heaviest_sample(state["query"], x, y, np.asarray(w).reshape(-1))
+
+
 def core_readout(state):
     """attention.readout for a page_state(), with the dataset's true function looked up by name."""
     import json
@@ -251,9 +265,11 @@ def check_against_core(page):
     state = page_state(page)
     r = core_readout(state)
     assert readout_rows(page) == expected_rows(r), state
-    cap = text.caption(r, kernel=state["kernel"], bandwidth=state["bandwidth"], temperature=state["temperature"])
+    tilt = state["key_norm"] if state["kernel"] == "dot" else 0.0
+    cap = text.caption(r, kernel=state["kernel"], bandwidth=state["bandwidth"], temperature=state["temperature"],
+                       key_norm=tilt)
     assert shown_paragraphs(page, "caption") == [cap]
-    assert shown_paragraphs(page, "limits") == text.limit_notices(r)
+    assert shown_paragraphs(page, "limits") == text.limit_notices(r, core_heaviest(state))
     return state, r
 
 

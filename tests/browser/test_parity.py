@@ -49,10 +49,10 @@ window.parity = (function (M, E) {
     tilt: (cases) => cases.map((c) => arr(M.keyNormTilt(c.x, c.strength))),
     dpa: (cases) => cases.map((c) => { const r = M.dotProductAttention(c.Q, c.K, c.V, c.causal, c.t);
       return { weights: r.weights.map(arr), outputs: r.outputs.map(arr) }; }),
-    caption: (cases) => cases.map((c) => ({ caption: E.caption(c.r, c.kernel, c.h, c.t),
-                                             notices: E.limitNotices(c.r) })),
+    caption: (cases) => cases.map((c) => ({ caption: E.caption(c.r, c.kernel, c.h, c.t, c.key_norm),
+                                             notices: E.limitNotices(c.r, E.heaviestSample(c.r.query, c.x, c.y, c.w)) })),
     format: (cases) => cases.map((c) => ({ fixed: E.fixed(c.v, c.d), general: E.general(c.v, c.d + 1),
-                                            signed: E.signed(c.v, c.d) })),
+                                            signed: E.signed(c.v, c.d), plain: E.plain(c.v, c.d + 1) })),
     parse: (cases) => cases.map((s) => E.parseQuery(s, SPEC)),
     guard: () => {  // the engines' shared per-page state and re-entrancy guard
       const key = {}, other = {};
@@ -337,17 +337,22 @@ def test_caption_and_limit_notices_equal_python_text(js):
     for c in states:
         d = attention.load_dataset(c["name"])
         r = attention.readout(c["q"], d.x, d.y, true_function=d.true_function, **core_kwargs(c))
-        cases.append({"r": r.as_dict(), "kernel": c["kernel"], "h": c["h"], "t": c["t"]})
-        want.append((text.caption(r, kernel=c["kernel"], bandwidth=c["h"], temperature=c["t"]),
-                     text.limit_notices(r)))
+        w = attention.weights(c["q"], d.x, **core_kwargs(c)).tolist()
+        tilt = c["key_norm"] if c["kernel"] == "dot" and c["key_norm"] is not None else 0.0
+        cases.append({"r": r.as_dict(), "kernel": c["kernel"], "h": c["h"], "t": c["t"], "key_norm": tilt,
+                      "x": d.x.tolist(), "y": d.y.tolist(), "w": w})
+        want.append((text.caption(r, kernel=c["kernel"], bandwidth=c["h"], temperature=c["t"], key_norm=tilt),
+                     text.limit_notices(r, text.heaviest_sample(r.query, d.x, d.y, w))))
     got = js("caption", cases)
     kinds = set()
     for (cap, notes), g in zip(want, got):
         assert g["caption"] == cap
         assert g["notices"] == notes
         kinds.update(n.split(" ")[0] for n in notes)
-    # both limits were reached somewhere (so the comparison covered them)
-    assert "Max" in kinds and any(k[0].isdigit() for k in kinds)
+        kinds.update("far key" for n in notes if "far key wins" in n)
+        kinds.update("tilt" for _ in [cap] if "key-norm tilt" in cap)
+    # both limits, and a far key winning by its length, were reached somewhere (so the comparison covered them)
+    assert "Max" in kinds and any(k[0].isdigit() for k in kinds) and "far key" in kinds and "tilt" in kinds
 
 
 # Values where formatting is delicate: exact binary ties (Python rounds them to
@@ -356,7 +361,8 @@ def test_caption_and_limit_notices_equal_python_text(js):
 FORMAT_VALUES = [0.0, -0.0, 0.5, 1.5, 2.5, -2.5, 0.125, 0.375, -0.125, 0.25, 0.75, 2.25, 9.75, 0.005, 0.015,
                  0.025, 1.005, 2.675, 1.0005, 0.0005, 0.00049999999999999999, 0.9995, 9.995, 99.95, 999.5, 998.5,
                  0.001, 0.0001, 0.00001234, 1e-5, 123456.0, 1e21 / 1e6, 3.35, 10.25, -0.005, -0.30, -0.43, 0.163,
-                 1 / 3, -2 / 3, 50.0, 0.00501, 1000.0, 0.0625, 0.9999999, -0.0001]
+                 1 / 3, -2 / 3, 50.0, 0.00501, 1000.0, 0.0625, 0.9999999, -0.0001, 5.87e7, -4.15e-12, 2.6e9,
+                 999.96e6, 1.2e13, 0.002, -123456.7]
 
 
 def test_number_formatting_equals_python(js):
@@ -369,7 +375,8 @@ def test_number_formatting_equals_python(js):
     bad = []
     for c, g in zip(cases, got):
         v, d = c["v"], c["d"]
-        want = {"fixed": f"{v:.{d}f}", "general": f"{v:.{d + 1}g}", "signed": text._signed(v, d)}
+        want = {"fixed": f"{v:.{d}f}", "general": f"{v:.{d + 1}g}", "signed": text._signed(v, d),
+                "plain": text.plain(v, d + 1)}
         if g != want:
             bad.append((v, d, g, want))
     assert bad == []

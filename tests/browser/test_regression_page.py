@@ -224,6 +224,34 @@ def test_dot_kernel_key_norm_tilt_and_reset(served):
     assert model_prop(page, "dataset_select", "value") == "default"
 
 
+def test_a_far_key_that_wins_by_its_length_is_named_not_called_nearest(opened):
+    """Dot product, key-norm tilt 2, x = 3.2: all the weight goes to the sample at x = 5.78, which is not the
+    nearest; the notice says a longer key wins, the caption names the tilt, and moving the query keeps the winner."""
+    page = opened
+    model_element(page, "kernel_select", "select").select_option(label="dot product, equal-norm keys")
+    wait_prop(page, "keynorm_slider", "visible", "(v) => v === true")
+    set_model_prop(page, "keynorm_slider", "value", 2.0)
+    page.wait_for_function("() => Bokeh.documents[0].get_model_by_name('limits').text.includes('far key')")
+    state, r = check_against_core(page)
+    assert state["key_norm"] == 2.0 and r.max_weight >= 0.95
+    (note,) = shown_paragraphs(page, "limits")
+    assert "x = 5.78" in note and "not the nearest" in note and "rewards length" in note
+    assert "flattens to that sample's value, 0.10" in note and "1-nearest-neighbour" not in note
+    assert "key-norm tilt 2.00" in shown_paragraphs(page, "caption")[0]
+
+    set_model_prop(page, "query_slider", "value", 1.0)
+    page.wait_for_function("() => Bokeh.documents[0].get_model_by_name('caption').text.includes('x = 1.00 ')")
+    state, r = check_against_core(page)
+    assert r.prediction == pytest.approx(0.10) and "x = 5.78" in shown_paragraphs(page, "limits")[0]
+
+    # back to equal norms with a tiny bandwidth: now the nearest sample wins, and the notice says so
+    set_model_prop(page, "keynorm_slider", "value", 0.0)
+    set_model_prop(page, "bandwidth_slider", "value", math.log10(0.01))
+    page.wait_for_function("() => Bokeh.documents[0].get_model_by_name('limits').text.includes('1-nearest')")
+    check_against_core(page)
+    assert "key-norm tilt" not in shown_paragraphs(page, "caption")[0]
+
+
 def test_generator_pushes_the_seeded_dataset(served):
     """Served only: the Panel generator (Python) fills the data source with attention.make_dataset's samples."""
     page = served

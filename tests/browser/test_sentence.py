@@ -112,10 +112,11 @@ def check_parity(page, text):
 def check_readouts(page, a, head, token):
     w = a.weights[head][token]
     text = model_prop(page, "sentence_readouts", "text")
-    n = a.n
+    k = token + 1 if a.causal else a.n           # a causal row sees itself and the words before it
+    seen = (f"of {np.log2(k):.2f} ({k} visible)<", f"of {k} visible<") if a.causal else \
+        (f"of {np.log2(k):.2f}<", f"of {k}<")
     for want in (f"<td>{w.max():.3f}</td>", f"<td>{attention.entropy_bits(w):.2f} bits</td>",
-                 f"of {np.log2(n):.2f}", f"<td>{attention.effective_points(w):.1f}</td>", f"of {n}<",
-                 f"<td>{a.tokens[token]}</td>"):
+                 f"<td>{attention.effective_points(w):.1f}</td>", f"<td>{a.tokens[token]}</td>") + seen:
         assert want in text, (want, text)
 
 
@@ -340,6 +341,35 @@ def test_offline_deep_link_sets_and_clamps_the_state(static_file, watch):
     page.wait_for_function("() => location.search.includes('token=4')")
     search = page.evaluate("() => location.search")
     assert "query=2.5" in search and "causal=1" in search and "head=2" in search
+    assert watch.console_errors() == []
+
+
+def test_causal_rows_count_only_the_words_they_see(static_file, watch):
+    """With the causal mask row i sees i + 1 words: its entropy is out of log2(i + 1) bits and its effective
+    tokens out of i + 1 ("of 1 visible" for the first word), not out of the whole sentence."""
+    page = watch.page
+    _offline(page)
+    sentence = "the bank by the river approved the loan"
+    page.goto(static_file.as_uri() + "?sentence=" + quote(sentence) + "&token=0&causal=1")
+    wait_section(page)
+    a, s = check_parity(page, sentence)
+    assert s["causal"] and s["token"] == 0
+    check_readouts(page, a, s["head"], 0)
+    text = model_prop(page, "sentence_readouts", "text")
+    assert "of 0.00 (1 visible)" in text and "of 1 visible" in text and "of 3.00" not in text
+
+    element(page, "token_select", "input_el").select_option(label="4: river")   # row 4 sees 5 words
+    wait_model(page, "token_select", "value", "4")
+    a, s = check_parity(page, sentence)
+    check_readouts(page, a, s["head"], 4)
+    assert "of 2.32 (5 visible)" in model_prop(page, "sentence_readouts", "text")
+
+    element(page, "causal_toggle", "checkbox_el").click()                         # no mask: all 8 words
+    page.wait_for_function("() => !Bokeh.documents[0].get_model_by_name('sentence_readouts').text.includes('visible')")
+    a, s = check_parity(page, sentence)
+    assert not a.causal
+    check_readouts(page, a, s["head"], 4)
+    assert "of 3.00<" in model_prop(page, "sentence_readouts", "text")
     assert watch.console_errors() == []
 
 
