@@ -13,7 +13,7 @@
 const Learning = (function (M, E) {
   "use strict";
 
-  const esc = E.esc, fixed = E.fixed, general = E.general, signed = E.signed;
+  const esc = E.esc, fixed = E.fixed, plain = E.plain, signed = E.signed;
   const clamp = E.clamp;
 
   function cacheFor(a) { return E.pageState("__attnLearningCache", a.bw_readout); }
@@ -93,21 +93,21 @@ const Learning = (function (M, E) {
       return;
     }
     const head = `Step ${k} of ${steps}`;
-    const slope = general(T.grad[k], 3).replace(/^-/, "\u2212");
-    const rest = `${hname} = ${general(T.h[k], 4)}, leave-one-out error ${fixed(T.loss[k], 4)}, ` +
+    const slope = plain(T.grad[k], 3);
+    const rest = `${hname} = ${plain(T.h[k], 4)}, leave-one-out error ${fixed(T.loss[k], 4)}, ` +
       `slope dL/d(log h) ${slope}`;
     setHtml(a.bw_readout, `<p class="step" aria-live="polite"><b>${esc(head)}</b>: ${esc(rest)}</p>`);
 
     const notes = [];
     const st = T.status[k];
     if (st === "diverged") notes.push(["notice", `Step ${k}: ${T.message[k]}. The last good h is kept.`]);
-    else if (k === lastStep(s) && k > 0) notes.push(["dataset", `Done: after ${k} steps h = ${general(T.h[k], 4)}.`]);
+    else if (k === lastStep(s) && k > 0) notes.push(["dataset", `Done: after ${k} steps h = ${plain(T.h[k], 4)}.`]);
     if (s.moved && t !== 1)
-      notes.push(["dataset", `Training runs at T = 1. With T = ${general(t, 3)} only h\u00b7\u221aT matters, so the ` +
+      notes.push(["dataset", `Training runs at T = 1. With T = ${plain(t, 3)} only h\u00b7\u221aT matters, so the ` +
         `path is followed in h\u00b7\u221aT and the slider shows h = (h\u00b7\u221aT) / \u221aT.`]);
     if (s.notes.clamped !== null && s.notes.clamped !== undefined)
-      notes.push(["limit", `h = ${general(T.h[k] / Math.sqrt(t), 3)} is beyond the slider's range; ` +
-        `the slider stops at ${general(s.notes.clamped, 3)}.`]);
+      notes.push(["limit", `h = ${plain(T.h[k] / Math.sqrt(t), 3)} is beyond the slider's range; ` +
+        `the slider stops at ${plain(s.notes.clamped, 3)}.`]);
     if (s.notes.kernel)
       notes.push(["dataset", "Training uses the Gaussian similarity, so the kernel was switched to Gaussian."]);
     if (s.notes.link) notes.push(["dataset", "Training moves h alone, so \u201clink h and T\u201d was switched off."]);
@@ -172,7 +172,7 @@ const Learning = (function (M, E) {
 
     const pred = M.dot(w, mc.y), c1 = Math.hypot(W[0][0], W[1][0]), c2 = Math.hypot(W[0][1], W[1][1]);
     setHtml(a.m_readout, `<p class="step" aria-live="polite"><b>${esc(`Step ${k} of ${mc.steps}`)}</b>: ` +
-      esc(`leave-one-out error ${fixed(T.loss[k], 4)}; at the query (${fixed(q[0], 2)}, ${fixed(q[1], 2)}) ` +
+      esc(`leave-one-out error ${fixed(T.loss[k], 4)}; at the query (${signed(q[0], 2)}, ${signed(q[1], 2)}) ` +
           `the prediction is ${signed(pred, 2)}, and sin(x\u2081) = ${signed(Math.sin(q[0]), 2)}.`) + `</p>`);
     const cell = (v) => `<td>${esc(signed(v, 3))}</td>`;
     const pct = 100 * c2 / c1;

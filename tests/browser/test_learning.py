@@ -20,6 +20,7 @@ import pytest
 import attention
 from attention import learn
 from app import learning_view as lv
+from app import text as words
 
 from tests.browser.pageutil import (ROOT, check_against_core, model_element, model_prop, plot_geometry,
                                     source_data, wait_ready)
@@ -117,15 +118,15 @@ def test_step_button_moves_the_bandwidth_slider_along_the_path(opened):
         wait_slider_h(page, t.h[k])
         assert abs(slider_h(page) - t.h[k]) <= 1e-12
         text = model_prop(page, "learn_bw_readout", "text")
-        assert f"h = {t.h[k]:.4g}" in text and f"leave-one-out error {t.loss[k]:.4f}" in text
-        assert f"slope dL/d(log h) {t.grad[k]:.3g}".replace("-", "\u2212") in text
+        assert f"h = {words.plain(t.h[k], 4)}" in text and f"leave-one-out error {t.loss[k]:.4f}" in text
+        assert f"slope dL/d(log h) {words.plain(t.grad[k], 3)}" in text
         path = source_data(page, "learn_bw_path")
         np.testing.assert_allclose(path["h"], t.h[:k + 1], rtol=0, atol=1e-15)
         np.testing.assert_allclose(path["loss"], t.loss[:k + 1], rtol=0, atol=1e-15)
         assert source_data(page, "learn_bw_loss")["step"] == list(range(k + 1))
         # the regression redrew at the new h: its readouts are the core's
         page.wait_for_function("(h) => Bokeh.documents[0].get_model_by_name('caption').text.includes('h = ' + h)",
-                               arg=f"{t.h[k]:.3g}")
+                               arg=words.plain(t.h[k], 3))
         state, _ = check_against_core(page)
         assert state["bandwidth"] == pytest.approx(t.h[k], abs=1e-12)
     page.wait_for_function("() => location.search.includes('step=3')")
@@ -160,7 +161,9 @@ def test_a_diverging_learning_rate_shows_the_hint_and_keeps_h(opened):
     page.wait_for_function("() => Bokeh.documents[0].get_model_by_name('learn_bw_status').text.includes('refused')")
     status = model_prop(page, "learn_bw_status", "text")
     assert learn.HINT in status and "Step 1:" in status and 'class="notice"' in status
-    assert "&lt;" not in t.message[-1] and "[0.0001, 10000]" in status   # the core's words, escaped as text
+    assert "&lt;" not in t.message[-1] and "outside the range 0.0001 to 10000" in status   # escaped as text
+    # in plain words, and the hint names a rate the drop-down offers (not the core's "try 30")
+    assert "about 58.7 million" in status and "pick 50 or less from the list" in status and "try 30" not in status
     assert abs(slider_h(page) - lv.H0) <= 1e-12                          # the last good h is kept
     click(page, "learn_step_button")                                     # nothing further to play
     assert "Step 1 of 60" in model_prop(page, "learn_bw_readout", "text")
@@ -291,6 +294,7 @@ def test_metric_diverging_rate_shows_the_hint(opened):
     click(page, "metric_step_button")
     page.wait_for_function("() => Bokeh.documents[0].get_model_by_name('learn_metric_status').text.includes('refused')")
     assert learn.HINT in model_prop(page, "learn_metric_status", "text")
+    assert "pick 3000 or less from the list" in model_prop(page, "learn_metric_status", "text")
     assert "1.000" in model_prop(page, "learn_metric_W", "text")   # W stays the identity
 
 
