@@ -282,7 +282,7 @@ def build_regression(state: ExplorableState, *, mode: str = "served", notices=()
         "datasets": {n: dataset_payload(n) for n in names},
         "initial": {"query": state.query, "bandwidth": state.bandwidth, "temperature": state.temperature,
                     "kernel": state.kernel, "key_norm": state.key_norm},
-        "defaults": defaults, "theme": theme.js_config(),
+        "defaults": defaults, "theme": theme.js_config(state.present),
     }
     models = dict(
         config=config, ds=ds, samples=samples, curve=curve, kshape=kshape, hcurve=hcurve, qpred=qpred, qtrue=qtrue,

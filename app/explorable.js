@@ -513,16 +513,15 @@ const Explorable = (function (M) {
   function dispatch(ev, a, c) {
     const name = ev && ev.event_name;
     if (name === "document_ready") return;
-    if (name === "panstart") { c.pan = { sx: ev.sx, sy: ev.sy, along: null }; return; }
+    if (name === "panstart") { c.pan = { sx: ev.sx, sy: ev.sy }; return; }
     if (name === "pan") {
-      // a drag moves the query only once it goes sideways: a vertical swipe on a phone scrolls the page
-      const p = c.pan || (c.pan = { sx: ev.sx, sy: ev.sy, along: null });
-      if (p.along === null) {
-        const dx = Math.abs(ev.sx - p.sx), dy = Math.abs(ev.sy - p.sy);
-        if (dx + dy < 3) return;
-        p.along = dx >= dy;
-      }
-      if (p.along && ev.x !== undefined && ev.x !== null) setQuery(a, c, ev.x);
+      // A drag moves the query while it goes more sideways than up or down; a vertical swipe on a phone
+      // is the browser's, to scroll the page.  Where the event carries no usable screen position (seen in
+      // a JupyterLab output), every drag moves the query, as a mouse drag always should.
+      const p = c.pan || {};
+      const dx = Math.abs(ev.sx - p.sx), dy = Math.abs(ev.sy - p.sy);
+      const sideways = !(isFinite(dx) && isFinite(dy)) || dx > dy;
+      if (sideways && ev.x !== undefined && ev.x !== null) setQuery(a, c, ev.x);
       return;
     }
     if (name === "tap" || name === "press") {

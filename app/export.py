@@ -13,7 +13,7 @@ from bokeh.layouts import column
 from bokeh.resources import INLINE
 
 from .document import PAGE_STYLES, build_regression
-from .theme import VIEWPORT_META, mark_root
+from .theme import VIEWPORT_META, mark_root, present_figures
 from .state import ExplorableState
 
 SECTIONS = ("regression", "sentence", "ideas", "learning")
@@ -57,6 +57,7 @@ def build_static_document(state: ExplorableState | None = None, *, sections=SECT
         roots.append(lview.layout)
         engines.append(lview.engine)
     root = column(*roots, sizing_mode="stretch_width", styles=PAGE_STYLES) if len(roots) > 1 else roots[0]
+    present_figures(root, state.present)   # a page opened in presentation mode is built at its sizes
     doc.add_root(mark_root(root, state.present))
     for engine in engines:
         doc.js_on_event("document_ready", engine)

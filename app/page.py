@@ -242,6 +242,8 @@ class Explorable(pn.viewable.Viewer, ExplorableState):
         before = column(*parts[:cut], sizing_mode="stretch_width")
         after = column(*parts[cut:], sentence, self._ideas.layout, self._learning.layout,
                        sizing_mode="stretch_width")
+        for part in (before, after):   # a page opened in presentation mode is built at its sizes
+            theme.present_figures(part, bool(self.present))
         self.param.watch(self._to_widgets, [p[0] for p in _TO_WIDGETS])
         engines = [self._view.engine, self._sentence_view.engine, self._ideas.engine, self._learning.engine]
         starter = []

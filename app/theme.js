@@ -25,18 +25,14 @@ const Theme = (function () {
 
   // The page's look is page-wide: whichever section owns the presentation toggle applies it to every
   // figure of the document and to the CSS variables of its roots.  shared: the figures whose x axes line up.
+  // Taller plots for a projector are built in Python (theme.present_figures) when the page opens with
+  // ?present=1; switching at run time changes the text only, since resizing every live plot takes seconds.
   function apply(doc, cfg, present, shared) {
     const key = present ? "present" : "normal", s = cfg.sizes[key], vars = cfg.vars[key];
     if (!doc) return;
     for (const m of doc.all_models) {
       if (m.title === undefined || m.left === undefined || m.below === undefined) continue;
       sizeFigure(m, s);
-      // fixed-height plots grow on a projector, so 22 px axis labels still fit along their axes
-      if (m.height != null && m.frame_height == null) {
-        if (m.__attnHeight === undefined) m.__attnHeight = m.height;
-        const h = Math.round(m.__attnHeight * (present ? cfg.present_height : 1));
-        if (m.height !== h) m.height = h;
-      }
     }
     const [left, right] = cfg.shared_x_borders[key];
     for (const fig of shared || []) {

@@ -137,9 +137,35 @@ def style_legend(legend, present: bool = False):
     return legend
 
 
-def js_config() -> dict:
-    """What app/theme.js needs, from the one definition here."""
+def present_figures(root, present: bool) -> None:
+    """Size every figure under ``root`` for ``present`` before the page is sent (the twin of Theme.apply).
+
+    A page that opens in presentation mode is built at its sizes, so the browser lays it out once.
+    """
+    from bokeh.models import ColorBar, Legend, Plot
+
+    if not present:
+        return
+    s, (left, right) = SIZES["present"], SHARED_X_BORDERS["present"]
+    for fig in root.select({"type": Plot}):
+        fig.title.text_font_size = s["title"]
+        for r in [*fig.left, *fig.below, *fig.right, *fig.above, *fig.center]:
+            if isinstance(r, Legend):
+                r.label_text_font_size = s["legend"]
+            elif isinstance(r, ColorBar):
+                r.major_label_text_font_size = r.title_text_font_size = s["tick"]
+            elif hasattr(r, "major_label_text_font_size"):
+                r.major_label_text_font_size, r.axis_label_text_font_size = s["tick"], s["axis_label"]
+        if fig.height is not None and fig.frame_height is None:
+            fig.height = round(fig.height * PRESENT_HEIGHT)
+        if (fig.min_border_left, fig.min_border_right) == SHARED_X_BORDERS["normal"]:
+            fig.min_border_left, fig.min_border_right = left, right
+
+
+def js_config(built_present: bool = False) -> dict:
+    """What app/theme.js needs, from the one definition here (``built_present``: sized by present_figures)."""
     return {"sizes": SIZES, "vars": {k: root_styles(k == "present") for k in SIZES}, "present_height": PRESENT_HEIGHT,
+            "built_present": bool(built_present),
             "shared_x_borders": {k: list(v) for k, v in SHARED_X_BORDERS.items()}}
 
 

@@ -112,7 +112,10 @@ class AppServer:
             if self.proc.poll() is not None:
                 raise RuntimeError(f"panel serve exited early:\n{self.log_text()}")
             try:
-                with urllib.request.urlopen(self.url, timeout=5) as r:
+                # a refused connection fails at once; once the server listens, the first page (the
+                # measurements it makes once per process included) can take a while on a busy machine,
+                # and giving up on it early only queues another build behind it
+                with urllib.request.urlopen(self.url, timeout=max(1.0, min(30.0, deadline - time.time()))) as r:
                     if r.status == 200:
                         return self
             except OSError:
