@@ -367,9 +367,9 @@ const Explorable = (function (M) {
     queryViews(a, c);
   }
 
-  function applyPresent(a, c) {
+  function applyPresent(a, c, atStart) {
     c.scale = c.present ? 1.6 : 1;
-    Theme.apply(a.ds.document, c.cfg.theme, c.present, a.shared_figs);
+    Theme.apply(a.ds.document, c.cfg.theme, c.present, a.shared_figs, !!atStart);
   }
 
   function readWidgets(a, c) {
@@ -447,7 +447,7 @@ const Explorable = (function (M) {
     } else {
       syncWidgets(a, c);
     }
-    applyPresent(a, c);
+    applyPresent(a, c, true);
     letVerticalSwipesScroll(a.shared_figs[0]);
     Theme.nameControls(a.ds.document);
     c.ready = true;

@@ -25,14 +25,21 @@ const Theme = (function () {
 
   // The page's look is page-wide: whichever section owns the presentation toggle applies it to every
   // figure of the document and to the CSS variables of its roots.  shared: the figures whose x axes line up.
-  // Taller plots for a projector are built in Python (theme.present_figures) when the page opens with
-  // ?present=1; switching at run time changes the text only, since resizing every live plot takes seconds.
-  function apply(doc, cfg, present, shared) {
+  // Taller plots for a projector come with a page opened at ?present=1 (built so in Python by
+  // theme.present_figures when it can be, else grown here at start); switching at run time changes the
+  // text only, since resizing every live plot takes seconds.
+  // heights: also grow the fixed-height plots (when the page opens, never on a live toggle).
+  function apply(doc, cfg, present, shared, heights) {
     const key = present ? "present" : "normal", s = cfg.sizes[key], vars = cfg.vars[key];
     if (!doc) return;
     for (const m of doc.all_models) {
       if (m.title === undefined || m.left === undefined || m.below === undefined) continue;
       sizeFigure(m, s);
+      if (heights && m.height != null && m.frame_height == null) {
+        const base = cfg.built_present ? Math.round(m.height / cfg.present_height) : m.height;
+        const h = Math.round(base * (present ? cfg.present_height : 1));
+        if (m.height !== h) m.height = h;
+      }
     }
     const [left, right] = cfg.shared_x_borders[key];
     for (const fig of shared || []) {
