@@ -48,7 +48,8 @@ const Theme = (function () {
     }
     for (const root of doc.roots()) {
       const st = root.styles || {};
-      if (Object.keys(vars).some((k) => st[k] !== vars[k])) root.styles = Object.assign({}, st, vars);
+      // browser-side only: a served page's root is a Panel model, and the server has no use for its styles
+      if (Object.keys(vars).some((k) => st[k] !== vars[k])) root.setv({ styles: Object.assign({}, st, vars) }, { sync: false });
     }
   }
 
