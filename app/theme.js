@@ -48,8 +48,7 @@ const Theme = (function () {
     }
     for (const root of doc.roots()) {
       const st = root.styles || {};
-      // browser-side only: a served page's root is a Panel model, and the server has no use for its styles
-      if (Object.keys(vars).some((k) => st[k] !== vars[k])) root.setv({ styles: Object.assign({}, st, vars) }, { sync: false });
+      if (Object.keys(vars).some((k) => st[k] !== vars[k])) root.styles = Object.assign({}, st, vars);
     }
   }
 
