@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import json
 import math
-import re
 import time
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -41,8 +40,6 @@ from .theme import (BLUE, GREY, MONO_FONT, ORANGE, PAGE_CSS, PAGE_STYLES, PURPLE
 from .state import SentenceState, url_spec
 
 HERE = Path(__file__).resolve().parent
-ROOT = HERE.parent
-BENCH_REPORT = ROOT / "tests" / "bench" / "results" / "latest.json"
 SENTENCE_KEYS = ("sentence", "token", "head", "att_temperature", "causal")
 COST_N = [2 ** k for k in range(3, 18)]          # 8 ... 131072
 TIMING_N = (64, 128, 256, 512, 1024, 2048)
@@ -173,41 +170,14 @@ def presets_payload() -> tuple[list, dict]:
     return json.loads(p), json.loads(s)
 
 
-def _report_timings(path: Path) -> list[tuple[int, float]]:
-    d = json.loads(path.read_text(encoding="utf-8"))
-    rows = d.get("rows", []) if isinstance(d, dict) else d
-    found: dict[int, tuple[bool, float]] = {}
-    for r in rows:
-        if not isinstance(r, dict) or "dot_product_attention" not in str(r.get("name", "")):
-            continue
-        explicit = isinstance(r.get("n"), int)
-        n = r["n"] if explicit else None
-        if n is None:
-            m = re.search(r"\bn\s*=\s*(\d+)", str(r["name"]))
-            n = int(m.group(1)) if m else None
-        us = r.get("median_us")
-        if n is None or not isinstance(us, (int, float)) or not TIMING_N[0] <= n <= TIMING_N[-1]:
-            continue
-        if n not in found or (explicit and not found[n][0]):
-            found[n] = (explicit, float(us))
-    return sorted((n, us) for n, (_, us) in found.items())
-
-
 @lru_cache(maxsize=1)
 def measured_timings() -> tuple[tuple[tuple[int, float], ...], str]:
     """Median microseconds of ``attention.dot_product_attention`` (d = 64) for n = 64 ... 2048, and their source.
 
-    From the benchmark report (tests/bench/results/latest.json) when it exists;
-    otherwise measured here once per process, smallest n first, stopping once
-    about 40 ms have been spent.  Returns ((), note) when nothing is available.
+    Measured here once per process, smallest n first, stopping once about 40 ms
+    have been spent (the app reads nothing from ``tests/``: an installed package
+    has none).  Returns ((), note) when nothing is available.
     """
-    try:
-        if BENCH_REPORT.exists():
-            rows = _report_timings(BENCH_REPORT)
-            if len(rows) >= 2:
-                return tuple(rows), "from the benchmark report (python -m tests.bench)"
-    except (OSError, ValueError, KeyError, TypeError):
-        pass
     rng = np.random.default_rng(0)
     out, t_start = [], time.perf_counter()
     for n in TIMING_N:
