@@ -2,7 +2,7 @@
 
     attention-explorable readout --query 3.2 --bandwidth 0.62 [--json]
     attention-explorable serve [--port N] [--show] [--allow-websocket-origin HOST] [--address IP]
-    attention-explorable export lecture.html [--sections regression,sentence] [--query 3.2 ...]
+    attention-explorable export lecture.html [--sections regression,sentence] [--query 3.2 ...] [--tour FILE]
 
 Bad arguments exit with code 2 and one line on standard error, never a traceback.
 """
@@ -108,6 +108,18 @@ def _state_from_args(args):
     return ExplorableState(**values)
 
 
+def _tour_arg(args):
+    """The tour file named by --tour (None: the shipped tour); ValueError with one line if it cannot be used."""
+    if getattr(args, "tour", None) is None:
+        return None
+    from .tour import TourError, load_tour
+
+    try:
+        return load_tour(args.tour)
+    except TourError as e:
+        raise ValueError(f"--tour {args.tour}: {e}") from None
+
+
 def _export(args) -> int:
     from .export import SECTIONS, export_html, write_atomic
 
@@ -121,7 +133,10 @@ def _export(args) -> int:
             from attention.sentences import tokenize
 
             tokenize(args.sentence)  # refuse an empty or over-long sentence with its own message
-        html = export_html(state, sections=sections, title=args.title)
+        tour = _tour_arg(args)
+        if tour is not None and "regression" not in sections:
+            raise ValueError("--tour goes through the regression section: export it too (--sections regression,...)")
+        html = export_html(state, sections=sections, title=args.title, tour=tour)
     except ValueError as e:
         print(f"attention-explorable export: error: {e}", file=sys.stderr)
         return 2
@@ -165,6 +180,10 @@ def _serve(args) -> int:
 
     try:
         cmd = serve_command(args)
+        if _tour_arg(args) is not None:   # checked here, read again by each page the server builds
+            from .tour import ENV_TOUR
+
+            os.environ[ENV_TOUR] = os.path.abspath(args.tour)
     except ValueError as e:
         print(f"attention-explorable serve: error: {e}", file=sys.stderr)
         return 2
@@ -202,6 +221,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="how often to look for sessions whose browser left (ms, default 5000)")
     s.add_argument("--unused-session-lifetime", type=_int_in(100, 86_400_000), default=15000, metavar="MS",
                    help="how long a session may stay without a browser before it is freed (ms, default 15000)")
+    s.add_argument("--tour", metavar="FILE", help="a guided tour file (JSON) to show instead of the shipped one")
     s.add_argument("--show", action="store_true", help="open a browser")
     s.set_defaults(func=_serve)
 
@@ -218,6 +238,7 @@ def build_parser() -> argparse.ArgumentParser:
     e.add_argument("--sentence")
     e.add_argument("--present", action="store_true", help="open in presentation mode (large fonts)")
     e.add_argument("--title", default="Attention as kernel regression")
+    e.add_argument("--tour", metavar="FILE", help="a guided tour file (JSON) to show instead of the shipped one")
     e.set_defaults(func=_export)
     return p
 

@@ -22,9 +22,16 @@ HEAD_EXTRA = f'{VIEWPORT_META}\n<link rel="icon" href="data:,">\n'
 
 
 def build_static_document(state: ExplorableState | None = None, *, sections=SECTIONS,
-                          title: str = "Attention as kernel regression") -> Document:
-    """The Bokeh document of the offline file: the chosen sections and their engines, no server needed."""
+                          title: str = "Attention as kernel regression", tour=None) -> Document:
+    """The Bokeh document of the offline file: the chosen sections and their engines, no server needed.
+
+    ``tour``: the guided tour through the regression section (app/tour; default: the shipped one).
+    """
+    from .tour import default_tour
+    from .tour.view import add_tour, tour_length
+
     state = state or ExplorableState()
+    tour = tour or default_tour()
     unknown = [s for s in sections if s not in SECTIONS]
     if unknown or not sections:
         raise ValueError(f"sections must be a non-empty subset of {', '.join(SECTIONS)}, got {', '.join(sections)}")
@@ -34,9 +41,11 @@ def build_static_document(state: ExplorableState | None = None, *, sections=SECT
     roots, engines = [], []
     sview = None
     if "regression" in sections:
-        view = build_regression(state, mode="static")
+        with tour_length(tour):   # the file's own link parser clamps ?tour=N to this tour's steps
+            view = build_regression(state, mode="static")
         roots.append(view.layout)
         engines.append(view.engine)
+        engines.append(add_tour(view.layout, state, tour=tour, mode="static").engine)
     if "sentence" in sections:
         try:
             from .sentence_view import build_sentence
@@ -66,9 +75,9 @@ def build_static_document(state: ExplorableState | None = None, *, sections=SECT
 
 
 def export_html(state: ExplorableState | None = None, *, sections=SECTIONS,
-                title: str = "Attention as kernel regression") -> str:
+                title: str = "Attention as kernel regression", tour=None) -> str:
     """The whole page as one HTML string: BokehJS, the engines and the data inline."""
-    doc = build_static_document(state, sections=sections, title=title)
+    doc = build_static_document(state, sections=sections, title=title, tour=tour)
     html = file_html(doc, INLINE, title)
     # Once Panel is imported in the process (a notebook, the served app), Bokeh's bundler adds
     # Panel's ES-module shim as <script src="static/...">.  The file uses no Panel model, and a

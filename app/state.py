@@ -80,6 +80,8 @@ class ExplorableState(RegressionState, SentenceState, LearningState):
     """Every setting a deep link can carry."""
 
     present = param.Boolean(False, doc="Presentation mode: larger fonts and markers for a projector.")
+    # The upper bound is the tour's number of steps: app.tour.view.bind_tour_length sets it for the tour shown.
+    tour = param.Integer(1, bounds=(0, 20), doc="Step of the guided tour shown (1 is the first); 0 hides the tour.")
 
 
 def _fmt(v) -> str:

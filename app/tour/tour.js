@@ -1,0 +1,251 @@
+// The guided tour's step card: runs in the browser, served page and offline file alike.
+//
+// One Bokeh CustomJS holds this file (after mirror.js).  It talks to the regression section only
+// through the document's named models, never through its engine: it reads the widgets and the
+// dataset source to compute the step's readouts (with AttnMirror, the core's formulas), and "show me"
+// moves the same widgets a student moves, so the regression engine redraws as it does for a drag.
+// The card's HTML is built and escaped in Python (app/tour/view.py); this file only chooses among
+// those texts, so nothing from a tour file or a link is ever inserted here as HTML.
+
+const AttnTour = (function (M) {
+  "use strict";
+
+  // ---- the step's readouts (twin of readouts in app/tour/model.py) ---------------------------
+
+  function values(a) {
+    const w = a.w;
+    return {
+      query: w.query.value, bandwidth: 10 ** w.logh.value, temperature: 10 ** w.logt.value,
+      kernel: w.kernel.value, key_norm: w.keynorm.value, dataset: w.dataset.value,
+    };
+  }
+
+  function looCache(c, xs, ys, kernel, keyNorm, ks, grid) {
+    const key = kernel + "|" + keyNorm;
+    if (!c.loo || c.loo.xs !== xs || c.loo.key !== key) {
+      const errs = M.looError(xs, ys, grid, { kernel, bandwidth: 1, temperature: 1, keyScale: ks });
+      let best = Infinity;
+      for (const e of errs) best = Math.min(best, e);
+      c.loo = { xs, key, best };
+    }
+    return c.loo.best;
+  }
+
+  function readouts(a, c, needs) {
+    const v = values(a), xs = a.ds.data.x, ys = a.ds.data.y;
+    const ks = v.kernel === "dot" && v.key_norm !== 0 ? M.keyNormTilt(xs, v.key_norm) : null;
+    const opt = { kernel: v.kernel, bandwidth: v.bandwidth, temperature: v.temperature, keyScale: ks };
+    const r = M.readout(v.query, xs, ys, opt, null), w = r.weights;
+    let top = 0, near = Infinity;
+    for (let j = 0; j < w.length; j++) if (w[j] > w[top]) top = j;
+    for (const x of xs) near = Math.min(near, Math.abs(x - v.query));
+    const out = Object.assign(v, {
+      h_eff: v.bandwidth * Math.sqrt(v.temperature), n: r.n, max_weight: r.max_weight,
+      entropy_bits: r.entropy_bits, effective_points: r.effective_points,
+      effective_share: r.effective_points / r.n, prediction: r.prediction, global_mean: r.global_mean,
+      winner_gap: Math.abs(xs[top] - v.query) - near,
+    });
+    if (needs.has("loo_excess")) {
+      const o = { kernel: v.kernel, bandwidth: out.h_eff, temperature: 1, keyScale: ks };
+      const here = M.looError(xs, ys, [out.h_eff], o)[0];
+      const best = Math.min(looCache(c, xs, ys, v.kernel, v.key_norm, ks, c.looGrid), here);
+      out.loo_excess = best > 0 ? here / best - 1 : 0;
+    }
+    return out;
+  }
+
+  // twin of compare in app/tour/model.py
+  function compare(x, op, y, tol) {
+    if (typeof x === "string" || typeof y === "string") return op === "==" ? x === y : op === "!=" ? x !== y : false;
+    const close = Math.abs(x - y) <= tol;
+    switch (op) {
+      case "<": return x < y && !close;
+      case "<=": return x <= y || close;
+      case ">": return x > y && !close;
+      case ">=": return x >= y || close;
+      case "==": return close;
+      case "!=": return !close;
+      default: return false;
+    }
+  }
+
+  function holds(a, c) {
+    const step = c.cfg.steps[c.step - 1];
+    if (!step) return false;
+    const r = readouts(a, c, new Set(step.when.map((w) => w[0])));
+    c.last = r;
+    return step.when.every(([name, op, v]) => compare(r[name], op, v, c.cfg.tolerance));
+  }
+
+  // ---- page state ------------------------------------------------------------------------------
+
+  function stateFor(a) {
+    const map = globalThis.__attnTour || (globalThis.__attnTour = new WeakMap());
+    let c = map.get(a.card);
+    if (!c) { c = { ready: false }; map.set(a.card, c); }
+    return c;
+  }
+
+  function set(m, prop, v) { if (m && m[prop] !== v) m[prop] = v; }
+
+  // The step from the address (the offline file reads its own link): the rules of app/state.py's
+  // parse_query for a whole number, so the notice the regression section shows matches what is used.
+  function stepFromUrl(cfg) {
+    let vals = [];
+    try { vals = new URLSearchParams(window.location.search).getAll("tour"); } catch (e) { vals = []; }
+    if (!vals.length) return cfg.initial_step;
+    const raw = vals[vals.length - 1].replace(/^[ \t\n\r\f\v]+|[ \t\n\r\f\v]+$/g, "");
+    if (!/^\d+$/.test(raw)) return cfg.initial_step;
+    return Math.min(Math.max(Number(raw), 0), cfg.steps.length);
+  }
+
+  function writeUrl(c) {
+    if (!c.urlArmed) return;
+    try {
+      const out = new URLSearchParams(window.location.search);
+      const k = c.visible ? c.step : 0;
+      if (k === 1) out.delete("tour"); else out.set("tour", String(k));
+      const q = out.toString();
+      window.history.replaceState(null, "", q ? "?" + q : window.location.pathname);
+    } catch (e) { /* a sandboxed frame may refuse; the tour works without it */ }
+  }
+
+  // ---- the card ----------------------------------------------------------------------------------
+
+  function render(a, c) {
+    const n = c.cfg.steps.length, k = c.step;
+    const status = c.status === "found" ? c.cfg.found[k - 1] : c.status === "shown" ? c.cfg.shown[k - 1] : "";
+    set(a.card, "text", c.cfg.cards[k - 1] + status + "</div>");
+    set(a.prev, "disabled", k <= 1);
+    set(a.next, "disabled", k >= n);
+    set(a.box, "visible", c.visible);
+    set(a.open, "visible", !c.visible);
+    set(a.open, "label", `${c.cfg.words.open} (step ${k} of ${n})`);
+  }
+
+  function stopTween(c) {
+    if (c.tween) cancelAnimationFrame(c.tween);
+    c.tween = null;
+    c.tweening = false;
+  }
+
+  function go(a, c, k) {
+    const n = c.cfg.steps.length;
+    k = Math.min(Math.max(k, 1), n);
+    stopTween(c);
+    c.step = k;
+    c.status = null;
+    c.held = holds(a, c);   // a state the page is already in is not a discovery: reaching it is
+    render(a, c);
+    writeUrl(c);
+  }
+
+  function setVisible(a, c, visible) {
+    c.visible = visible;
+    render(a, c);
+    writeUrl(c);
+  }
+
+  // "Show me": the discrete settings at once, the numbers tweened (ease in and out) over cfg.tween_ms,
+  // through the widgets, so the regression engine redraws every frame as for a drag.
+  function showMe(a, c) {
+    const step = c.cfg.steps[c.step - 1], w = a.w;
+    const target = Object.assign({}, c.cfg.defaults, step.state);
+    stopTween(c);
+    c.tweening = true;
+    set(w.link, "active", false);   // linked, moving h would move T: unlink while the numbers travel
+    set(w.dataset, "value", target.dataset);
+    set(w.kernel, "value", target.kernel);
+    set(w.limits, "active", target.limits);
+    const keys = [["query", w.query, target.query], ["logh", w.logh, Math.log10(target.bandwidth)],
+                  ["logt", w.logt, Math.log10(target.temperature)], ["keynorm", w.keynorm, target.key_norm]];
+    const from = keys.map(([, m]) => m.value);
+    const t0 = performance.now(), dur = c.cfg.tween_ms;
+    const frame = (now) => {
+      if (!c.tweening) return;
+      const u = Math.min(1, Math.max(0, (now - t0) / dur));
+      const e = u < 0.5 ? 2 * u * u : 1 - (-2 * u + 2) ** 2 / 2;
+      keys.forEach(([, m, to], i) => set(m, "value", u >= 1 ? to : from[i] + (to - from[i]) * e));
+      if (u < 1) { c.tween = requestAnimationFrame(frame); return; }
+      set(w.link, "active", target.link);
+      c.tween = null;
+      c.tweening = false;
+      c.held = holds(a, c);
+      if (c.held && c.status !== "found") c.status = "shown";
+      render(a, c);
+    };
+    c.tween = requestAnimationFrame(frame);
+  }
+
+  // A student's own move (a drag, a slider, a menu): recognise the step's condition when it starts to hold.
+  function moved(a, c) {
+    if (c.tweening || !c.visible || c.pending) return;
+    c.pending = requestAnimationFrame(() => {
+      c.pending = null;
+      if (c.tweening) return;
+      const now = holds(a, c);
+      if (now && !c.held && c.status !== "found") { c.status = "found"; render(a, c); }
+      c.held = now;
+    });
+  }
+
+  // In presentation mode the tour is a lecture script: the arrow keys go to the next and previous
+  // step, unless a control that uses the arrows itself (a slider, a menu, a text field) has the focus.
+  function keys(a, c) {
+    if (c.keys) return;
+    c.keys = true;
+    window.addEventListener("keydown", (e) => {
+      if (e.key !== "ArrowRight" && e.key !== "ArrowLeft") return;
+      if (e.altKey || e.ctrlKey || e.metaKey || e.shiftKey || e.defaultPrevented) return;
+      if (!a.w.present.active || !c.visible) return;
+      for (const el of e.composedPath ? e.composedPath() : []) {
+        if (!el || !el.tagName) continue;
+        if (/^(INPUT|SELECT|TEXTAREA)$/.test(el.tagName)) return;
+        const role = el.getAttribute && el.getAttribute("role");
+        if (role === "slider" || (el.classList && el.classList.contains("noUi-handle")) || el.isContentEditable) return;
+      }
+      e.preventDefault();
+      go(a, c, c.step + (e.key === "ArrowRight" ? 1 : -1));
+    });
+  }
+
+  function init(a, c) {
+    c.cfg = a.config;
+    c.looGrid = M.geomspace(c.cfg.loo_grid[0], c.cfg.loo_grid[1], c.cfg.loo_grid[2]);
+    const k = c.cfg.mode === "static" ? stepFromUrl(c.cfg) : c.cfg.initial_step;
+    c.visible = k > 0;
+    c.step = Math.max(1, k);
+    c.status = null;
+    c.ready = true;
+    go(a, c, c.step);
+    keys(a, c);
+    c.urlArmed = true;
+  }
+
+  function handle(ev, a) {
+    const c = stateFor(a);
+    try {
+      // A document's callbacks get the document as cb_obj (and the event as cb_data); a model's get the event.
+      const ready = ev && (ev.event_name === "document_ready" || typeof ev.roots === "function");
+      if (!c.ready) {
+        if (ready) init(a, c);
+        return;   // the regression engine setting its widgets up is not the student's doing
+      }
+      if (ready) return;
+      const origin = ev && ev.origin;
+      if (ev && ev.event_name === "button_click") {
+        if (origin === a.next) go(a, c, c.step + 1);
+        else if (origin === a.prev) go(a, c, c.step - 1);
+        else if (origin === a.show) showMe(a, c);
+        else if (origin === a.hide) { stopTween(c); setVisible(a, c, false); }
+        else if (origin === a.open) setVisible(a, c, true);
+        return;
+      }
+      moved(a, c);
+    } catch (e) {
+      console.error("attention explorable tour:", e);
+    }
+  }
+
+  return { handle, readouts, compare, holds, stateFor };
+})(AttnMirror);

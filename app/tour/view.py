@@ -1,0 +1,193 @@
+"""The step card of the guided tour, and its browser engine.
+
+``add_tour(layout, state, tour)`` puts the card at the top of the regression
+section's side column (beside the figure on a wide screen, between the figure
+and the controls on a phone) and returns a ``TourView`` whose ``engine`` the
+page runs at ``document_ready`` after the regression engine.  The card finds
+the regression section's widgets and data source by their model names, so it
+does not depend on how that section is built.
+
+Every text of the card is escaped here, once; a step's text may use
+``*emphasis*``, which becomes <em> after escaping.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+
+from bokeh.layouts import column, row
+from bokeh.models import Button, CustomJS, Div, InlineStyleSheet
+
+from .model import EQUAL_TOLERANCE, LOO_GRID, Tour, default_tour, full_state
+
+HERE = Path(__file__).resolve().parent
+APP = HERE.parent
+TWEEN_MS = 500
+# The regression section's models the tour reads and moves, by their names in the document.
+WIDGET_NAMES = {"query": "query_slider", "logh": "bandwidth_slider", "logt": "temperature_slider",
+                "kernel": "kernel_select", "keynorm": "keynorm_slider", "dataset": "dataset_select",
+                "link": "link_toggle", "limits": "limits_toggle", "present": "present_toggle"}
+WORDS = {"prev": "\u2190 Previous", "next": "Next \u2192", "show": "Show me", "hide": "Free exploration",
+         "open": "Guided tour", "found": "Found it.", "try": "Try it:", "step": "Step {k} of {n}"}
+# The card's look, in the page's own sizes (app/theme.py's PAGE_CSS sets the font and h3).
+CARD_CSS = """
+.tour-card { border: 1px solid #c8d3dc; border-left: 4px solid #0072B2; border-radius: 4px; background: #F4F8FB;
+             padding: 4px 12px 6px; }
+.tour-card h3 { margin: 0.2em 0 0.3em; }
+p.tour-count { color: #444; margin: 0.3em 0 0; }
+p.tour-found { color: #1b5e20; font-weight: bold; }
+p.tour-shown { color: #333; }
+"""
+
+
+@dataclass
+class TourView:
+    layout: object
+    engine: CustomJS
+    models: dict = field(default_factory=dict)
+
+
+def bind_tour_length(tour: Tour) -> None:
+    """Let links say ``?tour=N`` up to this tour's number of steps (``tour=0`` hides the tour).
+
+    The bound lives on the state class, so the served page's parser and the offline file's
+    (which reads app/state.py's url_spec from the engine's config) clamp ``tour`` alike.
+    """
+    from app.state import ExplorableState
+
+    ExplorableState.param.tour.bounds = (0, len(tour))
+
+
+@contextmanager
+def tour_length(tour: Tour):
+    """``bind_tour_length(tour)`` while building one page, then the bound as it was."""
+    from app.state import ExplorableState
+
+    before = ExplorableState.param.tour.bounds
+    bind_tour_length(tour)
+    try:
+        yield
+    finally:
+        ExplorableState.param.tour.bounds = before
+
+
+def _markup(text: str) -> str:
+    return re.sub(r"\*([^*\n]+)\*", r"<em>\1</em>", html.escape(text, quote=True))
+
+
+def card_html(tour: Tour, k: int) -> str:
+    """The card's HTML for step ``k`` (from 1), every text escaped; open, for a status line and ``</div>``."""
+    s, n = tour.steps[k - 1], len(tour)
+    count = WORDS["step"].format(k=k, n=n)
+    return (f'<div class="tour-card" role="region" aria-label="guided tour, {count.lower()}">'
+            f'<p class="tour-count">{count} \u00b7 {html.escape(tour.title)}</p>'
+            f"<h3>{_markup(s.title)}</h3><p>{_markup(s.text)}</p>"
+            f'<p class="tour-do"><b>{WORDS["try"]}</b> {_markup(s.do)}</p>')
+
+
+def _status(s, found: bool) -> str:
+    if found:
+        return (f'<p class="tour-found" aria-live="polite"><span aria-hidden="true">\u2713</span> '
+                f'{WORDS["found"]} {_markup(s.found)}</p>')
+    return f'<p class="tour-shown" aria-live="polite">{_markup(s.found)}</p>'
+
+
+def _mirror_path() -> Path:
+    for p in (APP / "ui" / "mirror.js", APP / "mirror.js"):
+        if p.is_file():
+            return p
+    raise FileNotFoundError("mirror.js (the core's formulas in JS) is not in app/ui/ or app/")
+
+
+@lru_cache(maxsize=None)
+def engine_source() -> str:
+    mirror = _mirror_path().read_text(encoding="utf-8")
+    tour = (HERE / "tour.js").read_text(encoding="utf-8")
+    return f"{mirror}\n{tour}\nAttnTour.handle(cb_obj, {{config, card, box, prev, next, show, hide, open, w, ds}});\n"
+
+
+def tour_config(tour: Tour, *, mode: str, step: int) -> dict:
+    """What tour.js needs: the steps' states and conditions, and the card texts (already HTML)."""
+    return {
+        "mode": mode, "initial_step": int(step), "tween_ms": TWEEN_MS, "tolerance": EQUAL_TOLERANCE,
+        "loo_grid": list(LOO_GRID), "defaults": full_state({}),
+        "steps": [{"state": dict(s.state), "when": [list(c) for c in s.when]} for s in tour.steps],
+        "cards": [card_html(tour, k) for k in range(1, len(tour) + 1)],
+        "found": [_status(s, True) for s in tour.steps],
+        "shown": [_status(s, False) for s in tour.steps],
+        "words": {"open": WORDS["open"]},
+    }
+
+
+def _find(layout, name):
+    m = layout.select_one({"name": name})
+    if m is None:
+        raise ValueError(f"the regression section has no model named {name!r}; the tour needs it")
+    return m
+
+
+def build_tour(layout, *, tour: Tour | None = None, step: int = 1, mode: str = "served") -> TourView:
+    """The step card for the regression section ``layout`` (its widgets are found by name)."""
+    tour = tour or default_tour()
+    step = min(max(int(step), 0), len(tour))
+    shown = max(step, 1)
+    css = [InlineStyleSheet(css=_page_css() + CARD_CSS)]
+    card = Div(text=card_html(tour, shown) + "</div>", name="tour_card", stylesheets=css,
+               sizing_mode="stretch_width", min_width=260)
+    card.syncable = False   # only the browser writes it
+    prev = Button(label=WORDS["prev"], name="tour_prev", disabled=shown <= 1, width=120)
+    show = Button(label=WORDS["show"], name="tour_show", button_type="primary", width=110,
+                  stylesheets=[InlineStyleSheet(css=_primary_css())])
+    nxt = Button(label=WORDS["next"], name="tour_next", disabled=shown >= len(tour), width=100)
+    hide = Button(label=WORDS["hide"], name="tour_hide", width=160)
+    wrap = {"flex-wrap": "wrap", "gap": "4px 8px"}
+    box = column(card, row(prev, show, nxt, hide, sizing_mode="stretch_width", styles=wrap),
+                 sizing_mode="stretch_width", name="tour_box", visible=step > 0)
+    opener = Button(label=f"{WORDS['open']} (step {shown} of {len(tour)})", name="tour_open", visible=step == 0,
+                    width=240)
+    w = {key: _find(layout, name) for key, name in WIDGET_NAMES.items()}
+    ds = _find(layout, "dataset")
+    config = tour_config(tour, mode=mode, step=step)
+    engine = CustomJS(args=dict(config=config, card=card, box=box, prev=prev, next=nxt, show=show, hide=hide,
+                                open=opener, w=w, ds=ds), code=engine_source())
+    for b in (prev, show, nxt, hide, opener):
+        b.js_on_event("button_click", engine)
+    for key in ("query", "logh", "logt", "kernel", "keynorm", "dataset"):
+        w[key].js_on_change("value", engine)
+    ds.js_on_change("data", engine)
+    section = column(box, opener, sizing_mode="stretch_width", name="tour")
+    return TourView(layout=section, engine=engine,
+                    models=dict(card=card, box=box, prev=prev, next=nxt, show=show, hide=hide, open=opener))
+
+
+def add_tour(layout, state, *, tour: Tour | None = None, mode: str = "served") -> TourView:
+    """Build the card for ``state.tour`` and put it first in the regression section's side column."""
+    tour = tour or default_tour()
+    view = build_tour(layout, tour=tour, step=getattr(state, "tour", 1), mode=mode)
+    side = _find(layout, "side_box")
+    side.children.insert(0, view.layout)
+    return view
+
+
+def _theme():
+    try:
+        from app.ui import theme   # where the shared look lives once app/ has one folder per section
+    except ImportError:
+        from app import theme
+    return theme
+
+
+def _page_css() -> str:
+    return _theme().PAGE_CSS
+
+
+def _primary_css() -> str:
+    return _theme().PRIMARY_BUTTON_CSS
+
+
+__all__ = ["TourView", "build_tour", "add_tour", "bind_tour_length", "tour_length", "card_html", "tour_config"]
