@@ -421,4 +421,5 @@ def test_two_workers_behind_nginx(workers):
             assert r.status == 200
             cookie = r.headers.get("Set-Cookie", "")
         assert cookie.split(";")[0].split("=", 1)[1] in live, cookie
-    assert all(w.error_lines(m) == [] for w, m in zip(workers, marks))
+    logged = [ln for w, m in zip(workers, marks) for ln in w.error_lines(m)]
+    assert logged == [], "\n".join(logged)

@@ -257,7 +257,7 @@ def test_generator_pushes_the_seeded_dataset(served):
     page = served
     page.get_by_label("true function").select_option("bump")
     for label, value in (("samples n", "37"), ("noise", "0.5"), ("seed", "5")):
-        box = page.get_by_label(label)
+        box = page.get_by_label(label, exact=True)
         box.fill(value)
         box.press("Enter")
     page.get_by_role("button", name="Generate").click()

@@ -13,6 +13,7 @@ import pytest
 
 import attention
 from app.sentence_view import geometry
+from app import theme
 from tests.browser.pageutil import model_prop, source_data
 
 MODEL = attention.load_sentence_model()
@@ -259,8 +260,9 @@ def test_head_switch_and_presentation_mode(served_app, watch):
     check_readouts(page, a, 1, 4)
     before = page.evaluate("() => Bokeh.documents[0].get_model_by_name('attention_heatmap').frame_width")
     element(page, "present_toggle", "checkbox_el").click()
-    page.wait_for_function("() => Bokeh.documents[0].get_model_by_name('attention_heatmap').above[0]"
-                           ".major_label_text_font_size === '16px'")
+    big = theme.SIZES["present"]["tick"]                              # the theme's presentation size
+    page.wait_for_function("(px) => Bokeh.documents[0].get_model_by_name('attention_heatmap').above[0]"
+                           ".major_label_text_font_size === px", arg=big)
     after = page.evaluate("() => Bokeh.documents[0].get_model_by_name('attention_heatmap').frame_width")
     assert after > before
     assert watch.console_errors() == []
