@@ -235,3 +235,14 @@ def test_serve_passes_a_checked_tour_to_the_server_by_its_path(tmp_path, monkeyp
     from app.tour import active_tour
 
     assert len(active_tour()) == 3
+
+
+def test_the_readmes_example_tour_is_valid():
+    from pathlib import Path
+
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
+    block = re.search(r"```json\n(\{\n  \"title\".*?)```", readme, re.S)
+    assert block, "the README shows an example tour"
+    tour = parse_tour(json.loads(block[1]))
+    step = tour.steps[0]
+    assert holds(step.when, readouts(step.state))
