@@ -140,16 +140,15 @@ def build_tour(layout, *, tour: Tour | None = None, step: int = 1, mode: str = "
     card = Div(text=card_html(tour, shown) + "</div>", name="tour_card", stylesheets=css,
                sizing_mode="stretch_width", min_width=260)
     card.syncable = False   # only the browser writes it
-    prev = Button(label=WORDS["prev"], name="tour_prev", disabled=shown <= 1, width=120)
-    show = Button(label=WORDS["show"], name="tour_show", button_type="primary", width=110,
+    prev = Button(label=WORDS["prev"], name="tour_prev", disabled=shown <= 1)
+    show = Button(label=WORDS["show"], name="tour_show", button_type="primary",
                   stylesheets=[InlineStyleSheet(css=_primary_css())])
-    nxt = Button(label=WORDS["next"], name="tour_next", disabled=shown >= len(tour), width=100)
-    hide = Button(label=WORDS["hide"], name="tour_hide", width=160)
+    nxt = Button(label=WORDS["next"], name="tour_next", disabled=shown >= len(tour))
+    hide = Button(label=WORDS["hide"], name="tour_hide")
     wrap = {"flex-wrap": "wrap", "gap": "4px 8px"}
     box = column(card, row(prev, show, nxt, hide, sizing_mode="stretch_width", styles=wrap),
                  sizing_mode="stretch_width", name="tour_box", visible=step > 0)
-    opener = Button(label=f"{WORDS['open']} (step {shown} of {len(tour)})", name="tour_open", visible=step == 0,
-                    width=240)
+    opener = Button(label=f"{WORDS['open']} (step {shown} of {len(tour)})", name="tour_open", visible=step == 0)
     w = {key: _find(layout, name) for key, name in WIDGET_NAMES.items()}
     ds = _find(layout, "dataset")
     config = tour_config(tour, mode=mode, step=step)
