@@ -21,12 +21,12 @@ from panel.reactive import ReactiveHTML
 
 import attention
 
-from . import text, theme
-from .document import build_regression, dataset_meta
-from .learning_view import build_learning
-from .ideas_view import build_ideas
-from .sentence_view import build_sentence
+from .ideas.view import build_ideas
+from .learning.view import build_learning
+from .regression.view import build_regression, dataset_meta
+from .sentence.view import build_sentence
 from .state import ExplorableState, parse_query
+from .ui import text, theme
 
 log = logging.getLogger(__name__)
 
@@ -232,9 +232,9 @@ class Explorable(pn.viewable.Viewer, ExplorableState):
         parts = list(self._view.parts.values())
         cut = list(self._view.parts).index("top") + 1   # the generator follows the figure and its controls
         sentence = self._build_sentence()
-        # -- the ideas section (app/ideas_view.py): its dependency graphs follow the sentence's words --
+        # -- the ideas section (app/ideas/view.py): its dependency graphs follow the sentence's words --
         self._ideas = build_ideas(mode="served", tokens_src=self._sentence_view.models.get("tokens_src"))
-        # -- learning section (app/learning_view.py): trains h on the regression view, and a 2-D metric --
+        # -- learning section (app/learning/view.py): trains h on the regression view, and a 2-D metric --
         self._learning = build_learning(self, mode="served", regression=self._view)
         # Two Bokeh panes around the generator (Panel widgets), not one per part: every pane walks all the
         # models its part reaches (through the engines' arguments, most of the page), so each pane adds
@@ -255,7 +255,7 @@ class Explorable(pn.viewable.Viewer, ExplorableState):
         return pn.Column(EnginePane(before, engines, sizing_mode="stretch_width"), self._generator_panel(),
                          EnginePane(after, engines, sizing_mode="stretch_width"), *starter,
                          sizing_mode="stretch_width", name="explorable",
-                         styles=theme.root_styles(bool(self.present)))  # the text sizes of app/theme.py
+                         styles=theme.root_styles(bool(self.present)))  # the text sizes of app/ui/theme.py
 
     # -- parameters -> widgets (e.query = 4.0 in a notebook, a param widget beside the page) -------------------
     def _to_widgets(self, *events):

@@ -7,8 +7,8 @@ import re
 import pytest
 from bokeh.models import Axis, Div, Legend, Plot
 
-from app import ideas_view
-from app.ideas_view import PERIODS, build_ideas, fmt_count, fmt_ms, fmt_num, graph_data, lag_results
+from app.ideas import view as ideas_view
+from app.ideas.view import PERIODS, build_ideas, fmt_count, fmt_ms, fmt_num, graph_data, lag_results
 
 EXPONENT = re.compile(r"\d[eE][+-]?\d")
 

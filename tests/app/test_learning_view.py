@@ -10,9 +10,9 @@ import pytest
 
 import attention
 from attention import learn
-from app import learning_view as lv
-from app import text
-from app.document import build_regression
+from app.learning import view as lv
+from app.learning import text
+from app.regression.view import build_regression
 from app.export import SECTIONS, build_static_document
 from app.state import (BANDWIDTH_LR_PRESETS, METRIC_LR_PRESETS, ExplorableState, parse_query, to_query,
                        url_spec)

@@ -12,7 +12,7 @@ from bokeh.document import Document
 from bokeh.models import CustomJS
 
 import attention
-from app.document import ENGINE_ARGS, build_regression, engine_source
+from app.regression.view import ENGINE_ARGS, build_regression, engine_source
 from app.page import Explorable, create_page
 from app.state import ExplorableState, parse_query
 
@@ -136,14 +136,32 @@ def test_build_regression_refuses_an_unknown_mode():
         build_regression(ExplorableState(), mode="embedded")
 
 
-def test_engine_source_holds_mirror_and_glue_once_each():
+def test_engine_source_holds_the_shared_files_and_its_own_engine_once_each():
     src = engine_source()
-    mirror = (ROOT / "app" / "mirror.js").read_text(encoding="utf-8")
-    glue = (ROOT / "app" / "explorable.js").read_text(encoding="utf-8")
-    assert src.count(mirror) == 1 and src.count(glue) == 1
-    assert src.index(mirror) < src.index(glue)  # the glue uses AttnMirror
+    ui = ROOT / "app" / "ui"
+    mirror, common = ((ui / f).read_text(encoding="utf-8") for f in ("mirror.js", "common.js"))
+    glue = (ROOT / "app" / "regression" / "engine.js").read_text(encoding="utf-8")
+    assert src.count(mirror) == 1 and src.count(common) == 1 and src.count(glue) == 1
+    assert src.index(mirror) < src.index(common) < src.index(glue)  # the glue uses AttnMirror and AttnCommon
     assert src.count("const AttnMirror =") == 1 and src.count("const Explorable =") == 1
     assert src.rstrip().endswith("Explorable.handle(cb_obj, {" + ", ".join(ENGINE_ARGS) + "});")
+
+
+def test_no_engine_includes_another_sections_engine():
+    """Each section's engine is the shared ui/ files and its own engine.js, never another section's."""
+    from app.ideas.view import build_ideas
+    from app.learning.view import build_learning
+    from app.sentence.view import build_sentence
+
+    state = ExplorableState()
+    regression = build_regression(state, mode="static")
+    engines = {"regression": regression.engine.code, "sentence": build_sentence(state, mode="static").engine.code,
+               "learning": build_learning(state, mode="static", regression=regression).engine.code,
+               "ideas": build_ideas(mode="static").engine.code}
+    sources = {name: (ROOT / "app" / name / "engine.js").read_text(encoding="utf-8") for name in engines}
+    for name, code in engines.items():
+        for other, js in sources.items():
+            assert code.count(js) == (1 if other == name else 0), (name, other)
 
 
 def _generator_input(page, label):

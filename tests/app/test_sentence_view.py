@@ -8,8 +8,8 @@ import pytest
 from bokeh.models import Div
 
 import attention
-from app import sentence_view
-from app.sentence_view import build_sentence, sentence_key
+from app.sentence import view as sentence_view
+from app.sentence.view import build_sentence, sentence_key
 from app.state import ExplorableState, SentenceState
 
 MODEL = attention.load_sentence_model()
@@ -128,9 +128,12 @@ def test_html_in_a_sentence_never_reaches_a_div_as_html(evil):
     for bad in ("<img", "<script", "<u>", "onerror="):
         if bad in evil:
             assert bad not in text
-    # the engine writes HTML in one place only (setText, given the same escaped HTML as the Div's model)
-    js = (sentence_view.HERE / "sentence.js").read_text(encoding="utf-8")
-    assert js.count("innerHTML") == 1 and "view.markup_el.innerHTML = html;" in js
+    # the engines write HTML in one place only (setHtml in ui/common.js, given the same escaped HTML as the
+    # Div's model); this section's engine writes none itself
+    js = (sentence_view.HERE / "engine.js").read_text(encoding="utf-8")
+    common = (sentence_view.HERE.parent / "ui" / "common.js").read_text(encoding="utf-8")
+    assert "innerHTML" not in js
+    assert common.count("innerHTML") == 1 and "view.markup_el.innerHTML = html;" in common
 
 
 def test_html_from_a_link_is_escaped_in_the_notice():

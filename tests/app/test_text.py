@@ -1,6 +1,6 @@
 """The words students read are derived from the state: plain numbers, the typographic minus, honest notices.
 
-Python twins of the engines' texts (app/text.py); tests/browser/test_parity.py holds the JS to them.
+Python twins of the engines' texts (app/ui/text.py, app/regression/text.py, app/learning/text.py); tests/browser/test_parity.py holds the JS to them.
 """
 
 from __future__ import annotations
@@ -11,8 +11,11 @@ import numpy as np
 import pytest
 
 import attention
-from app import learning_view as lv
-from app import sentence_view, text, theme
+from app.learning import view as lv
+from app.learning.text import refusal_text
+from app.regression import text
+from app.sentence import view as sentence_view
+from app.ui import theme
 from app.state import BANDWIDTH_LR_PRESETS, METRIC_LR_PRESETS
 
 EXPONENT = re.compile(r"\d[eE][+-]?\d")
@@ -110,7 +113,7 @@ def test_refused_metric_steps_suggest_only_rates_the_page_offers():
 
 
 def test_refusal_without_a_smaller_preset_says_so():
-    m = text.refusal_text("step refused: the loss would jump from 0.184 to 3.12e+03 (more than 10x); "
+    m = refusal_text("step refused: the loss would jump from 0.184 to 3.12e+03 (more than 10x); "
                           "learning rate too large \u2014 lower it (learning rate 0.5, try 0.05)", 0.5, ("0.5", "2"))
     assert "about 3120" in m and "the list offers no smaller rate" in m and "0.05" not in m
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 import attention
-from app.document import GRID_N
+from app.regression.view import GRID_N
 from app.state import X_RANGE
 from tests.browser.pageutil import wait_ready
 

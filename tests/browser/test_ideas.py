@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 import attention
-from app.ideas_view import PERIODS, errors_html, graph_caption, graph_data, lag_results, lag_sources, lag_ticks
+from app.ideas.view import PERIODS, errors_html, graph_caption, graph_data, lag_results, lag_sources, lag_ticks
 from tests.browser.pageutil import model_prop, source_data
 
 MODEL = attention.load_sentence_model()

@@ -19,8 +19,8 @@ import pytest
 
 import attention
 from attention import learn
-from app import learning_view as lv
-from app import text as words
+from app.learning import view as lv
+from app.ui import text as words
 
 from tests.browser.pageutil import (ROOT, check_against_core, model_element, model_prop, plot_geometry,
                                     source_data, wait_ready)
@@ -307,7 +307,7 @@ def mirror(browser):
     errors = []
     page.on("pageerror", lambda e: errors.append(str(e)))
     page.set_content("<html><body></body></html>")
-    page.add_script_tag(content=(ROOT / "app" / "mirror.js").read_text(encoding="utf-8") +
+    page.add_script_tag(content=(ROOT / "app" / "ui" / "mirror.js").read_text(encoding="utf-8") +
                         "\nwindow.AttnMirror = AttnMirror;")
     yield page
     assert errors == []

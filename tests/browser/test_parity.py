@@ -1,4 +1,5 @@
-"""The browser's mirror (app/mirror.js) and glue (app/explorable.js) against the numpy core and app/*.py.
+"""The browser's mirror (app/ui/mirror.js), shared helpers (app/ui/common.js) and the regression engine
+(app/regression/engine.js) against the numpy core and app/*.py.
 
 Both JS files are loaded into a blank page, exactly as the engine joins them,
 and every function is compared with its Python twin over many seeded random
@@ -20,7 +21,8 @@ import numpy as np
 import pytest
 
 import attention
-from app import text
+from app.regression import text
+from app.ui.engine import url_rules
 from app.state import ExplorableState, parse_query, url_spec
 
 from tests.browser.pageutil import ROOT
@@ -32,8 +34,8 @@ SPEC = url_spec()
 # One JS entry point per family of checks; each takes a list of cases and
 # returns plain arrays (typed arrays converted), so one round trip per batch.
 HARNESS = r"""
-window.AttnMirror = AttnMirror; window.Explorable = Explorable;
-window.parity = (function (M, E) {
+window.AttnMirror = AttnMirror; window.Explorable = Explorable; window.AttnCommon = AttnCommon;
+window.parity = (function (M, E, U) {
   const arr = (a) => a === null ? null : Array.from(a);
   const opt = (c) => ({ kernel: c.kernel, bandwidth: c.h, temperature: c.t,
                         keyScale: c.key_norm === null ? null : M.keyNormTilt(c.x, c.key_norm) });
@@ -50,40 +52,43 @@ window.parity = (function (M, E) {
     dpa: (cases) => cases.map((c) => { const r = M.dotProductAttention(c.Q, c.K, c.V, c.causal, c.t);
       return { weights: r.weights.map(arr), outputs: r.outputs.map(arr) }; }),
     caption: (cases) => cases.map((c) => ({ caption: E.caption(c.r, c.kernel, c.h, c.t, c.key_norm),
-                                             notices: E.limitNotices(c.r, E.heaviestSample(c.r.query, c.x, c.y, c.w)) })),
-    format: (cases) => cases.map((c) => ({ fixed: E.fixed(c.v, c.d), general: E.general(c.v, c.d + 1),
-                                            signed: E.signed(c.v, c.d), plain: E.plain(c.v, c.d + 1) })),
-    parse: (cases) => cases.map((s) => E.parseQuery(s, SPEC)),
+                                             notices: E.limitNotices(c.r, E.heaviestSample(c.r.query, c.x, c.y, c.w), LIMITS) })),
+    format: (cases) => cases.map((c) => ({ fixed: U.fixed(c.v, c.d), general: U.general(c.v, c.d + 1),
+                                            signed: U.signed(c.v, c.d), plain: U.plain(c.v, c.d + 1) })),
+    parse: (cases) => cases.map((s) => U.parseQuery(s, SPEC, RULES)),
     guard: () => {  // the engines' shared per-page state and re-entrancy guard
       const key = {}, other = {};
-      const c = E.pageState("__attnGuardTest", key, { pending: [1] });
+      const c = U.pageState("__attnGuardTest", key, { pending: [1] });
       const log = [];
       let caught = null;
-      E.runGuarded(c, () => { log.push("outer");
-                              E.runGuarded(c, () => log.push("inner"), () => log.push("inner error")); },
+      U.runGuarded(c, () => { log.push("outer");
+                              U.runGuarded(c, () => log.push("inner"), () => log.push("inner error")); },
                    () => log.push("outer error"));
-      E.runGuarded(c, () => { throw new Error("boom"); }, (e) => { caught = e.message; });
-      E.runGuarded(c, () => log.push("after the error"), () => log.push("second error"));
-      return { same: E.pageState("__attnGuardTest", key) === c, fresh: E.pageState("__attnGuardTest", other) !== c,
+      U.runGuarded(c, () => { throw new Error("boom"); }, (e) => { caught = e.message; });
+      U.runGuarded(c, () => log.push("after the error"), () => log.push("second error"));
+      return { same: U.pageState("__attnGuardTest", key) === c, fresh: U.pageState("__attnGuardTest", other) !== c,
                ready: c.ready, busy: c.busy, pending: c.pending, log, caught };
     },
   };
-})(AttnMirror, Explorable);
+})(AttnMirror, Explorable, AttnCommon);
 """
 
 
 @pytest.fixture(scope="module")
 def js(browser):
-    """A blank page holding mirror.js + explorable.js; js(name, cases) runs one batch."""
+    """A blank page holding ui/mirror.js, ui/common.js and regression/engine.js; js(name, cases) runs one batch."""
     ctx = browser.new_context()
     page = ctx.new_page()
     page.set_default_timeout(60000)
     errors = []
     page.on("pageerror", lambda e: errors.append(str(e)))
     page.set_content("<html><body></body></html>")
-    mirror = (ROOT / "app" / "mirror.js").read_text(encoding="utf-8")
-    glue = (ROOT / "app" / "explorable.js").read_text(encoding="utf-8")
-    page.add_script_tag(content=f"{mirror}\n{glue}\nconst SPEC = {json.dumps(SPEC)};\n{HARNESS}")
+    mirror = (ROOT / "app" / "ui" / "mirror.js").read_text(encoding="utf-8")
+    common = (ROOT / "app" / "ui" / "common.js").read_text(encoding="utf-8")
+    glue = (ROOT / "app" / "regression" / "engine.js").read_text(encoding="utf-8")
+    limits = {"one_sample": text.ONE_SAMPLE_WEIGHT, "near_uniform": text.NEAR_UNIFORM_FRACTION}
+    page.add_script_tag(content=f"{mirror}\n{common}\n{glue}\nconst SPEC = {json.dumps(SPEC)};\n"
+                                f"const RULES = {json.dumps(url_rules())};\nconst LIMITS = {json.dumps(limits)};\n{HARNESS}")
     assert page.evaluate("() => typeof window.parity") == "object", errors
 
     def run(name, cases):

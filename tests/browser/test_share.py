@@ -12,7 +12,7 @@ from urllib.parse import parse_qs, urlsplit
 
 import pytest
 
-from app.share import TEXTS
+from app.ui.share import TEXTS
 from tests.browser.pageutil import (block_outside, free_port, model_element, model_prop, set_model_prop,
                                     wait_prop, wait_ready)
 

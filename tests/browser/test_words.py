@@ -14,7 +14,7 @@ from urllib.parse import urlencode
 import numpy as np
 
 import attention
-from app import theme
+from app.ui import theme
 from app.state import BANDWIDTH_LR_PRESETS, BANDWIDTH_TRAIN_STEPS, METRIC_LR_PRESETS, METRIC_TRAIN_STEPS
 
 from tests.browser.pageutil import model_prop, wait_ready

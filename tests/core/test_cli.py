@@ -12,7 +12,7 @@ import pytest
 
 import attention
 from app import cli
-from app.text import caption
+from app.regression.text import caption
 
 ROOT = Path(__file__).resolve().parents[2]
 KEYS = {"query", "bandwidth", "temperature", "kernel", "dataset", "n", "max_weight", "entropy_bits",

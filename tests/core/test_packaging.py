@@ -27,9 +27,10 @@ def wheel(tmp_path_factory):
 def test_wheel_contains_data_and_browser_sources(wheel):
     names = set(zipfile.ZipFile(wheel).namelist())
     for needed in ("attention_data/datasets/default.json", "attention_data/sentences.json",
-                   "attention_data/metric2d.json", "app/mirror.js", "app/explorable.js", "app/main.py",
-                   "attention/kernels.py", "app/sentence.js", "app/learning.js", "app/ideas.js", "attention/lags.py",
-                   "attention/sequence.py", "app/deploy/nginx.conf", "app/share.py", "app/share.js",
+                   "attention_data/metric2d.json", "app/ui/mirror.js", "app/ui/common.js", "app/ui/theme.js",
+                   "app/regression/engine.js", "app/main.py", "attention/kernels.py", "app/sentence/engine.js",
+                   "app/learning/engine.js", "app/ideas/engine.js", "attention/lags.py", "attention/sequence.py",
+                   "app/deploy/nginx.conf", "app/ui/share.py", "app/ui/share.js",
                    "attention_data/notebooks/lecture.ipynb"):
         assert needed in names, needed
 

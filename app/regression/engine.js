@@ -1,77 +1,19 @@
-// The regression view's engine: runs in the browser on every gesture.
+// The regression section's engine: runs in the browser on every gesture.
 //
-// One Bokeh CustomJS holds this file (after mirror.js) and is attached to every
+// One Bokeh CustomJS holds this file (after ui/mirror.js, ui/theme.js and ui/common.js) and is attached to every
 // control, the query line and the main plot's pan/tap events, so the served
 // page and the offline file behave identically.  It reads the state from the
 // widgets, computes with AttnMirror and writes the plots' data sources and the
 // readout texts.  Nothing the user types is ever inserted as HTML: every text
 // goes through esc().
 
-const Explorable = (function (M) {
+const Explorable = (function (M, U) {
   "use strict";
 
-  // ---- text helpers (twins of app/text.py) ---------------------------------
+  const esc = U.esc, fixed = U.fixed, signed = U.signed, plain = U.plain, clamp = U.clamp;
+  const setWidget = U.setWidget, setHtml = U.setHtml, quiet = U.quiet;
 
-  function esc(s) {
-    return String(s).replace(/[&<>"']/g, (ch) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" }[ch]));
-  }
-
-  // Python's f"{v:.{d}f}", including round-half-even on exact binary ties.
-  function fixed(v, d) {
-    let s = v.toFixed(d);
-    if (Object.is(v, -0)) return "-" + s;  // Python keeps the sign of -0.0
-    const m = Math.abs(v) * 10 ** d;
-    // m is rounded, so m = k + 0.5 can also come from a double just beside a
-    // decimal tie (0.005 is 0.00500000000000000010...); the exact decimal
-    // expansion (toFixed is exact) tells a true tie from a near one.
-    const exact = Math.abs(v).toFixed(d + 30);
-    if (m - Math.floor(m) === 0.5 && Math.floor(m) % 2 === 0 && /^50*$/.test(exact.slice(exact.indexOf(".") + 1 + d))) {
-      s = (Math.sign(v) * Math.floor(m) / 10 ** d).toFixed(d);
-      if (v < 0 && !s.startsWith("-")) s = "-" + s;
-    }
-    return s;
-  }
-
-  // Python's f"{v:.{p}g}"
-  function general(v, p) {
-    if (v === 0) return Object.is(v, -0) ? "-0" : "0";
-    if (!isFinite(v)) return String(v);
-    const e = Number(v.toExponential(p - 1).split("e")[1]);
-    if (e >= -4 && e < p) {
-      let s = fixed(v, Math.max(p - 1 - e, 0));
-      if (s.includes(".")) s = s.replace(/0+$/, "").replace(/\.$/, "");
-      return s;
-    }
-    let [mant, ex] = v.toExponential(p - 1).split("e");
-    if (mant.includes(".")) mant = mant.replace(/0+$/, "").replace(/\.$/, "");
-    const sign = ex[0] === "-" ? "-" : "+";
-    ex = ex.replace(/^[+-]/, "");
-    return mant + "e" + sign + (ex.length < 2 ? "0" + ex : ex);
-  }
-
-  function signed(v, d) {
-    const s = fixed(v, d);
-    return s.startsWith("-") ? "\u2212" + s.slice(1) : s;
-  }
-
-  // A number as students read it (twin of plain in app/text.py): about p significant digits, never
-  // exponent notation: 1000 stays "1000", 58 700 000 is "58.7 million", a number below 0.0001 is
-  // "\u2248 0", and a negative number takes the typographic minus.
-  const BIG_WORDS = [[1e12, "trillion"], [1e9, "billion"], [1e6, "million"]];
-  function plain(v, p) {
-    if (p === undefined) p = 3;
-    if (Number.isNaN(v)) return "not a number";
-    if (!isFinite(v)) return (v > 0 ? "" : "\u2212") + "infinity";
-    if (v === 0) return "0";
-    const a = Math.abs(v), sign = v < 0 ? "\u2212" : "";
-    for (const [size, word] of BIG_WORDS) if (a >= size) return `${sign}${plain(a / size, p)} ${word}`;
-    if (a < 1e-4) return "\u2248 0";
-    const e = Number(a.toExponential(p - 1).split("e")[1]);
-    if (e >= p) return sign + fixed(a, 0);
-    let s = fixed(a, Math.max(p - 1 - e, 0));
-    if (s.includes(".")) s = s.replace(/0+$/, "").replace(/\.$/, "");
-    return sign + s;
-  }
+  // ---- the words (twins of app/regression/text.py) ---------------------------
 
   function similarityWords(kernel, keyNorm) {
     if (kernel === "gaussian") return "a Gaussian similarity";
@@ -90,7 +32,7 @@ const Explorable = (function (M) {
   }
 
   // The sample with the largest weight, and whether it is (one of) the nearest to the query
-  // (twin of heaviest_sample in app/text.py).
+  // (twin of heaviest_sample in app/regression/text.py).
   function heaviestSample(q, xs, ys, w) {
     let i = 0, nearest = Infinity;
     for (let j = 0; j < w.length; j++) if (w[j] > w[i]) i = j;
@@ -98,9 +40,10 @@ const Explorable = (function (M) {
     return { x: xs[i], y: ys[i], nearest: Math.abs(xs[i] - q) <= nearest + 1e-9 };
   }
 
-  function limitNotices(r, heaviest) {
+  // limits: the thresholds of app/regression/text.py (config.limits)
+  function limitNotices(r, heaviest, limits) {
     const out = [];
-    if (r.max_weight >= 0.95) {
+    if (r.max_weight >= limits.one_sample) {
       if (!heaviest || heaviest.nearest)
         out.push(`Max weight ${fixed(r.max_weight, 3)}: the query now copies its nearest sample ` +
           `(1-nearest-neighbour), and the prediction curve turns into steps.`);
@@ -110,137 +53,21 @@ const Explorable = (function (M) {
           `length as well as direction, so this far key wins wherever the query is. The prediction ` +
           `flattens to that sample's value, ${signed(heaviest.y, 2)}.`);
     }
-    if (r.effective_points >= 0.9 * r.n)
+    if (r.effective_points >= limits.near_uniform * r.n)
       out.push(`${fixed(r.effective_points, 1)} of ${r.n} effective points: the weights are nearly uniform, ` +
         `so the prediction flattens toward the global mean (${signed(r.global_mean, 2)}).`);
     return out;
   }
 
-  // ---- the URL (twin of app/state.py parse_query) ---------------------------
-
-  const NUMBER = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/, INTEGER = /^\d+$/;
-  const TRUE_WORDS = ["1", "true", "yes", "on"], FALSE_WORDS = ["0", "false", "no", "off"];
-  const WS = /^[ \t\n\r\f\v]+|[ \t\n\r\f\v]+$/g;
-
-  function shown(text) {
-    const cps = Array.from(text);
-    return cps.length <= 40 ? text : cps.slice(0, 40).join("") + "\u2026";
-  }
-
-  function parseQuery(search, spec) {
-    const grouped = new Map();
-    for (const [k, v] of new URLSearchParams(search)) {
-      if (!grouped.has(k)) grouped.set(k, []);
-      grouped.get(k).push(v);
-    }
-    const values = {}, notices = [];
-    for (const [key, vals] of grouped) {
-      if (!Object.prototype.hasOwnProperty.call(spec, key)) {
-        notices.push(`Ignored unknown setting \u201c${shown(key)}\u201d.`);
-        continue;
-      }
-      if (vals.length > 1) notices.push(`\u201c${key}\u201d was given ${vals.length} times; using the last value.`);
-      const raw = vals[vals.length - 1].replace(WS, "");
-      if (raw === "") { notices.push(`Ignored an empty value for \u201c${key}\u201d.`); continue; }
-      const s = spec[key];
-      if (s.kind === "float" || s.kind === "int") {
-        const pattern = s.kind === "float" ? NUMBER : INTEGER;
-        if (!pattern.test(raw)) {
-          notices.push(`Ignored ${key}=\u201c${shown(raw)}\u201d: not ${s.kind === "float" ? "a number" : "a whole number"}.`);
-          continue;
-        }
-        let v = Number(raw);
-        if (v < s.lo || v > s.hi) {
-          const low = v < s.lo;
-          notices.push(`${key}=${shown(raw)} is outside ${s.lo_text} to ${s.hi_text}; using ${low ? s.lo_text : s.hi_text}.`);
-          v = low ? s.lo : s.hi;
-        }
-        values[key] = s.kind === "int" ? Math.trunc(v) : v;
-      } else if (s.kind === "bool") {
-        const low = raw.toLowerCase();
-        if (TRUE_WORDS.includes(low) || FALSE_WORDS.includes(low)) values[key] = TRUE_WORDS.includes(low);
-        else notices.push(`Ignored ${key}=\u201c${shown(raw)}\u201d: expected 1 or 0.`);
-      } else if (s.kind === "choice") {
-        if (s.choices.includes(raw)) values[key] = raw;
-        else notices.push(`Ignored ${key}=\u201c${shown(raw)}\u201d: expected one of ${s.choices.join(", ")}.`);
-      } else {
-        if (Array.from(raw).length > s.max) { notices.push(`Ignored ${key}: longer than ${s.max} characters.`); continue; }
-        values[key] = raw;
-      }
-    }
-    return { values, notices };
-  }
-
   // ---- state -----------------------------------------------------------------
 
-  // Bokeh runs the CustomJS body afresh on every event (each engine's file is
-  // re-evaluated), so an engine's per-page state lives outside it: in a WeakMap
-  // on globalThis called `store`, keyed by one model of its section.
-  function pageState(store, key, fresh) {
-    const map = globalThis[store] || (globalThis[store] = new WeakMap());
-    let c = map.get(key);
-    if (!c) { c = Object.assign({ ready: false, busy: false }, fresh); map.set(key, c); }
-    return c;
-  }
-
-  // Run one event's work for an engine: never re-entered (an engine's own changes fire events
-  // too), and an error goes to `onError` (shown on the page) instead of stopping the page.
-  function runGuarded(c, work, onError) {
-    if (c.busy) return;
-    c.busy = true;
-    try {
-      work();
-    } catch (e) {
-      onError(e);
-    } finally {
-      c.busy = false;
-    }
-  }
-
-  function cacheFor(a) { return pageState("__attnExplorableCache", a.ds); }
-
-  function clamp(v, lo, hi) { return Math.min(hi, Math.max(lo, v)); }
+  function cacheFor(a) { return U.pageState("__attnExplorableCache", a.ds); }
 
   function options(c) {
     const kernel = c.kernel;
     const keyScale = kernel === "dot" && c.key_norm !== 0 ? M.keyNormTilt(c.x, c.key_norm) : null;
     return { kernel, bandwidth: c.h, temperature: c.t, keyScale };
   }
-
-  function setWidget(w, prop, v) { if (w && w[prop] !== v) w[prop] = v; }
-
-  // Bokeh re-renders a Div and re-lays out the page on every change of its
-  // text (10-40 ms): too slow for a drag.  Texts that change every frame are
-  // written straight into the Div's rendered element, and the model is
-  // updated silently so it always holds what is shown.
-  const VIEWS = new WeakMap();
-
-  function findView(model) {
-    if (VIEWS.has(model)) return VIEWS.get(model);
-    const roots = (typeof window !== "undefined" && window.Bokeh && window.Bokeh.index) || {};
-    const stack = Object.values(roots);
-    while (stack.length) {
-      const v = stack.pop();
-      if (v.model === model) { VIEWS.set(model, v); return v; }
-      for (const child of v.child_views || []) stack.push(child);
-    }
-    return null;
-  }
-
-  function setHtml(div, html) {
-    if (div.text === html) return;
-    const view = findView(div);
-    if (view && view.markup_el && view.markup_el.isConnected) {
-      div.setv({ text: html }, { silent: true });
-      view.markup_el.innerHTML = html;
-    } else {
-      div.text = html;
-    }
-  }
-
-  // Set a property without telling the server (a served page would otherwise
-  // send every frame of a drag over the websocket); see syncQuery.
-  function quiet(m, prop, v) { if (m && m[prop] !== v) m.setv({ [prop]: v }, { sync: false }); }
 
   // ---- computations, from the cheapest (every pointer move) up ---------------
 
@@ -294,7 +121,7 @@ const Explorable = (function (M) {
       `</table>`);
     const tilt = c.kernel === "dot" ? c.key_norm : 0;
     setHtml(a.caption_div, `<p class="caption" aria-live="polite">${esc(caption(r, c.kernel, c.h, c.t, tilt))}</p>`);
-    const notes = limitNotices(r, heaviestSample(q, c.x, c.y, w));
+    const notes = limitNotices(r, heaviestSample(q, c.x, c.y, w), c.cfg.limits);
     setHtml(a.limits_div, notes.map((s) => `<p class="limit">${esc(s)}</p>`).join(""));
     scheduleUrl(a, c);
   }
@@ -367,9 +194,11 @@ const Explorable = (function (M) {
     queryViews(a, c);
   }
 
+  // The page's look follows presentation mode; the other sections hear of it on the page's bus.
   function applyPresent(a, c, atStart) {
-    c.scale = c.present ? 1.6 : 1;
+    c.scale = c.present ? c.cfg.theme.present_marker_scale : 1;
     Theme.apply(a.ds.document, c.cfg.theme, c.present, a.shared_figs, !!atStart);
+    if (c.announcedPresent !== c.present) U.publish(a.ds.document, "present", c.announcedPresent = c.present);
   }
 
   function readWidgets(a, c) {
@@ -420,7 +249,7 @@ const Explorable = (function (M) {
   // swipes to the browser, so a swipe that starts on the plot scrolls the page.  Bokeh's pan tool asks
   // for every gesture (touch-action: pinch-zoom); this rule, in the canvas' own shadow root, wins.
   function letVerticalSwipesScroll(fig) {
-    const v = findView(fig), cv = v && v.canvas_view, root = cv && cv.shadow_el;
+    const v = U.findView(fig), cv = v && v.canvas_view, root = cv && cv.shadow_el;
     if (!root || root.querySelector("style[data-attn-touch]")) return;
     const st = document.createElement("style");
     st.setAttribute("data-attn-touch", "");
@@ -440,7 +269,7 @@ const Explorable = (function (M) {
       if (init0[key] !== undefined) c[k] = init0[key];
     loadData(a, c);
     if (c.cfg.mode === "static") {
-      const { values, notices } = parseQuery(window.location.search, c.cfg.spec);
+      const { values, notices } = U.parseQuery(window.location.search, c.cfg.spec, c.cfg.url_rules);
       applyState(a, c, values);
       a.notice_div.text = notices.map((s) => `<p class="notice">${esc(s)}</p>`).join("");
       a.notice_div.visible = notices.length > 0;
@@ -493,19 +322,12 @@ const Explorable = (function (M) {
   }
 
   function scheduleUrl(a, c) {
-    if (!c.urlArmed || c.urlTimer) return;
-    c.urlTimer = setTimeout(() => {
-      c.urlTimer = null;
-      if (c.queryDirty) {  // the server learns the query a few times a second, not every frame
-        c.queryDirty = false;
-        c.busy = true;
-        try { a.w_query.setv({ value: c.query }, { check_eq: false }); } finally { c.busy = false; }
-      }
-      try {
-        const q = stateQuery(a, c);
-        window.history.replaceState(null, "", q ? "?" + q : window.location.pathname);
-      } catch (e) { /* a sandboxed frame may refuse; the page works without it */ }
-    }, 150);
+    U.scheduleUrl(c, () => stateQuery(a, c), () => {
+      if (!c.queryDirty) return;  // the server learns the query a few times a second, not every frame
+      c.queryDirty = false;
+      c.busy = true;
+      try { a.w_query.setv({ value: c.query }, { check_eq: false }); } finally { c.busy = false; }
+    }, c.cfg.url_delay_ms);
   }
 
   // ---- dispatch ------------------------------------------------------------------
@@ -574,17 +396,22 @@ const Explorable = (function (M) {
     if (ev === a.w_present) { c.present = a.w_present.active; applyPresent(a, c); return queryViews(a, c); }
   }
 
+  // After the first frame is drawn (and outside the guard, so a listener may move this section's
+  // widgets), the page's bus says so: the learning section waits for it before it sets the bandwidth.
   function handle(ev, a) {
     const c = cacheFor(a);
-    runGuarded(c, () => { if (!c.ready) init(a, c); else dispatch(ev, a, c); }, (e) => {
+    U.runGuarded(c, () => { if (!c.ready) init(a, c); else dispatch(ev, a, c); }, (e) => {
       console.error("attention explorable:", e);
       if (a.notice_div) {
         a.notice_div.text = `<p class="notice">Something went wrong while redrawing (${esc(e.message)}); reset restores the opening state.</p>`;
         a.notice_div.visible = true;
       }
     });
+    if (c.ready && !c.announced) {
+      c.announced = true;
+      U.publish(a.ds.document, "ready", "regression");
+    }
   }
 
-  return { handle, parseQuery, caption, limitNotices, heaviestSample, plain, fixed, general, signed, esc, cacheFor, setHtml, clamp,
-           pageState, runGuarded };
-})(AttnMirror);
+  return { handle, caption, limitNotices, heaviestSample, cacheFor };
+})(AttnMirror, AttnCommon);

@@ -1,7 +1,7 @@
 // The self-attention section's engine: runs in the browser on every gesture.
 //
-// One Bokeh CustomJS holds mirror.js (the formulas), explorable.js (for its
-// text and URL helpers) and this file.  Python precomputes each head's Q, K
+// One Bokeh CustomJS holds ui/mirror.js (the formulas), ui/common.js (the
+// helpers every section shares) and this file.  Python precomputes each head's Q, K
 // and V for a sentence (attention.analyze_sentence(...).to_plain()); here the
 // weights, the outputs and the sense-plane points are recomputed with AttnMirror
 // for the chosen temperature and mask, and drawn.  Every text that reaches a
@@ -11,8 +11,7 @@ const SentenceExplorable = (function (M, X) {
   "use strict";
 
   const esc = X.esc, fixed = X.fixed, plain = X.plain, signed = X.signed;
-  const BLUE = "#0072B2", VERMILLION = "#D55E00";
-  const clamp = X.clamp;
+  const clamp = X.clamp, setWidget = X.setWidget;
 
   // the state lives on the page, keyed by the data holder (one entry per section on the page)
   function cacheFor(a) { return X.pageState("__attentionSentenceState", a.holder, { pending: [] }); }
@@ -24,20 +23,10 @@ const SentenceExplorable = (function (M, X) {
   function put(c, src, data) { c.pending.push([src, data]); }
 
   // A Div's new text makes BokehJS lay out and repaint the whole page at once (10-30 ms with every section
-  // on it).  The live texts here keep their size in the page's flow, so the model takes the text silently
-  // and its element gets the same (escaped) HTML directly; without a view, the text is set as usual.
-  function setText(div, html) {
-    if (div.text === html) return;
-    const view = typeof Bokeh !== "undefined" && Bokeh.index && Bokeh.index.find_one ? Bokeh.index.find_one(div) : null;
-    if (view && view.markup_el) {
-      div.setv({ text: html }, { silent: true });
-      view.markup_el.innerHTML = html;
-    } else {
-      div.text = html;
-    }
-  }
+  // on it).  The live texts here keep their size in the page's flow, so they go through X.setHtml, which
+  // writes the (escaped) HTML into the rendered element and gives the model the text silently.
+  const setText = X.setHtml;
   function flush(c) { const p = c.pending; c.pending = []; for (const [src, data] of p) src.data = data; }
-  function setWidget(w, prop, v) { if (w && w[prop] !== v) w[prop] = v; }
   function sameArray(p, q) { return p.length === q.length && p.every((v, i) => v === q[i]); }
 
   // Close enough to attention.tokenize to find a precomputed sentence (the static file has no Python).
@@ -105,7 +94,7 @@ const SentenceExplorable = (function (M, X) {
 
   // ---- sizes ---------------------------------------------------------------------------
 
-  // Sizes that follow the sentence's length.  Python (sentence_view.geometry) computes the same numbers for
+  // Sizes that follow the sentence's length.  Python (app/sentence/view.py geometry) computes the same numbers for
   // the opening sentence on a wide screen, so on a desktop nothing changes when the page starts.
   function sizes(n, longest, present, innerWidth) {
     const big = present ? 1.3 : 1;
@@ -211,7 +200,7 @@ const SentenceExplorable = (function (M, X) {
     const n = c.n, i = c.token, toks = c.plain.tokens, w = c.res.weights[c.head][i];
     put(c, a.rowmark, { x: [(n - 1) / 2], y: [i], width: [n] });
     put(c, a.bars, { x: toks.map((_, j) => j), w: Array.from(w), tok: toks.slice(),
-                    color: toks.map((_, j) => (j === i ? VERMILLION : BLUE)) });
+                    color: toks.map((_, j) => (j === i ? c.cfg.colors.selected : c.cfg.colors.row)) });
     let mx = 0, arg = 0;
     for (let j = 0; j < n; j++) if (w[j] > mx) { mx = w[j]; arg = j; }
     a.bars_fig.y_range.setv({ start: 0, end: Math.max(mx * 1.1, 0.05) });
@@ -279,7 +268,7 @@ const SentenceExplorable = (function (M, X) {
     put(c, a.cost_now, { n: [n], scores: [n * n], label: [`this sentence: n = ${n}, ${n * n} scores`] });
   }
 
-  // Titles, axes, legends and HTML text follow the page's theme (app/theme.js, applied by the section
+  // Titles, axes, legends and HTML text follow the page's theme (app/ui/theme.js, applied by the section
   // that owns the presentation toggle); here only the text drawn inside this section's plots.
   function applyPresent(a, c) {
     const big = c.present, s = c.cfg.theme.sizes[big ? "present" : "normal"];
@@ -322,26 +311,17 @@ const SentenceExplorable = (function (M, X) {
     return out.toString();
   }
 
-  function scheduleUrl(a, c) {
-    if (!c.urlArmed || c.urlTimer) return;
-    c.urlTimer = setTimeout(() => {
-      c.urlTimer = null;
-      try {
-        const q = stateQuery(c);
-        window.history.replaceState(null, "", q ? "?" + q : window.location.pathname);
-      } catch (e) { /* a sandboxed frame may refuse; the page works without it */ }
-    }, 150);
-  }
+  function scheduleUrl(a, c) { X.scheduleUrl(c, () => stateQuery(c)); }
 
   // ---- start -------------------------------------------------------------------------------------
 
-  function findPresent(a, c) {
-    const doc = a.heat.document;
-    const p = doc ? doc.get_model_by_name("present_toggle") : null;
-    if (!p) return;
-    c.presentModel = p;
-    c.present = !!p.active;
-    a.heat.connect(p.properties.active.change, () => handle(p, a));
+  // Presentation mode belongs to the page (the regression section's toggle): this section hears of it on
+  // the page's bus, at once if it was already announced, and afterwards as a "present" event.
+  function listenForPresent(a, c) {
+    X.subscribe(a.heat.document, "present", (present) => {
+      if (!c.ready) c.present = !!present;
+      else handle({ event_name: "present", present: !!present }, a);
+    });
   }
 
   function init(a, c) {
@@ -349,11 +329,11 @@ const SentenceExplorable = (function (M, X) {
     const i0 = c.cfg.initial;
     c.token = i0.token; c.head = i0.head; c.t = i0.temperature; c.causal = i0.causal;
     c.present = false;
-    findPresent(a, c);
+    listenForPresent(a, c);
     let plain = null;
     if (c.cfg.mode === "static") {
       const notices = c.cfg.notices.slice();
-      const { values, notices: more } = X.parseQuery(mySearch(window.location.search, c.cfg.spec), c.cfg.spec);
+      const { values, notices: more } = X.parseQuery(mySearch(window.location.search, c.cfg.spec), c.cfg.spec, c.cfg.url_rules);
       notices.push(...more);
       if (values.sentence !== undefined) {
         const key = roughTokens(values.sentence).join(" ");
@@ -440,8 +420,9 @@ const SentenceExplorable = (function (M, X) {
       c.causal = a.w_causal.active;
       return redrawAll(a, c);
     }
-    if (ev === c.presentModel) {
-      c.present = !!c.presentModel.active;
+    if (name === "present") {
+      if (ev.present === c.present) return;
+      c.present = ev.present;
       applyPresent(a, c);
       geometry(a, c);
       return redrawHead(a, c);
@@ -461,4 +442,4 @@ const SentenceExplorable = (function (M, X) {
   }
 
   return { handle, roughTokens, cacheFor };
-})(AttnMirror, Explorable);
+})(AttnMirror, AttnCommon);

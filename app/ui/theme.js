@@ -1,6 +1,6 @@
-// The page's text sizes for presentation mode (app/theme.py holds the numbers).
+// The page's text sizes for presentation mode (app/ui/theme.py holds the numbers).
 //
-// The sizes come from app/theme.py through each engine's config (cfg.theme):
+// The sizes come from app/ui/theme.py through each engine's config (cfg.theme):
 // HTML text follows the CSS variables set on the document's roots, canvas text
 // (titles, ticks, axis labels, legends, colour bars) is set on each figure.
 

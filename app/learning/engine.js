@@ -1,7 +1,7 @@
 // The learning section's engine: plays back the paths of gradient descent that the core computed.
 //
-// One Bokeh CustomJS holds mirror.js, explorable.js (for its URL parser and number formats) and this
-// file.  It is attached to the section's buttons and selects, the metric plot's pan/tap events, the
+// One Bokeh CustomJS holds ui/mirror.js, ui/common.js (the URL parser, number formats and the page's
+// bus) and this file.  It is attached to the section's buttons and selects, the metric plot's pan/tap events, the
 // regression's bandwidth slider and dataset source, and the source that carries a generated dataset's
 // path from the server.  Every text it writes goes through esc().
 //
@@ -14,15 +14,13 @@ const Learning = (function (M, E) {
   "use strict";
 
   const esc = E.esc, fixed = E.fixed, plain = E.plain, signed = E.signed;
-  const clamp = E.clamp;
+  const clamp = E.clamp, quiet = E.quiet;
 
   function cacheFor(a) { return E.pageState("__attnLearningCache", a.bw_readout); }
   function range(n) { return Array.from({ length: n }, (_, i) => i); }
-  // change a property without sending it to the server (button states)
-  function quiet(m, prop, v) { if (m && m[prop] !== v) m.setv({ [prop]: v }, { sync: false }); }
   function para(cls, s) { return `<p class="${cls}">${esc(s)}</p>`; }
 
-  // Texts that change at every step go straight into the rendered Div (see setHtml in explorable.js);
+  // Texts that change at every step go straight into the rendered Div (see setHtml in ui/common.js);
   // texts that change rarely (the notes) go through the model as usual.
   const setHtml = E.setHtml;
 
@@ -257,29 +255,24 @@ const Learning = (function (M, E) {
   // ---- the URL follows the state (throttled; only this section's keys are touched) ----------------------
 
   function scheduleUrl(a, c) {
-    if (!c.urlArmed || c.urlTimer) return;
-    c.urlTimer = setTimeout(() => {
-      c.urlTimer = null;
-      try {
-        const d = c.cfg.defaults, out = new URLSearchParams(window.location.search);
-        const put = (k, v) => { if (v === d[k]) out.delete(k); else out.set(k, String(v)); };
-        put("lr", a.bw_lr.value);
-        put("step", c.bw.step);
-        put("metric_lr", a.m_lr.value);
-        put("metric_step", c.m.step);
-        const q = out.toString();
-        window.history.replaceState(null, "", q ? "?" + q : window.location.pathname);
-      } catch (e) { /* a sandboxed frame may refuse; the page works without it */ }
-    }, 150);
+    E.scheduleUrl(c, () => {
+      const d = c.cfg.defaults, out = new URLSearchParams(window.location.search);
+      const put = (k, v) => { if (v === d[k]) out.delete(k); else out.set(k, String(v)); };
+      put("lr", a.bw_lr.value);
+      put("step", c.bw.step);
+      put("metric_lr", a.m_lr.value);
+      put("metric_step", c.m.step);
+      return out.toString();
+    });
   }
 
   // ---- start-up and dispatch ----------------------------------------------------------------------------
 
-  // Run fn once the regression's engine has drawn (both start on document_ready, in either order).
-  function afterRegression(a, fn, tries) {
-    const ready = a.readout_div && String(a.readout_div.text).includes("max weight");
-    if (ready || tries > 200) fn();
-    else setTimeout(() => afterRegression(a, fn, tries + 1), 25);
+  // Run fn once the regression's engine has drawn its first frame (both start on document_ready, in
+  // either order): the regression section says so on the page's bus (ui/common.js), once.
+  function afterRegression(a, fn) {
+    let done = false;
+    E.subscribe(a.ds.document, "ready", () => { if (!done) { done = true; fn(); } });
   }
 
   function init(a, c) {
@@ -292,7 +285,7 @@ const Learning = (function (M, E) {
     let v = Object.assign({}, c.cfg.initial);
     if (c.cfg.mode === "static") {
       // the regression's engine reports bad values in its notices; here only the clean ones matter
-      v = Object.assign(v, E.parseQuery(window.location.search, c.cfg.spec).values);
+      v = Object.assign(v, E.parseQuery(window.location.search, c.cfg.spec, c.cfg.url_rules).values);
     }
     if (c.cfg.bandwidth.presets.includes(v.lr) && a.bw_lr.value !== v.lr) a.bw_lr.value = v.lr;
     if (mc.presets.includes(v.metric_lr) && a.m_lr.value !== v.metric_lr) a.m_lr.value = v.metric_lr;
@@ -307,7 +300,7 @@ const Learning = (function (M, E) {
       // a link that opens at a step: put the slider there once the regression is drawn
       afterRegression(a, () => {
         try { showBandwidth(a, c, true); } catch (e) { console.error("attention learning:", e); }
-      }, 0);
+      });
     }
     c.urlArmed = true;
   }
@@ -380,4 +373,4 @@ const Learning = (function (M, E) {
   }
 
   return { handle, cacheFor };
-})(AttnMirror, Explorable);
+})(AttnMirror, AttnCommon);

@@ -2,7 +2,7 @@
 // lag panel between the results Python computed for every period (no formula of the core runs here).
 //
 // graphData, graphCaption, lagData and errorsHtml are twins of graph_data, graph_caption, lag_sources and
-// errors_html in app/ideas_view.py; tests/browser/test_ideas.py holds them to the Python output.
+// errors_html in app/ideas/view.py; tests/browser/test_ideas.py holds them to the Python output.
 
 const Ideas = (function () {
   "use strict";
@@ -104,7 +104,7 @@ const Ideas = (function () {
     const ticks = lagTicks(res.period, res.weights.length);
     if (String(a.lag_ticker.ticks) !== String(ticks)) a.lag_ticker.ticks = ticks;
     const html = errorsHtml(res);
-    if (a.errors_div.text !== html) a.errors_div.text = html;   // texts first, data last (see sentence.js)
+    if (a.errors_div.text !== html) a.errors_div.text = html;   // texts first, data last (see app/sentence/engine.js)
     a.lag_w.data = d.weights;
     a.lag_actual.data = d.actual;
     a.lag_pred.data = d.pred;

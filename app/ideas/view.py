@@ -1,0 +1,485 @@
+"""Two ideas around attention, shown: sequential against parallel, and a known lag as a feature.
+
+``build_ideas(mode=..., tokens_src=...)`` returns the section as a Bokeh
+layout plus its engine (a ``CustomJS`` running ``engine.js``).  Everything is
+computed here, in Python, by the core:
+
+* the dependency graphs of the current sentence (``graph_data``, from
+  ``attention.dependency_edges``); the engine redraws them from the token
+  count when the self-attention section's sentence changes (``graphData`` in
+  engine.js is this function's twin, held to it by a browser test);
+* the timings of ``attention.time_rnn_and_attention`` (measured once per
+  process, within its time budget);
+* ``attention.compare_lag_models`` for every period 3 ... 14, shipped in the
+  engine's config; the period select only switches between these results.
+
+The same builder serves ``panel serve`` and the offline file.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+
+from bokeh.models import (Arrow, ColumnDataSource, CustomJS, CustomJSTickFormatter, Div, FixedTicker,
+                          HoverTool, InlineStyleSheet, Legend, LogScale, NormalHead, Range1d, Select)
+from bokeh.layouts import column, row
+from bokeh.plotting import figure
+
+import attention
+from attention import lags
+
+from app.ui import text, theme
+from app.ui.theme import BLUE, GREY, ORANGE, PAGE_CSS, PAGE_STYLES, SKY, VERMILLION
+
+HERE = Path(__file__).resolve().parent
+PERIODS = tuple(range(3, lags.MAX_LAG + 1))
+DEFAULT_PERIOD = lags.DEFAULT_PERIOD
+CONTEXT_DAYS = 14                 # days before the held-out weeks drawn for context
+WORD_LABELS_UP_TO = 6             # the graph names the words for sentences this short
+DEFAULT_TOKENS = ("the", "bank", "by", "the", "river")
+FONT = "14px"                     # every text on a canvas
+N_TICKS = (64, 512, 2048)         # the n axes: labels that do not collide at 300 px
+
+IDEAS_CSS = PAGE_CSS + """
+h2 { font-size: 1.4em; margin: 1.2em 0 0.2em; border-top: 1px solid #ddd; padding-top: 0.8em; }
+table.errors { border-collapse: collapse; font-variant-numeric: tabular-nums; margin: 4px 0; }
+table.errors th { text-align: left; font-weight: normal; padding: 3px 12px 3px 0; }
+table.errors td { font-weight: bold; text-align: right; padding: 3px 0; }
+"""
+
+WIDGET_CSS = ":host { font-size: var(--bokeh-font-size, 16px); } label, select, .bk-input { font-size: inherit; }"
+
+# --------------------------------------------------------------------------- words on the page
+
+INTRO = """
+<h2>Why attention won, and when you can do without it</h2>
+"""
+
+SEQUENCE = """
+<h3>One step after another, or all at once</h3>
+<p>A recurrent network (RNN) reads a sentence the way you read a ticker tape: word by word, updating
+one state vector, h<sub>t</sub> = tanh(W h<sub>t&minus;1</sub> + U x<sub>t</sub>). Each update needs the
+one before it, so news from the first word reaches the last only after n steps in a row. Attention links
+every word with every word directly, through one matrix product, so nothing has to wait.</p>
+"""
+
+SEQUENCE_AFTER = """
+<p><b>What the plots show.</b> Attention does more arithmetic: n&sup2; scores against the RNN's n
+updates. But it needs one sequential step where the RNN needs n. Hardware with thousands of parallel
+units (a graphics card) runs the n&sup2; scores side by side and cannot speed up a chain that must go
+in order, which is why attention won. The same n&sup2; scores are why long contexts cost so much
+memory. On one processor core, as here, the time mostly follows the arithmetic, not the chain.</p>
+"""
+
+LAG = """
+<h3>A known lag is a feature</h3>
+<p>A shop's daily sales follow a weekly pattern, with noise and a slowly drifting level. Predict
+tomorrow from the last 14 days in two ways. <b>Attention over the past:</b> the prediction is a
+weighted average of the 14 previous days, with one weight per lag, learned by gradient descent on the
+error (each day is predicted from its past, never from itself, as in the learning section).
+<b>A linear model with one lagged column:</b> prediction = a + b &times; (the value one period ago):
+two numbers, fitted by least squares. Both are trained on the first 20 weeks and tested on the last
+4. Change the period and watch both follow it.</p>
+"""
+
+LAG_AFTER = """
+<p>Attention finds the lag by itself and puts most of its weight there. The rest goes to days that
+also help a little, such as two periods back when that is within the 14 days (averaging two weeks
+cancels some of the noise). The linear model is told the lag and needs two numbers
+instead of 14 weights and a training loop. When you already know which past matters, a lagged
+column does the job and is easier to check. Attention earns its cost when the useful position moves
+from one input to the next, as the word that explains &ldquo;bank&rdquo; does.</p>
+"""
+
+
+# --------------------------------------------------------------------------- numbers as students read them
+
+def fmt_num(v: float, digits: int = 2) -> str:
+    """Fixed decimals, a typographic minus, and never exponent notation (0 for -0)."""
+    s = f"{float(v):.{digits}f}"
+    if float(s) == 0:
+        s = s.lstrip("-")
+    return s.replace("-", "\u2212")
+
+
+def fmt_ms(seconds: float) -> str:
+    """Milliseconds with about three significant digits, no exponent: 0.0412, 8.15, 41.2."""
+    ms = float(seconds) * 1000.0
+    if ms >= 100:
+        return f"{ms:.0f}"
+    if ms >= 1:
+        return f"{ms:.3g}"
+    return f"{ms:.3f}" if ms >= 0.001 else "\u2248 0"
+
+
+def fmt_count(n: int) -> str:
+    """1024, 65 536, 4.2 million: digits grouped by a thin space from 10 000, words from a million."""
+    n = int(n)
+    if n >= 1_000_000:
+        return f"{n / 1e6:.1f} million"
+    return f"{n:,}".replace(",", "\u2009") if n >= 10_000 else str(n)
+
+
+# --------------------------------------------------------------------------- data
+
+def graph_data(tokens) -> dict:
+    """The two dependency graphs of a sentence, as the glyphs draw them (twin of ``graphData`` in engine.js).
+
+    Nodes: the RNN's row at y = 2 and attention's at y = 0, one node per word at x = 0 ... n - 1,
+    12 px across up to 12 words, then 150 / n px (at least 5).
+    Chain: the RNN's edges (i, i + 1) as arrows.  Pairs: attention's edges (i, j), i < j, as
+    quadratic curves bulging up by 0.9 (j - i) / (n - 1) (their peak is half of that).
+    """
+    toks = [str(t) for t in tokens]
+    n = len(toks)
+    edges = attention.dependency_edges(n)
+    labels = toks if n <= WORD_LABELS_UP_TO else [""] * n
+    size = 12.0 if n <= 12 else max(5.0, float(round(150 / n)))    # a long sentence's nodes shrink
+    nodes = {"x": [float(i) for i in range(n)] * 2, "y": [2.0] * n + [0.0] * n, "tok": toks * 2,
+             "label": labels * 2, "size": [size] * (2 * n)}
+    chain = {"x0": [float(i) for i, _ in edges["rnn"]], "x1": [float(j) for _, j in edges["rnn"]],
+             "y0": [2.0] * (n - 1), "y1": [2.0] * (n - 1)}
+    span = max(n - 1, 1)
+    pairs = {"x0": [float(i) for i, _ in edges["attention"]], "x1": [float(j) for _, j in edges["attention"]],
+             "cx": [(i + j) / 2 for i, j in edges["attention"]],
+             "cy": [0.9 * (j - i) / span for i, j in edges["attention"]]}
+    pairs["y0"] = [0.0] * len(pairs["x0"])
+    pairs["y1"] = [0.0] * len(pairs["x0"])
+    return {"nodes": nodes, "chain": chain, "pairs": pairs, "n": n}
+
+
+@lru_cache(maxsize=1)
+def sequence_timings() -> dict:
+    """``attention.time_rnn_and_attention()`` as plain numbers, measured once per process."""
+    return attention.time_rnn_and_attention().as_dict()
+
+
+def _rounded(values, digits=4):
+    return [round(float(v), digits) for v in values]
+
+
+def _lag_result(period: int) -> dict:
+    r = attention.compare_lag_models(period)
+    test = r["test_days"]
+    first = test[0] - CONTEXT_DAYS
+    day = list(range(first - test[0] + 1, len(test) + 1))          # -13 ... 28, day 1 = the first held out
+    return {"period": period, "top_lag": r["top_lag"], "lag": r["lag"],
+            "weights": _rounded(r["weights"]), "intercept": round(r["intercept"], 4), "slope": round(r["slope"], 4),
+            "rmse_attention": round(r["rmse_attention"], 4), "rmse_linear": round(r["rmse_linear"], 4),
+            "rmse_equal_weights": round(r["rmse_equal_weights"], 4),
+            "actual": {"day": day, "y": _rounded(r["y"][first:])},
+            "pred": {"day": list(range(1, len(test) + 1)), "attention": _rounded(r["pred_attention"]),
+                     "linear": _rounded(r["pred_linear"])}}
+
+
+@lru_cache(maxsize=1)
+def _lag_json() -> str:
+    return json.dumps({str(p): _lag_result(p) for p in PERIODS}, separators=(",", ":"))
+
+
+def lag_results() -> dict:
+    """Both lag models for every period 3 ... 14, keyed by the period as a string (computed once per process)."""
+    return json.loads(_lag_json())
+
+
+def lag_sources(res: dict) -> dict:
+    """The data of the lag panel's sources for one period's result (twin of ``lagData`` in engine.js)."""
+    k = res["period"]
+    lags_ = list(range(1, len(res["weights"]) + 1))
+    return {"weights": {"lag": lags_, "w": res["weights"], "color": [VERMILLION if i == k else BLUE for i in lags_],
+                        "label": [fmt_num(w) if i == res["top_lag"] else "" for i, w in zip(lags_, res["weights"])]},
+            "actual": dict(res["actual"]), "pred": dict(res["pred"])}
+
+
+def lag_ticks(period: int) -> list[int]:
+    """Ticks of the weights' lag axis: 1, the period and 14, minus 14 when the period is 12 or more (crowded)."""
+    return sorted({1, int(period)} | ({lags.MAX_LAG} if period < lags.MAX_LAG - 2 else set()))
+
+
+def errors_html(res: dict) -> str:
+    """The two models' errors side by side (twin of ``errorsHtml`` in engine.js)."""
+    k = res["lag"]
+    rows = [(f"attention over 14 days (14 learned weights; largest on lag {res['top_lag']})", res["rmse_attention"]),
+            (f"linear model on the value {k} days back (a = {fmt_num(res['intercept'])}, "
+             f"b = {fmt_num(res['slope'])})", res["rmse_linear"]),
+            ("equal weights over 14 days (attention before learning)", res["rmse_equal_weights"])]
+    body = "".join(f"<tr><th>{text.escape(name)}</th><td>{fmt_num(v)}</td></tr>" for name, v in rows)
+    return ('<table class="errors"><tr><th><i>error on the 4 held-out weeks (root mean square)</i></th>'
+            f'<td></td></tr>{body}</table>')
+
+
+# --------------------------------------------------------------------------- figures
+
+def _style(fig):
+    fig.toolbar_location = None
+    fig.outline_line_color = None
+    fig.min_border_left = 10
+    for ax in fig.axis:
+        ax.major_label_text_font_size = FONT
+        ax.axis_label_text_font_size = FONT
+        ax.axis_label_text_font_style = "normal"
+        if type(ax.formatter).__name__ in ("BasicTickFormatter", "LogTickFormatter"):  # never exponent notation
+            ax.formatter = theme.plain_ticks()
+    return fig
+
+
+def _legend(fig, where="below"):
+    leg = fig.legend[0]
+    leg.label_text_font_size = FONT
+    leg.background_fill_alpha = 0.85
+    leg.spacing = 0
+    leg.padding = 4
+    leg.margin = 4
+    if where == "below":
+        fig.add_layout(leg, "below")
+        leg.location = "top_left"
+    else:
+        leg.location = where
+
+
+def _count_formatter():
+    """Plain numbers on a log axis: 0.01, 1, 1000, 100 000, 1 million (never exponent notation)."""
+    return CustomJSTickFormatter(code="""
+if (tick >= 1e6) return String(Number((tick / 1e6).toPrecision(3))) + " million";
+if (tick >= 10000) return Math.round(tick).toLocaleString("en-US").replace(/,/g, "\u2009");
+if (tick >= 1) return String(Math.round(tick));
+return String(Number(tick.toPrecision(3)));""")
+
+
+def graph_figure(sources: dict):
+    """The RNN's chain (top row) and attention's all pairs (bottom row) for the current sentence."""
+    n = len(sources["nodes"].data["x"]) // 2
+    fig = _style(figure(height=250, sizing_mode="stretch_width", min_width=280, max_width=760, tools="",
+                        x_range=Range1d(-0.6, n - 0.4), y_range=Range1d(-0.75, 2.9), name="dependency_graph"))
+    fig.axis.visible = False
+    fig.grid.visible = False
+    fig.quadratic("x0", "y0", "x1", "y1", "cx", "cy", source=sources["pairs"], line_color=BLUE, line_width=1.5,
+                  line_alpha=0.7)
+    fig.add_layout(Arrow(source=sources["chain"], x_start="x0", y_start="y0", x_end="x1", y_end="y1",
+                         line_color=VERMILLION, line_width=2.5,
+                         end=NormalHead(size=9, fill_color=VERMILLION, line_color=VERMILLION)))
+    nodes = fig.scatter("x", "y", source=sources["nodes"], size="size", fill_color="white", line_color=GREY,
+                        line_width=2)
+    fig.text("x", "y", text="label", source=sources["nodes"], y_offset=12, text_align="center",
+             text_baseline="top", text_font_size=FONT, text_color="#222")
+    fig.text(x=[-0.55, -0.55], y=[2.85, 0.95], text=["RNN: a chain", "attention: all pairs"],
+             text_font_size=FONT, text_baseline="top", text_color="#222")
+    fig.add_tools(HoverTool(renderers=[nodes], tooltips=[("word", "@tok")]))
+    return fig
+
+
+def timing_figure(t: dict):
+    """Measured milliseconds against n, both axes logarithmic."""
+    ms_r = [s * 1000 for s in t["rnn_s"]]
+    ms_a = [s * 1000 for s in t["attention_s"]]
+    lo, hi = min(ms_r + ms_a), max(ms_r + ms_a)
+    src = ColumnDataSource({"n": t["n"], "rnn": ms_r, "att": ms_a, "steps": t["rnn_steps"], "scores": t["scores"]},
+                           name="sequence_timings")
+    ns = attention.sequence.TIMING_N     # the whole range, even when the budget stopped the measurement early
+    fig = _style(figure(height=300, sizing_mode="stretch_width", min_width=280, tools="", x_axis_type="log",
+                        y_axis_type="log", x_range=Range1d(ns[0] / 1.5, ns[-1] * 1.5),
+                        y_range=Range1d(lo / 3, hi * 3), name="sequence_timing_plot"))
+    r1 = fig.line("n", "rnn", source=src, line_color=VERMILLION, line_width=3, legend_label="RNN (numpy loop)")
+    fig.scatter("n", "rnn", source=src, size=9, color=VERMILLION)
+    r2 = fig.line("n", "att", source=src, line_color=BLUE, line_width=3, line_dash="dashed",
+                  legend_label="attention (one product)")
+    fig.scatter("n", "att", source=src, size=9, marker="square", color=BLUE)
+    fig.xaxis.ticker = FixedTicker(ticks=list(N_TICKS))
+    fig.xaxis.formatter = _count_formatter()
+    fig.yaxis.formatter = _count_formatter()
+    fig.xaxis.axis_label = "sequence length n"
+    fig.yaxis.axis_label = "milliseconds"
+    fig.add_tools(HoverTool(renderers=[r1, r2], tooltips=[("n", "@n"), ("RNN", "@rnn{0.000} ms"),
+                                                           ("attention", "@att{0.000} ms")]))
+    _legend(fig)
+    return fig
+
+
+def counts_figure(t: dict):
+    """Sequential steps (n against 1) beside the n² scores, against n, both axes logarithmic."""
+    ns = list(attention.sequence.TIMING_N)
+    src = ColumnDataSource({"n": ns, "rnn": ns, "att": [1] * len(ns), "scores": [n * n for n in ns]},
+                           name="sequence_counts")
+    fig = _style(figure(height=300, sizing_mode="stretch_width", min_width=280, tools="", x_axis_type="log",
+                        y_axis_type="log", x_range=Range1d(ns[0] / 1.5, ns[-1] * 1.5),
+                        y_range=Range1d(0.5, ns[-1] ** 2 * 4), name="sequence_counts_plot"))
+    r1 = fig.line("n", "rnn", source=src, line_color=VERMILLION, line_width=3, legend_label="RNN: n steps in a row")
+    r2 = fig.line("n", "att", source=src, line_color=BLUE, line_width=3, line_dash="dashed",
+                  legend_label="attention: 1 step")
+    r3 = fig.line("n", "scores", source=src, line_color=SKY, line_width=3, legend_label="attention: n\u00b2 scores")
+    fig.yaxis.ticker = FixedTicker(ticks=[1, 100, 10_000, 1_000_000])
+    fig.xaxis.ticker = FixedTicker(ticks=list(N_TICKS))
+    fig.xaxis.formatter = _count_formatter()
+    fig.yaxis.formatter = _count_formatter()
+    fig.xaxis.axis_label = "sequence length n"
+    fig.yaxis.axis_label = "count"
+    fig.add_tools(HoverTool(renderers=[r1, r2, r3], tooltips=[("n", "@n"), ("RNN steps", "@rnn"),
+                                                               ("attention steps", "@att"),
+                                                               ("scores", "@scores{0,0}")]))
+    _legend(fig)
+    return fig
+
+
+def lag_weights_figure(src, ticker):
+    """Attention's learned weight on each of the 14 lags; the pattern's period in vermillion."""
+    fig = _style(figure(height=260, sizing_mode="stretch_width", min_width=280, tools="",
+                        x_range=Range1d(0.4, lags.MAX_LAG + 0.6), y_range=Range1d(0, 1.08), name="lag_weights"))
+    bars = fig.vbar(x="lag", top="w", width=0.75, source=src, fill_color="color", line_color=None)
+    fig.text("lag", "w", text="label", source=src, y_offset=-4, text_align="center", text_baseline="bottom",
+             text_font_size=FONT, text_color="#222")
+    fig.xaxis.ticker = ticker
+    fig.xgrid.visible = False
+    fig.xaxis.axis_label = "lag: days back"
+    fig.yaxis.axis_label = "weight"
+    fig.yaxis.ticker = FixedTicker(ticks=[0, 0.5, 1])
+    fig.add_tools(HoverTool(renderers=[bars], tooltips=[("lag", "@lag days"), ("weight", "@w{0.000}")]))
+    return fig
+
+
+def lag_predictions_figure(actual, pred):
+    """The held-out weeks: the series, and both models' predictions."""
+    fig = _style(figure(height=320, sizing_mode="stretch_width", min_width=280, tools="",
+                        x_range=Range1d(-CONTEXT_DAYS + 0.5, lags.DEFAULT_HOLDOUT + 0.5), name="lag_predictions"))
+    fig.line("day", "y", source=actual, line_color="#999999", line_width=1.5, legend_label="actual")
+    fig.scatter("day", "y", source=actual, size=6, color=GREY, legend_label="actual")
+    fig.line("day", "attention", source=pred, line_color=BLUE, line_width=2.5, legend_label="attention")
+    fig.line("day", "linear", source=pred, line_color=ORANGE, line_width=2.5, line_dash="dashed",
+             legend_label="linear, one lag")
+    fig.xaxis.ticker = FixedTicker(ticks=[-13, 1, 8, 15, 22, 28])
+    fig.xaxis.formatter = CustomJSTickFormatter(code="return tick < 0 ? '\u2212' + String(-tick) : String(tick);")
+    fig.xaxis.axis_label = "day (held out from day 1)"
+    fig.yaxis.axis_label = "sales"
+    fig.yaxis.formatter = CustomJSTickFormatter(code="return tick < 0 ? '\u2212' + String(-tick) : String(tick);")
+    fig.add_layout(_held_out_box())
+    _legend(fig)
+    return fig
+
+
+def _held_out_box():
+    from bokeh.models import BoxAnnotation
+    return BoxAnnotation(left=0.5, fill_color=SKY, fill_alpha=0.08, line_color=None)
+
+
+# --------------------------------------------------------------------------- texts built from numbers
+
+def graph_caption(n: int) -> str:
+    """What the graphs count for a sentence of n words (twin of ``graphCaption`` in engine.js)."""
+    pairs = n * (n - 1) // 2
+    steps = "step" if n == 1 else "steps"
+    return (f'<p>For these {n} words the RNN takes <b>{n} {steps} in a row</b>, and the first word reaches '
+            f'the last only through all {max(n - 1, 0)} links of the chain. Attention scores all '
+            f'{fmt_count(n * n)} pairs (each word also reads itself; the {fmt_count(pairs)} links between different '
+            f'words are drawn) in <b>one step</b>: every word is one link away from every other.</p>')
+
+
+def timing_note(t: dict) -> str:
+    """The measured figures in words: the largest n measured, and how the time was taken."""
+    n, r, a = t["n"][-1], t["rnn_s"][-1], t["attention_s"][-1]
+    cut = "" if t["complete"] else (f" The time budget of {t['budget_s']:.1f} s stopped the measurement at "
+                                    f"n = {n}.")
+    return (f"<p>Measured once when this page was built, on the computer that built it (fastest of up to 5 "
+            f"runs, vectors of {t['d']} numbers). At n = {fmt_count(n)} the RNN loop took {fmt_ms(r)} ms for "
+            f"{fmt_count(n)} steps in a row; attention took {fmt_ms(a)} ms for {fmt_count(n * n)} scores in one "
+            f"step.{cut}</p>")
+
+
+# --------------------------------------------------------------------------- the view
+
+ENGINE_ARGS = ["config", "tokens_src", "nodes", "chain", "pairs", "graph_fig", "graph_div", "w_period",
+               "lag_w", "lag_actual", "lag_pred", "lag_ticker", "errors_div"]
+
+
+@lru_cache(maxsize=None)
+def engine_source() -> str:
+    js = (HERE / "engine.js").read_text(encoding="utf-8")
+    return f"{js}\nIdeas.handle(cb_obj, {{{', '.join(ENGINE_ARGS)}}});\n"
+
+
+@dataclass
+class IdeasView:
+    layout: object
+    engine: CustomJS
+    widgets: dict
+    models: dict = field(default_factory=dict)
+
+
+def _div(html: str, css, **props) -> Div:
+    return Div(text=html, stylesheets=[css], disable_math=True, sizing_mode="stretch_width", **props)
+
+
+def _wrap(*children, **styles):
+    return row(*children, sizing_mode="stretch_width", styles={"flex-wrap": "wrap", "gap": "8px 16px", **styles})
+
+
+def _sequence_part(tokens_src, css) -> tuple[object, dict]:
+    g = graph_data(tokens_src.data["tok"])
+    srcs = {k: ColumnDataSource(g[k], name=f"graph_{k}") for k in ("nodes", "chain", "pairs")}
+    graph_fig = graph_figure(srcs)
+    graph_div = _div(graph_caption(g["n"]), css, name="graph_caption")
+    t = sequence_timings()
+    timing_fig, counts_fig = timing_figure(t), counts_figure(t)
+    box = lambda f: column(f, sizing_mode="stretch_width", min_width=280, styles={"flex": "1 1 300px"})  # noqa: E731
+    part = column(_div(SEQUENCE, css), graph_fig, graph_div,
+                  _wrap(box(timing_fig), box(counts_fig)),
+                  _div(timing_note(t), css, name="timing_caption"), _div(SEQUENCE_AFTER, css),
+                  sizing_mode="stretch_width", name="sequence_box")
+    return part, {"nodes": srcs["nodes"], "chain": srcs["chain"], "pairs": srcs["pairs"], "graph_fig": graph_fig,
+                  "graph_div": graph_div, "quiet": [graph_fig, timing_fig, counts_fig, *srcs.values()]}
+
+
+def _lag_part(css) -> tuple[object, dict]:
+    res = lag_results()[str(DEFAULT_PERIOD)]
+    data = lag_sources(res)
+    lag_w = ColumnDataSource(data["weights"], name="lag_weight_bars")
+    lag_actual = ColumnDataSource(data["actual"], name="lag_actual")
+    lag_pred = ColumnDataSource(data["pred"], name="lag_pred")
+    ticker = FixedTicker(ticks=lag_ticks(DEFAULT_PERIOD), name="lag_ticker")
+    w_period = Select(title="the pattern repeats every … days", value=str(DEFAULT_PERIOD),
+                      options=[str(p) for p in PERIODS], name="lag_period_select", width=240,
+                      stylesheets=[InlineStyleSheet(css=WIDGET_CSS)])
+    weights_fig = lag_weights_figure(lag_w, ticker)
+    pred_fig = lag_predictions_figure(lag_actual, lag_pred)
+    errors_div = _div(errors_html(res), css, name="lag_errors")
+    part = column(_div(LAG, css), w_period,
+                  _wrap(column(_div("<p><b>Attention's weights over the last 14 days</b></p>", css), weights_fig,
+                               sizing_mode="stretch_width", min_width=280, styles={"flex": "1 1 300px"}),
+                        column(_div("<p><b>The 4 held-out weeks</b> (shaded)</p>", css), pred_fig,
+                               sizing_mode="stretch_width", min_width=280, styles={"flex": "2 1 300px"})),
+                  errors_div, _div(LAG_AFTER, css), sizing_mode="stretch_width", name="lag_box")
+    return part, {"w_period": w_period, "lag_w": lag_w, "lag_actual": lag_actual, "lag_pred": lag_pred,
+                  "lag_ticker": ticker, "errors_div": errors_div,
+                  "quiet": [weights_fig, pred_fig, lag_w, lag_actual, lag_pred, ticker, errors_div]}
+
+
+def build_ideas(*, mode: str = "served", tokens_src: ColumnDataSource | None = None) -> IdeasView:
+    """The section: the dependency graphs and timings, then the lag panel.
+
+    ``tokens_src`` is the self-attention section's source of the current words
+    (column "tok"); the graphs follow it.  Without one, they show the default sentence.
+    """
+    if mode not in ("served", "static"):
+        raise ValueError(f"mode must be 'served' or 'static', got {mode!r}")
+    css = InlineStyleSheet(css=IDEAS_CSS)
+    if tokens_src is None:
+        tokens_src = ColumnDataSource({"tok": list(DEFAULT_TOKENS)}, name="ideas_tokens")
+    seq, s = _sequence_part(tokens_src, css)
+    lag, g = _lag_part(css)
+    config = {"mode": mode, "lags": lag_results(), "word_labels_up_to": WORD_LABELS_UP_TO, "colors":
+              {"top": VERMILLION, "other": BLUE}}
+    models = {"config": config, "tokens_src": tokens_src, **{k: v for k, v in {**s, **g}.items() if k != "quiet"}}
+    assert set(models) == set(ENGINE_ARGS)
+    for m in s["quiet"] + g["quiet"]:
+        m.syncable = False      # drawn by the engine in the browser: no websocket traffic
+    engine = CustomJS(args=models, code=engine_source())
+    tokens_src.js_on_change("data", engine)
+    g["w_period"].js_on_change("value", engine)
+    layout = column(_div(INTRO, css), seq, lag, sizing_mode="stretch_width", name="ideas_section",
+                    styles=PAGE_STYLES)
+    return IdeasView(layout=layout, engine=engine, widgets={"period": g["w_period"]}, models=models, )
+
+
+__all__ = ["IdeasView", "build_ideas", "graph_data", "graph_caption", "lag_results", "lag_sources", "errors_html",
+           "sequence_timings", "lag_ticks", "fmt_num", "fmt_ms", "fmt_count"]

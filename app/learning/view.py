@@ -1,0 +1,467 @@
+"""The "learning what similar means" section: the kernel trained by gradient descent, played back on the page.
+
+``build_learning(state, mode=..., regression=...)`` returns the section as a
+Bokeh layout plus its engine (a ``CustomJS`` made of ``mirror.js``,
+``ui/common.js`` for the shared URL parser, text helpers and the page's bus, and
+``engine.js``, the glue).  Two demos:
+
+* **the bandwidth** (1-D, part of the regression view): the paths of
+  ``attention.train_bandwidth`` from h0 = 0.15 for every shipped dataset and
+  every learning-rate preset are computed here (once per process) and played
+  back in the browser; each step sets the regression's bandwidth slider, so
+  the main plot redraws.  The path is drawn on the regression's bias-variance
+  plot.  In the served page a generated dataset's path is computed on demand
+  and pushed to the ``learn_generated`` data source.
+* **a metric** (2-D keys): the paths of ``attention.train_metric`` from W0 = I
+  on ``data/metric2d.json``; the browser computes the dragged query's weights
+  and its similarity ellipse from W with the mirror's twins of the core.
+
+The same builder serves ``panel serve`` and the offline file.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import time
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+
+import numpy as np
+from bokeh.models import (Button, ColorBar, ColumnDataSource, CustomJS, DataRange1d, Div, InlineStyleSheet,
+                          LinearColorMapper, Range1d, Row, Select)
+from bokeh.layouts import column, row
+from bokeh.plotting import figure
+
+import attention
+from attention import learn
+
+from app.ui import theme
+from app.ui.engine import engine_code, url_rules
+from app.ui.theme import BLUE, GREEN, PAGE_CSS, PAGE_STYLES, VERMILLION
+from app.state import (BANDWIDTH_LR_PRESETS, BANDWIDTH_TRAIN_STEPS, METRIC_LR_PRESETS, METRIC_TRAIN_STEPS,
+                    ExplorableState, url_spec)
+
+from . import text
+
+HERE = Path(__file__).resolve().parent
+log = logging.getLogger(__name__)
+
+H0 = 0.15                      # the bandwidth's fixed start: close to the 1-nearest-neighbour end
+STEPS = BANDWIDTH_TRAIN_STEPS  # 60, attention.learn.DEFAULT_BANDWIDTH_STEPS
+METRIC_STEPS = METRIC_TRAIN_STEPS  # 150, attention.learn.DEFAULT_METRIC_STEPS
+METRIC_RANGE = (-3.5, 3.5)     # both axes of the metric plot (the samples live in [-3, 3]^2)
+METRIC_QUERY = (1.0, 0.0)      # where the metric demo's query starts
+ELLIPSE_LEVEL = 1.0            # keys inside the curve score above -1: weight >= e^-1 of a key at the query
+ELLIPSE_POINTS = 96
+ELLIPSE_MAX_RADIUS = 50.0      # a nearly ignored direction is drawn this long (far off the plot)
+TICK_MS = 40                   # playback: one step every 40 ms (25 steps a second)
+URL_KEYS = ("lr", "step", "metric_lr", "metric_step")
+Y_PALETTE = ("#2d004b", "#542788", "#8073ac", "#b2abd2", "#d8daeb", "#f7f7f7", "#fee0b6", "#fdb863", "#e08214",
+             "#b35806", "#7f3b08")  # PuOr, purple (low y) to orange (high y); readable with colour-vision deficiencies
+
+LEARN_CSS = PAGE_CSS + """
+h2 { font-size: 1.4em; margin: 1em 0 0.2em; border-top: 1px solid #ddd; padding-top: 0.6em; }
+table.matrix { border-collapse: collapse; font-variant-numeric: tabular-nums; margin: 2px 0 6px; }
+table.matrix th { font-weight: normal; color: #444; padding: 2px 10px; text-align: center; }
+table.matrix td { font-weight: bold; padding: 3px 12px; text-align: right; border: 1px solid #ccc; }
+p.step { font-variant-numeric: tabular-nums; margin: 4px 0; }
+"""
+
+INTRO = """
+<h2>Learning what &ldquo;similar&rdquo; means</h2>
+<p>Above, you picked the bandwidth yourself. A transformer gets no such help: it learns what
+&ldquo;similar&rdquo; means from data. Here the computer does the same on a small scale. It scores a
+setting by the <b>leave-one-out (LOO) error</b> (predict each sample from all the others, never from itself)
+and walks downhill: every step moves the setting against the slope, by an amount set by the
+<b>learning rate</b>. The paths were worked out in Python by the same code as the rest of the page;
+the page plays them back, one step at a time.</p>
+"""
+
+BANDWIDTH_TEXT = """
+<h3>Learn the bandwidth</h3>
+<p>Press <i>Step</i> or <i>Play</i>. Training starts at h&nbsp;=&nbsp;0.15, where the query nearly
+copies its nearest sample, and each step changes log&nbsp;h by &minus;(learning rate &times; slope).
+The bandwidth slider above follows every step, so the prediction curve and the weights change as it
+learns; the green path climbs down the leave-one-out curve. Then try other learning rates: a small one
+crawls, a large one overshoots and bounces, a larger one leaps onto a flat stretch and stalls, and the
+largest step is refused.</p>
+"""
+
+METRIC_TEXT = """
+<h3>Learn a metric: which directions matter</h3>
+<p>Now each key is a point (x<sub>1</sub>, x<sub>2</sub>) and the score of key k for the query q is
+&minus;&#8214;W(q&minus;k)&#8214;&sup2;/2 with a 2&times;2 matrix W. The values are
+y&nbsp;=&nbsp;sin(x<sub>1</sub>) plus noise: x<sub>2</sub> has nothing to do with y. At the start
+W is the identity, so the query listens to neighbours in every direction. Drag the query, then press
+<i>Play</i>. Keys inside the orange-red curve get at least e<sup>&minus;1</sup> (37&nbsp;%) of the weight a
+key sitting on the query would get. As W learns, the curve narrows along x<sub>1</sub> and stretches
+along x<sub>2</sub>.</p>
+"""
+
+METRIC_EXPLAIN = """
+<p><b>What this says about W<sub>Q</sub> and W<sub>K</sub>.</b> In a transformer the score is
+q&middot;k with q&nbsp;=&nbsp;W<sub>Q</sub>x and k&nbsp;=&nbsp;W<sub>K</sub>x; here both projections
+are the same W. Nobody tells the network which features should make two inputs similar. Training
+adjusts the projections until the weights fall on the inputs that help predict the target. In this
+plane W learns to ignore x<sub>2</sub> (its x<sub>2</sub> column shrinks towards 0) and to look
+closely along x<sub>1</sub>. A real model does this in hundreds of directions at once, and each head
+can learn its own idea of similar.</p>
+"""
+
+
+# ---------------------------------------------------------------------------
+# the trajectories (computed by the core, once per process)
+# ---------------------------------------------------------------------------
+
+def _bandwidth_columns(tr) -> dict:
+    msgs = [text.refusal_text(m, tr.learning_rate, BANDWIDTH_LR_PRESETS) for m in tr.message]
+    return {"h": tr.h.tolist(), "loss": tr.loss.tolist(), "grad": tr.grad.tolist(), "status": list(tr.status),
+            "message": msgs}
+
+
+def bandwidth_trajectory_for(x, y, lr: str) -> dict:
+    """The path of ``attention.train_bandwidth`` from h0 = 0.15 at learning rate ``lr``, as JSON-ready columns."""
+    tr = attention.train_bandwidth(x, y, h0=H0, learning_rate=float(lr), steps=STEPS)
+    return _bandwidth_columns(tr)
+
+
+@lru_cache(maxsize=None)
+def bandwidth_trajectory(dataset: str, lr: str) -> dict:
+    """The path for a shipped dataset (cached: a server computes it once per process)."""
+    d = attention.load_dataset(dataset)
+    return bandwidth_trajectory_for(d.x, d.y, lr)
+
+
+@lru_cache(maxsize=1)
+def bandwidth_trajectories() -> dict:
+    """{dataset: {lr: columns}} for every shipped dataset and every preset."""
+    return {name: {lr: bandwidth_trajectory(name, lr) for lr in BANDWIDTH_LR_PRESETS}
+            for name in attention.list_datasets()}
+
+
+@lru_cache(maxsize=None)
+def metric_trajectory(lr: str) -> dict:
+    """The path of ``attention.train_metric`` from W0 = I on metric2d.json at learning rate ``lr``."""
+    m = learn.load_metric_dataset()
+    tr = attention.train_metric(m.X, m.y, W0=np.eye(2), learning_rate=float(lr), steps=METRIC_STEPS)
+    msgs = [text.refusal_text(m, tr.learning_rate, METRIC_LR_PRESETS) for m in tr.message]
+    return {"W": tr.W.tolist(), "loss": tr.loss.tolist(), "status": list(tr.status), "message": msgs}
+
+
+@lru_cache(maxsize=1)
+def metric_config() -> dict:
+    m = learn.load_metric_dataset()
+    return {"X": m.X.tolist(), "y": m.y.tolist(), "presets": list(METRIC_LR_PRESETS), "steps": METRIC_STEPS,
+            "trajectories": {lr: metric_trajectory(lr) for lr in METRIC_LR_PRESETS},
+            "level": ELLIPSE_LEVEL, "points": ELLIPSE_POINTS, "max_radius": ELLIPSE_MAX_RADIUS,
+            "query": list(METRIC_QUERY), "range": list(METRIC_RANGE), "formula": m.formula}
+
+
+def precompute() -> float:
+    """Compute every shipped trajectory now; returns the seconds it took (0 if they were cached)."""
+    t0 = time.perf_counter()
+    bandwidth_trajectories()
+    metric_config()
+    return time.perf_counter() - t0
+
+
+# ---------------------------------------------------------------------------
+# the section
+# ---------------------------------------------------------------------------
+
+@lru_cache(maxsize=None)
+def engine_source() -> str:
+    """ui/mirror.js (formulas), ui/common.js (URL parser, number formats, the page's bus), engine.js (glue)."""
+    return engine_code(HERE / "engine.js", "Learning.handle", ENGINE_ARGS)
+
+
+ENGINE_ARGS = [
+    "config", "ds", "gen", "w_logh", "w_logt", "w_kernel", "w_link",
+    "bw_lr", "bw_play", "bw_pause", "bw_step", "bw_reset", "bw_readout", "bw_status", "bw_path", "bw_now",
+    "bw_loss", "m_lr", "m_play", "m_pause", "m_step", "m_reset", "m_readout", "m_status", "m_matrix",
+    "m_samples", "m_ellipse", "m_query", "m_loss", "m_fig", "bw_loss_range", "m_loss_range",
+]
+
+
+@dataclass
+class LearningView:
+    layout: object
+    engine: CustomJS
+    widgets: dict
+    models: dict = field(default_factory=dict)
+    parts: dict = field(default_factory=dict)
+
+
+def _dataset_name(ds) -> str:
+    try:
+        return json.loads(ds.tags[0]).get("name", "default")
+    except (IndexError, TypeError, ValueError, AttributeError):
+        return "default"
+
+
+def _buttons(prefix: str):
+    play = Button(label="\u25b6 Play", button_type="primary", width=90, name=f"{prefix}_play",
+                  stylesheets=[InlineStyleSheet(css=theme.PRIMARY_BUTTON_CSS)])
+    pause = Button(label="\u275a\u275a Pause", width=90, name=f"{prefix}_pause", disabled=True)
+    step = Button(label="Step \u203a", width=90, name=f"{prefix}_step_button")
+    reset = Button(label="\u21ba Reset", width=90, name=f"{prefix}_reset")
+    return play, pause, step, reset
+
+
+def _lr_options(presets, default):
+    return [(p, f"{p} (default)" if p == default else p) for p in presets]
+
+
+def build_learning(state: ExplorableState, *, mode: str = "served", regression) -> LearningView:
+    """The learning section for ``state``; ``regression`` is the RegressionView it drives (its slider, its plot)."""
+    if mode not in ("served", "static"):
+        raise ValueError(f"mode must be 'served' or 'static', got {mode!r}")
+    rm = regression.models
+    ds = rm["ds"]
+    css = InlineStyleSheet(css=LEARN_CSS)
+    spec = url_spec()
+    default_lr = spec["lr"]["default"]
+    default_mlr = spec["metric_lr"]["default"]
+
+    # -- the bandwidth ----------------------------------------------------------------------------
+    bw_path = ColumnDataSource({"h": [], "loss": []}, name="learn_bw_path")
+    bw_now = ColumnDataSource({"h": [], "loss": []}, name="learn_bw_now")
+    bw_loss = ColumnDataSource({"step": [], "loss": []}, name="learn_bw_loss")
+    gen = ColumnDataSource({"h": [], "loss": [], "grad": [], "status": [], "message": []}, name="learn_generated",
+                           tags=["{}"])
+
+    fb = regression.figures["bias_variance"]   # h's path is drawn on the regression's bias-variance plot
+    fb.line("h", "loss", source=bw_path, line_color=GREEN, line_width=2, legend_label="gradient descent on h")
+    fb.scatter("h", "loss", source=bw_path, size=5, color=GREEN)
+    fb.scatter("h", "loss", source=bw_now, size=12, marker="diamond", fill_color=GREEN, line_color="white",
+               line_width=1.5)
+
+    fpath = theme.style_figure(figure(height=240, sizing_mode="stretch_width", min_width=280, x_axis_type="log",
+                          x_range=fb.x_range, tools="", y_range=DataRange1d(start=0, range_padding=0.1),
+                          title="Gradient descent on h",
+                          name="learn_path_plot"))
+    loo_r = fpath.line("h", "loo", source=rm["hcurve"], line_color="black", line_width=2)
+    fpath.line("h", "loss", source=bw_path, line_color=GREEN, line_width=2)
+    fpath.scatter("h", "loss", source=bw_path, size=6, color=GREEN)
+    fpath.scatter("h", "loss", source=bw_now, size=14, marker="diamond", fill_color=GREEN, line_color="white",
+                  line_width=1.5)
+    fpath.y_range.renderers = [loo_r]
+    fpath.xaxis.axis_label = "bandwidth h\u00b7\u221aT"
+    fpath.yaxis.axis_label = "LOO error"
+
+    floss = theme.style_figure(figure(height=240, sizing_mode="stretch_width", min_width=280, tools="",
+                          x_range=Range1d(0, STEPS), y_range=Range1d(0, 1),  # y: set to the whole path's span
+                          title="Loss at each step", name="learn_loss_plot"))
+    floss.line("step", "loss", source=bw_loss, line_color=GREEN, line_width=2)
+    floss.scatter("step", "loss", source=bw_loss, size=5, color=GREEN)
+    floss.xaxis.axis_label = "step"
+    floss.yaxis.axis_label = "LOO error"
+
+    bw_lr = Select(title="learning rate (on log h)", value=state.lr, options=_lr_options(BANDWIDTH_LR_PRESETS,
+                   default_lr), width=170, name="learn_lr_select")
+    bw_play, bw_pause, bw_step, bw_reset = _buttons("learn")
+    bw_readout = Div(text="", name="learn_bw_readout", stylesheets=[css], sizing_mode="stretch_width")
+    bw_status = Div(text="", name="learn_bw_status", stylesheets=[css], sizing_mode="stretch_width")
+
+    # -- the metric ---------------------------------------------------------------------------------
+    mcfg = metric_config()
+    m_samples = ColumnDataSource({"x1": [], "x2": [], "y": [], "w": [], "size": []}, name="learn_metric_samples")
+    m_ellipse = ColumnDataSource({"x": [], "y": []}, name="learn_metric_ellipse")
+    m_query = ColumnDataSource({"x": [], "y": []}, name="learn_metric_query")
+    m_loss = ColumnDataSource({"step": [], "loss": []}, name="learn_metric_loss")
+    lo, hi = METRIC_RANGE
+    # a square frame, so distances look like distances ("min" policies: the frame size wins over the row's)
+    m_fig = theme.style_figure(figure(frame_width=260, frame_height=260, width=None, height=None,
+                          x_range=Range1d(lo, hi, bounds=(lo, hi)),
+                          y_range=Range1d(lo, hi, bounds=(lo, hi)), tools="", width_policy="min",
+                          height_policy="min", name="metric_plot",
+                          title="Drag the query"))
+    cmap = LinearColorMapper(palette=list(Y_PALETTE), low=-1.2, high=1.2)
+    m_fig.scatter("x1", "x2", source=m_samples, size="size", fill_color={"field": "y", "transform": cmap},
+                  line_color="#222", line_width=0.6, fill_alpha=0.95)
+    m_fig.line("x", "y", source=m_ellipse, line_color=VERMILLION, line_width=2.5)
+    m_fig.scatter("x", "y", source=m_query, size=14, marker="circle_x", fill_color="white", line_color=VERMILLION,
+                  line_width=2.5)
+    # below the frame, so the square frame and its axes fit a 360 px phone
+    m_fig.add_layout(ColorBar(color_mapper=cmap, title="y", orientation="horizontal", height=10,
+                              major_label_text_font_size=theme.SIZES["normal"]["tick"],
+                              title_text_font_size=theme.SIZES["normal"]["tick"]), "below")
+    m_fig.xaxis.axis_label = "x\u2081 (y depends on it)"
+    m_fig.yaxis.axis_label = "x\u2082 (irrelevant)"
+
+    fmloss = theme.style_figure(figure(height=220, sizing_mode="stretch_width", min_width=260, tools="",
+                           x_range=Range1d(0, METRIC_STEPS), y_range=Range1d(0, 1),
+                           title="Loss at each step", name="metric_loss_plot"))
+    fmloss.line("step", "loss", source=m_loss, line_color=BLUE, line_width=2)
+    fmloss.xaxis.axis_label = "step"
+    fmloss.yaxis.axis_label = "LOO error"
+
+    m_lr = Select(title="learning rate (on W)", value=state.metric_lr,
+                  options=_lr_options(METRIC_LR_PRESETS, default_mlr), width=170, name="metric_lr_select")
+    m_play, m_pause, m_step, m_reset = _buttons("metric")
+    m_readout = Div(text="", name="learn_metric_readout", stylesheets=[css], sizing_mode="stretch_width")
+    m_status = Div(text="", name="learn_metric_status", stylesheets=[css], sizing_mode="stretch_width")
+    m_matrix = Div(text="", name="learn_metric_W", stylesheets=[css], sizing_mode="stretch_width")
+
+    # -- the engine ---------------------------------------------------------------------------------
+    trainer = _GeneratedTrainer(ds, gen) if mode == "served" else None
+    if trainer is not None and _dataset_name(ds) == "generated":
+        trainer.request(state.lr)
+    config = {
+        "mode": mode, "tick_ms": TICK_MS, "keys": list(URL_KEYS), "spec": {k: spec[k] for k in URL_KEYS},
+        "initial": {"lr": state.lr, "step": state.step, "metric_lr": state.metric_lr,
+                    "metric_step": state.metric_step},
+        "defaults": {k: spec[k]["default"] for k in URL_KEYS},
+        "bandwidth": {"h0": H0, "steps": STEPS, "presets": list(BANDWIDTH_LR_PRESETS),
+                      "trajectories": bandwidth_trajectories()},
+        "metric": mcfg, "url_rules": url_rules(),
+    }
+    models = dict(
+        config=config, ds=ds, gen=gen, w_logh=rm["w_logh"], w_logt=rm["w_logt"], w_kernel=rm["w_kernel"],
+        w_link=rm["w_link"],
+        bw_lr=bw_lr, bw_play=bw_play, bw_pause=bw_pause, bw_step=bw_step, bw_reset=bw_reset, bw_readout=bw_readout,
+        bw_status=bw_status, bw_path=bw_path, bw_now=bw_now, bw_loss=bw_loss,
+        m_lr=m_lr, m_play=m_play, m_pause=m_pause, m_step=m_step, m_reset=m_reset, m_readout=m_readout,
+        m_status=m_status, m_matrix=m_matrix, m_samples=m_samples, m_ellipse=m_ellipse, m_query=m_query,
+        m_loss=m_loss, m_fig=m_fig, bw_loss_range=floss.y_range, m_loss_range=fmloss.y_range,
+    )
+    if set(models) != set(ENGINE_ARGS):
+        raise RuntimeError(f"the engine's arguments and ENGINE_ARGS differ: {set(models) ^ set(ENGINE_ARGS)}")
+    # Everything the engine writes lives only in the browser (no websocket traffic per step).
+    for m in (bw_path, bw_now, bw_loss, bw_readout, bw_status, m_samples, m_ellipse, m_query, m_loss, m_readout,
+              m_status, m_matrix, floss.y_range, fmloss.y_range):
+        m.syncable = False
+    engine = CustomJS(args=models, code=engine_source())
+    for w in (bw_lr, m_lr, rm["w_logh"]):
+        w.js_on_change("value", engine)
+    for b in (bw_play, bw_pause, bw_step, bw_reset, m_play, m_pause, m_step, m_reset):
+        b.js_on_event("button_click", engine)
+    for ev in ("tap", "pan", "panstart"):
+        m_fig.js_on_event(ev, engine)
+    ds.js_on_change("data", engine)
+    gen.js_on_change("data", engine)
+
+    if mode == "served":
+        def guarded(fn):
+            """A failing callback is logged and never stops the session (the browser keeps its paths)."""
+            def run(attr, old, new):
+                try:
+                    fn(new)
+                except Exception:  # noqa: BLE001
+                    log.exception("learning section: %s failed", fn.__name__)
+            return run
+
+        def on_data(_new):
+            if _dataset_name(ds) == "generated":
+                trainer.request(bw_lr.value)
+
+        def on_lr(new):
+            if new in BANDWIDTH_LR_PRESETS:
+                if hasattr(state, "lr"):
+                    state.lr = new
+                if _dataset_name(ds) == "generated":
+                    trainer.request(new)
+
+        def on_mlr(new):
+            if new in METRIC_LR_PRESETS and hasattr(state, "metric_lr"):
+                state.metric_lr = new
+
+        ds.on_change("data", guarded(on_data))
+        bw_lr.on_change("value", guarded(on_lr))
+        m_lr.on_change("value", guarded(on_mlr))
+
+    # -- layout -------------------------------------------------------------------------------------
+    intro = Div(text=INTRO, stylesheets=[css], sizing_mode="stretch_width", name="learn_intro")
+    bw_text = Div(text=BANDWIDTH_TEXT, stylesheets=[css], sizing_mode="stretch_width")
+    controls_style = {"flex-wrap": "wrap", "gap": "4px 10px", "align-items": "flex-end"}
+    bw_controls = row(bw_lr, bw_play, bw_pause, bw_step, bw_reset, sizing_mode="stretch_width",
+                      styles=controls_style, name="learn_bw_controls")
+    bw_plots = row(fpath, floss, sizing_mode="stretch_width", styles={"flex-wrap": "wrap", "gap": "12px"})
+    bandwidth = column(bw_text, bw_controls, bw_readout, bw_status, bw_plots, sizing_mode="stretch_width",
+                       name="learn_bandwidth")
+
+    m_text = Div(text=METRIC_TEXT, stylesheets=[css], sizing_mode="stretch_width")
+    m_explain = Div(text=METRIC_EXPLAIN, stylesheets=[css], sizing_mode="stretch_width")
+    m_controls = row(m_lr, m_play, m_pause, m_step, m_reset, sizing_mode="stretch_width", styles=controls_style,
+                     name="learn_metric_controls")
+    # max-width: the readouts' long lines (which change at every step) must not change the page's width
+    m_side = column(m_readout, m_matrix, m_status, fmloss, sizing_mode="stretch_width", min_width=260,
+                    styles={"flex": "1 1 260px", "max-width": "560px"})
+    m_body = Row(children=[m_fig, m_side], sizing_mode="stretch_width", styles={"flex-wrap": "wrap", "gap": "12px"})
+    metric = column(m_text, m_controls, m_body, m_explain, sizing_mode="stretch_width", name="learn_metric")
+
+    parts = {"intro": intro, "bandwidth": bandwidth, "metric": metric}
+    layout = column(*parts.values(), sizing_mode="stretch_width", name="learning_section", styles=PAGE_STYLES)
+    widgets = dict(lr=bw_lr, play=bw_play, pause=bw_pause, step=bw_step, reset=bw_reset, metric_lr=m_lr,
+                   metric_play=m_play, metric_pause=m_pause, metric_step=m_step, metric_reset=m_reset)
+    models.update(path_plot=fpath, loss_plot=floss, metric_loss_plot=fmloss, bias_variance_plot=fb)
+    return LearningView(layout=layout, engine=engine, widgets=widgets, models=models, parts=parts)
+
+
+BACKGROUND_N = 300  # a generated dataset larger than this is trained in a worker thread (n = 2000: ~2 s)
+_POOL: ThreadPoolExecutor | None = None
+
+
+def _pool() -> ThreadPoolExecutor:
+    global _POOL
+    if _POOL is None:
+        _POOL = ThreadPoolExecutor(max_workers=2, thread_name_prefix="learn-train")
+    return _POOL
+
+
+def _train_columns(x, y, lr: str) -> tuple[dict, str]:
+    try:
+        return bandwidth_trajectory_for(x, y, lr), ""
+    except ValueError as e:  # e.g. fewer than 2 samples: the browser shows the reason
+        return {"h": [], "loss": [], "grad": [], "status": [], "message": []}, str(e)
+
+
+class _GeneratedTrainer:
+    """Served page: trains on the generated dataset held by ``ds`` and hands the path to the browser via ``gen``.
+
+    Small datasets are trained at once.  A large one is trained in a worker thread (numpy releases the
+    GIL), so one student's n = 2000 does not stall every other session on the server; the result is
+    applied on the document's next tick, and only if no newer request came in meanwhile.  The browser
+    matches the path to its dataset and learning rate by ``gen.tags``.
+    """
+
+    def __init__(self, ds, gen):
+        self.ds, self.gen, self.seq = ds, gen, 0
+
+    def request(self, lr: str) -> None:
+        if lr not in BANDWIDTH_LR_PRESETS:
+            return
+        self.seq += 1
+        seq, key = self.seq, (self.ds.tags[0] if self.ds.tags else "")
+        x = np.asarray(self.ds.data["x"], dtype=float)
+        y = np.asarray(self.ds.data["y"], dtype=float)
+        doc = self.ds.document
+        if x.shape[0] <= BACKGROUND_N or doc is None or doc.session_context is None:
+            self._apply(seq, lr, key, *_train_columns(x, y, lr))
+            return
+        future = _pool().submit(_train_columns, x, y, lr)
+
+        def done(f):
+            try:
+                cols, error = f.result()
+            except Exception as e:  # noqa: BLE001 - reported to the student, never raised in the worker
+                cols, error = {"h": [], "loss": [], "grad": [], "status": [], "message": []}, repr(e)
+            doc.add_next_tick_callback(lambda: self._apply(seq, lr, key, cols, error))
+
+        future.add_done_callback(done)
+
+    def _apply(self, seq, lr, key, cols, error):
+        if seq != self.seq:  # a newer dataset or learning rate was asked for meanwhile
+            return
+        meta = {"lr": lr, "dataset": key}
+        if error:
+            meta["error"] = error
+        self.gen.tags = [json.dumps(meta)]
+        self.gen.data = cols
+
+
+__all__ = ["build_learning", "LearningView", "bandwidth_trajectory", "bandwidth_trajectories", "metric_trajectory",
+           "metric_config", "precompute", "H0", "STEPS", "METRIC_STEPS"]

@@ -1,0 +1,123 @@
+"""The regression section's words: the live caption and limit notices (twins of ``caption`` and
+``limitNotices`` in app/regression/engine.js) and the short explanations.
+
+The explanations are fixed HTML written for students; nothing a user types is
+ever placed in them.
+"""
+
+from __future__ import annotations
+
+from app.ui.text import MINUS, _signed, escape, plain, signed  # noqa: F401  (the section's words use them)
+
+# When the page names a limit: one sample takes this much of the weight (1-nearest-neighbour), or the
+# weights spread over this fraction of the samples (nearly uniform).  The engine gets them from its config.
+ONE_SAMPLE_WEIGHT = 0.95
+NEAR_UNIFORM_FRACTION = 0.9
+
+
+def similarity_words(kernel: str, key_norm: float = 0.0) -> str:
+    """The caption's name for the similarity, with the key-norm tilt when there is one."""
+    if kernel == "gaussian":
+        return "a Gaussian similarity"
+    if key_norm == 0:
+        return "a dot-product similarity on circle-embedded keys of equal length"
+    side = "right" if key_norm > 0 else "left"
+    return (f"a dot-product similarity on circle-embedded keys with key-norm tilt {_signed(key_norm, 2)} "
+            f"which makes keys further {side} longer")
+
+
+def caption(r, *, kernel: str, bandwidth: float, temperature: float, key_norm: float = 0.0) -> str:
+    """One sentence that reads a readout aloud (the page's caption)."""
+    sim = similarity_words(kernel, key_norm)
+    t = "" if temperature == 1 else f", T = {plain(temperature, 3)}"
+    truth = "" if r.true_value is None else f" where the true function is {_signed(r.true_value, 2)}"
+    return (f"A query at x = {_signed(r.query, 2)} averages the {r.n} samples with softmax weights of {sim} "
+            f"(h = {plain(bandwidth, 3)}{t}). The largest weight is {r.max_weight:.3f} and the weights spread over "
+            f"about {r.effective_points:.1f} effective points, giving a prediction of "
+            f"{_signed(r.prediction, 2)}{truth}.")
+
+
+def heaviest_sample(query: float, keys, values, weights) -> dict:
+    """The sample with the largest weight: its x, its y, and whether it is (one of) the nearest to the query.
+
+    Twin of ``heaviestSample`` in app/regression/engine.js; feeds ``limit_notices``.
+    """
+    keys, values, weights = list(map(float, keys)), list(map(float, values)), list(map(float, weights))
+    i = max(range(len(weights)), key=lambda j: (weights[j], -j))
+    nearest = min(abs(k - query) for k in keys)
+    return {"x": keys[i], "y": values[i], "nearest": abs(keys[i] - query) <= nearest + 1e-9}
+
+
+def limit_notices(r, heaviest: dict | None = None) -> list[str]:
+    """The sentences that name a limit as it happens (twin of ``limitNotices`` in app/regression/engine.js).
+
+    ``heaviest`` is ``heaviest_sample(...)`` for the same state; without it the heaviest sample is
+    taken to be the nearest one.
+    """
+    out = []
+    if r.max_weight >= ONE_SAMPLE_WEIGHT:
+        if heaviest is None or heaviest["nearest"]:
+            out.append(f"Max weight {r.max_weight:.3f}: the query now copies its nearest sample "
+                       f"(1-nearest-neighbour), and the prediction curve turns into steps.")
+        else:
+            out.append(f"Max weight {r.max_weight:.3f}, on the sample at x = {_signed(heaviest['x'], 2)}, which is "
+                       f"not the nearest one: its key is longer than the keys nearer the query, and a dot product rewards "
+                       f"length "
+                       f"as well as direction, so this far key wins wherever the query is. The prediction "
+                       f"flattens to that sample's value, {_signed(heaviest['y'], 2)}.")
+    if r.effective_points >= NEAR_UNIFORM_FRACTION * r.n:
+        out.append(f"{r.effective_points:.1f} of {r.n} effective points: the weights are nearly uniform, "
+                   f"so the prediction flattens toward the global mean ({_signed(r.global_mean, 2)}).")
+    return out
+
+
+INTRO = """
+<h1>Attention is a weighted average</h1>
+<p>Strip the name away and attention does one thing: it compares a <b>query</b> with every
+<b>key</b>, turns the similarities into positive weights that add up to 1 (a softmax), and
+returns the weighted average of the <b>values</b>. Statisticians have called this
+<i>kernel regression</i> since the 1960s. Drag the orange-red line and watch which samples the query
+listens to.</p>
+"""
+
+EXPLAIN_REGRESSION = """
+<h3>What you are looking at</h3>
+<p><b>Queries, keys, values.</b> Here a key is a sample's position x, its value is the sample's y,
+and the query is the orange-red line. The weight of sample i is
+softmax<sub>i</sub>(score(q, k<sub>i</sub>) / T); the prediction is the sum of weight &times; value.
+In a transformer the same recipe runs on vectors, and the projections W<sub>Q</sub>, W<sub>K</sub>,
+W<sub>V</sub> are learned, so the network learns what &ldquo;similar&rdquo; should mean.</p>
+<p><b>Bandwidth and temperature.</b> The Gaussian score is &minus;(q&minus;k)&sup2;/(2h&sup2;).
+Shrink h and only the nearest sample counts (1-nearest-neighbour: steps, high variance); grow it and
+every sample counts equally (the global mean: flat, high bias). Dividing the scores by T is the
+same knob: (h, T) gives exactly the weights of (h&middot;&radic;T, 1). Switch on <i>link h and T</i>
+and move either slider: the other one compensates and nothing on the page moves.</p>
+<p><b>Entropy and effective points.</b> The entropy of the weights, in bits, measures their spread;
+2<sup>entropy</sup> is the number of samples the query effectively consults, from 1 (one sample)
+to n (all of them). Where the samples are sparse, a query consults fewer of them.</p>
+<p><b>Dot product versus Gaussian.</b> &minus;&#8214;q&minus;k&#8214;&sup2; = 2 q&middot;k &minus;
+&#8214;q&#8214;&sup2; &minus; &#8214;k&#8214;&sup2;. When every key has the same length, the last
+term is the same for all keys and the softmax ignores it, as it ignores the &#8214;q&#8214;&sup2;
+term: dot-product attention <i>is</i> a Gaussian kernel. The dot-product kernel here places the
+positions on a circle (so all keys have equal length). Tilt the key norms and the equivalence breaks:
+longer keys win weight from every query.</p>
+<p><b>Not a Kalman filter.</b> A Kalman filter also returns a convex combination, but its weights
+come from a model of how uncertain each source is, so they tell you how far to trust the answer.
+Attention weights carry no such model: a confident-looking weight is not a confidence.</p>
+"""
+
+EXPLAIN_BIAS_VARIANCE = """
+<p><b>Bias and variance.</b> This plot scores every bandwidth (at T&nbsp;=&nbsp;1; the
+marker sits at h&middot;&radic;T). Leave-one-out error predicts each sample from the others. Bias&sup2;
+(how far the average fit is from the truth) grows with h; variance (how much the fit would move with
+fresh noise) falls with it; their sum is smallest in between.</p>
+<p><b>Why leave-one-out error sits higher.</b> Leave-one-out error is measured against noisy samples, and
+no bandwidth can predict a sample's own noise. So it stays above bias&sup2; + variance by roughly
+the noise variance &sigma;&sup2;: about bias&sup2; + variance + &sigma;&sup2;. For the worked example
+the noise has &sigma;&nbsp;=&nbsp;0.3, so &sigma;&sup2;&nbsp;=&nbsp;0.09. The rest of the gap comes
+from leaving one sample out and from measuring on one noisy draw of the data. The bandwidth with the
+lowest leave-one-out error still sits near the lowest bias&sup2; + variance.</p>
+"""
+
+STATIC_NOTE = ("This file runs without Python: the seeded dataset generator and sentences with "
+               "words outside the shipped vocabulary need the served app.")

@@ -1,0 +1,648 @@
+"""The self-attention section: one sentence's attention matrix, a row as a regression query, the sense plane,
+several heads and the O(n^2) cost.
+
+``build_sentence(state, mode=...)`` returns the section as a Bokeh layout plus
+the engine (a ``CustomJS`` made of ``ui/mirror.js``, ``ui/common.js`` for the
+shared helpers, and this section's ``engine.js``).  Python precomputes Q, K and V of every
+head with ``attention.analyze_sentence(...).to_plain()``; the browser
+recomputes the weights, outputs and sense-plane points for any temperature,
+mask, head or selected word with ``AttnMirror``.
+
+Served: a typed sentence reaches ``SentenceView.set_sentence`` (wired by
+``app/page.py``), which tokenizes it in Python and pushes the new Q, K, V as
+JSON into the data holder the engine watches.  Static: the example sentences
+(and ``state.sentence``) are precomputed into the engine's config.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import time
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+
+import numpy as np
+from bokeh.layouts import column, row
+from bokeh.models import (Arrow, Checkbox, ColorBar, ColumnDataSource, CustomJS, CustomJSTickFormatter,
+                          Div, FixedTicker, HoverTool, InlineStyleSheet, LinearColorMapper, LogAxis, LogScale,
+                          RadioButtonGroup, Range1d, Select, Slider, Slope, TextInput, VeeHead)
+from bokeh.plotting import figure
+
+import attention
+from attention.sentences import MAX_TOKENS, load_sentence_model
+
+from app.state import SentenceState, url_spec
+from app.ui import text, theme
+from app.ui.engine import engine_code, url_rules
+from app.ui.theme import (BLUE, GREY, MONO_FONT, ORANGE, PAGE_CSS, PAGE_STYLES, PURPLE, VERMILLION,
+                          WEIGHT_PALETTE)
+
+HERE = Path(__file__).resolve().parent
+SENTENCE_KEYS = ("sentence", "token", "head", "att_temperature", "causal")
+COST_N = [2 ** k for k in range(3, 18)]          # 8 ... 131072
+TIMING_N = (64, 128, 256, 512, 1024, 2048)
+MEASURE_BUDGET_S = 0.04                          # at most ~40 ms of timing per process, once
+DEFAULT_SENTENCE = SentenceState.param.sentence.default
+
+SENTENCE_CSS = PAGE_CSS + """
+h2 { font-size: 1.4em; margin: 1.2em 0 0.2em; border-top: 1px solid #ddd; padding-top: 0.8em; }
+p.small { color: #444; margin: 2px 0; }
+p.tokens { margin: 2px 0; }
+span.tok { display: inline-block; background: #EEF4FA; border: 1px solid #C9DCEC; border-radius: 4px;
+           padding: 0 5px; margin: 1px 2px; font-family: MONO_FONT; }
+span.tok.unknown { background: #FFF3D6; border-color: #E6C27A; }
+p.rowline { background: #F3F3F3; border-left: 4px solid #0072B2; padding: 4px 8px; margin: 6px 0; }
+p.head { margin: 2px 0; }
+b.shown { background: #A84800; color: white; border-radius: 3px; padding: 0 4px; font-weight: normal; }
+""".replace("MONO_FONT", MONO_FONT)
+
+
+# --------------------------------------------------------------------------- words on the page
+
+INTRO = """
+<h2>Self-attention: every word is a query</h2>
+<p>Attention is older than the transformer. Around 2014, translation systems read the source sentence
+with a recurrent network, and while writing each word of the translation they attended over that
+network's states to find the source words that mattered. The 2017 paper &ldquo;Attention Is All You
+Need&rdquo; threw the recurrence away and made self-attention the whole layer: the design shown below.</p>
+<p>Now the keys and values are not samples on a line but the words of a sentence, and the queries come
+from the same words. Each word's vector is multiplied by three matrices, W<sub>Q</sub>, W<sub>K</sub>
+and W<sub>V</sub>, to give its query, key and value. Then every word runs the query from the view
+above at the same time: it scores every word's key, a softmax turns the scores into weights, and its
+output is the weighted average of the values. One row of weights per word gives the attention matrix.</p>
+<p><b>Why divide by &radic;d<sub>k</sub>?</b> The scores are dot products of query and key vectors with
+d<sub>k</sub> entries each. If the entries are of size about 1, such a dot product grows like
+&radic;d<sub>k</sub>, so without the division longer vectors alone would push the softmax towards putting
+all the weight on one word. Dividing by &radic;d<sub>k</sub> keeps the scores on the same scale whatever
+the length of the vectors.</p>
+<p class="small">The word vectors and the three heads are written by hand, not trained, so every number
+means something you can read (water, money, place, person, verb, grammar word, ambiguity).</p>
+"""
+
+MATRIX_NOTE = ("<p class=\"small\">Rows are queries, columns are keys. Each row adds up to 1 (the numbers at "
+               "the right end). Hover a cell for its weight; click a row, or pick a word in the list, to follow "
+               "one query.</p>")
+
+TOKENIZE_NOTE = "Words are lowercased and punctuation is dropped before anything else happens."
+
+ROUTING = """
+<h3>Context moves meaning</h3>
+<p>Each grey dot is a word's value, placed by how much water (across) and how much money (up) it
+carries. The orange-red dot is the selected word's output: the weighted average of the dots, and each arrow's
+thickness shows its weight. On its own, <i>bank</i> sits halfway between the two senses. In
+&ldquo;the bank by the river&rdquo; its output moves toward water; in &ldquo;the bank approved the
+loan&rdquo; it moves toward money. Moving information from one position to another is what attention
+is for.</p>
+"""
+
+MULTIHEAD = """
+<h3>Several heads at once</h3>
+<p>A layer runs several heads side by side, each with its own W<sub>Q</sub>, W<sub>K</sub> and
+W<sub>V</sub>: several learned kernels applied in parallel, each asking a different question. Their
+outputs are placed side by side and multiplied by W<sub>O</sub>, which mixes them into one vector per
+word (the purple diamond in the plot above). Click a small matrix to show that head above.</p>
+"""
+
+COST = """
+<h3>The price: n&sup2;</h3>
+<p>Every word scores every word, so n words need n&sup2; scores. Doubling the context quadruples the
+scores, the memory to hold them and the time to compute them: a straight line of slope 2 on a
+log&ndash;log plot. At n&nbsp;=&nbsp;131&nbsp;072 one matrix of float32 scores takes about 69&nbsp;GB,
+for one head in one layer. Computing the matrix in tiles avoids storing it, but the n&sup2; work remains;
+this is why context length is the constraint that shapes long-context models.</p>
+"""
+
+PERSPECTIVE = """
+<h3>Keep it in proportion</h3>
+<p><b>Attention is one part of a transformer.</b> Its job is to move information between positions,
+and the attention layers hold roughly a third of the weights. The MLP layers, which work on each
+position alone, hold most of the rest, and that is where most stored facts seem to live.</p>
+<p><b>Weights are not explanations.</b> A large weight shows where the average looked, not why the
+model decided anything. Quite different weights can give the same output, and later layers can undo
+what a head did, so an attention map is not a reliable account of a decision.</p>
+<p><b>Sometimes a plain feature does the job.</b> Attention pays off when the model has to find out
+which past positions matter. When you already know (to forecast tomorrow's sales, the same day last
+week is a good guide), a column &ldquo;sales 7 days ago&rdquo; in a simple linear model does the
+same work, cheaper and easier to check.</p>
+"""
+
+STATIC_INPUT_NOTE = ("This file carries the example sentences only; typing your own sentence needs the served "
+                     "app (attention-explorable serve).")
+
+INPUT_NOTE = (f"Type a sentence of at most {MAX_TOKENS} words and press Enter. {TOKENIZE_NOTE} Words the toy "
+              "vocabulary does not know get made-up vectors (the same every time).")
+
+
+# --------------------------------------------------------------------------- data for the browser
+
+def sentence_key(tokens) -> str:
+    """How the engine looks a sentence up among the precomputed ones: its tokens joined by spaces."""
+    return " ".join(tokens)
+
+
+@lru_cache(maxsize=64)
+def _plain_json(text_: str) -> str:
+    return json.dumps(attention.analyze_sentence(text_).to_plain(), separators=(",", ":"))
+
+
+def sentence_plain(text_: str) -> dict:
+    """``analyze_sentence(text).to_plain()`` (T = 1, no mask: the browser recomputes both). Raises ValueError."""
+    return json.loads(_plain_json(text_))
+
+
+@lru_cache(maxsize=1)
+def _presets_payload() -> tuple[str, str]:
+    m = load_sentence_model()
+    presets, sentences = [], {}
+    for p in m.presets:
+        plain = sentence_plain(p.text)
+        key = sentence_key(plain["tokens"])
+        presets.append({"text": p.text, "note": p.note, "key": key})
+        sentences[key] = plain
+    return json.dumps(presets), json.dumps(sentences)
+
+
+def presets_payload() -> tuple[list, dict]:
+    """The example sentences: [{text, note, key}] and {key: plain analysis}."""
+    p, s = _presets_payload()
+    return json.loads(p), json.loads(s)
+
+
+@lru_cache(maxsize=1)
+def measured_timings() -> tuple[tuple[tuple[int, float], ...], str]:
+    """Median microseconds of ``attention.dot_product_attention`` (d = 64) for n = 64 ... 2048, and their source.
+
+    Measured here once per process, smallest n first, stopping once about 40 ms
+    have been spent (the app reads nothing from ``tests/``: an installed package
+    has none).  Returns ((), note) when nothing is available.
+    """
+    rng = np.random.default_rng(0)
+    out, t_start = [], time.perf_counter()
+    for n in TIMING_N:
+        q, k, v = (rng.standard_normal((n, 64)) for _ in range(3))
+        best = math.inf
+        for _ in range(3):
+            t0 = time.perf_counter()
+            attention.dot_product_attention(q, k, v)
+            best = min(best, time.perf_counter() - t0)
+            if time.perf_counter() - t_start > MEASURE_BUDGET_S:
+                break
+        out.append((n, best * 1e6))
+        if time.perf_counter() - t_start > MEASURE_BUDGET_S:
+            break
+    if len(out) < 2:
+        return (), "no timings measured"
+    return tuple(out), "measured once when this server started (fastest of up to 3 runs)"
+
+
+# --------------------------------------------------------------------------- sizes
+
+MINI_SIZE = 170   # px: each head's small matrix, whatever the sentence's length
+
+
+def _js_round(x: float) -> int:
+    return math.floor(x + 0.5)     # JavaScript's Math.round (Python's round() halves to even)
+
+
+def geometry(tokens, *, present: bool = False, inner_width: int = 1280) -> dict:
+    """The matrix's sizes for a sentence: the twin of ``sizes`` in app/sentence/engine.js.
+
+    Used for the opening sentence, so that on a wide screen the engine finds nothing to resize when the
+    page starts (each resize lays out the whole page).
+    """
+    n = len(tokens)
+    longest = max(len(t) for t in tokens)
+    big = 1.3 if present else 1.0
+    room = min(440, inner_width - 150)
+    cell = _js_round(min(max(math.floor(room / (n + 1)), 20), 56) * big)
+    extra = 0.15 + (50 if present else 38) / cell
+    frame_width = _js_round((n + extra) * cell)
+    want = frame_width + longest * (10 if present else 7) + (230 if present else 150)
+    box = _js_round(max(260, min(want, inner_width - 32)))
+    px = 10 if present else 7
+    return {"cell": cell, "extra": extra, "frame_width": frame_width, "frame_height": n * cell, "box": box,
+            "heat_vertical": longest * px > cell - 4, "bars_vertical": longest * px > 300 / n - 4}
+
+
+# --------------------------------------------------------------------------- the view
+
+@dataclass
+class SentenceView:
+    layout: object
+    engine: CustomJS
+    widgets: dict
+    notice_div: Div
+    text_input: TextInput | None
+    holder: ColumnDataSource
+    models: dict = field(default_factory=dict)
+    parts: dict = field(default_factory=dict)
+    mode: str = "served"
+
+    def current_plain(self) -> dict:
+        return json.loads(self.holder.data["json"][0])
+
+    def show_notice(self, message: str | None) -> None:
+        if message:  # visible first: the browser applies the two changes in this order
+            self.notice_div.visible = True
+            self.notice_div.text = f'<p class="notice">{text.escape(message)}</p>'
+        else:
+            self.notice_div.text = ""
+            self.notice_div.visible = False
+
+    def set_sentence(self, raw: str) -> bool:
+        """Served: tokenize ``raw`` and push its Q, K, V to the browser; on a refusal keep the old sentence.
+
+        Returns True when the sentence was pushed.  Never raises for bad input:
+        an empty or over-long sentence gives a notice with the reason.
+        """
+        if not isinstance(raw, str):
+            raw = "" if raw is None else str(raw)
+        try:
+            payload = _plain_json(raw)
+        except ValueError as e:
+            self.show_notice(f"That sentence was not used: {e}. The previous sentence stays.")
+            return False
+        self.holder.data = {"json": [payload]}   # the engine lists the unknown words (sentence_info)
+        self.show_notice(None)
+        return True
+
+
+def _tick_formatter(tokens_src):
+    return CustomJSTickFormatter(args={"src": tokens_src}, code="""
+const t = src.data.tok, i = Math.round(tick);
+return (i >= 0 && i < t.length && Math.abs(tick - i) < 1e-6) ? String(t[i]) : "";""")
+
+
+def _bytes_formatter():
+    return CustomJSTickFormatter(code="""
+const u = ["B", "kB", "MB", "GB", "TB", "PB"]; let v = tick, i = 0;
+while (v >= 1000 && i < u.length - 1) { v /= 1000; i++; }
+return (v >= 10 ? v.toFixed(0) : v.toPrecision(2).replace(/\\.0$/, "")) + " " + u[i];""")
+
+
+def _count_formatter():
+    return CustomJSTickFormatter(code="""
+const short = (v) => String(Number(v.toPrecision(3)));
+if (tick >= 1e9) return short(tick / 1e9) + " G";
+if (tick >= 1e6) return short(tick / 1e6) + " M";
+if (tick >= 1e3) return short(tick / 1e3) + " k";
+return short(tick);""")
+
+
+@lru_cache(maxsize=None)
+def engine_source() -> str:
+    """ui/mirror.js (formulas), ui/common.js (shared text and URL helpers), engine.js (this section's glue)."""
+    return engine_code(HERE / "engine.js", "SentenceExplorable.handle", ENGINE_ARGS)
+
+
+ENGINE_ARGS = [
+    "config", "holder", "tokens_src", "cells", "cell_labels", "rowsums", "rowmark", "bars", "sense_values", "sense_arrows",
+    "sense_output", "sense_combined", "cost_now", "minis", "mini_figs", "heat", "bars_fig", "sense_fig",
+    "figs", "cmap", "ticker", "fmt", "matrix_box", "w_preset", "w_input", "w_token", "w_head", "w_logt", "w_causal",
+    "readout_div", "caption_div", "info_div", "notice_div", "preset_div", "head_divs",
+]
+
+
+def _initial(state, notices: list[str]) -> tuple[str, dict]:
+    """The sentence to open on (from the state), refusing a bad one with a notice."""
+    raw = getattr(state, "sentence", DEFAULT_SENTENCE) or DEFAULT_SENTENCE
+    try:
+        plain = sentence_plain(raw)
+    except ValueError as e:
+        notices.append(f"The sentence from the link was not used: {e}. Showing \u201c{DEFAULT_SENTENCE}\u201d.")
+        return DEFAULT_SENTENCE, sentence_plain(DEFAULT_SENTENCE)
+    return raw, plain
+
+
+def _div(**props) -> Div:
+    """A Div of this section: a typed "$$...$$" stays text, no TeX is ever rendered here."""
+    return Div(disable_math=True, **props)
+
+
+def build_sentence(state=None, *, mode: str = "served", notices=()) -> SentenceView:
+    """The self-attention section for ``state`` (any object with SentenceState's parameters)."""
+    if mode not in ("served", "static"):
+        raise ValueError(f"mode must be 'served' or 'static', got {mode!r}")
+    state = state or SentenceState()
+    notices = list(notices)
+    model = load_sentence_model()
+    presets, sentences = presets_payload()
+    raw, plain = _initial(state, notices)
+    sentences.setdefault(sentence_key(plain["tokens"]), plain)
+    n, n_heads = len(plain["tokens"]), len(plain["heads"])
+    temperature = float(getattr(state, "att_temperature", 1.0))
+    causal = bool(getattr(state, "causal", False))
+    token = int(getattr(state, "token", 1))
+    if token > n - 1:
+        notices.append(f"token={token} is past the end of this {n}-word sentence; showing the last word ({n - 1}).")
+        token = n - 1
+    head = int(getattr(state, "head", 0))
+    if head > n_heads - 1:
+        notices.append(f"head={head} does not exist (there are {n_heads} heads, 0 to {n_heads - 1}); "
+                       f"showing head {n_heads - 1}.")
+        head = n_heads - 1
+
+    css = InlineStyleSheet(css=SENTENCE_CSS)
+    holder = ColumnDataSource({"json": [_plain_json(raw)]}, name="sentence_data")
+    tokens_src = ColumnDataSource({"tok": list(plain["tokens"])}, name="sentence_tokens")
+    cells = ColumnDataSource({k: [] for k in ("x", "y", "w", "wc", "q_tok", "k_tok")}, name="attention_cells")
+    cell_labels = ColumnDataSource({"x": [], "y": [], "label": [], "tc": []}, name="cell_labels")
+    rowsums = ColumnDataSource({"x": [], "y": [], "sum": [], "text": []}, name="row_sums")
+    rowmark = ColumnDataSource({"x": [], "y": [], "width": []}, name="row_mark")
+    bars = ColumnDataSource({"x": [], "w": [], "tok": [], "color": []}, name="row_weights")
+    sense_values = ColumnDataSource({"x": [], "y": [], "label": [], "tok": []}, name="sense_values")
+    sense_arrows = ColumnDataSource({k: [] for k in ("x0", "y0", "x1", "y1", "w", "lw", "head", "alpha", "tok")},
+                                    name="sense_arrows")
+    # the legend needs one point to draw from: the opening state, by numpy (the engine redraws it at once)
+    first = attention.analyze_sentence(raw, temperature=temperature, causal=causal)
+    ox, oy = (float(v) for v in first.output_xy[head][token])
+    cx, cy = (float(v) for v in first.combined_xy[token])
+    sense_output = ColumnDataSource({"x": [ox], "y": [oy], "label": [""]}, name="sense_output")
+    sense_combined = ColumnDataSource({"x": [cx], "y": [cy], "label": [""]}, name="sense_combined")
+    cost_now = ColumnDataSource({"n": [], "scores": [], "label": []}, name="cost_now")
+
+    # -- the attention matrix -------------------------------------------------------------------------
+    ticker = FixedTicker(ticks=list(range(n)))
+    fmt = _tick_formatter(tokens_src)
+    cmap = LinearColorMapper(palette=WEIGHT_PALETTE, low=0, high=1, nan_color="#E4E4E4")
+    geo = geometry(plain["tokens"], present=bool(getattr(state, "present", False)))
+    heat = theme.style_figure(figure(frame_width=geo["frame_width"], frame_height=geo["frame_height"],
+                         x_range=Range1d(-0.5, n - 0.5 + geo["extra"]),
+                         y_range=Range1d(n - 0.5, -0.5), tools="", x_axis_location="above",
+                         title="Attention matrix", name="attention_heatmap",
+                         styles={"flex-shrink": "0", "min-width": "max-content"}))   # never squeezed: its box scrolls
+    heat.grid.visible = False
+    cell_r = heat.rect("x", "y", 1, 1, source=cells, fill_color={"field": "wc", "transform": cmap},
+                       line_color="white", line_width=1)
+    heat.text("x", "y", text="label", source=cell_labels, text_align="center", text_baseline="middle",
+              text_color="tc", text_font_size=theme.SIZES["normal"]["glyph"])
+    heat.text("x", "y", text="text", source=rowsums, text_align="left", text_baseline="middle",
+              text_color=GREY, text_font_size=theme.SIZES["normal"]["glyph"])
+    heat.rect("x", "y", "width", 1, source=rowmark, fill_alpha=0, line_color=VERMILLION, line_width=3)
+    heat.add_tools(HoverTool(renderers=[cell_r], tooltips=[("query (row)", "@q_tok"), ("key (column)", "@k_tok"),
+                                                            ("weight", "@w{0.0000}")]))
+    for ax in (heat.xaxis[0], heat.yaxis[0]):
+        ax.ticker = ticker
+        ax.formatter = fmt
+        ax.major_tick_line_color = None
+        ax.axis_line_color = None
+    heat.yaxis.axis_label = "query (row)"
+    if geo["heat_vertical"]:
+        heat.xaxis.major_label_orientation = math.pi / 2
+    heat.xaxis.axis_label = "key (column)"
+    # colour = weight / the largest weight of the matrix: the scale stays 0..1, so the colour bar never
+    # changes size (which would lay out the whole page); the hover shows the weight itself
+    heat.add_layout(ColorBar(color_mapper=cmap, width=10, title="weight ÷ largest",
+                             title_text_font_size=theme.SIZES["normal"]["tick"],
+                             major_label_text_font_size=theme.SIZES["normal"]["tick"], padding=4), "right")
+
+    # -- the selected row as bars -----------------------------------------------------------------------
+    bars_fig = theme.style_figure(figure(height=230, sizing_mode="stretch_width", min_width=280, tools="",
+                             x_range=Range1d(-0.5, n - 0.5), y_range=Range1d(0, 1.05),
+                             title="Weights of the selected row", name="row_bars"))
+    bars_fig.vbar(x="x", top="w", width=0.8, source=bars, fill_color="color", line_color=None)
+    bars_fig.xaxis[0].ticker = ticker
+    bars_fig.xaxis[0].formatter = fmt
+    bars_fig.xgrid.visible = False
+    if geo["bars_vertical"]:
+        bars_fig.xaxis.major_label_orientation = math.pi / 2
+    bars_fig.yaxis.axis_label = "weight"
+    # labels of one width whatever the range, so a new row never changes the axis' size
+    bars_fig.yaxis.formatter = CustomJSTickFormatter(code="return tick.toFixed(2);")
+
+    # -- the sense plane ----------------------------------------------------------------------------------
+    sp = model.sense_plane
+    sense_fig = theme.style_figure(figure(height=380, sizing_mode="stretch_width", min_width=280, tools="",
+                              x_range=Range1d(-0.2, 1.2), y_range=Range1d(-0.2, 1.2),
+                              title="Where the output lands", name="sense_plot"))
+    sense_fig.xaxis.axis_label = f"{sp.x_label} \u2192"
+    sense_fig.yaxis.axis_label = f"{sp.y_label} \u2192"
+    sense_fig.xaxis.ticker = FixedTicker(ticks=[0, 0.5, 1])   # the same labels for every range: a stable axis
+    sense_fig.yaxis.ticker = FixedTicker(ticks=[0, 0.5, 1])
+    sense_fig.add_layout(Slope(gradient=1, y_intercept=0, line_color="#BBBBBB", line_dash="dashed"))
+    sense_fig.add_layout(Arrow(source=sense_arrows, x_start="x0", y_start="y0", x_end="x1", y_end="y1",
+                               line_color=BLUE, line_width="lw", line_alpha="alpha",
+                               end=VeeHead(size="head", fill_color=BLUE, line_color=BLUE, fill_alpha="alpha",
+                                           line_alpha="alpha")))
+    vals_r = sense_fig.scatter("x", "y", source=sense_values, size=11, fill_color="#9A9A9A", line_color="white")
+    sense_fig.text("x", "y", text="label", source=sense_values, x_offset=7, y_offset=-4,
+                   text_font_size=theme.SIZES["normal"]["glyph"],
+                   text_color="#333")
+    out_r = sense_fig.scatter("x", "y", source=sense_output, size=16, fill_color=VERMILLION, line_color="white",
+                              line_width=2, legend_label="output of the selected word")
+    sense_fig.text("x", "y", text="label", source=sense_output, x_offset=-8, y_offset=-12, text_align="right",
+                   text_font_size=theme.SIZES["normal"]["glyph"], text_color=VERMILLION, text_font_style="bold")
+    comb_r = sense_fig.scatter("x", "y", source=sense_combined, marker="diamond", size=17, fill_color=PURPLE,
+                               line_color="white", line_width=1.5,
+                               legend_label="all heads combined (W\u2092)")
+    legend = theme.style_legend(sense_fig.legend[0])
+    legend.border_line_color = None
+    sense_fig.add_layout(legend, "below")
+    sense_fig.add_tools(HoverTool(renderers=[vals_r], tooltips=[("value of", "@tok")]))
+
+    # -- one small matrix per head --------------------------------------------------------------------
+    minis, mini_figs, head_divs = [], [], []
+    for h, hd in enumerate(model.heads):
+        src = ColumnDataSource({"x": [], "y": [], "w": [], "wc": []}, name=f"head_cells_{h}")
+        f = figure(frame_width=MINI_SIZE, frame_height=MINI_SIZE, x_range=Range1d(-0.5, n - 0.5),
+                   y_range=Range1d(n - 0.5, -0.5),
+                   tools="", toolbar_location=None, name=f"head_heatmap_{h}")
+        f.rect("x", "y", 1, 1, source=src, fill_color={"field": "wc", "transform": cmap}, line_color=None)
+        f.axis.visible = False
+        f.grid.visible = False
+        f.outline_line_color = "#BBBBBB"
+        f.min_border = 4
+        minis.append(src)
+        mini_figs.append(f)
+        head_divs.append(_div(text=f'<h4>{text.escape(f"{h}: {hd.name}")}</h4>'
+                                   f'<p class="head">{text.escape(hd.description)}</p>', stylesheets=[css],
+                              width=240, name=f"head_description_{h}"))
+
+    # -- the O(n^2) cost ------------------------------------------------------------------------------------
+    cost_src = ColumnDataSource({"n": COST_N, "scores": [float(s) for s in attention.attention_cost(COST_N)[0]]},
+                                name="cost_curve")
+    s0, s1 = attention.attention_cost([COST_N[0], COST_N[-1]])[0]
+    cost_fig = theme.style_figure(figure(height=300, sizing_mode="stretch_width", min_width=280, x_axis_type="log",
+                             y_axis_type="log", tools="", x_range=Range1d(1.5, COST_N[-1] * 1.5),
+                             y_range=Range1d(1.5, s1 * 3), title="Scores grow as n\u00b2",
+                             name="cost_plot"))
+    cost_fig.line("n", "scores", source=cost_src, line_color=BLUE, line_width=3)
+    cost_fig.scatter("n", "scores", source=cost_src, size=5, color=BLUE)
+    cost_fig.scatter("n", "scores", source=cost_now, size=13, fill_color=VERMILLION, line_color="white")
+    cost_fig.text("n", "scores", text="label", source=cost_now, x_offset=10, y_offset=4,
+                  text_font_size=theme.SIZES["normal"]["glyph"],
+                  text_color=VERMILLION)
+    cost_fig.xaxis.axis_label = "length n (words)"
+    cost_fig.yaxis.axis_label = "scores n\u00b2"
+    cost_fig.yaxis.formatter = _count_formatter()
+    cost_fig.xaxis.formatter = _count_formatter()
+    _, b0 = attention.attention_cost(COST_N[0])
+    bpn = float(b0) / float(s0)
+    cost_fig.extra_y_ranges = {"mem": Range1d(1.5 * bpn, s1 * 3 * bpn)}
+    cost_fig.extra_y_scales = {"mem": LogScale()}
+    cost_fig.add_layout(LogAxis(y_range_name="mem", axis_label="memory",
+                                formatter=_bytes_formatter()), "right")
+    theme.style_figure(cost_fig)   # again, for the axis just added
+    cost_fig.add_tools(HoverTool(renderers=[cost_fig.renderers[1]],
+                                 tooltips=[("n", "@n"), ("scores", "@scores{0,0}")]))
+
+    rows_t, t_source = measured_timings()
+    timing_fig = theme.style_figure(figure(height=300, sizing_mode="stretch_width", min_width=280, x_axis_type="log",
+                               y_axis_type="log", tools="", x_range=Range1d(TIMING_N[0] / 1.4, TIMING_N[-1] * 1.4),
+                               title="Measured time (d = 64)", name="timing_plot"))
+    if rows_t:
+        tn = [r[0] for r in rows_t]
+        tms = [r[1] / 1000 for r in rows_t]
+        timing_src = ColumnDataSource({"n": tn, "ms": tms}, name="timings")
+        # slope-2 guide through the largest measured n: t = t_last (n / n_last)^2
+        guide = ColumnDataSource({"n": list(TIMING_N), "ms": [tms[-1] * (g / tn[-1]) ** 2 for g in TIMING_N]},
+                                 name="timing_guide")
+        timing_fig.line("n", "ms", source=guide, line_color=GREY, line_dash="dashed", line_width=1.5,
+                        legend_label="slope 2 (n\u00b2)")
+        tr = timing_fig.line("n", "ms", source=timing_src, line_color=ORANGE, line_width=2.5,
+                             legend_label="measured")
+        timing_fig.scatter("n", "ms", source=timing_src, size=8, color=ORANGE)
+        timing_fig.y_range = Range1d(min(tms + guide.data["ms"]) / 2, max(tms + guide.data["ms"]) * 2)
+        timing_fig.legend.location = "top_left"
+        theme.style_legend(timing_fig.legend[0])
+        timing_fig.add_tools(HoverTool(renderers=[tr], tooltips=[("n", "@n"), ("time", "@ms{0.000} ms")]))
+        timing_note = f"Median time per call, {t_source}."
+    else:
+        timing_fig.visible = False
+        timing_note = "No timings are available here; the n\u00b2 curve above shows the scaling alone."
+    timing_fig.xaxis.axis_label = "n"
+    timing_fig.xaxis.ticker = FixedTicker(ticks=list(TIMING_N))
+    timing_fig.xaxis.formatter = CustomJSTickFormatter(code="return String(tick);")
+    timing_fig.yaxis.axis_label = "milliseconds"
+    timing_fig.yaxis.formatter = CustomJSTickFormatter(code="return String(Number(tick.toPrecision(3)));")
+
+    # -- controls ---------------------------------------------------------------------------------------------
+    spec = url_spec()
+    preset_options = [("", "\u2014 your own sentence \u2014")] + [(str(i), p["text"]) for i, p in enumerate(presets)]
+    w_preset = Select(title="example sentence", options=preset_options, value="", name="preset_select",
+                      sizing_mode="stretch_width", min_width=240)
+    w_input = None
+    if mode == "served":
+        w_input = TextInput(title="your own sentence (press Enter)", value=raw, max_length=spec["sentence"]["max"],
+                            placeholder="the bank by the river", name="sentence_input", sizing_mode="stretch_width",
+                            min_width=240)
+    w_token = Select(title="query word (row)", value=str(token),
+                     options=[(str(i), f"{i}: {t}") for i, t in enumerate(plain["tokens"])],
+                     name="token_select", width=170)
+    w_head = RadioButtonGroup(labels=[f"{h}: {hd.name}" for h, hd in enumerate(model.heads)], active=head,
+                              name="head_select", sizing_mode="stretch_width",
+                              stylesheets=[InlineStyleSheet(css=".bk-btn-group { flex-wrap: wrap; }")])
+    t_spec = spec["att_temperature"]
+    w_logt = Slider(start=math.log10(t_spec["lo"]), end=math.log10(t_spec["hi"]), step=0.01,
+                    value=math.log10(temperature), title="temperature T", format=theme.log_format(),
+                    name="att_temperature_slider", sizing_mode="stretch_width", min_width=200)
+    w_causal = Checkbox(label="causal mask: each word sees only itself and earlier words", active=causal,
+                        name="causal_toggle")
+
+    readout_div = _div(text="", name="sentence_readouts", stylesheets=[css], sizing_mode="stretch_width")
+    caption_div = _div(text="", name="sentence_caption", stylesheets=[css], sizing_mode="stretch_width")
+    info_div = _div(text="", name="sentence_info", stylesheets=[css], sizing_mode="stretch_width")
+    preset_div = _div(text="", name="preset_note", stylesheets=[css], sizing_mode="stretch_width")
+    notice_div = _div(text="".join(f'<p class="notice">{text.escape(s)}</p>' for s in notices),
+                      name="sentence_notices", stylesheets=[css], visible=bool(notices), sizing_mode="stretch_width")
+
+    # The engine sets this box's width to the matrix's, but never wider than the screen: a long sentence
+    # keeps 20 px rows and scrolls sideways inside the box on a phone.
+    matrix_box = column(heat, _div(text=MATRIX_NOTE, stylesheets=[css], sizing_mode="stretch_width"),
+                        width=geo["box"], styles={"overflow-x": "auto", "overflow-y": "hidden", "flex": "0 0 auto"},
+                        name="matrix_box")
+
+    sentence_spec = {k: spec[k] for k in SENTENCE_KEYS}
+    config = {
+        "mode": mode, "spec": sentence_spec, "presets": presets, "sentences": sentences,
+        "default_sentence": DEFAULT_SENTENCE, "max_tokens": MAX_TOKENS,
+        "initial": {"key": sentence_key(plain["tokens"]), "token": token, "head": head,
+                    "temperature": temperature, "causal": causal},
+        "notices": notices, "tokenize_note": TOKENIZE_NOTE, "theme": theme.js_config(), "url_rules": url_rules(),
+        "colors": {"row": BLUE, "selected": VERMILLION},
+    }
+    models = dict(
+        config=config, holder=holder, tokens_src=tokens_src, cells=cells, cell_labels=cell_labels, rowsums=rowsums,
+        rowmark=rowmark,
+        bars=bars, sense_values=sense_values, sense_arrows=sense_arrows, sense_output=sense_output,
+        sense_combined=sense_combined, cost_now=cost_now, minis=minis, mini_figs=mini_figs, heat=heat,
+        bars_fig=bars_fig, sense_fig=sense_fig, figs=[heat, bars_fig, sense_fig, cost_fig, timing_fig, *mini_figs],
+        cmap=cmap, ticker=ticker, fmt=fmt, matrix_box=matrix_box, w_preset=w_preset, w_input=w_input, w_token=w_token,
+        w_head=w_head,
+        w_logt=w_logt, w_causal=w_causal, readout_div=readout_div, caption_div=caption_div, info_div=info_div,
+        notice_div=notice_div, preset_div=preset_div, head_divs=head_divs,
+    )
+    if set(models) != set(ENGINE_ARGS):
+        raise RuntimeError(f"the engine's arguments and ENGINE_ARGS differ: {set(models) ^ set(ENGINE_ARGS)}")
+    # Everything the engine draws lives only in the browser: no websocket traffic per gesture.
+    quiet = [matrix_box, tokens_src, cells, cell_labels, rowsums, rowmark, bars, sense_values, sense_arrows,
+             sense_output, sense_combined,
+             cost_now, *minis, cmap, ticker, readout_div, caption_div, info_div, preset_div, heat, bars_fig,
+             sense_fig, cost_fig, *mini_figs, *heat.axis, *bars_fig.axis, *cost_fig.axis, *sense_fig.axis,
+             *[a for f in mini_figs for a in f.axis], heat.x_range, heat.y_range, bars_fig.x_range, bars_fig.y_range,
+             sense_fig.x_range, sense_fig.y_range,
+             *[r for f in mini_figs for r in (f.x_range, f.y_range)]]
+    if mode == "static":
+        quiet.append(notice_div)
+    for m in quiet:
+        m.syncable = False
+    engine = CustomJS(args=models, code=engine_source())
+    holder.js_on_change("data", engine)
+    for w in (w_preset, w_token, w_logt):
+        w.js_on_change("value", engine)
+    w_head.js_on_change("active", engine)
+    w_causal.js_on_change("active", engine)
+    heat.js_on_event("tap", engine)
+    for f in mini_figs:
+        f.js_on_event("tap", engine)
+
+    # -- layout -------------------------------------------------------------------------------------------------
+    intro = _div(text=INTRO, stylesheets=[css], sizing_mode="stretch_width", name="sentence_intro")
+    if mode == "served":
+        input_row = row(w_input, w_preset, sizing_mode="stretch_width", styles={"flex-wrap": "wrap", "gap": "0 12px"})
+        input_note = _div(text=f'<p class="small">{text.escape(INPUT_NOTE)}</p>', stylesheets=[css],
+                          sizing_mode="stretch_width")
+    else:
+        input_row = row(w_preset, sizing_mode="stretch_width")
+        input_note = _div(text=f'<p class="small">{text.escape(STATIC_INPUT_NOTE)}</p>', stylesheets=[css],
+                          sizing_mode="stretch_width", name="sentence_static_note")
+    controls = column(
+        input_row, input_note, preset_div, info_div,
+        row(w_head, sizing_mode="stretch_width", styles={"flex-wrap": "wrap"}),
+        row(w_logt, w_causal, sizing_mode="stretch_width", styles={"flex-wrap": "wrap", "gap": "4px 16px",
+                                                                   "align-items": "center"}),
+        sizing_mode="stretch_width", name="sentence_controls")
+    # a long sentence keeps 20 px rows and scrolls sideways inside this box on a narrow screen
+    row_box = column(w_token, bars_fig, row(readout_div, sizing_mode="stretch_width"), caption_div,
+                     sizing_mode="stretch_width", min_width=280, styles={"flex": "1 1 300px"})
+    top = row(matrix_box, row_box, sizing_mode="stretch_width", styles={"flex-wrap": "wrap", "gap": "12px"})
+    routing = row(column(sense_fig, sizing_mode="stretch_width", styles={"flex": "3 1 320px"}),
+                  _div(text=ROUTING, stylesheets=[css], sizing_mode="stretch_width", styles={"flex": "2 1 260px"}),
+                  sizing_mode="stretch_width", styles={"flex-wrap": "wrap", "gap": "12px"})
+    heads = column(
+        _div(text=MULTIHEAD, stylesheets=[css], sizing_mode="stretch_width"),
+        row(*[column(f, d) for f, d in zip(mini_figs, head_divs)], sizing_mode="stretch_width",
+            styles={"flex-wrap": "wrap", "gap": "8px 20px"}),
+        sizing_mode="stretch_width", name="heads_box")
+    cost_fig.styles = {"flex": "1 1 300px"}
+    cost = column(
+        _div(text=COST, stylesheets=[css], sizing_mode="stretch_width"),
+        row(cost_fig, column(timing_fig, _div(text=f'<p class="small">{text.escape(timing_note)}</p>',
+                                              stylesheets=[css], sizing_mode="stretch_width", name="timing_note"),
+                             sizing_mode="stretch_width", styles={"flex": "1 1 280px"}),
+            sizing_mode="stretch_width", styles={"flex-wrap": "wrap", "gap": "12px"}),
+        sizing_mode="stretch_width", name="cost_box")
+    perspective = _div(text=PERSPECTIVE, stylesheets=[css], sizing_mode="stretch_width", name="sentence_perspective")
+    parts = {"intro": intro, "notices": notice_div, "controls": controls, "top": top, "routing": routing,
+             "heads": heads, "cost": cost, "perspective": perspective}
+    layout = column(*parts.values(), sizing_mode="stretch_width", name="sentence_section", styles=PAGE_STYLES)
+    widgets = dict(preset=w_preset, token=w_token, head=w_head, temperature=w_logt, causal=w_causal)
+    if w_input is not None:
+        widgets["input"] = w_input
+    return SentenceView(layout=layout, engine=engine, widgets=widgets, notice_div=notice_div, text_input=w_input,
+                        holder=holder, models=models, parts=parts, mode=mode)
+
+
+__all__ = ["SentenceView", "build_sentence", "measured_timings", "sentence_plain", "presets_payload"]

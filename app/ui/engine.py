@@ -1,0 +1,67 @@
+"""Engine wiring every section shares: the JS an engine is made of, and the models it is handed.
+
+An engine is one Bokeh ``CustomJS`` whose code is ``ui/mirror.js`` (the core's formulas), optionally
+``ui/theme.js``, ``ui/common.js`` (the helpers every section shares) and the section's own
+``engine.js``, then one call, ``<Name>.handle(cb_obj, {args})``.  No section's engine includes
+another's: sections talk through Python attributes and, in the browser, the page-level bus of
+common.js (``publish``/``subscribe``).
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from pathlib import Path
+
+from bokeh.models import CustomJS
+
+from app.state import FALSE_WORDS, INTEGER, MAX_SHOWN, NUMBER, TRUE_WORDS
+
+UI = Path(__file__).resolve().parent
+
+
+@lru_cache(maxsize=None)
+def read_js(path: Path) -> str:
+    """The text of one JS file (read once per process)."""
+    return Path(path).read_text(encoding="utf-8")
+
+
+def engine_code(section_js: Path, handler: str, arg_names, *, theme: bool = False, mirror: bool = True) -> str:
+    """The code of a section's engine: the shared files, the section's ``engine.js``, then the call.
+
+    >>> code = engine_code(UI / "common.js", "AttnCommon.clamp", ["a"], mirror=False)
+    >>> code.rstrip().endswith("AttnCommon.clamp(cb_obj, {a});")
+    True
+    """
+    files = ([UI / "mirror.js"] if mirror else []) + ([UI / "theme.js"] if theme else []) + [UI / "common.js"]
+    files += [] if Path(section_js) in files else [Path(section_js)]
+    return "\n".join(read_js(f) for f in files) + f"\n{handler}(cb_obj, {{{', '.join(arg_names)}}});\n"
+
+
+def engine_args(synced: dict, browser_only: dict) -> dict:
+    """The models an engine is handed, by the names its engine.js uses, each registered with its sync flag.
+
+    ``browser_only`` models are written by the engine alone, so they are marked ``syncable = False``:
+    a served page sends none of their frame-by-frame changes over the websocket.  ``synced`` models
+    (widgets, and sources Python fills) keep syncing.  A name given twice is refused.
+    """
+    both = set(synced) & set(browser_only)
+    if both:
+        raise ValueError(f"engine arguments given twice: {', '.join(sorted(both))}")
+    for m in browser_only.values():
+        for model in (m if isinstance(m, (list, tuple)) else [m]):
+            model.syncable = False
+    return {**synced, **browser_only}
+
+
+def make_engine(args: dict, code: str) -> CustomJS:
+    return CustomJS(args=args, code=code)
+
+
+def url_rules() -> dict:
+    """The deep link's rules, from app/state.py, for ``parseQuery`` in common.js (one definition each).
+
+    >>> url_rules()["shown_max"]
+    40
+    """
+    return {"number": NUMBER.pattern, "integer": INTEGER.pattern, "true_words": list(TRUE_WORDS),
+            "false_words": list(FALSE_WORDS), "shown_max": MAX_SHOWN}

@@ -1,0 +1,182 @@
+"""What every section shares on screen: colours, the font, text sizes and the page's CSS.
+
+Fonts.  The page names one font family on purpose: Verdana's design, which
+ships as Verdana on Windows, macOS and iOS and as DejaVu Sans (its free
+descendant through Bitstream Vera, with nearly the same letter widths) on
+Linux.  It is among the widest common screen fonts, so a layout that fits with
+it fits with any fallback (Android's Roboto is narrower).  Nothing is
+downloaded: no web font, no CDN.  CI installs DejaVu (``fonts-dejavu-core``),
+so the tests measure the page with the font it names.
+
+Sizes.  Two sets, ``normal`` (phones and laptops) and ``present`` (a projector,
+``?present=1``).  HTML text follows CSS variables set on the document's root
+(``root_styles``): every Div's text is ``var(--page-font-size)`` and every
+Bokeh widget reads ``--bokeh-font-size``, so presentation mode changes two
+variables instead of restyling each part.  Canvas text (titles, ticks, axis
+labels, legends) is set per figure by ``style_figure`` here and by
+``Theme.apply`` (app/ui/theme.js) when presentation mode changes.
+"""
+
+from __future__ import annotations
+
+# Okabe-Ito: distinguishable with every common colour-vision deficiency
+ORANGE, SKY, GREEN, BLUE, VERMILLION, PURPLE, GREY = (
+    "#E69F00", "#56B4E9", "#009E73", "#0072B2", "#D55E00", "#CC79A7", "#555555")
+# cividis (blue to yellow), readable in greyscale and with colour-vision deficiencies
+WEIGHT_PALETTE = ["#00204D", "#00336F", "#39486B", "#575C6D", "#707173", "#8A8779", "#A69D75",
+                  "#C4B56C", "#E4CF5B", "#FFEA46"]
+
+FONT = '"DejaVu Sans", Verdana, "Bitstream Vera Sans", sans-serif'
+MONO_FONT = '"DejaVu Sans Mono", Menlo, Consolas, monospace'
+
+SIZES = {
+    "normal": {"page": "16px", "widget": "15px", "title": "16px", "axis_label": "15px", "tick": "14px",
+               "legend": "14px", "glyph": "13px", "max_width": "1200px"},
+    "present": {"page": "24px", "widget": "22px", "title": "24px", "axis_label": "22px", "tick": "20px",
+                "legend": "22px", "glyph": "18px", "max_width": "1800px"},
+}
+
+# The figures that share the query's x axis keep their frames at the same screen x: the same borders,
+# wide enough for the widest axis among them (the entropy plot's right axis of effective points).
+SHARED_X_BORDERS = {"normal": (80, 64), "present": (116, 100)}
+# A projector's larger text needs taller plots: every fixed-height figure grows by this factor.
+PRESENT_HEIGHT = 1.5
+PRESENT_MARKER_SCALE = 1.6   # the regression's sample markers grow by this much in presentation mode
+
+PAGE_STYLES = {"max-width": "var(--page-max-width, 1200px)", "margin": "0 auto", "padding": "0 8px",
+               "box-sizing": "border-box", "width": "100%"}
+
+PAGE_CSS = f"""
+:host {{ font-family: {FONT}; color: #222; font-size: var(--page-font-size, 16px); line-height: 1.5; }}
+h1 {{ font-size: 1.7em; line-height: 1.2; margin: 0.2em 0; }}
+h2 {{ font-size: 1.4em; line-height: 1.25; }}
+h3 {{ font-size: 1.15em; margin: 0.7em 0 0.2em; }}
+h4 {{ font-size: 1em; margin: 0.4em 0 0.1em; }}
+p {{ max-width: 42em; margin: 0.4em 0; }}
+table.readouts {{ border-collapse: collapse; font-variant-numeric: tabular-nums; }}
+table.readouts th {{ text-align: left; font-weight: normal; color: #333; padding: 2px 12px 2px 0; }}
+table.readouts td {{ font-weight: bold; padding: 2px 8px 2px 0; text-align: right; }}
+table.readouts td.extra {{ font-weight: normal; color: #555; text-align: left; }}
+p.limit {{ background: #FFF3D6; border-left: 4px solid #E69F00; padding: 4px 8px; margin: 4px 0; }}
+p.notice {{ background: #FDE8E1; border-left: 4px solid #D55E00; padding: 4px 8px; margin: 4px 0; }}
+p.dataset {{ color: #444; margin: 2px 0; }}
+p.small {{ color: #444; margin: 2px 0; }}
+"""
+
+
+VIEWPORT_META = '<meta name="viewport" content="width=device-width, initial-scale=1">'
+# The served page's HTML: Panel's own page with the viewport meta added, so a phone lays the page out
+# at its own width instead of a zoomed-out 980 px desktop page.
+SERVED_TEMPLATE = "{% block preamble %}{{ super() }}" + VIEWPORT_META + "{% endblock %}"
+
+
+# Bokeh's primary blue (#428bca) under white text misses WCAG AA contrast (3.6 : 1); this one has 6.7 : 1.
+PRIMARY_BUTTON_CSS = """
+.bk-btn-primary, .bk-btn-primary:hover, .bk-btn-primary:focus { background-color: #1F5F99; border-color: #184C7A;
+                                                                 color: #fff; }
+.bk-btn-primary:disabled { background-color: #5A7A96; }
+"""
+
+
+def root_styles(present: bool = False) -> dict:
+    """The CSS variables that size every HTML text of the page; set on the document's root layout."""
+    key = "present" if present else "normal"
+    s, (left, right) = SIZES[key], SHARED_X_BORDERS[key]
+    return {"--page-font-size": s["page"], "--bokeh-font-size": s["widget"], "--bokeh-base-font": FONT,
+            "--page-max-width": s["max_width"], "--shared-x-left": f"{left}px", "--shared-x-right": f"{right}px"}
+
+
+def mark_root(layout, present: bool = False):
+    """Give a layout that is the root of a document the theme's variables (returns it)."""
+    layout.styles = {**dict(layout.styles or {}), **root_styles(present)}
+    return layout
+
+
+# Tick labels as plain decimals with the typographic minus: Bokeh's default formatters switch to
+# exponent notation ("2.000e\u22123") on a narrow range, which students should never have to read.
+PLAIN_TICKS_JS = """
+if (tick === 0) return "0";
+const a = Math.abs(tick);
+let s = a.toFixed(Math.min(20, Math.max(0, 6 - Math.floor(Math.log10(a)))));
+if (s.includes(".")) s = s.replace(/0+$/, "").replace(/\\.$/, "");
+return (tick < 0 ? "\\u2212" : "") + s;
+"""
+
+
+def plain_ticks():
+    """A tick formatter that never writes exponent notation (see PLAIN_TICKS_JS)."""
+    from bokeh.models import CustomJSTickFormatter
+
+    return CustomJSTickFormatter(code=PLAIN_TICKS_JS)
+
+
+def style_figure(fig, present: bool = False, shared_x: bool = False):
+    """The page's look for one figure: no toolbar, the font, the sizes of its canvas text."""
+    s = SIZES["present" if present else "normal"]
+    fig.toolbar_location = None
+    fig.outline_line_color = None
+    fig.title.text_font = FONT
+    fig.title.text_font_size = s["title"]
+    fig.min_border_left = 40
+    for ax in fig.axis:
+        ax.major_label_text_font = FONT
+        ax.axis_label_text_font = FONT
+        ax.major_label_text_font_size = s["tick"]
+        ax.axis_label_text_font_size = s["axis_label"]
+        ax.axis_label_text_font_style = "normal"
+        if type(ax.formatter).__name__ in ("BasicTickFormatter", "LogTickFormatter"):  # left as Bokeh made it
+            ax.formatter = plain_ticks()
+    if shared_x:
+        fig.min_border_left, fig.min_border_right = SHARED_X_BORDERS["present" if present else "normal"]
+    return fig
+
+
+def style_legend(legend, present: bool = False):
+    s = SIZES["present" if present else "normal"]
+    legend.label_text_font = FONT
+    legend.label_text_font_size = s["legend"]
+    return legend
+
+
+def present_figures(root, present: bool) -> None:
+    """Size every figure under ``root`` for ``present`` before the page is sent (the twin of Theme.apply).
+
+    A page that opens in presentation mode is built at its sizes, so the browser lays it out once.
+    """
+    from bokeh.models import ColorBar, Legend, Plot
+
+    if not present:
+        return
+    s, (left, right) = SIZES["present"], SHARED_X_BORDERS["present"]
+    for fig in root.select({"type": Plot}):
+        fig.title.text_font_size = s["title"]
+        for r in [*fig.left, *fig.below, *fig.right, *fig.above, *fig.center]:
+            if isinstance(r, Legend):
+                r.label_text_font_size = s["legend"]
+            elif isinstance(r, ColorBar):
+                r.major_label_text_font_size = r.title_text_font_size = s["tick"]
+            elif hasattr(r, "major_label_text_font_size"):
+                r.major_label_text_font_size, r.axis_label_text_font_size = s["tick"], s["axis_label"]
+        if fig.height is not None and fig.frame_height is None:
+            fig.height = round(fig.height * PRESENT_HEIGHT)
+        if (fig.min_border_left, fig.min_border_right) == SHARED_X_BORDERS["normal"]:
+            fig.min_border_left, fig.min_border_right = left, right
+
+
+def log_format():
+    """A slider's label for a log10 value: the value itself, three significant digits (whole from 100 up)."""
+    from bokeh.models import CustomJSTickFormatter
+
+    return CustomJSTickFormatter(code="const v = 10 ** tick; return v >= 100 ? v.toFixed(0) : v.toPrecision(3);")
+
+
+def js_config(built_present: bool = False) -> dict:
+    """What app/ui/theme.js needs, from the one definition here (``built_present``: sized by present_figures)."""
+    return {"sizes": SIZES, "vars": {k: root_styles(k == "present") for k in SIZES}, "present_height": PRESENT_HEIGHT,
+            "present_marker_scale": PRESENT_MARKER_SCALE,
+            "built_present": bool(built_present),
+            "shared_x_borders": {k: list(v) for k, v in SHARED_X_BORDERS.items()}}
+
+
+__all__ = ["PRIMARY_BUTTON_CSS", "VIEWPORT_META", "SERVED_TEMPLATE", "ORANGE", "SKY", "GREEN", "BLUE", "VERMILLION", "PURPLE", "GREY", "WEIGHT_PALETTE", "FONT", "MONO_FONT",
+           "SIZES", "PAGE_STYLES", "PAGE_CSS", "root_styles", "mark_root", "plain_ticks", "style_figure", "style_legend", "log_format", "js_config"]
