@@ -26,6 +26,8 @@ from .learning.view import build_learning
 from .regression.view import build_regression, dataset_meta
 from .sentence.view import build_sentence
 from .state import ExplorableState, parse_query
+from .tour import active_tour
+from .tour.view import add_tour, bind_tour_length
 from .ui import text, theme
 
 log = logging.getLogger(__name__)
@@ -224,6 +226,7 @@ class Explorable(pn.viewable.Viewer, ExplorableState):
             except ValueError as e:
                 self._notices.append(str(e))
         self._view = build_regression(self, mode="served", notices=self._notices, dataset=dataset)
+        self._tour = add_tour(self._view.layout, self, tour=active_tour(), mode="served")  # the step card (app/tour)
         w = self._view.widgets
         for widget_name, pname, conv in _SYNCED:
             prop = "active" if pname in ("link", "limits", "present") else "value"
@@ -245,7 +248,8 @@ class Explorable(pn.viewable.Viewer, ExplorableState):
         for part in (before, after):   # a page opened in presentation mode is built at its sizes
             theme.present_figures(part, bool(self.present))
         self.param.watch(self._to_widgets, [p[0] for p in _TO_WIDGETS])
-        engines = [self._view.engine, self._sentence_view.engine, self._ideas.engine, self._learning.engine]
+        engines = [self._view.engine, self._tour.engine, self._sentence_view.engine, self._ideas.engine,
+                   self._learning.engine]
         starter = []
         if _in_a_notebook_kernel():
             starter = [EngineStarter(width=0, height=0, margin=0)]
@@ -382,8 +386,12 @@ class Explorable(pn.viewable.Viewer, ExplorableState):
     def engines(self):
         """Every section's document-ready callback: the regression's, then the self-attention section's."""
         self.__panel__()
-        return [self._view.engine, self._sentence_view.engine, self._ideas.engine] + (
+        return [self._view.engine, self._tour.engine, self._sentence_view.engine, self._ideas.engine] + (
             [self._learning.engine] if getattr(self, "_learning", None) is not None else [])  # learning section
+
+
+# ?tour=N is clamped to the steps of the tour this process shows (serve --tour FILE, or the shipped one)
+bind_tour_length(active_tour())
 
 
 def create_page(query) -> Explorable:

@@ -28,6 +28,7 @@ import json
 import math
 import re
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 
 import numpy as np
@@ -267,9 +268,21 @@ def active_tour() -> Tour:
     import os
 
     path = os.environ.get(ENV_TOUR)
-    return load_tour(path) if path else default_tour()
+    if not path:
+        return default_tour()
+    try:
+        stamp = os.stat(path).st_mtime_ns
+    except OSError:
+        stamp = None   # load_tour says what is wrong
+    return _load_once(path, stamp)
 
 
+@lru_cache(maxsize=8)
+def _load_once(path: str, stamp) -> Tour:   # one read per file version, not one per page built
+    return load_tour(path)
+
+
+@lru_cache(maxsize=1)
 def default_tour() -> Tour:
     """The shipped tour through the regression section (data/tours/regression.json)."""
     p = default_tour_path()
