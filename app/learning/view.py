@@ -449,7 +449,10 @@ class _GeneratedTrainer:
                 cols, error = f.result()
             except Exception as e:  # noqa: BLE001 - reported to the student, never raised in the worker
                 cols, error = {"h": [], "loss": [], "grad": [], "status": [], "message": []}, repr(e)
-            doc.add_next_tick_callback(lambda: self._apply(seq, lr, key, cols, error))
+            try:
+                doc.add_next_tick_callback(lambda: self._apply(seq, lr, key, cols, error))
+            except (AttributeError, RuntimeError):  # the student left while it trained: a destroyed
+                pass                                # document takes no callbacks, and nobody waits for the path
 
         future.add_done_callback(done)
 

@@ -239,3 +239,43 @@ def test_a_dataset_the_core_refuses_reaches_the_browser_as_a_reason():
     lv._GeneratedTrainer(ds, gen).request("2")
     meta = json.loads(gen.tags[0])
     assert "at least 2 samples" in meta["error"] and gen.data["h"] == []
+
+
+def test_a_student_who_leaves_while_the_worker_trains_leaves_no_error_in_the_log(caplog):
+    """The session's document is destroyed before the worker finishes: the path is dropped quietly."""
+    import weakref
+    from concurrent.futures import Future
+    from types import SimpleNamespace
+
+    from bokeh.document import Document
+    from bokeh.models import ColumnDataSource
+
+    class Session:
+        def _document_patched(self, *args):
+            pass
+
+    doc, context = Document(), Session()
+    doc._session_context = weakref.ref(context)           # as in a served session
+    session = Session()
+    doc.on_change_dispatch_to(session)
+    pending = Future()
+
+    class Pool:
+        def submit(self, fn, *args):
+            pending.fn, pending.args = fn, args
+            return pending
+
+    big = attention.make_dataset("wave", lv.BACKGROUND_N + 1, 0.3, 0)
+    ds = SimpleNamespace(tags=['{"name": "generated"}'], data={"x": big.x.tolist(), "y": big.y.tolist()},
+                         document=doc)
+    gen = ColumnDataSource({"h": [], "loss": [], "grad": [], "status": [], "message": []}, tags=["{}"])
+    real_pool, lv._pool = lv._pool, lambda: Pool()
+    try:
+        lv._GeneratedTrainer(ds, gen).request("2")
+    finally:
+        lv._pool = real_pool
+    doc.destroy(session)                                  # the browser left
+    with caplog.at_level("DEBUG", logger="concurrent.futures"):
+        pending.set_result(pending.fn(*pending.args))     # the worker finishes afterwards
+    assert [r.getMessage() for r in caplog.records if r.levelname in ("ERROR", "CRITICAL")] == []
+    assert gen.data["h"] == []
