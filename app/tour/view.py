@@ -38,7 +38,7 @@ WORDS = {"prev": "\u2190 Previous", "next": "Next \u2192", "show": "Show me", "h
 CARD_CSS = """
 .tour-card { border: 1px solid #c8d3dc; border-left: 4px solid #0072B2; border-radius: 4px; background: #F4F8FB;
              padding: 4px 12px 6px; }
-.tour-card h3 { margin: 0.2em 0 0.3em; }
+.tour-card h2 { font-size: 1.15em; margin: 0.2em 0 0.3em; }   /* the size of the page's h3 */
 p.tour-count { color: #444; margin: 0.3em 0 0; }
 p.tour-found { color: #1b5e20; font-weight: bold; }
 p.tour-shown { color: #333; }
@@ -86,7 +86,7 @@ def card_html(tour: Tour, k: int) -> str:
     count = WORDS["step"].format(k=k, n=n)
     return (f'<div class="tour-card" role="region" aria-label="guided tour, {count.lower()}">'
             f'<p class="tour-count">{count} \u00b7 {html.escape(tour.title)}</p>'
-            f"<h3>{_markup(s.title)}</h3><p>{_markup(s.text)}</p>"
+            f"<h2>{_markup(s.title)}</h2><p>{_markup(s.text)}</p>"
             f'<p class="tour-do"><b>{WORDS["try"]}</b> {_markup(s.do)}</p>')
 
 

@@ -172,3 +172,29 @@ def test_arrow_keys_turn_the_steps_in_presentation_mode_only(open_tour):
     page.wait_for_function(f"() => Bokeh.documents[0].get_model_by_name('query_slider').value > {before}")
     assert step_shown(page) == 1
     assert math.isfinite(model_prop(page, "query_slider", "value"))
+
+
+def test_serve_with_a_tour_file_shows_that_tour(watch, tmp_path, monkeypatch):
+    """What `attention-explorable serve --tour FILE` starts: a server whose pages show that file's steps."""
+    import json
+
+    from app.tour import ENV_TOUR
+    from tests.browser.pageutil import free_port, start_server, stop_server
+
+    step = {"title": "Mine", "text": "My own words.", "do": "Shrink h.", "state": {"bandwidth": 0.05},
+            "when": [["max_weight", ">=", 0.95]], "found": "One sample wins."}
+    mine = tmp_path / "mine.json"
+    mine.write_text(json.dumps({"title": "My lecture", "steps": [step] * 3}), encoding="utf-8")
+    monkeypatch.setenv(ENV_TOUR, str(mine))
+    port = free_port()
+    proc = start_server(port)
+    try:
+        page = watch.page
+        page.goto(f"http://127.0.0.1:{port}/main?tour=5")
+        wait_ready(page)
+        wait_tour(page)
+        assert "Step 3 of 3 \u00b7 My lecture" in model_prop(page, "tour_card", "text")
+        assert shown_paragraphs(page, "notices") == ["tour=5 is outside 0 to 3; using 3."]
+        assert watch.console_errors() == []
+    finally:
+        stop_server(proc)
