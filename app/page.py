@@ -94,10 +94,13 @@ class EngineStarter(ReactiveHTML):
     root of Panel's document (its comm manager) draws nothing, so the engines attached to that event
     (``attach_engines``) would never run.  This invisible element, drawn after the sections, runs them
     instead.  Running them twice is harmless: an engine that has started ignores ``document_ready``.
+    It also tells the engines that the page's address belongs to the notebook, so they do not write
+    their state into it (``scheduleUrl`` in app/ui/common.js).
     """
 
     _template = '<div id="starter" style="display:none"></div>'
     _scripts = {"render": """
+      globalThis.__attnHostOwnsAddress = true;   // the address is JupyterLab's: the engines leave it alone
       const doc = model.document;
       if (doc == null || doc._document_callbacks == null) return;
       setTimeout(() => {

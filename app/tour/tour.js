@@ -99,8 +99,8 @@ const AttnTour = (function (M) {
     return Math.min(Math.max(Number(raw), 0), cfg.steps.length);
   }
 
-  function writeUrl(c) {
-    if (!c.urlArmed) return;
+  function writeUrl(c) {   // not in a notebook, whose address is JupyterLab's (see app/page.py)
+    if (!c.urlArmed || globalThis.__attnHostOwnsAddress === true) return;
     try {
       const out = new URLSearchParams(window.location.search);
       const k = c.visible ? c.step : 0;

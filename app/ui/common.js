@@ -205,10 +205,13 @@ const AttnCommon = (function () {
 
   // ---- the address follows the state (throttled) ---------------------------------------------------
 
+  // In a notebook the address is JupyterLab's (app/page.py's EngineStarter says so): it keeps it.
+  function hostOwnsAddress() { return globalThis.__attnHostOwnsAddress === true; }
+
   // At most one rewrite of the address per `delay` ms (a drag would otherwise rewrite it every frame).
   // query(): this section's new query string; before(): work due at the same pace (optional).
   function scheduleUrl(c, query, before, delay) {
-    if (!c.urlArmed || c.urlTimer) return;
+    if (!c.urlArmed || c.urlTimer || hostOwnsAddress()) return;
     c.urlTimer = setTimeout(() => {
       c.urlTimer = null;
       if (before) before();
@@ -253,5 +256,5 @@ const AttnCommon = (function () {
   }
 
   return { esc, fixed, general, signed, plain, parseQuery, pageState, runGuarded, clamp, setWidget, quiet,
-           findView, setHtml, scheduleUrl, publish, subscribe };
+           findView, setHtml, scheduleUrl, hostOwnsAddress, publish, subscribe };
 })();
