@@ -31,7 +31,8 @@ def test_wheel_contains_data_and_browser_sources(wheel):
                    "app/regression/engine.js", "app/main.py", "attention/kernels.py", "app/sentence/engine.js",
                    "app/learning/engine.js", "app/ideas/engine.js", "attention/lags.py", "attention/sequence.py",
                    "app/deploy/nginx.conf", "app/ui/share.py", "app/ui/share.js",
-                   "attention_data/notebooks/lecture.ipynb"):
+                   "attention_data/notebooks/lecture.ipynb", "attention_data/tours/regression.json",
+                   "app/tour/tour.js"):
         assert needed in names, needed
 
 
