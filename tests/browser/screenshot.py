@@ -8,7 +8,8 @@ the readouts and writes:
 * screenshot-phone.png: the main plot, the query slider and the readouts on a 360 px phone;
 * screenshot-projector.png: the top of the page at 1920 px in presentation mode (``?present=1``);
 * screenshot-sentence.png: the self-attention section on a laptop, when the page has one
-  (a model named "sentence_section").
+  (a model named "sentence_section");
+* screenshot-tour.png: the guided tour's step card beside the figure after "Show me" (step 2, ``?tour=2``).
 
 ``make screenshot`` runs this.  The files go to tests/browser/screenshots/ unless --out says otherwise.
 """
@@ -74,6 +75,18 @@ def take(url: str, out: Path) -> list[Path]:
                 s = _box(page, "sentence_section")
                 written.append(_shoot(page, out / "screenshot-sentence.png", s["y"] - 8,
                                       s["y"] + s["height"] + 8, 1366))
+            ctx.close()
+
+            ctx, page = _open(browser, url + "?tour=2", 1366, 768, 1)
+            if _has_model(page, "tour_card"):
+                model_element(page, "tour_show", "button").click()
+                page.wait_for_function("() => Bokeh.documents[0].get_model_by_name('tour_card').text"
+                                       ".includes('tour-shown')")
+                page.evaluate(SETTLE_JS)
+                grid = _box(page, "figure_grid")
+                card = _box(page, "tour")
+                written.append(_shoot(page, out / "screenshot-tour.png", grid["y"] - 8,
+                                      max(card["y"] + card["height"], grid["y"] + 470) + 12, 1366))
             ctx.close()
 
             ctx, page = _open(browser, url + "?present=1", 1920, 1080, 1)
