@@ -146,8 +146,8 @@ const AttnTour = (function (M) {
     writeUrl(c);
   }
 
-  // "Show me": the discrete settings at once, the numbers tweened (ease in and out) over cfg.tween_ms,
-  // through the widgets, so the regression engine redraws every frame as for a drag.
+  // "Show me": the discrete settings at once, the numbers tweened (ease in and out) through the widgets,
+  // so the regression engine redraws every frame as for a drag.
   function showMe(a, c) {
     const step = c.cfg.steps[c.step - 1], w = a.w;
     const target = Object.assign({}, c.cfg.defaults, step.state);
@@ -160,10 +160,14 @@ const AttnTour = (function (M) {
     const keys = [["query", w.query, target.query], ["logh", w.logh, Math.log10(target.bandwidth)],
                   ["logt", w.logt, Math.log10(target.temperature)], ["keynorm", w.keynorm, target.key_norm]];
     const from = keys.map(([, m]) => m.value);
-    const t0 = performance.now(), dur = c.cfg.tween_ms;
+    // Over tween_ms, and in at least min_frames frames: where a frame takes long (a slow machine, a big
+    // page) the move takes longer rather than jumping.
+    const t0 = performance.now(), dur = c.cfg.tween_ms, minFrames = c.cfg.min_frames;
+    let k = 0;
     const frame = (now) => {
       if (!c.tweening) return;
-      const u = Math.min(1, Math.max(0, (now - t0) / dur));
+      k += 1;
+      const u = Math.min(1, Math.max(0, (now - t0) / dur), k / minFrames);
       const e = u < 0.5 ? 2 * u * u : 1 - (-2 * u + 2) ** 2 / 2;
       keys.forEach(([, m, to], i) => set(m, "value", u >= 1 ? to : from[i] + (to - from[i]) * e));
       if (u < 1) { c.tween = requestAnimationFrame(frame); return; }

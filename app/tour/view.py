@@ -27,7 +27,8 @@ from .model import EQUAL_TOLERANCE, LOO_GRID, Tour, default_tour, full_state
 
 HERE = Path(__file__).resolve().parent
 APP = HERE.parent
-TWEEN_MS = 500
+TWEEN_MS = 500    # "show me" moves the numbers over half a second ...
+MIN_FRAMES = 6    # ... in at least this many frames
 # The regression section's models the tour reads and moves, by their names in the document.
 WIDGET_NAMES = {"query": "query_slider", "logh": "bandwidth_slider", "logt": "temperature_slider",
                 "kernel": "kernel_select", "keynorm": "keynorm_slider", "dataset": "dataset_select",
@@ -114,7 +115,7 @@ def engine_source() -> str:
 def tour_config(tour: Tour, *, mode: str, step: int) -> dict:
     """What tour.js needs: the steps' states and conditions, and the card texts (already HTML)."""
     return {
-        "mode": mode, "initial_step": int(step), "tween_ms": TWEEN_MS, "tolerance": EQUAL_TOLERANCE,
+        "mode": mode, "initial_step": int(step), "tween_ms": TWEEN_MS, "min_frames": MIN_FRAMES, "tolerance": EQUAL_TOLERANCE,
         "loo_grid": list(LOO_GRID), "defaults": full_state({}),
         "steps": [{"state": dict(s.state), "when": [list(c) for c in s.when]} for s in tour.steps],
         "cards": [card_html(tour, k) for k in range(1, len(tour) + 1)],

@@ -246,3 +246,12 @@ def test_the_readmes_example_tour_is_valid():
     tour = parse_tour(json.loads(block[1]))
     step = tour.steps[0]
     assert holds(step.when, readouts(step.state))
+
+
+def test_the_tour_engine_is_the_mirror_and_tour_js_only():
+    """The card talks to the regression section through named models, never by including its engine."""
+    from app.tour.view import engine_source
+
+    code = engine_source()
+    assert "const AttnMirror" in code and "const AttnTour" in code
+    assert "Explorable" not in code and "AttnCommon" not in code

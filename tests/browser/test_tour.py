@@ -98,6 +98,19 @@ def test_show_me_reaches_every_steps_state(open_tour):
     assert model_prop(page, "tour_next", "disabled") is True
 
 
+def test_show_me_moves_smoothly(open_tour):
+    """Show me glides: the bandwidth passes through many values on its way down, never jumping back."""
+    page = open_tour("?tour=2")
+    page.evaluate("""() => { const s = Bokeh.documents[0].get_model_by_name('bandwidth_slider');
+      window.__seen = []; s.properties.value.change.connect(() => window.__seen.push(s.value)); }""")
+    click(page, "tour_show")
+    wait_card(page, 'class="tour-shown"')
+    seen = page.evaluate("() => window.__seen")
+    assert len(seen) >= 4, seen                       # frames in between, not one jump (tour.js: 6 at least)
+    assert all(b <= a for a, b in zip(seen, seen[1:])), seen
+    assert seen[-1] == pytest.approx(math.log10(0.05), abs=1e-12)
+
+
 def test_a_real_drag_and_a_real_slider_move_are_recognised(open_tour):
     """Step 1: a mouse drag of the query on the plot; step 2: the bandwidth slider from the keyboard."""
     page = open_tour()
