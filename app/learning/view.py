@@ -39,7 +39,7 @@ import attention
 from attention import learn
 
 from app.ui import theme
-from app.ui.engine import engine_code, url_rules
+from app.ui.engine import engine_args, engine_code, url_rules
 from app.ui.theme import BLUE, GREEN, PAGE_CSS, PAGE_STYLES, VERMILLION
 from app.state import (BANDWIDTH_LR_PRESETS, BANDWIDTH_TRAIN_STEPS, METRIC_LR_PRESETS, METRIC_TRAIN_STEPS,
                     ExplorableState, url_spec)
@@ -217,134 +217,181 @@ def _lr_options(presets, default):
 
 def build_learning(state: ExplorableState, *, mode: str = "served", regression) -> LearningView:
     """The learning section for ``state``; ``regression`` is the RegressionView it drives (its slider, its plot)."""
-    if mode not in ("served", "static"):
-        raise ValueError(f"mode must be 'served' or 'static', got {mode!r}")
-    rm = regression.models
-    ds = rm["ds"]
-    css = InlineStyleSheet(css=LEARN_CSS)
-    spec = url_spec()
-    default_lr = spec["lr"]["default"]
-    default_mlr = spec["metric_lr"]["default"]
+    return LearningSection(state, mode=mode, regression=regression).view()
 
-    # -- the bandwidth ----------------------------------------------------------------------------
-    bw_path = ColumnDataSource({"h": [], "loss": []}, name="learn_bw_path")
-    bw_now = ColumnDataSource({"h": [], "loss": []}, name="learn_bw_now")
-    bw_loss = ColumnDataSource({"step": [], "loss": []}, name="learn_bw_loss")
-    gen = ColumnDataSource({"h": [], "loss": [], "grad": [], "status": [], "message": []}, name="learn_generated",
-                           tags=["{}"])
 
-    fb = regression.figures["bias_variance"]   # h's path is drawn on the regression's bias-variance plot
-    fb.line("h", "loss", source=bw_path, line_color=GREEN, line_width=2, legend_label="gradient descent on h")
-    fb.scatter("h", "loss", source=bw_path, size=5, color=GREEN)
-    fb.scatter("h", "loss", source=bw_now, size=12, marker="diamond", fill_color=GREEN, line_color="white",
-               line_width=1.5)
+class LearningSection:
+    """Builds the learning section, one method per part: the bandwidth demo's sources, figures and controls,
+    the metric demo's, the engine, the served page's Python callbacks and the layout."""
 
-    fpath = theme.style_figure(figure(height=240, sizing_mode="stretch_width", min_width=280, x_axis_type="log",
-                          x_range=fb.x_range, tools="", y_range=DataRange1d(start=0, range_padding=0.1),
-                          title="Gradient descent on h",
-                          name="learn_path_plot"))
-    loo_r = fpath.line("h", "loo", source=rm["hcurve"], line_color="black", line_width=2)
-    fpath.line("h", "loss", source=bw_path, line_color=GREEN, line_width=2)
-    fpath.scatter("h", "loss", source=bw_path, size=6, color=GREEN)
-    fpath.scatter("h", "loss", source=bw_now, size=14, marker="diamond", fill_color=GREEN, line_color="white",
-                  line_width=1.5)
-    fpath.y_range.renderers = [loo_r]
-    fpath.xaxis.axis_label = "bandwidth h\u00b7\u221aT"
-    fpath.yaxis.axis_label = "LOO error"
+    def __init__(self, state: ExplorableState, *, mode: str = "served", regression):
+        if mode not in ("served", "static"):
+            raise ValueError(f"mode must be 'served' or 'static', got {mode!r}")
+        self.state, self.mode, self.regression = state, mode, regression
+        self.rm = regression.models
+        self.ds = self.rm["ds"]
+        self.css = InlineStyleSheet(css=LEARN_CSS)
+        self.spec = url_spec()
 
-    floss = theme.style_figure(figure(height=240, sizing_mode="stretch_width", min_width=280, tools="",
-                          x_range=Range1d(0, STEPS), y_range=Range1d(0, 1),  # y: set to the whole path's span
-                          title="Loss at each step", name="learn_loss_plot"))
-    floss.line("step", "loss", source=bw_loss, line_color=GREEN, line_width=2)
-    floss.scatter("step", "loss", source=bw_loss, size=5, color=GREEN)
-    floss.xaxis.axis_label = "step"
-    floss.yaxis.axis_label = "LOO error"
+    def view(self) -> LearningView:
+        self.bandwidth_sources()
+        fb = self.draw_on_bias_variance()
+        figs = dict(path=self.path_figure(fb), loss=self.loss_figure(), metric=self.metric_figure(),
+                    metric_loss=self.metric_loss_figure())
+        self.controls()
+        engine, models = self.engine(figs)
+        if self.mode == "served":
+            self.python_callbacks()
+        layout, parts = self.layout(figs)
+        widgets = dict(lr=self.bw_lr, play=self.bw_buttons[0], pause=self.bw_buttons[1], step=self.bw_buttons[2],
+                       reset=self.bw_buttons[3], metric_lr=self.m_lr, metric_play=self.m_buttons[0],
+                       metric_pause=self.m_buttons[1], metric_step=self.m_buttons[2], metric_reset=self.m_buttons[3])
+        models.update(path_plot=figs["path"], loss_plot=figs["loss"], metric_loss_plot=figs["metric_loss"],
+                      bias_variance_plot=fb)
+        return LearningView(layout=layout, engine=engine, widgets=widgets, models=models, parts=parts)
 
-    bw_lr = Select(title="learning rate (on log h)", value=state.lr, options=_lr_options(BANDWIDTH_LR_PRESETS,
-                   default_lr), width=170, name="learn_lr_select")
-    bw_play, bw_pause, bw_step, bw_reset = _buttons("learn")
-    bw_readout = Div(text="", name="learn_bw_readout", stylesheets=[css], sizing_mode="stretch_width")
-    bw_status = Div(text="", name="learn_bw_status", stylesheets=[css], sizing_mode="stretch_width")
+    # -- the bandwidth ------------------------------------------------------------------------------------
+    def bandwidth_sources(self):
+        self.bw_path = ColumnDataSource({"h": [], "loss": []}, name="learn_bw_path")
+        self.bw_now = ColumnDataSource({"h": [], "loss": []}, name="learn_bw_now")
+        self.bw_loss = ColumnDataSource({"step": [], "loss": []}, name="learn_bw_loss")
+        self.gen = ColumnDataSource({"h": [], "loss": [], "grad": [], "status": [], "message": []},
+                                    name="learn_generated", tags=["{}"])
 
-    # -- the metric ---------------------------------------------------------------------------------
-    mcfg = metric_config()
-    m_samples = ColumnDataSource({"x1": [], "x2": [], "y": [], "w": [], "size": []}, name="learn_metric_samples")
-    m_ellipse = ColumnDataSource({"x": [], "y": []}, name="learn_metric_ellipse")
-    m_query = ColumnDataSource({"x": [], "y": []}, name="learn_metric_query")
-    m_loss = ColumnDataSource({"step": [], "loss": []}, name="learn_metric_loss")
-    lo, hi = METRIC_RANGE
-    # a square frame, so distances look like distances ("min" policies: the frame size wins over the row's)
-    m_fig = theme.style_figure(figure(frame_width=260, frame_height=260, width=None, height=None,
-                          x_range=Range1d(lo, hi, bounds=(lo, hi)),
-                          y_range=Range1d(lo, hi, bounds=(lo, hi)), tools="", width_policy="min",
-                          height_policy="min", name="metric_plot",
-                          title="Drag the query"))
-    cmap = LinearColorMapper(palette=list(Y_PALETTE), low=-1.2, high=1.2)
-    m_fig.scatter("x1", "x2", source=m_samples, size="size", fill_color={"field": "y", "transform": cmap},
-                  line_color="#222", line_width=0.6, fill_alpha=0.95)
-    m_fig.line("x", "y", source=m_ellipse, line_color=VERMILLION, line_width=2.5)
-    m_fig.scatter("x", "y", source=m_query, size=14, marker="circle_x", fill_color="white", line_color=VERMILLION,
-                  line_width=2.5)
-    # below the frame, so the square frame and its axes fit a 360 px phone
-    m_fig.add_layout(ColorBar(color_mapper=cmap, title="y", orientation="horizontal", height=10,
-                              major_label_text_font_size=theme.SIZES["normal"]["tick"],
-                              title_text_font_size=theme.SIZES["normal"]["tick"]), "below")
-    m_fig.xaxis.axis_label = "x\u2081 (y depends on it)"
-    m_fig.yaxis.axis_label = "x\u2082 (irrelevant)"
+    def draw_on_bias_variance(self):
+        """h's path, drawn on the regression's bias-variance plot."""
+        fb = self.regression.figures["bias_variance"]
+        fb.line("h", "loss", source=self.bw_path, line_color=GREEN, line_width=2, legend_label="gradient descent on h")
+        fb.scatter("h", "loss", source=self.bw_path, size=5, color=GREEN)
+        fb.scatter("h", "loss", source=self.bw_now, size=12, marker="diamond", fill_color=GREEN, line_color="white",
+                   line_width=1.5)
+        return fb
 
-    fmloss = theme.style_figure(figure(height=220, sizing_mode="stretch_width", min_width=260, tools="",
-                           x_range=Range1d(0, METRIC_STEPS), y_range=Range1d(0, 1),
-                           title="Loss at each step", name="metric_loss_plot"))
-    fmloss.line("step", "loss", source=m_loss, line_color=BLUE, line_width=2)
-    fmloss.xaxis.axis_label = "step"
-    fmloss.yaxis.axis_label = "LOO error"
+    def path_figure(self, fb):
+        fpath = theme.style_figure(figure(height=240, sizing_mode="stretch_width", min_width=280, x_axis_type="log",
+                                          x_range=fb.x_range, tools="", y_range=DataRange1d(start=0, range_padding=0.1),
+                                          title="Gradient descent on h", name="learn_path_plot"))
+        loo_r = fpath.line("h", "loo", source=self.rm["hcurve"], line_color="black", line_width=2)
+        fpath.line("h", "loss", source=self.bw_path, line_color=GREEN, line_width=2)
+        fpath.scatter("h", "loss", source=self.bw_path, size=6, color=GREEN)
+        fpath.scatter("h", "loss", source=self.bw_now, size=14, marker="diamond", fill_color=GREEN,
+                      line_color="white", line_width=1.5)
+        fpath.y_range.renderers = [loo_r]
+        fpath.xaxis.axis_label = "bandwidth h\u00b7\u221aT"
+        fpath.yaxis.axis_label = "LOO error"
+        return fpath
 
-    m_lr = Select(title="learning rate (on W)", value=state.metric_lr,
-                  options=_lr_options(METRIC_LR_PRESETS, default_mlr), width=170, name="metric_lr_select")
-    m_play, m_pause, m_step, m_reset = _buttons("metric")
-    m_readout = Div(text="", name="learn_metric_readout", stylesheets=[css], sizing_mode="stretch_width")
-    m_status = Div(text="", name="learn_metric_status", stylesheets=[css], sizing_mode="stretch_width")
-    m_matrix = Div(text="", name="learn_metric_W", stylesheets=[css], sizing_mode="stretch_width")
+    def loss_figure(self):
+        floss = theme.style_figure(figure(height=240, sizing_mode="stretch_width", min_width=280, tools="",
+                                          x_range=Range1d(0, STEPS), y_range=Range1d(0, 1),  # y: the whole path's span
+                                          title="Loss at each step", name="learn_loss_plot"))
+        floss.line("step", "loss", source=self.bw_loss, line_color=GREEN, line_width=2)
+        floss.scatter("step", "loss", source=self.bw_loss, size=5, color=GREEN)
+        floss.xaxis.axis_label = "step"
+        floss.yaxis.axis_label = "LOO error"
+        return floss
 
-    # -- the engine ---------------------------------------------------------------------------------
-    trainer = _GeneratedTrainer(ds, gen) if mode == "served" else None
-    if trainer is not None and _dataset_name(ds) == "generated":
-        trainer.request(state.lr)
-    config = {
-        "mode": mode, "tick_ms": TICK_MS, "keys": list(URL_KEYS), "spec": {k: spec[k] for k in URL_KEYS},
-        "initial": {"lr": state.lr, "step": state.step, "metric_lr": state.metric_lr,
-                    "metric_step": state.metric_step},
-        "defaults": {k: spec[k]["default"] for k in URL_KEYS},
-        "bandwidth": {"h0": H0, "steps": STEPS, "presets": list(BANDWIDTH_LR_PRESETS),
-                      "trajectories": bandwidth_trajectories()},
-        "metric": mcfg, "url_rules": url_rules(),
-    }
-    models = dict(
-        config=config, ds=ds, gen=gen, w_logh=rm["w_logh"], w_logt=rm["w_logt"], w_kernel=rm["w_kernel"],
-        w_link=rm["w_link"],
-        bw_lr=bw_lr, bw_play=bw_play, bw_pause=bw_pause, bw_step=bw_step, bw_reset=bw_reset, bw_readout=bw_readout,
-        bw_status=bw_status, bw_path=bw_path, bw_now=bw_now, bw_loss=bw_loss,
-        m_lr=m_lr, m_play=m_play, m_pause=m_pause, m_step=m_step, m_reset=m_reset, m_readout=m_readout,
-        m_status=m_status, m_matrix=m_matrix, m_samples=m_samples, m_ellipse=m_ellipse, m_query=m_query,
-        m_loss=m_loss, m_fig=m_fig, bw_loss_range=floss.y_range, m_loss_range=fmloss.y_range,
-    )
-    if set(models) != set(ENGINE_ARGS):
-        raise RuntimeError(f"the engine's arguments and ENGINE_ARGS differ: {set(models) ^ set(ENGINE_ARGS)}")
-    # Everything the engine writes lives only in the browser (no websocket traffic per step).
-    for m in (bw_path, bw_now, bw_loss, bw_readout, bw_status, m_samples, m_ellipse, m_query, m_loss, m_readout,
-              m_status, m_matrix, floss.y_range, fmloss.y_range):
-        m.syncable = False
-    engine = CustomJS(args=models, code=engine_source())
-    for w in (bw_lr, m_lr, rm["w_logh"]):
-        w.js_on_change("value", engine)
-    for b in (bw_play, bw_pause, bw_step, bw_reset, m_play, m_pause, m_step, m_reset):
-        b.js_on_event("button_click", engine)
-    for ev in ("tap", "pan", "panstart"):
-        m_fig.js_on_event(ev, engine)
-    ds.js_on_change("data", engine)
-    gen.js_on_change("data", engine)
+    # -- the metric ---------------------------------------------------------------------------------------
+    def metric_figure(self):
+        """The 2-D samples, the dragged query and its similarity ellipse, on a square frame."""
+        self.m_samples = ColumnDataSource({"x1": [], "x2": [], "y": [], "w": [], "size": []},
+                                          name="learn_metric_samples")
+        self.m_ellipse = ColumnDataSource({"x": [], "y": []}, name="learn_metric_ellipse")
+        self.m_query = ColumnDataSource({"x": [], "y": []}, name="learn_metric_query")
+        lo, hi = METRIC_RANGE
+        # a square frame, so distances look like distances ("min" policies: the frame size wins over the row's)
+        m_fig = theme.style_figure(figure(frame_width=260, frame_height=260, width=None, height=None,
+                                          x_range=Range1d(lo, hi, bounds=(lo, hi)),
+                                          y_range=Range1d(lo, hi, bounds=(lo, hi)), tools="", width_policy="min",
+                                          height_policy="min", name="metric_plot", title="Drag the query"))
+        cmap = LinearColorMapper(palette=list(Y_PALETTE), low=-1.2, high=1.2)
+        m_fig.scatter("x1", "x2", source=self.m_samples, size="size", fill_color={"field": "y", "transform": cmap},
+                      line_color="#222", line_width=0.6, fill_alpha=0.95)
+        m_fig.line("x", "y", source=self.m_ellipse, line_color=VERMILLION, line_width=2.5)
+        m_fig.scatter("x", "y", source=self.m_query, size=14, marker="circle_x", fill_color="white",
+                      line_color=VERMILLION, line_width=2.5)
+        # below the frame, so the square frame and its axes fit a 360 px phone
+        m_fig.add_layout(ColorBar(color_mapper=cmap, title="y", orientation="horizontal", height=10,
+                                  major_label_text_font_size=theme.SIZES["normal"]["tick"],
+                                  title_text_font_size=theme.SIZES["normal"]["tick"]), "below")
+        m_fig.xaxis.axis_label = "x\u2081 (y depends on it)"
+        m_fig.yaxis.axis_label = "x\u2082 (irrelevant)"
+        return m_fig
 
-    if mode == "served":
+    def metric_loss_figure(self):
+        self.m_loss = ColumnDataSource({"step": [], "loss": []}, name="learn_metric_loss")
+        fmloss = theme.style_figure(figure(height=220, sizing_mode="stretch_width", min_width=260, tools="",
+                                           x_range=Range1d(0, METRIC_STEPS), y_range=Range1d(0, 1),
+                                           title="Loss at each step", name="metric_loss_plot"))
+        fmloss.line("step", "loss", source=self.m_loss, line_color=BLUE, line_width=2)
+        fmloss.xaxis.axis_label = "step"
+        fmloss.yaxis.axis_label = "LOO error"
+        return fmloss
+
+    # -- controls and texts -------------------------------------------------------------------------------
+    def controls(self):
+        state, spec, css = self.state, self.spec, [self.css]
+        div = lambda name: Div(text="", name=name, stylesheets=css, sizing_mode="stretch_width")  # noqa: E731
+        self.bw_lr = Select(title="learning rate (on log h)", value=state.lr,
+                            options=_lr_options(BANDWIDTH_LR_PRESETS, spec["lr"]["default"]), width=170,
+                            name="learn_lr_select")
+        self.bw_buttons = _buttons("learn")
+        self.bw_readout, self.bw_status = div("learn_bw_readout"), div("learn_bw_status")
+        self.m_lr = Select(title="learning rate (on W)", value=state.metric_lr,
+                           options=_lr_options(METRIC_LR_PRESETS, spec["metric_lr"]["default"]), width=170,
+                           name="metric_lr_select")
+        self.m_buttons = _buttons("metric")
+        self.m_readout, self.m_status = div("learn_metric_readout"), div("learn_metric_status")
+        self.m_matrix = div("learn_metric_W")
+
+    # -- the engine ---------------------------------------------------------------------------------------
+    def config(self) -> dict:
+        state, spec = self.state, self.spec
+        return {
+            "mode": self.mode, "tick_ms": TICK_MS, "keys": list(URL_KEYS), "spec": {k: spec[k] for k in URL_KEYS},
+            "initial": {"lr": state.lr, "step": state.step, "metric_lr": state.metric_lr,
+                        "metric_step": state.metric_step},
+            "defaults": {k: spec[k]["default"] for k in URL_KEYS},
+            "bandwidth": {"h0": H0, "steps": STEPS, "presets": list(BANDWIDTH_LR_PRESETS),
+                          "trajectories": bandwidth_trajectories()},
+            "metric": metric_config(), "url_rules": url_rules(),
+        }
+
+    def engine(self, figs: dict):
+        """The engine and its arguments; everything only it writes lives only in the browser (no websocket
+        traffic per step)."""
+        rm, (bw_play, bw_pause, bw_step, bw_reset), (m_play, m_pause, m_step, m_reset) = (
+            self.rm, self.bw_buttons, self.m_buttons)
+        models = engine_args(
+            synced=dict(config=self.config(), ds=self.ds, gen=self.gen, w_logh=rm["w_logh"], w_logt=rm["w_logt"],
+                        w_kernel=rm["w_kernel"], w_link=rm["w_link"], bw_lr=self.bw_lr, bw_play=bw_play,
+                        bw_pause=bw_pause, bw_step=bw_step, bw_reset=bw_reset, m_lr=self.m_lr, m_play=m_play,
+                        m_pause=m_pause, m_step=m_step, m_reset=m_reset, m_fig=figs["metric"]),
+            browser_only=dict(bw_path=self.bw_path, bw_now=self.bw_now, bw_loss=self.bw_loss,
+                              bw_readout=self.bw_readout, bw_status=self.bw_status, m_samples=self.m_samples,
+                              m_ellipse=self.m_ellipse, m_query=self.m_query, m_loss=self.m_loss,
+                              m_readout=self.m_readout, m_status=self.m_status, m_matrix=self.m_matrix,
+                              bw_loss_range=figs["loss"].y_range, m_loss_range=figs["metric_loss"].y_range))
+        if set(models) != set(ENGINE_ARGS):
+            raise RuntimeError(f"the engine's arguments and ENGINE_ARGS differ: {set(models) ^ set(ENGINE_ARGS)}")
+        engine = CustomJS(args=models, code=engine_source())
+        for w in (self.bw_lr, self.m_lr, rm["w_logh"]):
+            w.js_on_change("value", engine)
+        for b in (*self.bw_buttons, *self.m_buttons):
+            b.js_on_event("button_click", engine)
+        for ev in ("tap", "pan", "panstart"):
+            figs["metric"].js_on_event(ev, engine)
+        self.ds.js_on_change("data", engine)
+        self.gen.js_on_change("data", engine)
+        return engine, models
+
+    def python_callbacks(self):
+        """Served page: a generated dataset's path is trained in Python; the learning rates reach the state."""
+        state, ds = self.state, self.ds
+        trainer = _GeneratedTrainer(ds, self.gen)
+        if _dataset_name(ds) == "generated":
+            trainer.request(state.lr)
+
         def guarded(fn):
             """A failing callback is logged and never stops the session (the browser keeps its paths)."""
             def run(attr, old, new):
@@ -356,7 +403,7 @@ def build_learning(state: ExplorableState, *, mode: str = "served", regression) 
 
         def on_data(_new):
             if _dataset_name(ds) == "generated":
-                trainer.request(bw_lr.value)
+                trainer.request(self.bw_lr.value)
 
         def on_lr(new):
             if new in BANDWIDTH_LR_PRESETS:
@@ -370,35 +417,34 @@ def build_learning(state: ExplorableState, *, mode: str = "served", regression) 
                 state.metric_lr = new
 
         ds.on_change("data", guarded(on_data))
-        bw_lr.on_change("value", guarded(on_lr))
-        m_lr.on_change("value", guarded(on_mlr))
+        self.bw_lr.on_change("value", guarded(on_lr))
+        self.m_lr.on_change("value", guarded(on_mlr))
 
-    # -- layout -------------------------------------------------------------------------------------
-    intro = Div(text=INTRO, stylesheets=[css], sizing_mode="stretch_width", name="learn_intro")
-    bw_text = Div(text=BANDWIDTH_TEXT, stylesheets=[css], sizing_mode="stretch_width")
-    controls_style = {"flex-wrap": "wrap", "gap": "4px 10px", "align-items": "flex-end"}
-    bw_controls = row(bw_lr, bw_play, bw_pause, bw_step, bw_reset, sizing_mode="stretch_width",
-                      styles=controls_style, name="learn_bw_controls")
-    bw_plots = row(fpath, floss, sizing_mode="stretch_width", styles={"flex-wrap": "wrap", "gap": "12px"})
-    bandwidth = column(bw_text, bw_controls, bw_readout, bw_status, bw_plots, sizing_mode="stretch_width",
-                       name="learn_bandwidth")
-
-    m_text = Div(text=METRIC_TEXT, stylesheets=[css], sizing_mode="stretch_width")
-    m_explain = Div(text=METRIC_EXPLAIN, stylesheets=[css], sizing_mode="stretch_width")
-    m_controls = row(m_lr, m_play, m_pause, m_step, m_reset, sizing_mode="stretch_width", styles=controls_style,
-                     name="learn_metric_controls")
-    # max-width: the readouts' long lines (which change at every step) must not change the page's width
-    m_side = column(m_readout, m_matrix, m_status, fmloss, sizing_mode="stretch_width", min_width=260,
-                    styles={"flex": "1 1 260px", "max-width": "560px"})
-    m_body = Row(children=[m_fig, m_side], sizing_mode="stretch_width", styles={"flex-wrap": "wrap", "gap": "12px"})
-    metric = column(m_text, m_controls, m_body, m_explain, sizing_mode="stretch_width", name="learn_metric")
-
-    parts = {"intro": intro, "bandwidth": bandwidth, "metric": metric}
-    layout = column(*parts.values(), sizing_mode="stretch_width", name="learning_section", styles=PAGE_STYLES)
-    widgets = dict(lr=bw_lr, play=bw_play, pause=bw_pause, step=bw_step, reset=bw_reset, metric_lr=m_lr,
-                   metric_play=m_play, metric_pause=m_pause, metric_step=m_step, metric_reset=m_reset)
-    models.update(path_plot=fpath, loss_plot=floss, metric_loss_plot=fmloss, bias_variance_plot=fb)
-    return LearningView(layout=layout, engine=engine, widgets=widgets, models=models, parts=parts)
+    # -- the layout ---------------------------------------------------------------------------------------
+    def layout(self, figs: dict):
+        css = [self.css]
+        controls_style = {"flex-wrap": "wrap", "gap": "4px 10px", "align-items": "flex-end"}
+        bw_controls = row(self.bw_lr, *self.bw_buttons, sizing_mode="stretch_width", styles=controls_style,
+                          name="learn_bw_controls")
+        bw_plots = row(figs["path"], figs["loss"], sizing_mode="stretch_width",
+                       styles={"flex-wrap": "wrap", "gap": "12px"})
+        bandwidth = column(Div(text=BANDWIDTH_TEXT, stylesheets=css, sizing_mode="stretch_width"), bw_controls,
+                           self.bw_readout, self.bw_status, bw_plots, sizing_mode="stretch_width",
+                           name="learn_bandwidth")
+        m_controls = row(self.m_lr, *self.m_buttons, sizing_mode="stretch_width", styles=controls_style,
+                         name="learn_metric_controls")
+        # max-width: the readouts' long lines (which change at every step) must not change the page's width
+        m_side = column(self.m_readout, self.m_matrix, self.m_status, figs["metric_loss"],
+                        sizing_mode="stretch_width", min_width=260, styles={"flex": "1 1 260px", "max-width": "560px"})
+        m_body = Row(children=[figs["metric"], m_side], sizing_mode="stretch_width",
+                     styles={"flex-wrap": "wrap", "gap": "12px"})
+        metric = column(Div(text=METRIC_TEXT, stylesheets=css, sizing_mode="stretch_width"), m_controls, m_body,
+                        Div(text=METRIC_EXPLAIN, stylesheets=css, sizing_mode="stretch_width"),
+                        sizing_mode="stretch_width", name="learn_metric")
+        parts = {"intro": Div(text=INTRO, stylesheets=css, sizing_mode="stretch_width", name="learn_intro"),
+                 "bandwidth": bandwidth, "metric": metric}
+        layout = column(*parts.values(), sizing_mode="stretch_width", name="learning_section", styles=PAGE_STYLES)
+        return layout, parts
 
 
 BACKGROUND_N = 300  # a generated dataset larger than this is trained in a worker thread (n = 2000: ~2 s)

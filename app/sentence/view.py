@@ -35,7 +35,7 @@ from attention.sentences import MAX_TOKENS, load_sentence_model
 
 from app.state import SentenceState, url_spec
 from app.ui import text, theme
-from app.ui.engine import engine_code, url_rules
+from app.ui.engine import engine_args, engine_code, url_rules
 from app.ui.theme import (BLUE, GREY, MONO_FONT, ORANGE, PAGE_CSS, PAGE_STYLES, PURPLE, VERMILLION,
                           WEIGHT_PALETTE)
 
@@ -323,326 +323,377 @@ def _div(**props) -> Div:
 
 def build_sentence(state=None, *, mode: str = "served", notices=()) -> SentenceView:
     """The self-attention section for ``state`` (any object with SentenceState's parameters)."""
-    if mode not in ("served", "static"):
-        raise ValueError(f"mode must be 'served' or 'static', got {mode!r}")
-    state = state or SentenceState()
-    notices = list(notices)
-    model = load_sentence_model()
-    presets, sentences = presets_payload()
-    raw, plain = _initial(state, notices)
-    sentences.setdefault(sentence_key(plain["tokens"]), plain)
-    n, n_heads = len(plain["tokens"]), len(plain["heads"])
-    temperature = float(getattr(state, "att_temperature", 1.0))
-    causal = bool(getattr(state, "causal", False))
-    token = int(getattr(state, "token", 1))
-    if token > n - 1:
-        notices.append(f"token={token} is past the end of this {n}-word sentence; showing the last word ({n - 1}).")
-        token = n - 1
-    head = int(getattr(state, "head", 0))
-    if head > n_heads - 1:
-        notices.append(f"head={head} does not exist (there are {n_heads} heads, 0 to {n_heads - 1}); "
-                       f"showing head {n_heads - 1}.")
-        head = n_heads - 1
-
-    css = InlineStyleSheet(css=SENTENCE_CSS)
-    holder = ColumnDataSource({"json": [_plain_json(raw)]}, name="sentence_data")
-    tokens_src = ColumnDataSource({"tok": list(plain["tokens"])}, name="sentence_tokens")
-    cells = ColumnDataSource({k: [] for k in ("x", "y", "w", "wc", "q_tok", "k_tok")}, name="attention_cells")
-    cell_labels = ColumnDataSource({"x": [], "y": [], "label": [], "tc": []}, name="cell_labels")
-    rowsums = ColumnDataSource({"x": [], "y": [], "sum": [], "text": []}, name="row_sums")
-    rowmark = ColumnDataSource({"x": [], "y": [], "width": []}, name="row_mark")
-    bars = ColumnDataSource({"x": [], "w": [], "tok": [], "color": []}, name="row_weights")
-    sense_values = ColumnDataSource({"x": [], "y": [], "label": [], "tok": []}, name="sense_values")
-    sense_arrows = ColumnDataSource({k: [] for k in ("x0", "y0", "x1", "y1", "w", "lw", "head", "alpha", "tok")},
-                                    name="sense_arrows")
-    # the legend needs one point to draw from: the opening state, by numpy (the engine redraws it at once)
-    first = attention.analyze_sentence(raw, temperature=temperature, causal=causal)
-    ox, oy = (float(v) for v in first.output_xy[head][token])
-    cx, cy = (float(v) for v in first.combined_xy[token])
-    sense_output = ColumnDataSource({"x": [ox], "y": [oy], "label": [""]}, name="sense_output")
-    sense_combined = ColumnDataSource({"x": [cx], "y": [cy], "label": [""]}, name="sense_combined")
-    cost_now = ColumnDataSource({"n": [], "scores": [], "label": []}, name="cost_now")
-
-    # -- the attention matrix -------------------------------------------------------------------------
-    ticker = FixedTicker(ticks=list(range(n)))
-    fmt = _tick_formatter(tokens_src)
-    cmap = LinearColorMapper(palette=WEIGHT_PALETTE, low=0, high=1, nan_color="#E4E4E4")
-    geo = geometry(plain["tokens"], present=bool(getattr(state, "present", False)))
-    heat = theme.style_figure(figure(frame_width=geo["frame_width"], frame_height=geo["frame_height"],
-                         x_range=Range1d(-0.5, n - 0.5 + geo["extra"]),
-                         y_range=Range1d(n - 0.5, -0.5), tools="", x_axis_location="above",
-                         title="Attention matrix", name="attention_heatmap",
-                         styles={"flex-shrink": "0", "min-width": "max-content"}))   # never squeezed: its box scrolls
-    heat.grid.visible = False
-    cell_r = heat.rect("x", "y", 1, 1, source=cells, fill_color={"field": "wc", "transform": cmap},
-                       line_color="white", line_width=1)
-    heat.text("x", "y", text="label", source=cell_labels, text_align="center", text_baseline="middle",
-              text_color="tc", text_font_size=theme.SIZES["normal"]["glyph"])
-    heat.text("x", "y", text="text", source=rowsums, text_align="left", text_baseline="middle",
-              text_color=GREY, text_font_size=theme.SIZES["normal"]["glyph"])
-    heat.rect("x", "y", "width", 1, source=rowmark, fill_alpha=0, line_color=VERMILLION, line_width=3)
-    heat.add_tools(HoverTool(renderers=[cell_r], tooltips=[("query (row)", "@q_tok"), ("key (column)", "@k_tok"),
-                                                            ("weight", "@w{0.0000}")]))
-    for ax in (heat.xaxis[0], heat.yaxis[0]):
-        ax.ticker = ticker
-        ax.formatter = fmt
-        ax.major_tick_line_color = None
-        ax.axis_line_color = None
-    heat.yaxis.axis_label = "query (row)"
-    if geo["heat_vertical"]:
-        heat.xaxis.major_label_orientation = math.pi / 2
-    heat.xaxis.axis_label = "key (column)"
-    # colour = weight / the largest weight of the matrix: the scale stays 0..1, so the colour bar never
-    # changes size (which would lay out the whole page); the hover shows the weight itself
-    heat.add_layout(ColorBar(color_mapper=cmap, width=10, title="weight ÷ largest",
-                             title_text_font_size=theme.SIZES["normal"]["tick"],
-                             major_label_text_font_size=theme.SIZES["normal"]["tick"], padding=4), "right")
-
-    # -- the selected row as bars -----------------------------------------------------------------------
-    bars_fig = theme.style_figure(figure(height=230, sizing_mode="stretch_width", min_width=280, tools="",
-                             x_range=Range1d(-0.5, n - 0.5), y_range=Range1d(0, 1.05),
-                             title="Weights of the selected row", name="row_bars"))
-    bars_fig.vbar(x="x", top="w", width=0.8, source=bars, fill_color="color", line_color=None)
-    bars_fig.xaxis[0].ticker = ticker
-    bars_fig.xaxis[0].formatter = fmt
-    bars_fig.xgrid.visible = False
-    if geo["bars_vertical"]:
-        bars_fig.xaxis.major_label_orientation = math.pi / 2
-    bars_fig.yaxis.axis_label = "weight"
-    # labels of one width whatever the range, so a new row never changes the axis' size
-    bars_fig.yaxis.formatter = CustomJSTickFormatter(code="return tick.toFixed(2);")
-
-    # -- the sense plane ----------------------------------------------------------------------------------
-    sp = model.sense_plane
-    sense_fig = theme.style_figure(figure(height=380, sizing_mode="stretch_width", min_width=280, tools="",
-                              x_range=Range1d(-0.2, 1.2), y_range=Range1d(-0.2, 1.2),
-                              title="Where the output lands", name="sense_plot"))
-    sense_fig.xaxis.axis_label = f"{sp.x_label} \u2192"
-    sense_fig.yaxis.axis_label = f"{sp.y_label} \u2192"
-    sense_fig.xaxis.ticker = FixedTicker(ticks=[0, 0.5, 1])   # the same labels for every range: a stable axis
-    sense_fig.yaxis.ticker = FixedTicker(ticks=[0, 0.5, 1])
-    sense_fig.add_layout(Slope(gradient=1, y_intercept=0, line_color="#BBBBBB", line_dash="dashed"))
-    sense_fig.add_layout(Arrow(source=sense_arrows, x_start="x0", y_start="y0", x_end="x1", y_end="y1",
-                               line_color=BLUE, line_width="lw", line_alpha="alpha",
-                               end=VeeHead(size="head", fill_color=BLUE, line_color=BLUE, fill_alpha="alpha",
-                                           line_alpha="alpha")))
-    vals_r = sense_fig.scatter("x", "y", source=sense_values, size=11, fill_color="#9A9A9A", line_color="white")
-    sense_fig.text("x", "y", text="label", source=sense_values, x_offset=7, y_offset=-4,
-                   text_font_size=theme.SIZES["normal"]["glyph"],
-                   text_color="#333")
-    out_r = sense_fig.scatter("x", "y", source=sense_output, size=16, fill_color=VERMILLION, line_color="white",
-                              line_width=2, legend_label="output of the selected word")
-    sense_fig.text("x", "y", text="label", source=sense_output, x_offset=-8, y_offset=-12, text_align="right",
-                   text_font_size=theme.SIZES["normal"]["glyph"], text_color=VERMILLION, text_font_style="bold")
-    comb_r = sense_fig.scatter("x", "y", source=sense_combined, marker="diamond", size=17, fill_color=PURPLE,
-                               line_color="white", line_width=1.5,
-                               legend_label="all heads combined (W\u2092)")
-    legend = theme.style_legend(sense_fig.legend[0])
-    legend.border_line_color = None
-    sense_fig.add_layout(legend, "below")
-    sense_fig.add_tools(HoverTool(renderers=[vals_r], tooltips=[("value of", "@tok")]))
-
-    # -- one small matrix per head --------------------------------------------------------------------
-    minis, mini_figs, head_divs = [], [], []
-    for h, hd in enumerate(model.heads):
-        src = ColumnDataSource({"x": [], "y": [], "w": [], "wc": []}, name=f"head_cells_{h}")
-        f = figure(frame_width=MINI_SIZE, frame_height=MINI_SIZE, x_range=Range1d(-0.5, n - 0.5),
-                   y_range=Range1d(n - 0.5, -0.5),
-                   tools="", toolbar_location=None, name=f"head_heatmap_{h}")
-        f.rect("x", "y", 1, 1, source=src, fill_color={"field": "wc", "transform": cmap}, line_color=None)
-        f.axis.visible = False
-        f.grid.visible = False
-        f.outline_line_color = "#BBBBBB"
-        f.min_border = 4
-        minis.append(src)
-        mini_figs.append(f)
-        head_divs.append(_div(text=f'<h4>{text.escape(f"{h}: {hd.name}")}</h4>'
-                                   f'<p class="head">{text.escape(hd.description)}</p>', stylesheets=[css],
-                              width=240, name=f"head_description_{h}"))
-
-    # -- the O(n^2) cost ------------------------------------------------------------------------------------
-    cost_src = ColumnDataSource({"n": COST_N, "scores": [float(s) for s in attention.attention_cost(COST_N)[0]]},
-                                name="cost_curve")
-    s0, s1 = attention.attention_cost([COST_N[0], COST_N[-1]])[0]
-    cost_fig = theme.style_figure(figure(height=300, sizing_mode="stretch_width", min_width=280, x_axis_type="log",
-                             y_axis_type="log", tools="", x_range=Range1d(1.5, COST_N[-1] * 1.5),
-                             y_range=Range1d(1.5, s1 * 3), title="Scores grow as n\u00b2",
-                             name="cost_plot"))
-    cost_fig.line("n", "scores", source=cost_src, line_color=BLUE, line_width=3)
-    cost_fig.scatter("n", "scores", source=cost_src, size=5, color=BLUE)
-    cost_fig.scatter("n", "scores", source=cost_now, size=13, fill_color=VERMILLION, line_color="white")
-    cost_fig.text("n", "scores", text="label", source=cost_now, x_offset=10, y_offset=4,
-                  text_font_size=theme.SIZES["normal"]["glyph"],
-                  text_color=VERMILLION)
-    cost_fig.xaxis.axis_label = "length n (words)"
-    cost_fig.yaxis.axis_label = "scores n\u00b2"
-    cost_fig.yaxis.formatter = _count_formatter()
-    cost_fig.xaxis.formatter = _count_formatter()
-    _, b0 = attention.attention_cost(COST_N[0])
-    bpn = float(b0) / float(s0)
-    cost_fig.extra_y_ranges = {"mem": Range1d(1.5 * bpn, s1 * 3 * bpn)}
-    cost_fig.extra_y_scales = {"mem": LogScale()}
-    cost_fig.add_layout(LogAxis(y_range_name="mem", axis_label="memory",
-                                formatter=_bytes_formatter()), "right")
-    theme.style_figure(cost_fig)   # again, for the axis just added
-    cost_fig.add_tools(HoverTool(renderers=[cost_fig.renderers[1]],
-                                 tooltips=[("n", "@n"), ("scores", "@scores{0,0}")]))
-
-    rows_t, t_source = measured_timings()
-    timing_fig = theme.style_figure(figure(height=300, sizing_mode="stretch_width", min_width=280, x_axis_type="log",
-                               y_axis_type="log", tools="", x_range=Range1d(TIMING_N[0] / 1.4, TIMING_N[-1] * 1.4),
-                               title="Measured time (d = 64)", name="timing_plot"))
-    if rows_t:
-        tn = [r[0] for r in rows_t]
-        tms = [r[1] / 1000 for r in rows_t]
-        timing_src = ColumnDataSource({"n": tn, "ms": tms}, name="timings")
-        # slope-2 guide through the largest measured n: t = t_last (n / n_last)^2
-        guide = ColumnDataSource({"n": list(TIMING_N), "ms": [tms[-1] * (g / tn[-1]) ** 2 for g in TIMING_N]},
-                                 name="timing_guide")
-        timing_fig.line("n", "ms", source=guide, line_color=GREY, line_dash="dashed", line_width=1.5,
-                        legend_label="slope 2 (n\u00b2)")
-        tr = timing_fig.line("n", "ms", source=timing_src, line_color=ORANGE, line_width=2.5,
-                             legend_label="measured")
-        timing_fig.scatter("n", "ms", source=timing_src, size=8, color=ORANGE)
-        timing_fig.y_range = Range1d(min(tms + guide.data["ms"]) / 2, max(tms + guide.data["ms"]) * 2)
-        timing_fig.legend.location = "top_left"
-        theme.style_legend(timing_fig.legend[0])
-        timing_fig.add_tools(HoverTool(renderers=[tr], tooltips=[("n", "@n"), ("time", "@ms{0.000} ms")]))
-        timing_note = f"Median time per call, {t_source}."
-    else:
-        timing_fig.visible = False
-        timing_note = "No timings are available here; the n\u00b2 curve above shows the scaling alone."
-    timing_fig.xaxis.axis_label = "n"
-    timing_fig.xaxis.ticker = FixedTicker(ticks=list(TIMING_N))
-    timing_fig.xaxis.formatter = CustomJSTickFormatter(code="return String(tick);")
-    timing_fig.yaxis.axis_label = "milliseconds"
-    timing_fig.yaxis.formatter = CustomJSTickFormatter(code="return String(Number(tick.toPrecision(3)));")
-
-    # -- controls ---------------------------------------------------------------------------------------------
-    spec = url_spec()
-    preset_options = [("", "\u2014 your own sentence \u2014")] + [(str(i), p["text"]) for i, p in enumerate(presets)]
-    w_preset = Select(title="example sentence", options=preset_options, value="", name="preset_select",
-                      sizing_mode="stretch_width", min_width=240)
-    w_input = None
-    if mode == "served":
-        w_input = TextInput(title="your own sentence (press Enter)", value=raw, max_length=spec["sentence"]["max"],
-                            placeholder="the bank by the river", name="sentence_input", sizing_mode="stretch_width",
-                            min_width=240)
-    w_token = Select(title="query word (row)", value=str(token),
-                     options=[(str(i), f"{i}: {t}") for i, t in enumerate(plain["tokens"])],
-                     name="token_select", width=170)
-    w_head = RadioButtonGroup(labels=[f"{h}: {hd.name}" for h, hd in enumerate(model.heads)], active=head,
-                              name="head_select", sizing_mode="stretch_width",
-                              stylesheets=[InlineStyleSheet(css=".bk-btn-group { flex-wrap: wrap; }")])
-    t_spec = spec["att_temperature"]
-    w_logt = Slider(start=math.log10(t_spec["lo"]), end=math.log10(t_spec["hi"]), step=0.01,
-                    value=math.log10(temperature), title="temperature T", format=theme.log_format(),
-                    name="att_temperature_slider", sizing_mode="stretch_width", min_width=200)
-    w_causal = Checkbox(label="causal mask: each word sees only itself and earlier words", active=causal,
-                        name="causal_toggle")
-
-    readout_div = _div(text="", name="sentence_readouts", stylesheets=[css], sizing_mode="stretch_width")
-    caption_div = _div(text="", name="sentence_caption", stylesheets=[css], sizing_mode="stretch_width")
-    info_div = _div(text="", name="sentence_info", stylesheets=[css], sizing_mode="stretch_width")
-    preset_div = _div(text="", name="preset_note", stylesheets=[css], sizing_mode="stretch_width")
-    notice_div = _div(text="".join(f'<p class="notice">{text.escape(s)}</p>' for s in notices),
-                      name="sentence_notices", stylesheets=[css], visible=bool(notices), sizing_mode="stretch_width")
-
-    # The engine sets this box's width to the matrix's, but never wider than the screen: a long sentence
-    # keeps 20 px rows and scrolls sideways inside the box on a phone.
-    matrix_box = column(heat, _div(text=MATRIX_NOTE, stylesheets=[css], sizing_mode="stretch_width"),
-                        width=geo["box"], styles={"overflow-x": "auto", "overflow-y": "hidden", "flex": "0 0 auto"},
-                        name="matrix_box")
-
-    sentence_spec = {k: spec[k] for k in SENTENCE_KEYS}
-    config = {
-        "mode": mode, "spec": sentence_spec, "presets": presets, "sentences": sentences,
-        "default_sentence": DEFAULT_SENTENCE, "max_tokens": MAX_TOKENS,
-        "initial": {"key": sentence_key(plain["tokens"]), "token": token, "head": head,
-                    "temperature": temperature, "causal": causal},
-        "notices": notices, "tokenize_note": TOKENIZE_NOTE, "theme": theme.js_config(), "url_rules": url_rules(),
-        "colors": {"row": BLUE, "selected": VERMILLION},
-    }
-    models = dict(
-        config=config, holder=holder, tokens_src=tokens_src, cells=cells, cell_labels=cell_labels, rowsums=rowsums,
-        rowmark=rowmark,
-        bars=bars, sense_values=sense_values, sense_arrows=sense_arrows, sense_output=sense_output,
-        sense_combined=sense_combined, cost_now=cost_now, minis=minis, mini_figs=mini_figs, heat=heat,
-        bars_fig=bars_fig, sense_fig=sense_fig, figs=[heat, bars_fig, sense_fig, cost_fig, timing_fig, *mini_figs],
-        cmap=cmap, ticker=ticker, fmt=fmt, matrix_box=matrix_box, w_preset=w_preset, w_input=w_input, w_token=w_token,
-        w_head=w_head,
-        w_logt=w_logt, w_causal=w_causal, readout_div=readout_div, caption_div=caption_div, info_div=info_div,
-        notice_div=notice_div, preset_div=preset_div, head_divs=head_divs,
-    )
-    if set(models) != set(ENGINE_ARGS):
-        raise RuntimeError(f"the engine's arguments and ENGINE_ARGS differ: {set(models) ^ set(ENGINE_ARGS)}")
-    # Everything the engine draws lives only in the browser: no websocket traffic per gesture.
-    quiet = [matrix_box, tokens_src, cells, cell_labels, rowsums, rowmark, bars, sense_values, sense_arrows,
-             sense_output, sense_combined,
-             cost_now, *minis, cmap, ticker, readout_div, caption_div, info_div, preset_div, heat, bars_fig,
-             sense_fig, cost_fig, *mini_figs, *heat.axis, *bars_fig.axis, *cost_fig.axis, *sense_fig.axis,
-             *[a for f in mini_figs for a in f.axis], heat.x_range, heat.y_range, bars_fig.x_range, bars_fig.y_range,
-             sense_fig.x_range, sense_fig.y_range,
-             *[r for f in mini_figs for r in (f.x_range, f.y_range)]]
-    if mode == "static":
-        quiet.append(notice_div)
-    for m in quiet:
-        m.syncable = False
-    engine = CustomJS(args=models, code=engine_source())
-    holder.js_on_change("data", engine)
-    for w in (w_preset, w_token, w_logt):
-        w.js_on_change("value", engine)
-    w_head.js_on_change("active", engine)
-    w_causal.js_on_change("active", engine)
-    heat.js_on_event("tap", engine)
-    for f in mini_figs:
-        f.js_on_event("tap", engine)
-
-    # -- layout -------------------------------------------------------------------------------------------------
-    intro = _div(text=INTRO, stylesheets=[css], sizing_mode="stretch_width", name="sentence_intro")
-    if mode == "served":
-        input_row = row(w_input, w_preset, sizing_mode="stretch_width", styles={"flex-wrap": "wrap", "gap": "0 12px"})
-        input_note = _div(text=f'<p class="small">{text.escape(INPUT_NOTE)}</p>', stylesheets=[css],
-                          sizing_mode="stretch_width")
-    else:
-        input_row = row(w_preset, sizing_mode="stretch_width")
-        input_note = _div(text=f'<p class="small">{text.escape(STATIC_INPUT_NOTE)}</p>', stylesheets=[css],
-                          sizing_mode="stretch_width", name="sentence_static_note")
-    controls = column(
-        input_row, input_note, preset_div, info_div,
-        row(w_head, sizing_mode="stretch_width", styles={"flex-wrap": "wrap"}),
-        row(w_logt, w_causal, sizing_mode="stretch_width", styles={"flex-wrap": "wrap", "gap": "4px 16px",
-                                                                   "align-items": "center"}),
-        sizing_mode="stretch_width", name="sentence_controls")
-    # a long sentence keeps 20 px rows and scrolls sideways inside this box on a narrow screen
-    row_box = column(w_token, bars_fig, row(readout_div, sizing_mode="stretch_width"), caption_div,
-                     sizing_mode="stretch_width", min_width=280, styles={"flex": "1 1 300px"})
-    top = row(matrix_box, row_box, sizing_mode="stretch_width", styles={"flex-wrap": "wrap", "gap": "12px"})
-    routing = row(column(sense_fig, sizing_mode="stretch_width", styles={"flex": "3 1 320px"}),
-                  _div(text=ROUTING, stylesheets=[css], sizing_mode="stretch_width", styles={"flex": "2 1 260px"}),
-                  sizing_mode="stretch_width", styles={"flex-wrap": "wrap", "gap": "12px"})
-    heads = column(
-        _div(text=MULTIHEAD, stylesheets=[css], sizing_mode="stretch_width"),
-        row(*[column(f, d) for f, d in zip(mini_figs, head_divs)], sizing_mode="stretch_width",
-            styles={"flex-wrap": "wrap", "gap": "8px 20px"}),
-        sizing_mode="stretch_width", name="heads_box")
-    cost_fig.styles = {"flex": "1 1 300px"}
-    cost = column(
-        _div(text=COST, stylesheets=[css], sizing_mode="stretch_width"),
-        row(cost_fig, column(timing_fig, _div(text=f'<p class="small">{text.escape(timing_note)}</p>',
-                                              stylesheets=[css], sizing_mode="stretch_width", name="timing_note"),
-                             sizing_mode="stretch_width", styles={"flex": "1 1 280px"}),
-            sizing_mode="stretch_width", styles={"flex-wrap": "wrap", "gap": "12px"}),
-        sizing_mode="stretch_width", name="cost_box")
-    perspective = _div(text=PERSPECTIVE, stylesheets=[css], sizing_mode="stretch_width", name="sentence_perspective")
-    parts = {"intro": intro, "notices": notice_div, "controls": controls, "top": top, "routing": routing,
-             "heads": heads, "cost": cost, "perspective": perspective}
-    layout = column(*parts.values(), sizing_mode="stretch_width", name="sentence_section", styles=PAGE_STYLES)
-    widgets = dict(preset=w_preset, token=w_token, head=w_head, temperature=w_logt, causal=w_causal)
-    if w_input is not None:
-        widgets["input"] = w_input
-    return SentenceView(layout=layout, engine=engine, widgets=widgets, notice_div=notice_div, text_input=w_input,
-                        holder=holder, models=models, parts=parts, mode=mode)
+    return SentenceSection(state, mode=mode, notices=notices).view()
 
 
-__all__ = ["SentenceView", "build_sentence", "measured_timings", "sentence_plain", "presets_payload"]
+class SentenceSection:
+    """Builds the self-attention section, one method per part: the opening state, the data sources, each
+    figure (matrix, row bars, sense plane, the heads, the cost, the timings), the controls, the texts, the
+    engine and the layout.  ``view()`` runs them in order and returns the ``SentenceView``."""
+
+    def __init__(self, state=None, *, mode: str = "served", notices=()):
+        if mode not in ("served", "static"):
+            raise ValueError(f"mode must be 'served' or 'static', got {mode!r}")
+        self.state, self.mode, self.notices = state or SentenceState(), mode, list(notices)
+        self.model = load_sentence_model()
+        self.presets, self.sentences = presets_payload()
+        self.css = InlineStyleSheet(css=SENTENCE_CSS)
+        self.opening()
+
+    def opening(self):
+        """The opening sentence, word, head, temperature and mask; a word or head past the end is clamped."""
+        state, notices = self.state, self.notices
+        self.raw, plain = _initial(state, notices)
+        self.plain = plain
+        self.sentences.setdefault(sentence_key(plain["tokens"]), plain)
+        n = self.n = len(plain["tokens"])
+        n_heads = len(plain["heads"])
+        self.temperature = float(getattr(state, "att_temperature", 1.0))
+        self.causal = bool(getattr(state, "causal", False))
+        self.token = int(getattr(state, "token", 1))
+        if self.token > n - 1:
+            notices.append(f"token={self.token} is past the end of this {n}-word sentence; showing the last word "
+                           f"({n - 1}).")
+            self.token = n - 1
+        self.head = int(getattr(state, "head", 0))
+        if self.head > n_heads - 1:
+            notices.append(f"head={self.head} does not exist (there are {n_heads} heads, 0 to {n_heads - 1}); "
+                           f"showing head {n_heads - 1}.")
+            self.head = n_heads - 1
+        self.geo = geometry(plain["tokens"], present=bool(getattr(state, "present", False)))
+
+    def view(self) -> SentenceView:
+        self.sources()
+        f = dict(heat=self.heat_figure(), bars=self.bars_figure(), sense=self.sense_figure(),
+                 cost=self.cost_figure())
+        f["timing"], timing_note = self.timing_figure()
+        self.head_figures()
+        w = self.controls()
+        divs = self.texts()
+        engine, models = self.engine(f, w, divs)
+        layout, parts = self.layout(f, w, divs, timing_note)
+        widgets = {k: w[k] for k in ("preset", "token", "head", "temperature", "causal")}
+        if w["input"] is not None:
+            widgets["input"] = w["input"]
+        return SentenceView(layout=layout, engine=engine, widgets=widgets, notice_div=divs["notice"],
+                            text_input=w["input"], holder=self.src["holder"], models=models, parts=parts,
+                            mode=self.mode)
+
+    # -- data ------------------------------------------------------------------------------------------
+    def sources(self):
+        cds = lambda name, cols: ColumnDataSource({k: [] for k in cols}, name=name)  # noqa: E731
+        s = self.src = dict(
+            holder=ColumnDataSource({"json": [_plain_json(self.raw)]}, name="sentence_data"),
+            tokens_src=ColumnDataSource({"tok": list(self.plain["tokens"])}, name="sentence_tokens"),
+            cells=cds("attention_cells", ("x", "y", "w", "wc", "q_tok", "k_tok")),
+            cell_labels=cds("cell_labels", ("x", "y", "label", "tc")),
+            rowsums=cds("row_sums", ("x", "y", "sum", "text")),
+            rowmark=cds("row_mark", ("x", "y", "width")),
+            bars=cds("row_weights", ("x", "w", "tok", "color")),
+            sense_values=cds("sense_values", ("x", "y", "label", "tok")),
+            sense_arrows=cds("sense_arrows", ("x0", "y0", "x1", "y1", "w", "lw", "head", "alpha", "tok")),
+            cost_now=cds("cost_now", ("n", "scores", "label")),
+        )
+        # the legend needs one point to draw from: the opening state, by numpy (the engine redraws it at once)
+        first = attention.analyze_sentence(self.raw, temperature=self.temperature, causal=self.causal)
+        ox, oy = (float(v) for v in first.output_xy[self.head][self.token])
+        cx, cy = (float(v) for v in first.combined_xy[self.token])
+        s["sense_output"] = ColumnDataSource({"x": [ox], "y": [oy], "label": [""]}, name="sense_output")
+        s["sense_combined"] = ColumnDataSource({"x": [cx], "y": [cy], "label": [""]}, name="sense_combined")
+        self.ticker = FixedTicker(ticks=list(range(self.n)))
+        self.fmt = _tick_formatter(s["tokens_src"])
+        self.cmap = LinearColorMapper(palette=WEIGHT_PALETTE, low=0, high=1, nan_color="#E4E4E4")
+
+    # -- figures ---------------------------------------------------------------------------------------
+    def heat_figure(self):
+        """The attention matrix: one row per query word, the row sums beside it, the selected row framed."""
+        n, geo, s = self.n, self.geo, self.src
+        heat = theme.style_figure(figure(frame_width=geo["frame_width"], frame_height=geo["frame_height"],
+                                         x_range=Range1d(-0.5, n - 0.5 + geo["extra"]),
+                                         y_range=Range1d(n - 0.5, -0.5), tools="", x_axis_location="above",
+                                         title="Attention matrix", name="attention_heatmap",
+                                         styles={"flex-shrink": "0", "min-width": "max-content"}))  # its box scrolls
+        heat.grid.visible = False
+        cell_r = heat.rect("x", "y", 1, 1, source=s["cells"], fill_color={"field": "wc", "transform": self.cmap},
+                           line_color="white", line_width=1)
+        glyph = theme.SIZES["normal"]["glyph"]
+        heat.text("x", "y", text="label", source=s["cell_labels"], text_align="center", text_baseline="middle",
+                  text_color="tc", text_font_size=glyph)
+        heat.text("x", "y", text="text", source=s["rowsums"], text_align="left", text_baseline="middle",
+                  text_color=GREY, text_font_size=glyph)
+        heat.rect("x", "y", "width", 1, source=s["rowmark"], fill_alpha=0, line_color=VERMILLION, line_width=3)
+        heat.add_tools(HoverTool(renderers=[cell_r], tooltips=[("query (row)", "@q_tok"),
+                                                                ("key (column)", "@k_tok"), ("weight", "@w{0.0000}")]))
+        for ax in (heat.xaxis[0], heat.yaxis[0]):
+            ax.ticker, ax.formatter = self.ticker, self.fmt
+            ax.major_tick_line_color = ax.axis_line_color = None
+        heat.yaxis.axis_label = "query (row)"
+        if geo["heat_vertical"]:
+            heat.xaxis.major_label_orientation = math.pi / 2
+        heat.xaxis.axis_label = "key (column)"
+        # colour = weight / the largest weight of the matrix: the scale stays 0..1, so the colour bar never
+        # changes size (which would lay out the whole page); the hover shows the weight itself
+        tick = theme.SIZES["normal"]["tick"]
+        heat.add_layout(ColorBar(color_mapper=self.cmap, width=10, title="weight ÷ largest", title_text_font_size=tick,
+                                 major_label_text_font_size=tick, padding=4), "right")
+        return heat
+
+    def bars_figure(self):
+        """The selected row's weights as bars."""
+        bars_fig = theme.style_figure(figure(height=230, sizing_mode="stretch_width", min_width=280, tools="",
+                                             x_range=Range1d(-0.5, self.n - 0.5), y_range=Range1d(0, 1.05),
+                                             title="Weights of the selected row", name="row_bars"))
+        bars_fig.vbar(x="x", top="w", width=0.8, source=self.src["bars"], fill_color="color", line_color=None)
+        bars_fig.xaxis[0].ticker = self.ticker
+        bars_fig.xaxis[0].formatter = self.fmt
+        bars_fig.xgrid.visible = False
+        if self.geo["bars_vertical"]:
+            bars_fig.xaxis.major_label_orientation = math.pi / 2
+        bars_fig.yaxis.axis_label = "weight"
+        # labels of one width whatever the range, so a new row never changes the axis' size
+        bars_fig.yaxis.formatter = CustomJSTickFormatter(code="return tick.toFixed(2);")
+        return bars_fig
+
+    def sense_figure(self):
+        """The sense plane: the values, the weighted arrows, the selected word's output and all heads'."""
+        sp, s, glyph = self.model.sense_plane, self.src, theme.SIZES["normal"]["glyph"]
+        fig = theme.style_figure(figure(height=380, sizing_mode="stretch_width", min_width=280, tools="",
+                                        x_range=Range1d(-0.2, 1.2), y_range=Range1d(-0.2, 1.2),
+                                        title="Where the output lands", name="sense_plot"))
+        fig.xaxis.axis_label = f"{sp.x_label} \u2192"
+        fig.yaxis.axis_label = f"{sp.y_label} \u2192"
+        fig.xaxis.ticker = FixedTicker(ticks=[0, 0.5, 1])   # the same labels for every range: a stable axis
+        fig.yaxis.ticker = FixedTicker(ticks=[0, 0.5, 1])
+        fig.add_layout(Slope(gradient=1, y_intercept=0, line_color="#BBBBBB", line_dash="dashed"))
+        fig.add_layout(Arrow(source=s["sense_arrows"], x_start="x0", y_start="y0", x_end="x1", y_end="y1",
+                             line_color=BLUE, line_width="lw", line_alpha="alpha",
+                             end=VeeHead(size="head", fill_color=BLUE, line_color=BLUE, fill_alpha="alpha",
+                                         line_alpha="alpha")))
+        vals_r = fig.scatter("x", "y", source=s["sense_values"], size=11, fill_color="#9A9A9A", line_color="white")
+        fig.text("x", "y", text="label", source=s["sense_values"], x_offset=7, y_offset=-4, text_font_size=glyph,
+                 text_color="#333")
+        fig.scatter("x", "y", source=s["sense_output"], size=16, fill_color=VERMILLION, line_color="white",
+                    line_width=2, legend_label="output of the selected word")
+        fig.text("x", "y", text="label", source=s["sense_output"], x_offset=-8, y_offset=-12, text_align="right",
+                 text_font_size=glyph, text_color=VERMILLION, text_font_style="bold")
+        fig.scatter("x", "y", source=s["sense_combined"], marker="diamond", size=17, fill_color=PURPLE,
+                    line_color="white", line_width=1.5, legend_label="all heads combined (W\u2092)")
+        legend = theme.style_legend(fig.legend[0])
+        legend.border_line_color = None
+        fig.add_layout(legend, "below")
+        fig.add_tools(HoverTool(renderers=[vals_r], tooltips=[("value of", "@tok")]))
+        return fig
+
+    def head_figures(self):
+        """One small matrix per head, with its name and what it attends to."""
+        n = self.n
+        self.minis, self.mini_figs, self.head_divs = [], [], []
+        for h, hd in enumerate(self.model.heads):
+            src = ColumnDataSource({"x": [], "y": [], "w": [], "wc": []}, name=f"head_cells_{h}")
+            f = figure(frame_width=MINI_SIZE, frame_height=MINI_SIZE, x_range=Range1d(-0.5, n - 0.5),
+                       y_range=Range1d(n - 0.5, -0.5), tools="", toolbar_location=None, name=f"head_heatmap_{h}")
+            f.rect("x", "y", 1, 1, source=src, fill_color={"field": "wc", "transform": self.cmap}, line_color=None)
+            f.axis.visible = False
+            f.grid.visible = False
+            f.outline_line_color = "#BBBBBB"
+            f.min_border = 4
+            self.minis.append(src)
+            self.mini_figs.append(f)
+            self.head_divs.append(_div(text=f'<h4>{text.escape(f"{h}: {hd.name}")}</h4>'
+                                            f'<p class="head">{text.escape(hd.description)}</p>',
+                                       stylesheets=[self.css], width=240, name=f"head_description_{h}"))
+
+    def cost_figure(self):
+        """The O(n²) cost: scores (and their memory) against the length, with the current sentence marked."""
+        cost_src = ColumnDataSource({"n": COST_N, "scores": [float(s) for s in attention.attention_cost(COST_N)[0]]},
+                                    name="cost_curve")
+        s0, s1 = attention.attention_cost([COST_N[0], COST_N[-1]])[0]
+        fig = theme.style_figure(figure(height=300, sizing_mode="stretch_width", min_width=280, x_axis_type="log",
+                                        y_axis_type="log", tools="", x_range=Range1d(1.5, COST_N[-1] * 1.5),
+                                        y_range=Range1d(1.5, s1 * 3), title="Scores grow as n\u00b2",
+                                        name="cost_plot"))
+        fig.line("n", "scores", source=cost_src, line_color=BLUE, line_width=3)
+        fig.scatter("n", "scores", source=cost_src, size=5, color=BLUE)
+        fig.scatter("n", "scores", source=self.src["cost_now"], size=13, fill_color=VERMILLION, line_color="white")
+        fig.text("n", "scores", text="label", source=self.src["cost_now"], x_offset=10, y_offset=4,
+                 text_font_size=theme.SIZES["normal"]["glyph"], text_color=VERMILLION)
+        fig.xaxis.axis_label = "length n (words)"
+        fig.yaxis.axis_label = "scores n\u00b2"
+        fig.yaxis.formatter = _count_formatter()
+        fig.xaxis.formatter = _count_formatter()
+        _, b0 = attention.attention_cost(COST_N[0])
+        bpn = float(b0) / float(s0)
+        fig.extra_y_ranges = {"mem": Range1d(1.5 * bpn, s1 * 3 * bpn)}
+        fig.extra_y_scales = {"mem": LogScale()}
+        fig.add_layout(LogAxis(y_range_name="mem", axis_label="memory", formatter=_bytes_formatter()), "right")
+        theme.style_figure(fig)   # again, for the axis just added
+        fig.add_tools(HoverTool(renderers=[fig.renderers[1]], tooltips=[("n", "@n"), ("scores", "@scores{0,0}")]))
+        return fig
+
+    def timing_figure(self):
+        """The measured times of ``dot_product_attention`` (once per process) beside a slope-2 guide."""
+        rows_t, t_source = measured_timings()
+        fig = theme.style_figure(figure(height=300, sizing_mode="stretch_width", min_width=280, x_axis_type="log",
+                                        y_axis_type="log", tools="",
+                                        x_range=Range1d(TIMING_N[0] / 1.4, TIMING_N[-1] * 1.4),
+                                        title="Measured time (d = 64)", name="timing_plot"))
+        if rows_t:
+            tn = [r[0] for r in rows_t]
+            tms = [r[1] / 1000 for r in rows_t]
+            timing_src = ColumnDataSource({"n": tn, "ms": tms}, name="timings")
+            # slope-2 guide through the largest measured n: t = t_last (n / n_last)^2
+            guide = ColumnDataSource({"n": list(TIMING_N), "ms": [tms[-1] * (g / tn[-1]) ** 2 for g in TIMING_N]},
+                                     name="timing_guide")
+            fig.line("n", "ms", source=guide, line_color=GREY, line_dash="dashed", line_width=1.5,
+                     legend_label="slope 2 (n\u00b2)")
+            tr = fig.line("n", "ms", source=timing_src, line_color=ORANGE, line_width=2.5, legend_label="measured")
+            fig.scatter("n", "ms", source=timing_src, size=8, color=ORANGE)
+            fig.y_range = Range1d(min(tms + guide.data["ms"]) / 2, max(tms + guide.data["ms"]) * 2)
+            fig.legend.location = "top_left"
+            theme.style_legend(fig.legend[0])
+            fig.add_tools(HoverTool(renderers=[tr], tooltips=[("n", "@n"), ("time", "@ms{0.000} ms")]))
+            note = f"Median time per call, {t_source}."
+        else:
+            fig.visible = False
+            note = "No timings are available here; the n\u00b2 curve above shows the scaling alone."
+        fig.xaxis.axis_label = "n"
+        fig.xaxis.ticker = FixedTicker(ticks=list(TIMING_N))
+        fig.xaxis.formatter = CustomJSTickFormatter(code="return String(tick);")
+        fig.yaxis.axis_label = "milliseconds"
+        fig.yaxis.formatter = CustomJSTickFormatter(code="return String(Number(tick.toPrecision(3)));")
+        return fig, note
+
+    # -- controls and texts ----------------------------------------------------------------------------
+    def controls(self) -> dict:
+        spec = url_spec()
+        preset_options = [("", "\u2014 your own sentence \u2014")] + [(str(i), p["text"])
+                                                                       for i, p in enumerate(self.presets)]
+        w_input = None
+        if self.mode == "served":
+            w_input = TextInput(title="your own sentence (press Enter)", value=self.raw,
+                                max_length=spec["sentence"]["max"], placeholder="the bank by the river",
+                                name="sentence_input", sizing_mode="stretch_width", min_width=240)
+        t_spec = spec["att_temperature"]
+        return dict(
+            preset=Select(title="example sentence", options=preset_options, value="", name="preset_select",
+                          sizing_mode="stretch_width", min_width=240),
+            input=w_input,
+            token=Select(title="query word (row)", value=str(self.token),
+                         options=[(str(i), f"{i}: {t}") for i, t in enumerate(self.plain["tokens"])],
+                         name="token_select", width=170),
+            head=RadioButtonGroup(labels=[f"{h}: {hd.name}" for h, hd in enumerate(self.model.heads)],
+                                  active=self.head, name="head_select", sizing_mode="stretch_width",
+                                  stylesheets=[InlineStyleSheet(css=".bk-btn-group { flex-wrap: wrap; }")]),
+            temperature=Slider(start=math.log10(t_spec["lo"]), end=math.log10(t_spec["hi"]), step=0.01,
+                               value=math.log10(self.temperature), title="temperature T", format=theme.log_format(),
+                               name="att_temperature_slider", sizing_mode="stretch_width", min_width=200),
+            causal=Checkbox(label="causal mask: each word sees only itself and earlier words", active=self.causal,
+                            name="causal_toggle"),
+        )
+
+    def texts(self) -> dict:
+        css, notices = [self.css], self.notices
+        live = lambda name: _div(text="", name=name, stylesheets=css, sizing_mode="stretch_width")  # noqa: E731
+        return dict(readout=live("sentence_readouts"), caption=live("sentence_caption"), info=live("sentence_info"),
+                    preset=live("preset_note"),
+                    notice=_div(text="".join(f'<p class="notice">{text.escape(s)}</p>' for s in notices),
+                                name="sentence_notices", stylesheets=css, visible=bool(notices),
+                                sizing_mode="stretch_width"))
+
+    # -- the engine ------------------------------------------------------------------------------------
+    def config(self) -> dict:
+        spec = url_spec()
+        return {
+            "mode": self.mode, "spec": {k: spec[k] for k in SENTENCE_KEYS}, "presets": self.presets,
+            "sentences": self.sentences, "default_sentence": DEFAULT_SENTENCE, "max_tokens": MAX_TOKENS,
+            "initial": {"key": sentence_key(self.plain["tokens"]), "token": self.token, "head": self.head,
+                        "temperature": self.temperature, "causal": self.causal},
+            "notices": self.notices, "tokenize_note": TOKENIZE_NOTE, "theme": theme.js_config(),
+            "url_rules": url_rules(), "colors": {"row": BLUE, "selected": VERMILLION},
+        }
+
+    def engine(self, f: dict, w: dict, divs: dict):
+        """The engine and its arguments; everything it draws lives only in the browser (no websocket traffic
+        per gesture): the sources, the figures it resizes, their axes and ranges."""
+        s, heat, minis, mini_figs = self.src, f["heat"], self.minis, self.mini_figs
+        # The engine sets this box's width to the matrix's, but never wider than the screen: a long sentence
+        # keeps 20 px rows and scrolls sideways inside the box on a phone.
+        self.matrix_box = column(heat, _div(text=MATRIX_NOTE, stylesheets=[self.css], sizing_mode="stretch_width"),
+                                 width=self.geo["box"], name="matrix_box",
+                                 styles={"overflow-x": "auto", "overflow-y": "hidden", "flex": "0 0 auto"})
+        drawn = [f["heat"], f["bars"], f["sense"]]
+        models = engine_args(
+            synced=dict(config=self.config(), holder=s["holder"], figs=[*drawn, f["cost"], f["timing"], *mini_figs],
+                        w_preset=w["preset"], w_input=w["input"], w_token=w["token"], w_head=w["head"],
+                        w_logt=w["temperature"], w_causal=w["causal"], head_divs=self.head_divs, fmt=self.fmt,
+                        **({"notice_div": divs["notice"]} if self.mode == "served" else {})),
+            browser_only=dict(
+                **{k: s[k] for k in ("tokens_src", "cells", "cell_labels", "rowsums", "rowmark", "bars",
+                                     "sense_values", "sense_arrows", "sense_output", "sense_combined", "cost_now")},
+                minis=minis, mini_figs=mini_figs, heat=heat, bars_fig=f["bars"], sense_fig=f["sense"],
+                cmap=self.cmap, ticker=self.ticker, matrix_box=self.matrix_box,
+                readout_div=divs["readout"], caption_div=divs["caption"], info_div=divs["info"],
+                preset_div=divs["preset"], **({"notice_div": divs["notice"]} if self.mode == "static" else {})))
+        if set(models) != set(ENGINE_ARGS):
+            raise RuntimeError(f"the engine's arguments and ENGINE_ARGS differ: {set(models) ^ set(ENGINE_ARGS)}")
+        for m in [f["cost"], *heat.axis, *f["bars"].axis, *f["cost"].axis, *f["sense"].axis,
+                  *[a for g in mini_figs for a in g.axis], *[r for g in drawn + mini_figs for r in (g.x_range, g.y_range)]]:
+            m.syncable = False   # resized and relabelled by the engine, not engine arguments themselves
+        engine = CustomJS(args=models, code=engine_source())
+        s["holder"].js_on_change("data", engine)
+        for key in ("preset", "token", "temperature"):
+            w[key].js_on_change("value", engine)
+        w["head"].js_on_change("active", engine)
+        w["causal"].js_on_change("active", engine)
+        heat.js_on_event("tap", engine)
+        for g in mini_figs:
+            g.js_on_event("tap", engine)
+        return engine, models
+
+    # -- the layout ------------------------------------------------------------------------------------
+    def controls_box(self, w: dict, divs: dict):
+        css = [self.css]
+        if self.mode == "served":
+            input_row = row(w["input"], w["preset"], sizing_mode="stretch_width",
+                            styles={"flex-wrap": "wrap", "gap": "0 12px"})
+            input_note = _div(text=f'<p class="small">{text.escape(INPUT_NOTE)}</p>', stylesheets=css,
+                              sizing_mode="stretch_width")
+        else:
+            input_row = row(w["preset"], sizing_mode="stretch_width")
+            input_note = _div(text=f'<p class="small">{text.escape(STATIC_INPUT_NOTE)}</p>', stylesheets=css,
+                              sizing_mode="stretch_width", name="sentence_static_note")
+        return column(
+            input_row, input_note, divs["preset"], divs["info"],
+            row(w["head"], sizing_mode="stretch_width", styles={"flex-wrap": "wrap"}),
+            row(w["temperature"], w["causal"], sizing_mode="stretch_width",
+                styles={"flex-wrap": "wrap", "gap": "4px 16px", "align-items": "center"}),
+            sizing_mode="stretch_width", name="sentence_controls")
+
+    def layout(self, f: dict, w: dict, divs: dict, timing_note: str):
+        css, wrap = [self.css], {"flex-wrap": "wrap", "gap": "12px"}
+        prose = lambda html, **kw: _div(text=html, stylesheets=css, sizing_mode="stretch_width", **kw)  # noqa: E731
+        # a long sentence keeps 20 px rows and scrolls sideways inside the matrix's box on a narrow screen
+        row_box = column(w["token"], f["bars"], row(divs["readout"], sizing_mode="stretch_width"), divs["caption"],
+                         sizing_mode="stretch_width", min_width=280, styles={"flex": "1 1 300px"})
+        routing = row(column(f["sense"], sizing_mode="stretch_width", styles={"flex": "3 1 320px"}),
+                      prose(ROUTING, styles={"flex": "2 1 260px"}), sizing_mode="stretch_width", styles=wrap)
+        heads = column(prose(MULTIHEAD),
+                       row(*[column(g, d) for g, d in zip(self.mini_figs, self.head_divs)],
+                           sizing_mode="stretch_width", styles={"flex-wrap": "wrap", "gap": "8px 20px"}),
+                       sizing_mode="stretch_width", name="heads_box")
+        f["cost"].styles = {"flex": "1 1 300px"}
+        timing_box = column(f["timing"], prose(f'<p class="small">{text.escape(timing_note)}</p>', name="timing_note"),
+                            sizing_mode="stretch_width", styles={"flex": "1 1 280px"})
+        cost = column(prose(COST), row(f["cost"], timing_box, sizing_mode="stretch_width", styles=wrap),
+                      sizing_mode="stretch_width", name="cost_box")
+        parts = {"intro": prose(INTRO, name="sentence_intro"), "notices": divs["notice"],
+                 "controls": self.controls_box(w, divs),
+                 "top": row(self.matrix_box, row_box, sizing_mode="stretch_width", styles=wrap),
+                 "routing": routing, "heads": heads, "cost": cost,
+                 "perspective": prose(PERSPECTIVE, name="sentence_perspective")}
+        layout = column(*parts.values(), sizing_mode="stretch_width", name="sentence_section", styles=PAGE_STYLES)
+        return layout, parts
+
+
+__all__ = ["SentenceView", "SentenceSection", "build_sentence", "measured_timings", "sentence_plain",
+           "presets_payload"]
