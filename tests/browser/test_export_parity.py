@@ -9,13 +9,21 @@ from app.regression.view import GRID_N
 from app.state import X_RANGE
 from tests.browser.pageutil import wait_ready
 
-# CustomJS callbacks run asynchronously (BokehJS compiles them on first use), so wait a tick.
+# CustomJS callbacks may run asynchronously (BokehJS compiles them on first use), so wait until the regression
+# engine's state (its per-page cache, keyed by the dataset source) agrees with every widget: then no pending
+# callback would change anything.  (The engine may move the query slider back while it catches up, so the
+# state is compared with the widgets as they end up, and the test reads the query from the slider.)
 SET_STATE_JS = """async ([q, logh, logt, kernel, tilt]) => {
   const d = Bokeh.documents[0], m = (n) => d.get_model_by_name(n);
   m('kernel_select').value = kernel; m('keynorm_slider').value = tilt;
   m('bandwidth_slider').value = logh; m('temperature_slider').value = logt;
   m('query_slider').value = q;
-  await new Promise((r) => setTimeout(r, 30));
+  const e = globalThis.__attnExplorableCache.get(m('dataset'));
+  const near = (a, b) => Math.abs(a - b) <= 1e-12;
+  const settled = () => !e.busy && e.kernel === kernel && near(e.key_norm, m('keynorm_slider').value) &&
+    near(Math.log10(e.h), m('bandwidth_slider').value) && near(Math.log10(e.t), m('temperature_slider').value) &&
+    e.query === m('query_slider').value;
+  while (!settled()) await new Promise((r) => requestAnimationFrame(r));
   const s = m('samples').data, c = m('curve').data;
   return {w: Array.from(s.w), pred: Array.from(c.pred), ent: Array.from(c.ent),
           q: m('query_slider').value, logh: m('bandwidth_slider').value, logt: m('temperature_slider').value}; }"""
