@@ -393,7 +393,7 @@ class Explorable(pn.viewable.Viewer, ExplorableState):
             [self._learning.engine] if getattr(self, "_learning", None) is not None else [])  # learning section
 
 
-# ?tour=N is clamped to the steps of the tour this process shows (serve --tour FILE, or the shipped one)
+# ?tour=N is clamped to the steps of the tour this process shows (a no-op for the shipped tour)
 bind_tour_length(active_tour())
 
 

@@ -76,12 +76,23 @@ class LearningState(param.Parameterized):
     metric_step = param.Integer(0, bounds=(0, METRIC_TRAIN_STEPS), doc="Step of the metric's training path shown.")
 
 
+def _shipped_tour_steps() -> int:
+    """The number of steps of the shipped tour (data/tours/regression.json; app/tour checks the rest)."""
+    import json
+
+    from attention.datasets import data_path
+
+    return len(json.loads(data_path("tours", "regression.json").read_text(encoding="utf-8"))["steps"])
+
+
 class ExplorableState(RegressionState, SentenceState, LearningState):
     """Every setting a deep link can carry."""
 
     present = param.Boolean(False, doc="Presentation mode: larger fonts and markers for a projector.")
-    # The upper bound is the tour's number of steps: app.tour.view.bind_tour_length sets it for the tour shown.
-    tour = param.Integer(1, bounds=(0, 20), doc="Step of the guided tour shown (1 is the first); 0 hides the tour.")
+    # Up to the shipped tour's number of steps; a page showing another tour file rebinds it
+    # (app.tour.view.bind_tour_length), so ?tour=N is clamped to the steps that page has.
+    tour = param.Integer(1, bounds=(0, _shipped_tour_steps()),
+                         doc="Step of the guided tour shown (1 is the first); 0 hides the tour.")
 
 
 def _fmt(v) -> str:

@@ -255,3 +255,8 @@ def test_the_tour_engine_is_the_mirror_and_tour_js_only():
     code = engine_source()
     assert "const AttnMirror" in code and "const AttnTour" in code
     assert "Explorable" not in code and "AttnCommon" not in code
+
+
+def test_links_reach_every_step_of_the_shipped_tour_and_no_further():
+    assert ExplorableState.param.tour.bounds == (0, len(default_tour()))
+    assert url_spec()["tour"]["hi"] == len(default_tour()) <= MAX_STEPS
