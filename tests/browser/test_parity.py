@@ -56,6 +56,17 @@ window.parity = (function (M, E, U) {
     format: (cases) => cases.map((c) => ({ fixed: U.fixed(c.v, c.d), general: U.general(c.v, c.d + 1),
                                             signed: U.signed(c.v, c.d), plain: U.plain(c.v, c.d + 1) })),
     parse: (cases) => cases.map((s) => U.parseQuery(s, SPEC, RULES)),
+    bus: () => {  // the page's bus: sections hear each other by topic, per document, late subscribers included
+      const doc = {}, other = {}, heard = [], events = [];
+      addEventListener("attention-explorable:present", (e) => events.push(e.detail));
+      U.subscribe(doc, "present", (v) => heard.push(["early", v]));
+      U.publish(doc, "present", true);
+      U.publish(other, "present", false);               // another page's document: not heard here
+      U.subscribe(doc, "present", (v) => heard.push(["late", v]));   // hears the last value at once
+      U.publish(doc, "present", false);
+      U.subscribe(doc, "ready", (v) => heard.push(["ready", v]));    // nothing published yet: nothing heard
+      return { heard, events };
+    },
     guard: () => {  // the engines' shared per-page state and re-entrancy guard
       const key = {}, other = {};
       const c = U.pageState("__attnGuardTest", key, { pending: [1] });
@@ -468,8 +479,15 @@ def test_parsed_values_are_within_bounds_and_accepted_by_the_state():
         ExplorableState(**values)  # raises if anything is out of bounds
 
 
+def test_page_bus_reaches_subscribers_of_the_same_document_and_late_ones(js):
+    """ui/common.js publish/subscribe: how the learning engine hears 'ready' and the sentence engine 'present'."""
+    r = js("bus", [])
+    assert r["heard"] == [["early", True], ["late", True], ["early", False], ["late", False]]
+    assert r["events"] == [True, False, False]             # window events too, for scripts outside the engines
+
+
 def test_engine_guard_keeps_state_per_page_and_never_reenters(js):
-    """explorable.js's pageState/runGuarded, which all three engines use around every event."""
+    """ui/common.js's pageState/runGuarded, which every engine uses around every event."""
     r = js("guard", [])
     assert r["same"] is True and r["fresh"] is True          # one state per key, kept across calls
     assert (r["ready"], r["busy"], r["pending"]) == (False, False, [1])  # defaults plus the engine's own
