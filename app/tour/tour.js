@@ -134,7 +134,7 @@ const AttnTour = (function (M) {
     k = Math.min(Math.max(k, 1), n);
     stopTween(c);
     c.step = k;
-    c.status = null;
+    c.status = c.foundSteps.has(k) ? "found" : null;   // a step found earlier keeps its check mark
     c.held = holds(a, c);   // a state the page is already in is not a discovery: reaching it is
     render(a, c);
     writeUrl(c);
@@ -188,7 +188,7 @@ const AttnTour = (function (M) {
       c.pending = null;
       if (c.tweening) return;
       const now = holds(a, c);
-      if (now && !c.held && c.status !== "found") { c.status = "found"; render(a, c); }
+      if (now && !c.held && c.status !== "found") { c.status = "found"; c.foundSteps.add(c.step); render(a, c); }
       c.held = now;
     });
   }
@@ -220,6 +220,7 @@ const AttnTour = (function (M) {
     c.visible = k > 0;
     c.step = Math.max(1, k);
     c.status = null;
+    c.foundSteps = new Set();
     c.ready = true;
     go(a, c, c.step);
     keys(a, c);

@@ -129,6 +129,9 @@ def test_a_real_drag_and_a_real_slider_move_are_recognised(open_tour):
     page.keyboard.press("Home")               # the smallest h: one sample takes all the weight
     wait_card(page, 'class="tour-found"')
     assert 10 ** model_prop(page, "bandwidth_slider", "value") == pytest.approx(0.005, rel=1e-6)
+    click(page, "tour_prev")                  # a step found earlier keeps its check mark
+    wait_card(page, f"Step 1 of {N}")
+    assert 'class="tour-found"' in model_prop(page, "tour_card", "text")
 
 
 def test_free_exploration_is_one_click_away(open_tour):
