@@ -46,6 +46,7 @@ def build_static_document(state: ExplorableState | None = None, *, sections=SECT
         roots.append(view.layout)
         engines.append(view.engine)
         engines.append(add_tour(view.layout, state, tour=tour, mode="static").engine)
+    learning_at = len(roots)   # the learning section follows the regression it trains (built last: it needs `view`)
     if "sentence" in sections:
         try:
             from .sentence_view import build_sentence
@@ -63,7 +64,7 @@ def build_static_document(state: ExplorableState | None = None, *, sections=SECT
     if "learning" in sections:  # after the regression: it plays its paths on the regression's slider and plot
         from .learning_view import build_learning
         lview = build_learning(state, mode="static", regression=view)
-        roots.append(lview.layout)
+        roots.insert(learning_at, lview.layout)
         engines.append(lview.engine)
     root = column(*roots, sizing_mode="stretch_width", styles=PAGE_STYLES) if len(roots) > 1 else roots[0]
     present_figures(root, state.present)   # a page opened in presentation mode is built at its sizes

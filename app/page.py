@@ -246,7 +246,7 @@ class Explorable(pn.viewable.Viewer, ExplorableState):
         # models its part reaches (through the engines' arguments, most of the page), so each pane adds
         # to the CPU time of opening a session.
         before = column(*parts[:cut], sizing_mode="stretch_width")
-        after = column(*parts[cut:], sentence, self._ideas.layout, self._learning.layout,
+        after = column(*parts[cut:], self._learning.layout, sentence, self._ideas.layout,  # learning trains the h above
                        sizing_mode="stretch_width")
         for part in (before, after):   # a page opened in presentation mode is built at its sizes
             theme.present_figures(part, bool(self.present))

@@ -40,7 +40,7 @@ from attention import learn
 
 from app.ui import theme
 from app.ui.engine import engine_args, engine_code, url_rules
-from app.ui.theme import BLUE, GREEN, PAGE_CSS, PAGE_STYLES, VERMILLION
+from app.ui.theme import BLUE, GREEN, GREY, PAGE_CSS, PAGE_STYLES, VERMILLION
 from app.state import (BANDWIDTH_LR_PRESETS, BANDWIDTH_TRAIN_STEPS, METRIC_LR_PRESETS, METRIC_TRAIN_STEPS,
                     ExplorableState, url_spec)
 
@@ -84,8 +84,10 @@ BANDWIDTH_TEXT = """
 <h3>Learn the bandwidth</h3>
 <p>Press <i>Step</i> or <i>Play</i>. Training starts at h&nbsp;=&nbsp;0.15, where the query nearly
 copies its nearest sample, and each step changes log&nbsp;h by &minus;(learning rate &times; slope).
-The bandwidth slider above follows every step, so the prediction curve and the weights change as it
-learns; the green path climbs down the leave-one-out curve. Then try other learning rates: a small one
+The bandwidth slider above follows every step, and the first plot here is a live copy of the fit
+above: watch the prediction curve change as h is learned. The green path climbs down the leave-one-out
+curve (the black line); on the bias and variance plot above, the green diamond marks the current
+step. Then try other learning rates: a small one
 crawls, a large one overshoots and bounces, a larger one leaps onto a flat stretch and stalls, and the
 largest step is refused.</p>
 """
@@ -236,8 +238,8 @@ class LearningSection:
     def view(self) -> LearningView:
         self.bandwidth_sources()
         fb = self.draw_on_bias_variance()
-        figs = dict(path=self.path_figure(fb), loss=self.loss_figure(), metric=self.metric_figure(),
-                    metric_loss=self.metric_loss_figure())
+        figs = dict(fit=self.fit_figure(), path=self.path_figure(fb), loss=self.loss_figure(),
+                    metric=self.metric_figure(), metric_loss=self.metric_loss_figure())
         self.controls()
         engine, models = self.engine(figs)
         if self.mode == "served":
@@ -266,6 +268,23 @@ class LearningSection:
         fb.scatter("h", "loss", source=self.bw_now, size=12, marker="diamond", fill_color=GREEN, line_color="white",
                    line_width=1.5)
         return fb
+
+    def fit_figure(self):
+        """A small live copy of the regression's fit, beside Play: each step of gradient descent moves the
+        bandwidth slider, the regression engine redraws its curve, and this plot (which draws the same
+        data sources) follows, so the student watches the fit change while h is learned."""
+        main = self.regression.figures["main"]
+        fit = theme.style_figure(figure(height=240, sizing_mode="stretch_width", min_width=280, tools="",
+                                        x_range=main.x_range, y_range=DataRange1d(range_padding=0.15),
+                                        title="The fit, as h is learned", name="learn_fit_plot"))
+        dots = fit.scatter("x", "y", source=self.rm["samples"], size=5, color=GREY, alpha=0.8)
+        truth = fit.line("x", "truth", source=self.rm["curve"], line_color="black", line_dash="dashed",
+                         line_width=1.5)
+        fit.line("x", "pred", source=self.rm["curve"], line_color=BLUE, line_width=3)
+        fit.y_range.renderers = [truth, dots]
+        fit.xaxis.axis_label = "x"
+        fit.yaxis.axis_label = "y"
+        return fit
 
     def path_figure(self, fb):
         fpath = theme.style_figure(figure(height=240, sizing_mode="stretch_width", min_width=280, x_axis_type="log",
@@ -426,7 +445,7 @@ class LearningSection:
         controls_style = {"flex-wrap": "wrap", "gap": "4px 10px", "align-items": "flex-end"}
         bw_controls = row(self.bw_lr, *self.bw_buttons, sizing_mode="stretch_width", styles=controls_style,
                           name="learn_bw_controls")
-        bw_plots = row(figs["path"], figs["loss"], sizing_mode="stretch_width",
+        bw_plots = row(figs["fit"], figs["path"], figs["loss"], sizing_mode="stretch_width",
                        styles={"flex-wrap": "wrap", "gap": "12px"})
         bandwidth = column(Div(text=BANDWIDTH_TEXT, stylesheets=css, sizing_mode="stretch_width"), bw_controls,
                            self.bw_readout, self.bw_status, bw_plots, sizing_mode="stretch_width",
