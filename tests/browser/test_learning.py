@@ -396,3 +396,25 @@ def test_served_generated_dataset_is_trained_by_the_server(served_app, watch):
     wait_step(page, "learn_bw_readout", 1)
     wait_slider_h(page, t10.h[1])
     assert [e for e in watch.console_errors() if "(sentence)" not in e] == []
+
+
+def test_the_live_copy_beside_play_draws_the_fit_at_each_learned_h(opened):
+    """The small fit plot in the learning section follows training: after each step its prediction
+    curve is the core's Nadaraya-Watson prediction at the learned h, on the dataset it learns from."""
+    watch, _ = opened
+    page = watch.page
+    t = traj()
+    for k in (1, 2):
+        click(page, "learn_step_button")
+        wait_step(page, "learn_bw_readout", k)
+        wait_slider_h(page, t.h[k])
+        page.wait_for_function("(h) => Bokeh.documents[0].get_model_by_name('caption').text.includes('h = ' + h)",
+                               arg=words.plain(t.h[k], 3))
+        drawn = page.evaluate("""() => { const d = Bokeh.documents[0], fig = d.get_model_by_name('learn_fit_plot');
+          const r = fig.renderers.find((r) => r.glyph.type === 'Line' && r.glyph.y.field === 'pred');
+          const s = r.data_source.data, xs = d.get_model_by_name('dataset').data;
+          return { x: Array.from(s.x), pred: Array.from(s.pred), kx: Array.from(xs.x), ky: Array.from(xs.y) }; }""")
+        assert len(drawn["x"]) > 50
+        want = attention.predict(np.array(drawn["x"]), np.array(drawn["kx"]), np.array(drawn["ky"]),
+                                 bandwidth=t.h[k])
+        np.testing.assert_allclose(drawn["pred"], want, rtol=0, atol=1e-9)
