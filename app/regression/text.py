@@ -80,8 +80,9 @@ returns the weighted average of the <b>values</b>. Statisticians have called thi
 listens to.</p>
 """
 
+# A reference block, folded: the tour and the plots teach first; a student opens this to read the formulas.
 EXPLAIN_REGRESSION = """
-<h3>What you are looking at</h3>
+<details><summary><h3>What you are looking at: the formulas behind the plots</h3></summary>
 <p><b>Queries, keys, values.</b> Here a key is a sample's position x, its value is the sample's y,
 and the query is the orange-red line. The weight of sample i is
 softmax<sub>i</sub>(score(q, k<sub>i</sub>) / T); the prediction is the sum of weight &times; value.
@@ -104,6 +105,7 @@ longer keys win weight from every query.</p>
 <p><b>Not a Kalman filter.</b> A Kalman filter also returns a convex combination, but its weights
 come from a model of how uncertain each source is, so they tell you how far to trust the answer.
 Attention weights carry no such model: a confident-looking weight is not a confidence.</p>
+</details>
 """
 
 EXPLAIN_BIAS_VARIANCE = """

@@ -275,3 +275,16 @@ def test_generator_pushes_the_seeded_dataset(served):
     model_element(page, "dataset_select", "select").select_option(label="generated (seeded)")
     wait_prop(page, "dataset", "data", "(d) => d.x.length === 37", timeout=30000)
     assert page_state(page)["x"] == want.x.tolist()
+
+
+def test_the_reference_is_folded_until_a_student_opens_it(opened):
+    """The formulas behind the plots sit in a closed disclosure at first; one click (or Enter) opens it."""
+    page = opened
+    summary = page.get_by_text("What you are looking at: the formulas behind the plots")
+    summary.wait_for()
+    detail = page.get_by_text("Not a Kalman filter.")
+    assert not detail.is_visible()
+    summary.click()
+    detail.wait_for(state="visible")
+    summary.click()
+    detail.wait_for(state="hidden")
