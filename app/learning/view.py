@@ -277,7 +277,7 @@ class LearningSection:
         fit = theme.style_figure(figure(height=240, sizing_mode="stretch_width", min_width=280, tools="",
                                         x_range=main.x_range, y_range=DataRange1d(range_padding=0.15),
                                         title="The fit, as h is learned", name="learn_fit_plot"))
-        dots = fit.scatter("x", "y", source=self.rm["samples"], size=5, color=GREY, alpha=0.8)
+        dots = fit.scatter("x", "y", source=self.ds, size=5, color=GREY, alpha=0.8)  # not `samples`: no repaint per drag
         truth = fit.line("x", "truth", source=self.rm["curve"], line_color="black", line_dash="dashed",
                          line_width=1.5)
         fit.line("x", "pred", source=self.rm["curve"], line_color=BLUE, line_width=3)
