@@ -154,6 +154,13 @@ const Learning = (function (M, E) {
 
   // ---- the metric -----------------------------------------------------------------------------------
 
+  // The lengths of W's two columns and attention.learn.MetricTrajectory.column_ratio: |column 2| / |column 1|,
+  // how much a step along x2 counts relative to one along x1.
+  function columnLengths(W) {
+    const c1 = Math.hypot(W[0][0], W[1][0]), c2 = Math.hypot(W[0][1], W[1][1]);
+    return { c1, c2, ratio: c2 / c1 };
+  }
+
   function showMetric(a, c) {
     const s = c.m, mc = c.cfg.metric, T = s.traj;
     s.step = clamp(s.step, 0, lastStep(s));
@@ -168,12 +175,12 @@ const Learning = (function (M, E) {
     a.m_query.data = { x: [q[0]], y: [q[1]] };
     a.m_loss.data = { step: range(k + 1), loss: T.loss.slice(0, k + 1) };
 
-    const pred = M.dot(w, mc.y), c1 = Math.hypot(W[0][0], W[1][0]), c2 = Math.hypot(W[0][1], W[1][1]);
+    const pred = M.dot(w, mc.y), { c1, c2, ratio } = columnLengths(W);
     setHtml(a.m_readout, `<p class="step" aria-live="polite"><b>${esc(`Step ${k} of ${mc.steps}`)}</b>: ` +
       esc(`leave-one-out error ${fixed(T.loss[k], 4)}; at the query (${signed(q[0], 2)}, ${signed(q[1], 2)}) ` +
           `the prediction is ${signed(pred, 2)}, and sin(x\u2081) = ${signed(Math.sin(q[0]), 2)}.`) + `</p>`);
     const cell = (v) => `<td>${esc(signed(v, 3))}</td>`;
-    const pct = 100 * c2 / c1;
+    const pct = 100 * ratio;
     setHtml(a.m_matrix,
       `<table class="matrix" aria-label="learned W"><tr><th>W</th><th>x\u2081</th><th>x\u2082</th></tr>` +
       `<tr><th></th>${cell(W[0][0])}${cell(W[0][1])}</tr><tr><th></th>${cell(W[1][0])}${cell(W[1][1])}</tr></table>` +
@@ -372,5 +379,5 @@ const Learning = (function (M, E) {
     });
   }
 
-  return { handle, cacheFor };
+  return { handle, columnLengths, cacheFor };
 })(AttnMirror, AttnCommon);

@@ -71,6 +71,31 @@ const Explorable = (function (M, U) {
 
   // ---- computations, from the cheapest (every pointer move) up ---------------
 
+  // The kernel's shape around the query, scaled so its peak is the largest weight: at position x' it is
+  // peak * exp((score(q, x') - score(q, q)) / T), for a key of unit norm factor (no tilt).
+  function kernelShape(grid, q, xs, opt, peak) {
+    const h = opt.bandwidth, t = opt.temperature, ky = new Float64Array(grid.length);
+    if (opt.kernel === "gaussian") {
+      for (let i = 0; i < grid.length; i++) ky[i] = peak * Math.exp(-((grid[i] - q) ** 2) / (2 * h * h * t));
+      return ky;
+    }
+    const R = M.circleRadius(xs), emb = M.embedKeys(grid, h, R, null), cc = 2.0 ** 0.25 / h, a0 = q / R;
+    const q0 = cc * (R * Math.cos(a0)), q1 = cc * (R * Math.sin(a0));
+    const sq = (q0 * q0 + q1 * q1) / Math.sqrt(2);
+    for (let i = 0; i < grid.length; i++) ky[i] = peak * Math.exp(((q0 * emb.e0[i] + q1 * emb.e1[i]) / Math.sqrt(2) - sq) / t);
+    return ky;
+  }
+
+  // Entropy against bandwidth at this query, T folded into h (the h axis is h * sqrt(T)): T = 1 at every h.
+  function entropyAtQuery(q, xs, hgrid, opt) {
+    const ent = new Array(hgrid.length);
+    for (let g = 0; g < hgrid.length; g++) {
+      const o = Object.assign({}, opt, { bandwidth: hgrid[g], temperature: 1 });
+      ent[g] = M.entropyBits(M.weights1d(q, xs, o));
+    }
+    return ent;
+  }
+
   function queryViews(a, c) {
     const opt = options(c), q = c.query;
     const r = M.readout(q, c.x, c.y, opt, c.fn);
@@ -80,18 +105,7 @@ const Explorable = (function (M, U) {
     for (let j = 0; j < n; j++) { wn[j] = w[j] / mx; size[j] = sc * (4 + 18 * Math.sqrt(wn[j])); }
     a.samples.data = { x: c.x, y: c.y, w: Array.from(w), wn, size, alpha: c.alpha };
 
-    // the kernel's shape around the query, scaled so its peak is the largest weight
-    const kx = c.grid, ky = new Float64Array(kx.length);
-    const emb = opt.kernel === "dot" ? M.embedKeys(kx, opt.bandwidth, M.circleRadius(c.x), null) : null;
-    if (opt.kernel === "gaussian") {
-      for (let i = 0; i < kx.length; i++) ky[i] = mx * Math.exp(-((kx[i] - q) ** 2) / (2 * c.h * c.h * c.t));
-    } else {
-      // a key at position x' of unit norm factor: exp((score(q, x') - max) / T)
-      const R = M.circleRadius(c.x), cc = 2.0 ** 0.25 / c.h, a0 = q / R;
-      const q0 = cc * (R * Math.cos(a0)), q1 = cc * (R * Math.sin(a0));
-      const sq = (q0 * q0 + q1 * q1) / Math.sqrt(2);
-      for (let i = 0; i < kx.length; i++) ky[i] = mx * Math.exp(((q0 * emb.e0[i] + q1 * emb.e1[i]) / Math.sqrt(2) - sq) / c.t);
-    }
+    const kx = c.grid, ky = kernelShape(kx, q, c.x, opt, mx);
     a.kshape.data = { x: Array.from(kx), k: Array.from(ky) };
 
     const pts = { x: [q], y: [r.prediction], label: ["prediction"] };
@@ -101,11 +115,7 @@ const Explorable = (function (M, U) {
     if (a.w_query.value !== q) { quiet(a.w_query, "value", q); c.queryDirty = true; }
 
     // entropy against bandwidth at this query (T folded into h: the h axis is h * sqrt(T))
-    const ent = new Array(c.hgrid.length);
-    for (let g = 0; g < c.hgrid.length; g++) {
-      const o = Object.assign({}, opt, { bandwidth: c.hgrid[g], temperature: 1 });
-      ent[g] = M.entropyBits(M.weights1d(q, c.x, o));
-    }
+    const ent = entropyAtQuery(q, c.x, c.hgrid, opt);
     a.hcurve.data = Object.assign({ h: Array.from(c.hgrid), ent }, c.hcols);
 
     const err = r.true_value === null ? null : r.prediction - r.true_value;
@@ -413,5 +423,5 @@ const Explorable = (function (M, U) {
     }
   }
 
-  return { handle, caption, limitNotices, heaviestSample, cacheFor };
+  return { handle, caption, limitNotices, heaviestSample, kernelShape, entropyAtQuery, cacheFor };
 })(AttnMirror, AttnCommon);

@@ -96,19 +96,19 @@ const SentenceExplorable = (function (M, X) {
 
   // Sizes that follow the sentence's length.  Python (app/sentence/view.py geometry) computes the same numbers for
   // the opening sentence on a wide screen, so on a desktop nothing changes when the page starts.
-  function sizes(n, longest, present, innerWidth) {
-    const big = present ? 1.3 : 1;
-    // cells fill about 440 px (less on a narrow screen), never under 20 px: a long sentence scrolls instead
-    const room = Math.min(440, innerWidth - 150);
-    const cell = Math.round(clamp(Math.floor(room / (n + 1)), 20, 56) * big);
-    const extra = 0.15 + (present ? 50 : 38) / cell;   // room for the row sums
+  function sizes(n, longest, present, innerWidth, G) {
+    const i = present ? 1 : 0, big = present ? G.present_scale : 1;
+    // cells fill about G.room px (less on a narrow screen), never under G.cell_range[0]: a long sentence scrolls
+    const room = Math.min(G.room, innerWidth - G.room_margin);
+    const cell = Math.round(clamp(Math.floor(room / (n + 1)), G.cell_range[0], G.cell_range[1]) * big);
+    const extra = G.sums_pad + G.sums_px[i] / cell;   // room for the row sums
     const frameWidth = Math.round((n + extra) * cell);
     // the box around the matrix: as wide as the plot (labels and colour bar included), at most the screen
-    const want = frameWidth + longest * (present ? 10 : 7) + (present ? 230 : 150);
-    const box = Math.round(Math.max(260, Math.min(want, innerWidth - 32)));
-    const px = present ? 10 : 7;
+    const px = G.char_px[i];
+    const want = frameWidth + longest * px + G.labels_px[i];
+    const box = Math.round(Math.max(G.box_min, Math.min(want, innerWidth - G.screen_margin)));
     return { cell, extra, frameWidth, frameHeight: n * cell, box,
-             heatVertical: longest * px > cell - 4, barsVertical: longest * px > 300 / n - 4 };
+             heatVertical: longest * px > cell - G.label_pad, barsVertical: longest * px > G.bars_px / n - G.label_pad };
   }
 
   // Layout changes are expensive (BokehJS lays out the whole page at once for each), so the sizes are set
@@ -116,7 +116,7 @@ const SentenceExplorable = (function (M, X) {
   function geometry(a, c) {
     const n = c.n;
     const longest = Math.max(...c.plain.tokens.map((t) => Array.from(t).length));
-    const g = sizes(n, longest, c.present, window.innerWidth || 1280);
+    const g = sizes(n, longest, c.present, window.innerWidth || 1280, c.cfg.geometry);
     c.cell = g.cell;
     a.heat.x_range.setv({ start: -0.5, end: n - 0.5 + g.extra });
     a.heat.y_range.setv({ start: n - 0.5, end: -0.5 });
@@ -441,5 +441,5 @@ const SentenceExplorable = (function (M, X) {
     });
   }
 
-  return { handle, roughTokens, cacheFor };
+  return { handle, roughTokens, sizes, cacheFor };
 })(AttnMirror, AttnCommon);

@@ -206,24 +206,45 @@ def _js_round(x: float) -> int:
     return math.floor(x + 0.5)     # JavaScript's Math.round (Python's round() halves to even)
 
 
+# The matrix's sizes, one definition for Python (geometry) and the engine (sizes, in engine.js, which gets
+# them through the config).  Pairs are (normal, presentation mode).
+GEOMETRY = {
+    "present_scale": 1.3,        # presentation mode: cells 1.3 x larger
+    "room": 440,                 # px the cells fill on a wide screen ...
+    "room_margin": 150,          # ... and at most the screen's width minus this on a narrow one
+    "cell_range": (20, 56),      # px per cell: never under 20 (a long sentence scrolls instead), never over 56
+    "sums_px": (38, 50),         # room for the row sums, right of the cells
+    "sums_pad": 0.15,            # cells
+    "char_px": (7, 10),          # px per character of a word's label
+    "labels_px": (150, 230),     # the box around the matrix: labels and colour bar
+    "box_min": 260,              # px, the box's smallest width
+    "screen_margin": 32,         # px kept free beside the box on a narrow screen
+    "label_pad": 4,              # px: a label turns vertical when it is wider than its cell minus this
+    "bars_px": 300,              # px: the bar chart's width, for its labels
+}
+
+
 def geometry(tokens, *, present: bool = False, inner_width: int = 1280) -> dict:
-    """The matrix's sizes for a sentence: the twin of ``sizes`` in app/sentence/engine.js.
+    """The matrix's sizes for a sentence: the twin of ``sizes`` in app/sentence/engine.js (both read GEOMETRY).
 
     Used for the opening sentence, so that on a wide screen the engine finds nothing to resize when the
     page starts (each resize lays out the whole page).
     """
+    G, i = GEOMETRY, int(bool(present))
     n = len(tokens)
     longest = max(len(t) for t in tokens)
-    big = 1.3 if present else 1.0
-    room = min(440, inner_width - 150)
-    cell = _js_round(min(max(math.floor(room / (n + 1)), 20), 56) * big)
-    extra = 0.15 + (50 if present else 38) / cell
+    big = G["present_scale"] if present else 1.0
+    room = min(G["room"], inner_width - G["room_margin"])
+    lo, hi = G["cell_range"]
+    cell = _js_round(min(max(math.floor(room / (n + 1)), lo), hi) * big)
+    extra = G["sums_pad"] + G["sums_px"][i] / cell
     frame_width = _js_round((n + extra) * cell)
-    want = frame_width + longest * (10 if present else 7) + (230 if present else 150)
-    box = _js_round(max(260, min(want, inner_width - 32)))
-    px = 10 if present else 7
+    px = G["char_px"][i]
+    want = frame_width + longest * px + G["labels_px"][i]
+    box = _js_round(max(G["box_min"], min(want, inner_width - G["screen_margin"])))
     return {"cell": cell, "extra": extra, "frame_width": frame_width, "frame_height": n * cell, "box": box,
-            "heat_vertical": longest * px > cell - 4, "bars_vertical": longest * px > 300 / n - 4}
+            "heat_vertical": longest * px > cell - G["label_pad"],
+            "bars_vertical": longest * px > G["bars_px"] / n - G["label_pad"]}
 
 
 # --------------------------------------------------------------------------- the view
@@ -609,7 +630,7 @@ class SentenceSection:
             "initial": {"key": sentence_key(self.plain["tokens"]), "token": self.token, "head": self.head,
                         "temperature": self.temperature, "causal": self.causal},
             "notices": self.notices, "tokenize_note": TOKENIZE_NOTE, "theme": theme.js_config(),
-            "url_rules": url_rules(), "colors": {"row": BLUE, "selected": VERMILLION},
+            "url_rules": url_rules(), "colors": {"row": BLUE, "selected": VERMILLION}, "geometry": GEOMETRY,
         }
 
     def engine(self, f: dict, w: dict, divs: dict):

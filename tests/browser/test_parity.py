@@ -1,5 +1,5 @@
-"""The browser's mirror (app/ui/mirror.js), shared helpers (app/ui/common.js) and the regression engine
-(app/regression/engine.js) against the numpy core and app/*.py.
+"""The browser's mirror (app/ui/mirror.js), shared helpers (app/ui/common.js) and the sections' engines
+(app/regression, learning and sentence engine.js) against the numpy core and app/*.py.
 
 Both JS files are loaded into a blank page, exactly as the engine joins them,
 and every function is compared with its Python twin over many seeded random
@@ -22,8 +22,10 @@ import pytest
 
 import attention
 from app.regression import text
+from app.regression.view import GRID_N, H_GRID
+from app.sentence.view import GEOMETRY, geometry
+from app.state import METRIC_LR_PRESETS, X_RANGE, ExplorableState, parse_query, url_spec
 from app.ui.engine import url_rules
-from app.state import ExplorableState, parse_query, url_spec
 
 from tests.browser.pageutil import ROOT
 
@@ -35,12 +37,19 @@ SPEC = url_spec()
 # returns plain arrays (typed arrays converted), so one round trip per batch.
 HARNESS = r"""
 window.AttnMirror = AttnMirror; window.Explorable = Explorable; window.AttnCommon = AttnCommon;
-window.parity = (function (M, E, U) {
+window.parity = (function (M, E, U, L, S) {
   const arr = (a) => a === null ? null : Array.from(a);
   const opt = (c) => ({ kernel: c.kernel, bandwidth: c.h, temperature: c.t,
                         keyScale: c.key_norm === null ? null : M.keyNormTilt(c.x, c.key_norm) });
   return {
     weights: (cases) => cases.map((c) => arr(M.weights1d(c.q, c.x, opt(c)))),
+    kshape: (cases) => cases.map((c) => arr(E.kernelShape(c.grid, c.q, c.x, opt(c), c.peak))),
+    hcurve: (cases) => cases.map((c) => arr(E.entropyAtQuery(c.q, c.x, c.hs, opt(c)))),
+    truefn: (cases) => ({ names: Object.keys(M.TRUE_FUNCTIONS).sort(),
+                          values: cases.map((c) => { const f = M.trueFunction(c.name); return f ? c.x.map(f) : null; }) }),
+    columns: (Ws) => Ws.map((W) => L.columnLengths(W)),
+    sizes: (cases) => cases.map((c) => S.sizes(c.n, c.longest, c.present, c.width, GEOMETRY)),
+    tokens: (texts) => texts.map((t) => S.roughTokens(t)),
     readout: (cases) => cases.map((c) => { const r = M.readout(c.q, c.x, c.y, opt(c), c.fn);
                                            r.weights = arr(r.weights); return r; }),
     predict: (cases) => cases.map((c) => arr(M.predictCurve(c.qs, c.x, c.y, opt(c)))),
@@ -81,13 +90,14 @@ window.parity = (function (M, E, U) {
                ready: c.ready, busy: c.busy, pending: c.pending, log, caught };
     },
   };
-})(AttnMirror, Explorable, AttnCommon);
+})(AttnMirror, Explorable, AttnCommon, Learning, SentenceExplorable);
 """
 
 
 @pytest.fixture(scope="module")
 def js(browser):
-    """A blank page holding ui/mirror.js, ui/common.js and regression/engine.js; js(name, cases) runs one batch."""
+    """A blank page holding ui/mirror.js, ui/common.js and the regression, learning and sentence engine.js;
+    js(name, cases) runs one batch."""
     ctx = browser.new_context()
     page = ctx.new_page()
     page.set_default_timeout(60000)
@@ -96,10 +106,12 @@ def js(browser):
     page.set_content("<html><body></body></html>")
     mirror = (ROOT / "app" / "ui" / "mirror.js").read_text(encoding="utf-8")
     common = (ROOT / "app" / "ui" / "common.js").read_text(encoding="utf-8")
-    glue = (ROOT / "app" / "regression" / "engine.js").read_text(encoding="utf-8")
+    glue = "\n".join((ROOT / "app" / name / "engine.js").read_text(encoding="utf-8")
+                     for name in ("regression", "learning", "sentence"))
     limits = {"one_sample": text.ONE_SAMPLE_WEIGHT, "near_uniform": text.NEAR_UNIFORM_FRACTION}
     page.add_script_tag(content=f"{mirror}\n{common}\n{glue}\nconst SPEC = {json.dumps(SPEC)};\n"
-                                f"const RULES = {json.dumps(url_rules())};\nconst LIMITS = {json.dumps(limits)};\n{HARNESS}")
+                                f"const RULES = {json.dumps(url_rules())};\nconst LIMITS = {json.dumps(limits)};\n"
+                                f"const GEOMETRY = {json.dumps(GEOMETRY)};\n{HARNESS}")
     assert page.evaluate("() => typeof window.parity") == "object", errors
 
     def run(name, cases):
@@ -493,3 +505,119 @@ def test_engine_guard_keeps_state_per_page_and_never_reenters(js):
     assert (r["ready"], r["busy"], r["pending"]) == (False, False, [1])  # defaults plus the engine's own
     assert r["log"] == ["outer", "after the error"]          # an event raised inside an event is dropped
     assert r["caught"] == "boom"                             # an error reaches onError, and the guard frees
+
+
+# ---- the sections' own formulas (issue 11: each has a twin in Python) ------------------------------
+
+def test_kernel_shape_around_the_query_matches_core_weights(js):
+    """The dashed kernel curve of the weights plot (regression engine, kernelShape): at a position x' it is the
+    largest weight times exp((score(q, x') - score(q, q)) / T), a key of norm factor 1 standing at x'.  By the
+    core: attention.weights over the keys x' and q itself, w(x') / w(q) (q's own score is the largest)."""
+    rng = np.random.default_rng(14)
+    grid = np.linspace(*X_RANGE, GRID_N)
+    cases = []
+    for c in random_states(14, 240):
+        x = np.asarray(c["x"])
+        pts = grid
+        if c["kernel"] == "dot":   # positions and query inside the data's span: the circle's radius is the data's
+            if not x.min() <= c["q"] <= x.max():
+                c["q"] = float(rng.uniform(x.min(), x.max()))
+            pts = grid[(grid >= x.min()) & (grid <= x.max())]
+        c["grid"] = np.concatenate([pts, x]).tolist()
+        c["peak"] = float(attention.weights(c["q"], x, **core_kwargs(c)).max())
+        cases.append(c)
+    seen = 0
+    for batch in batches(cases, 60):
+        for c, k in zip(batch, js("kshape", batch)):
+            w = attention.weights(c["q"], np.array(c["grid"] + [c["q"]]), kernel=c["kernel"], bandwidth=c["h"],
+                                  temperature=c["t"])
+            want = c["peak"] * w[:-1] / w[-1]
+            seen += int(np.count_nonzero(want > 1e-3))
+            assert close(k, want, TOL), (c["name"], c["kernel"], c["h"], c["t"], c["q"],
+                                         float(np.max(np.abs(np.asarray(k) - want))))
+    assert seen > 1000   # the curve was compared where it is drawn, not only where it has vanished
+
+
+def test_entropy_against_h_sqrt_t_at_the_query_matches_core(js):
+    """The entropy-against-bandwidth plot at the query (the 'hcurve' source): T is folded into h, so the
+    curve is the core's entropy at bandwidth g and T = 1 for every g of the h axis (h * sqrt(T)), the tilt kept;
+    and the core's entropy at (h, T) is the curve's value at h * sqrt(T)."""
+    hs = np.geomspace(*H_GRID)
+    states = random_states(15, 120)
+    for c in states:
+        c["hs"] = hs.tolist()
+    for batch in batches(states, 40):
+        for c, ent in zip(batch, js("hcurve", batch)):
+            kw = dict(core_kwargs(c), temperature=1.0)
+            kw.pop("bandwidth")
+            want = [float(attention.entropy_bits(attention.weights(c["q"], c["x"], bandwidth=g, **kw))) for g in hs]
+            assert close(ent, want, TOL), (c["name"], c["kernel"], c["q"], c["key_norm"])
+            folded = attention.weights(c["q"], c["x"], bandwidth=c["h"] * math.sqrt(c["t"]), **kw)
+            at_ht = attention.weights(c["q"], c["x"], **core_kwargs(c))
+            assert abs(float(attention.entropy_bits(folded)) - float(attention.entropy_bits(at_ht))) <= 1e-6
+
+
+def test_true_functions_match_numpy(js):
+    """Every true function the datasets name (sine included) against attention.datasets.FUNCTIONS."""
+    xs = np.concatenate([np.linspace(-0.5, 6.5, 701), [2.0, 4.0, 3.0, np.pi, -np.pi / 2]]).tolist()
+    names = sorted(attention.datasets.FUNCTIONS)
+    got = js("truefn", [{"name": n, "x": xs} for n in names] + [{"name": "no such function", "x": xs}])
+    assert got["names"] == names
+    assert got["values"][-1] is None
+    for n, v in zip(names, got["values"]):
+        assert close(v, attention.datasets.FUNCTIONS[n][0](np.array(xs)), 1e-15), n
+
+
+def test_metric_readout_column_lengths_match_core_column_ratio(js):
+    """The learning section's W readout (column lengths and 'counts ... % as much'): attention.learn's
+    MetricTrajectory.column_ratio on every step of every shipped learning rate's path."""
+    m = attention.learn.load_metric_dataset()
+    for lr in METRIC_LR_PRESETS:
+        tr = attention.train_metric(m.X, m.y, W0=np.eye(2), learning_rate=float(lr), steps=40)
+        got = js("columns", tr.W.tolist())
+        norms = np.linalg.norm(tr.W, axis=1)
+        assert close([g["ratio"] for g in got], tr.column_ratio(), 1e-12), lr
+        assert close([[g["c1"], g["c2"]] for g in got], norms, 1e-12), lr
+
+
+def test_sentence_sizes_equal_python_geometry(js):
+    """The sentence engine's sizes (cells, frame, box, vertical labels) against app/sentence/view.py geometry,
+    over sentence lengths, word lengths, both modes and screen widths from a phone to a wide desktop."""
+    rng = np.random.default_rng(16)
+    cases, want = [], []
+    for i in range(600):
+        n = int(rng.integers(1, attention.sentences.MAX_TOKENS + 1))
+        tokens = ["w" * int(rng.integers(1, 25)) for _ in range(n)]
+        present, width = bool(i % 2), int(rng.choice([320, 360, 414, 600, 768, 1024, 1280, 1920, rng.integers(300, 2600)]))
+        cases.append({"n": n, "longest": max(map(len, tokens)), "present": present, "width": width})
+        want.append(geometry(tokens, present=present, inner_width=width))
+    for c, g, w in zip(cases, js("sizes", cases), want):
+        got = {"cell": g["cell"], "extra": g["extra"], "frame_width": g["frameWidth"],
+               "frame_height": g["frameHeight"], "box": g["box"], "heat_vertical": g["heatVertical"],
+               "bars_vertical": g["barsVertical"]}
+        assert got == w, c
+
+
+def test_rough_tokenizer_equals_tokenize(js):
+    """The browser's tokenizer (it finds a precomputed sentence in the offline file) against attention.tokenize,
+    on the shipped sentences and on text with punctuation, symbols, controls, full-width letters, accents,
+    other scripts and odd spaces."""
+    model = attention.sentences.load_sentence_model()
+    texts = [p.text for p in model.presets]
+    texts += ["The bank of the river.", "  Don't   stop!  ", "ＦＵＬＬ－ｗｉｄｔｈ ｔｅｘｔ", "Café naïve ΣΟΦΟΣ ὈΔΥΣΣΕΎΣ",
+              "İstanbul ǅemal ﬁne ﬀ", "tab\there\nnew\u00a0line\u2003em\u2028sep", "a\u200bb\ufeffc\u00add",
+              "x²+y³=z½ №5 ™ © ₤ €10", "日本語の文 — «quoted» “curly” ‘single’", "emoji 🙂 and 👍🏽 signs",
+              "under_score hy-phen slash/and back\\slash", "\x00ctrl\x1fchars\x7f", "Ǆ ǆ ß ẞ ﬃ", "mañana año"]
+    rng = random.Random(17)
+    pool = "aZé ,.;:!?-'\"()[]{}<>=$€%&*+/\\|_~^`@#\t\n\u00a0\u2009\u3000\u200b\u00adΣσςİ１２ﬁ²½🙂日"
+    texts += ["".join(rng.choice(pool) for _ in range(rng.randint(1, 30))) for _ in range(400)]
+    got = js("tokens", texts)
+    bad = []
+    for t, g in zip(texts, got):
+        try:
+            want = attention.tokenize(t)
+        except ValueError:
+            want = []   # nothing left, or too many words: the browser finds no precomputed sentence either
+        if len(want) <= attention.sentences.MAX_TOKENS and g != want:
+            bad.append((t, g, want))
+    assert bad == []
