@@ -61,6 +61,7 @@ p.limit {{ background: #FFF3D6; border-left: 4px solid #E69F00; padding: 4px 8px
 p.notice {{ background: #FDE8E1; border-left: 4px solid #D55E00; padding: 4px 8px; margin: 4px 0; }}
 p.dataset {{ color: #444; margin: 2px 0; }}
 p.small {{ color: #444; margin: 2px 0; }}
+sub, sup {{ font-size: 0.875em; }}   /* 14 px at the page's 16: the browser's 'smaller' gives 13.3 */
 details > summary {{ cursor: pointer; color: #1F5F99; }}
 details > summary h3 {{ display: inline; }}
 """
