@@ -175,10 +175,7 @@ def add_tour(layout, state, *, tour: Tour | None = None, mode: str = "served") -
 
 
 def _theme():
-    try:
-        from app.ui import theme   # where the shared look lives once app/ has one folder per section
-    except ImportError:
-        from app import theme
+    from app.ui import theme   # the shared look (the old alias app.theme is gone)
     return theme
 
 
