@@ -78,7 +78,7 @@ def _readout(args) -> int:
                "nearest_neighbor_prediction": r.nearest_neighbor_prediction, "global_mean": r.global_mean}
         print(json.dumps(out))
     else:
-        from .text import caption
+        from .regression.text import caption
 
         print(caption(r, kernel=args.kernel, bandwidth=args.bandwidth, temperature=args.temperature,
                       key_norm=args.key_norm if args.kernel == "dot" else 0.0))

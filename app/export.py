@@ -12,8 +12,8 @@ from bokeh.embed import file_html
 from bokeh.layouts import column
 from bokeh.resources import INLINE
 
-from .document import PAGE_STYLES, build_regression
-from .theme import VIEWPORT_META, mark_root, present_figures
+from .regression.view import PAGE_STYLES, build_regression
+from .ui.theme import VIEWPORT_META, mark_root, present_figures
 from .state import ExplorableState
 
 SECTIONS = ("regression", "sentence", "ideas", "learning")
@@ -49,7 +49,7 @@ def build_static_document(state: ExplorableState | None = None, *, sections=SECT
     learning_at = len(roots)   # the learning section follows the regression it trains (built last: it needs `view`)
     if "sentence" in sections:
         try:
-            from .sentence_view import build_sentence
+            from .sentence.view import build_sentence
         except ImportError:  # the section is not built yet
             build_sentence = None
         if build_sentence is not None:
@@ -57,12 +57,12 @@ def build_static_document(state: ExplorableState | None = None, *, sections=SECT
             roots.append(sview.layout)
             engines.append(sview.engine)
     if "ideas" in sections:  # after the self-attention section; its graphs follow that section's words
-        from .ideas_view import build_ideas
+        from .ideas.view import build_ideas
         iview = build_ideas(mode="static", tokens_src=sview.models.get("tokens_src") if sview else None)
         roots.append(iview.layout)
         engines.append(iview.engine)
     if "learning" in sections:  # after the regression: it plays its paths on the regression's slider and plot
-        from .learning_view import build_learning
+        from .learning.view import build_learning
         lview = build_learning(state, mode="static", regression=view)
         roots.insert(learning_at, lview.layout)
         engines.append(lview.engine)

@@ -424,7 +424,7 @@ class BokehSession:
     # -- the change that needs Python: a seeded dataset generated on the server ---------------------
     def _default_events(self):
         import attention
-        from app.document import dataset_meta
+        from app.regression.view import dataset_meta
 
         d = attention.load_dataset("default")
         mid = self.by_name["dataset"]
@@ -638,8 +638,8 @@ NOTICE_OPEN, NOTICE_CLOSE = '<p class="notice">', "</p>"
 
 def notice_problems(session: "BokehSession", query: str) -> list[str]:
     """What is wrong with the notices a session shows for ``query`` (an empty list: nothing)."""
-    from app import text
     from app.state import parse_query
+    from app.ui import text
 
     from urllib.parse import parse_qsl
 

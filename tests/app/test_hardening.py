@@ -18,7 +18,7 @@ import urllib.request
 import pytest
 
 import attention
-from app import text
+from app.ui import text
 from app.cli import build_parser, main as cli_main, serve_command
 from app.page import SERVER_TROUBLE
 from tests.app.serverutil import (FAST_CLEANUP, ROOT, AppServer, BokehSession, Nginx, SessionError, classroom,

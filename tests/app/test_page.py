@@ -1,4 +1,4 @@
-"""app/page.py and app/document.py without a browser or a server."""
+"""app/page.py and app/regression/view.py without a browser or a server."""
 
 from __future__ import annotations
 

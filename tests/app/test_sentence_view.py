@@ -219,7 +219,7 @@ def test_no_div_renders_tex():
 
 
 def test_python_geometry_matches_the_opening_build():
-    from app.sentence_view import geometry
+    from app.sentence.view import geometry
 
     v = build_sentence(SentenceState(sentence="we sat on the bank of the river"), mode="static")
     g = geometry(attention.tokenize("we sat on the bank of the river"))

@@ -85,11 +85,11 @@ def run(quick: bool) -> list[dict]:
 
 
 # ---------------------------------------------------------------------------
-# the learning section of the page (app/learning_view.py, app/learning.js)
+# the learning section of the page (app/learning/view.py, app/learning/engine.js)
 # ---------------------------------------------------------------------------
 
 def _all_paths():
-    from app import learning_view as lv
+    from app.learning import view as lv
 
     for f in (lv.bandwidth_trajectory, lv.bandwidth_trajectories, lv.metric_trajectory, lv.metric_config):
         f.cache_clear()
@@ -97,13 +97,13 @@ def _all_paths():
 
 
 def _section_rows(quick: bool) -> list[dict]:
-    from app import learning_view as lv
+    from app.learning import view as lv
 
     rows = [_row("learning section: every shipped path (4 datasets x 6 rates, metric x 6 rates)",
                  _time(_all_paths, 1 if quick else 3, warmup=0), target=TARGET_PATHS_US,
                  note="train_bandwidth 60 steps and train_metric 150 steps, once per process (lru_cache); "
                       "the large dataset (n = 400) is about 3/4 of it (all 6 rates kept: well under 1 s)")]
-    from app.document import build_regression
+    from app.regression.view import build_regression
     from app.state import ExplorableState
 
     state = ExplorableState()

@@ -94,7 +94,7 @@ def _row(name, us, *, target=None, note=""):
 
 
 def _python_rows(reps: int) -> list[dict]:
-    from app.sentence_view import build_sentence
+    from app.sentence.view import build_sentence
     from app.state import SentenceState
 
     view = build_sentence(SentenceState(), mode="served")

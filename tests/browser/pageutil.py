@@ -201,11 +201,11 @@ def page_state(page):
 
 
 def core_heaviest(state):
-    """app.text.heaviest_sample for a page_state(): the heaviest sample under the core's weights."""
+    """app.regression.text.heaviest_sample for a page_state(): the heaviest sample under the core's weights."""
     import numpy as np
 
     import attention
-    from app import text
+    from app.regression import text
 
     x, y = np.asarray(state["x"]), np.asarray(state["y"])
     ks = attention.key_norm_tilt(x, state["key_norm"]) if state["kernel"] == "dot" and state["key_norm"] else None
@@ -241,7 +241,7 @@ def readout_rows(page):
 
 def expected_rows(r):
     """The readouts table the page should print for the core's Readout ``r`` (Python's formatting)."""
-    from app.text import _signed
+    from app.ui.text import _signed
 
     err = None if r.true_value is None else r.prediction - r.true_value
     return {"max weight": f"{r.max_weight:.3f}", "entropy": f"{r.entropy_bits:.2f} bits",
@@ -259,8 +259,8 @@ def shown_paragraphs(page, name):
 
 
 def check_against_core(page):
-    """Readouts, caption and limit notices equal what the core and app/text.py give for the page's state."""
-    from app import text
+    """Readouts, caption and limit notices equal what the core and app/regression/text.py give for the page's state."""
+    from app.regression import text
 
     state = page_state(page)
     r = core_readout(state)

@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 
 import attention
-from app import text
+from app.ui import text
 
 from tests.browser.pageutil import (block_outside, check_against_core, drag, model_element, model_prop, page_state,
                                     page_to_data_x, plot_geometry, readout_rows, set_model_prop, shown_paragraphs,

@@ -12,8 +12,8 @@ import numpy as np
 import pytest
 
 import attention
-from app.sentence_view import geometry
-from app import theme
+from app.sentence.view import geometry
+from app.ui import theme
 from tests.browser.pageutil import model_prop, source_data
 
 MODEL = attention.load_sentence_model()

@@ -1,4 +1,4 @@
-"""'Copy a link to this state' (app/share.py, app/share.js) in the served page, the offline file and a
+"""'Copy a link to this state' (app/ui/share.py, app/ui/share.js) in the served page, the offline file and a
 cross-origin iframe, with the clipboard granted and refused; and the served page's address agrees
 with its widgets."""
 
