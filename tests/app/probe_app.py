@@ -12,7 +12,8 @@ Switched by environment variables of the server process, so app code carries no 
 A page opened with ``?census=1`` also gets a Div named "census": JSON with how many explorable pages and
 Bokeh documents are alive in this process (after a full garbage collection), the number of Python objects and
 the RSS, to find sessions that outlive their cleanup; ``?census=trim`` also asks glibc to hand its free memory
-back to the OS (malloc_trim) and reports the RSS after that.
+back to the OS (malloc_trim) and reports the RSS after that; ``?census=bare`` gets the census alone, without a
+page of its own, so that asking again and again counts only the other sessions' pages.
 """
 
 import gc
@@ -111,9 +112,10 @@ def _census(trim: bool) -> dict:
 
 
 pn.extension(design=None, notifications=False)
-_page, layout = serve_page()
-layout.servable(title="Attention as kernel regression (probe)")
 _census_arg = (pn.state.session_args or {}).get("census")
+if not (_census_arg and _census_arg[-1] == b"bare"):   # a bare census builds no page: it counts only the others
+    _page, layout = serve_page()
+    layout.servable(title="Attention as kernel regression (probe)")
 if _census_arg and pn.state.curdoc is not None:
     pn.state.curdoc.add_root(Div(text=json.dumps(_census(trim=_census_arg[-1] == b"trim")), name="census",
                                  visible=False))
