@@ -61,8 +61,10 @@ class SentenceState(param.Parameterized):
 # Learning rates offered by the "learn the kernel" section (strings, so a link carries them exactly).
 BANDWIDTH_LR_PRESETS = ("0.5", "2", "10", "20", "50", "300")   # on log h; 300 diverges on the default dataset
 METRIC_LR_PRESETS = ("0.5", "2", "10", "100", "3000", "100000")  # on W; 3000 gets stuck, 100000 diverges
-BANDWIDTH_TRAIN_STEPS = 60
-METRIC_TRAIN_STEPS = 150
+# The paths' lengths: the core's defaults, one definition (the learning engine gets them in its config, the
+# deep link's bounds below follow them).
+BANDWIDTH_TRAIN_STEPS = attention.learn.DEFAULT_BANDWIDTH_STEPS   # 60
+METRIC_TRAIN_STEPS = attention.learn.DEFAULT_METRIC_STEPS         # 150
 
 
 class LearningState(param.Parameterized):
