@@ -1,20 +1,24 @@
 """Deep links, served and offline: a link opens the page in its state; bad values are named, never run.
 
 The served page reads the link in Python (app.state.parse_query); the offline
-file reads it in the browser (parseQuery in explorable.js).  Both must show
-the same notices as parse_query and open in the same state.
+file reads it in the browser (parseQuery in app/ui/common.js).  Both must show
+the same notices as parse_query and open in the same state.  On the served
+page the address and every section's widgets agree both ways: a link sets the
+widgets, and a change of a widget is written to the address.
 """
 
 from __future__ import annotations
 
+import time
 from urllib.parse import urlsplit
 
 import pytest
 
-from app.state import parse_query
+from app.state import parse_query, url_spec
 
 from tests.browser.pageutil import (block_outside, check_against_core, drag, model_element, model_prop,
-                                    page_to_data_x, plot_geometry, shown_paragraphs, wait_query, wait_ready)
+                                    page_to_data_x, plot_geometry, set_model_prop, shown_paragraphs, wait_query,
+                                    wait_ready)
 
 GOOD = "?query=2.5&bandwidth=0.3&kernel=dot&temperature=2"
 BAD = "?bandwidth=-1&query=abc&foo=<script>alert(1)</script>"
@@ -108,3 +112,79 @@ def test_out_of_range_values_are_clamped_like_parse_query(open_link):
     assert len(state["x"]) == 40  # dataset=bump, the last of the two
     assert model_prop(page, "dataset_select", "value") == "bump"
     assert model_prop(page, "link_toggle", "active") is False
+
+
+# Every section's widgets that the address carries: the URL key, the widget, its property, and how the widget
+# reads the key's value (as parse_query gives it): "log" sliders hold log10 of it.
+WIDGETS = [("query", "query_slider", "value", float), ("bandwidth", "bandwidth_slider", "value", "log"),
+           ("temperature", "temperature_slider", "value", "log"), ("kernel", "kernel_select", "value", str),
+           ("key_norm", "keynorm_slider", "value", float), ("dataset", "dataset_select", "value", str),
+           ("limits", "limits_toggle", "active", bool), ("token", "token_select", "value", str),
+           ("head", "head_select", "active", int), ("att_temperature", "att_temperature_slider", "value", "log"),
+           ("causal", "causal_toggle", "active", bool), ("lr", "learn_lr_select", "value", str),
+           ("metric_lr", "metric_lr_select", "value", str)]
+# The address writes h and T with 4 significant digits (toPrecision(4)) and the query with 3 decimals: it
+# agrees with a widget within that rounding.
+URL_REL = 5.1e-4
+DEEP = ("?query=1.75&bandwidth=0.4&temperature=2&kernel=dot&key_norm=0.5&dataset=bump&limits=1&token=3&head=1"
+        "&att_temperature=2&causal=1&lr=10&metric_lr=10")
+# one change per widget, made in the page as a student's would be (from the opening state)
+CHANGES = [("query_slider", "value", 4.25), ("bandwidth_slider", "value", 0.0), ("temperature_slider", "value", 1.0),
+           ("kernel_select", "value", "dot"), ("keynorm_slider", "value", -0.5), ("dataset_select", "value", "step"),
+           ("limits_toggle", "active", True), ("token_select", "value", "2"), ("head_select", "active", 2),
+           ("att_temperature_slider", "value", -1.0), ("causal_toggle", "active", True),
+           ("learn_lr_select", "value", "50"), ("metric_lr_select", "value", "100")]
+
+
+def _disagreements(page, values):
+    """Where the widgets do not hold ``values`` (a key missing from ``values`` means its default)."""
+    spec, out = url_spec(), []
+    for key, name, prop, kind in WIDGETS:
+        want, got = values.get(key, spec[key]["default"]), model_prop(page, name, prop)
+        if kind == "log":
+            ok = 10 ** got == pytest.approx(want, rel=URL_REL)
+        elif kind is float:
+            ok = got == pytest.approx(want, abs=5e-4)
+        else:
+            ok = got == kind(want)
+        if not ok:
+            out.append((key, got, want))
+    return out
+
+
+def _address_agrees(page, timeout=20):
+    """Wait until the address, read by parse_query, is what every widget holds (the page writes its address
+    a moment after a change, each section its own keys); returns the address's values."""
+    deadline = time.monotonic() + timeout
+    while True:
+        values, notices = parse_query("?" + urlsplit(page.url).query)
+        bad = _disagreements(page, values)
+        if not bad or time.monotonic() > deadline:
+            assert notices == [] and bad == [], (page.url, notices, bad)
+            return values
+        page.wait_for_timeout(50)   # a poll's pace, not a wait for time: the loop ends on the condition
+
+
+def test_served_address_and_widgets_agree_both_ways(served_app, watch):
+    """The served page: a deep link sets every section's widgets, and after a change of any widget the address
+    (read by parse_query) holds what every widget holds."""
+    page = watch.page
+    page.goto(served_app + DEEP)
+    wait_ready(page)
+    values, notices = parse_query(DEEP)
+    assert notices == [] and set(values) == {k for k, *_ in WIDGETS}
+    assert _disagreements(page, values) == []
+    assert _address_agrees(page) == pytest.approx(values)   # the page keeps the link's state in its address
+
+    page.goto(served_app)
+    wait_ready(page)
+    assert _address_agrees(page) == {}
+    for name, prop, value in CHANGES:
+        key = next(k for k, n, *_ in WIDGETS if n == name)
+        set_model_prop(page, name, prop, value)
+        page.wait_for_function("(k) => new URLSearchParams(location.search).has(k)", arg=key)
+        _address_agrees(page)
+    # the learning rate's path starts from its own h on the Gaussian kernel (the learning section sets those
+    # widgets), so the end state has most, not all, of the changes
+    assert len(_address_agrees(page)) >= len(CHANGES) - 2
+    assert watch.console_errors() == []
