@@ -26,11 +26,12 @@ const Ideas = (function () {
 
   // ---- sequential against parallel -------------------------------------------------------------------
 
-  function graphData(tokens, labelsUpTo) {
+  // G: app/ideas/view.py GRAPH (the twin graph_data reads it too)
+  function graphData(tokens, G) {
     const toks = tokens.map(String), n = toks.length, span = Math.max(n - 1, 1);
-    const labels = n <= labelsUpTo ? toks : toks.map(() => "");
+    const labels = n <= G.labels_up_to ? toks : toks.map(() => "");
     const xs = toks.map((_, i) => i);
-    const size = n <= 12 ? 12 : Math.max(5, Math.round(150 / n));     // a long sentence's nodes shrink
+    const size = n <= G.node_px_up_to ? G.node_px : Math.max(G.node_min, Math.round(G.node_area / n));  // long: smaller
     const nodes = { x: xs.concat(xs), y: xs.map(() => 2).concat(xs.map(() => 0)), tok: toks.concat(toks),
                     label: labels.concat(labels), size: xs.concat(xs).map(() => size) };
     const chain = { x0: [], x1: [], y0: [], y1: [] };
@@ -38,7 +39,7 @@ const Ideas = (function () {
     const pairs = { x0: [], x1: [], cx: [], cy: [], y0: [], y1: [] };
     for (let i = 0; i < n; i++) {
       for (let j = i + 1; j < n; j++) {
-        pairs.x0.push(i); pairs.x1.push(j); pairs.cx.push((i + j) / 2); pairs.cy.push(0.9 * (j - i) / span);
+        pairs.x0.push(i); pairs.x1.push(j); pairs.cx.push((i + j) / 2); pairs.cy.push(G.bulge * (j - i) / span);
         pairs.y0.push(0); pairs.y1.push(0);
       }
     }
@@ -56,7 +57,7 @@ const Ideas = (function () {
   function drawGraph(a) {
     const toks = Array.from(a.tokens_src.data.tok || []);
     if (!toks.length) return;
-    const g = graphData(toks, a.config.word_labels_up_to);
+    const g = graphData(toks, a.config.graph);
     const r = a.graph_fig.x_range, end = g.n - 0.4;
     if (r.start !== -0.6 || r.end !== end) r.setv({ start: -0.6, end: end });
     a.nodes.data = g.nodes;

@@ -19,6 +19,7 @@ The same builder serves ``panel serve`` and the offline file.
 from __future__ import annotations
 
 import json
+import math
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -39,6 +40,11 @@ PERIODS = tuple(range(3, lags.MAX_LAG + 1))
 DEFAULT_PERIOD = lags.DEFAULT_PERIOD
 CONTEXT_DAYS = 14                 # days before the held-out weeks drawn for context
 WORD_LABELS_UP_TO = 6             # the graph names the words for sentences this short
+# The dependency graphs' look, one definition for graph_data and graphData (engine.js, through the config):
+# nodes of node_px up to node_px_up_to words, then node_area / n px (at least node_min); attention's edges
+# bulge up by bulge * (j - i) / (n - 1).
+GRAPH = {"labels_up_to": WORD_LABELS_UP_TO, "node_px": 12, "node_px_up_to": 12, "node_area": 150, "node_min": 5,
+         "bulge": 0.9}
 DEFAULT_TOKENS = ("the", "bank", "by", "the", "river")
 FONT = "14px"                     # every text on a canvas
 N_TICKS = (64, 512, 2048)         # the n axes: labels that do not collide at 300 px
@@ -136,8 +142,11 @@ def graph_data(tokens) -> dict:
     toks = [str(t) for t in tokens]
     n = len(toks)
     edges = attention.dependency_edges(n)
-    labels = toks if n <= WORD_LABELS_UP_TO else [""] * n
-    size = 12.0 if n <= 12 else max(5.0, float(round(150 / n)))    # a long sentence's nodes shrink
+    G = GRAPH
+    labels = toks if n <= G["labels_up_to"] else [""] * n
+    # a long sentence's nodes shrink (round() halves to even, JS's Math.round up: the twin uses math.floor(x + 0.5))
+    size = float(G["node_px"]) if n <= G["node_px_up_to"] else max(float(G["node_min"]),
+                                                                   float(math.floor(G["node_area"] / n + 0.5)))
     nodes = {"x": [float(i) for i in range(n)] * 2, "y": [2.0] * n + [0.0] * n, "tok": toks * 2,
              "label": labels * 2, "size": [size] * (2 * n)}
     chain = {"x0": [float(i) for i, _ in edges["rnn"]], "x1": [float(j) for _, j in edges["rnn"]],
@@ -145,7 +154,7 @@ def graph_data(tokens) -> dict:
     span = max(n - 1, 1)
     pairs = {"x0": [float(i) for i, _ in edges["attention"]], "x1": [float(j) for _, j in edges["attention"]],
              "cx": [(i + j) / 2 for i, j in edges["attention"]],
-             "cy": [0.9 * (j - i) / span for i, j in edges["attention"]]}
+             "cy": [G["bulge"] * (j - i) / span for i, j in edges["attention"]]}
     pairs["y0"] = [0.0] * len(pairs["x0"])
     pairs["y1"] = [0.0] * len(pairs["x0"])
     return {"nodes": nodes, "chain": chain, "pairs": pairs, "n": n}
@@ -467,7 +476,7 @@ def build_ideas(*, mode: str = "served", tokens_src: ColumnDataSource | None = N
         tokens_src = ColumnDataSource({"tok": list(DEFAULT_TOKENS)}, name="ideas_tokens")
     seq, s = _sequence_part(tokens_src, css)
     lag, g = _lag_part(css)
-    config = {"mode": mode, "lags": lag_results(), "word_labels_up_to": WORD_LABELS_UP_TO, "colors":
+    config = {"mode": mode, "lags": lag_results(), "graph": GRAPH, "colors":
               {"top": VERMILLION, "other": BLUE}}
     models = {"config": config, "tokens_src": tokens_src, **{k: v for k, v in {**s, **g}.items() if k != "quiet"}}
     assert set(models) == set(ENGINE_ARGS)
