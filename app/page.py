@@ -1,9 +1,10 @@
 """The served page and the notebook component, around the one document builder.
 
 ``create_page(query)`` is what ``panel serve app/main.py`` shows for each
-session: it reads the deep link, builds the regression section with
-``build_regression`` and adds what only a Python server can do (the seeded
-dataset generator).  ``Explorable`` is the same page as a Panel component for
+session: it reads the deep link, builds the sections with
+``app.sections.build_sections`` (as the offline file does) and adds what only a
+Python server can do (the seeded dataset generator, typed sentences, training on
+generated data).  ``Explorable`` is the same page as a Panel component for
 Jupyter: ``Explorable(query=2.5, bandwidth=0.3)``.
 """
 
@@ -21,13 +22,11 @@ from panel.reactive import ReactiveHTML
 
 import attention
 
-from .ideas.view import build_ideas
-from .learning.view import build_learning
-from .regression.view import build_regression, dataset_meta
-from .sentence.view import build_sentence
+from .regression.view import dataset_meta
+from .sections import build_sections
 from .state import ExplorableState, parse_query
 from .tour import active_tour
-from .tour.view import add_tour, bind_tour_length
+from .tour.view import bind_tour_length
 from .ui import text, theme
 
 log = logging.getLogger(__name__)
@@ -228,31 +227,28 @@ class Explorable(pn.viewable.Viewer, ExplorableState):
                 dataset = self.generated_dataset()
             except ValueError as e:
                 self._notices.append(str(e))
-        self._view = build_regression(self, mode="served", notices=self._notices, dataset=dataset)
-        self._tour = add_tour(self._view.layout, self, tour=active_tour(), mode="served")  # the step card (app/tour)
+        # the sections, wired to each other as in the offline file (app/sections.py); then what is the served
+        # page's own: Python callbacks on the widgets, and the generator between the figure and the rest
+        built = build_sections(self, mode="served", tour=active_tour(), notices=self._notices, dataset=dataset)
+        self._view, self._tour, self._learning, self._ideas = built.regression, built.tour, built.learning, built.ideas
         w = self._view.widgets
         for widget_name, pname, conv in _SYNCED:
             prop = "active" if pname in ("link", "limits", "present") else "value"
             w[widget_name].on_change(prop, self._syncer(pname, conv))
         w["dataset"].on_change("value", self._on_dataset)
+        self._wire_sentence(built.sentence)
         parts = list(self._view.parts.values())
         cut = list(self._view.parts).index("top") + 1   # the generator follows the figure and its controls
-        sentence = self._build_sentence()
-        # -- the ideas section (app/ideas/view.py): its dependency graphs follow the sentence's words --
-        self._ideas = build_ideas(mode="served", tokens_src=self._sentence_view.models.get("tokens_src"))
-        # -- learning section (app/learning/view.py): trains h on the regression view, and a 2-D metric --
-        self._learning = build_learning(self, mode="served", regression=self._view)
         # Two Bokeh panes around the generator (Panel widgets), not one per part: every pane walks all the
         # models its part reaches (through the engines' arguments, most of the page), so each pane adds
         # to the CPU time of opening a session.
         before = column(*parts[:cut], sizing_mode="stretch_width")
-        after = column(*parts[cut:], self._learning.layout, sentence, self._ideas.layout,  # learning trains the h above
+        after = column(*parts[cut:], *[view.layout for name, view in built.in_page_order() if name != "regression"],
                        sizing_mode="stretch_width")
         for part in (before, after):   # a page opened in presentation mode is built at its sizes
             theme.present_figures(part, bool(self.present))
         self.param.watch(self._to_widgets, [p[0] for p in _TO_WIDGETS])
-        engines = [self._view.engine, self._tour.engine, self._sentence_view.engine, self._ideas.engine,
-                   self._learning.engine]
+        engines = built.engines()
         starter = []
         if _in_a_notebook_kernel():
             starter = [EngineStarter(width=0, height=0, margin=0)]
@@ -304,15 +300,16 @@ class Explorable(pn.viewable.Viewer, ExplorableState):
             pn.io.push_notebook(layout)
 
     # -- the self-attention section ---------------------------------------------------------------------
-    def _build_sentence(self):
-        sv = self._sentence_view = build_sentence(self, mode="served")
+    def _wire_sentence(self, sv):
+        """The served sentence section's Python side: its widgets follow the parameters, a typed sentence is
+        tokenised and embedded here."""
+        self._sentence_view = sv
         w = sv.widgets
         w["token"].on_change("value", self._syncer("token", int))
         w["head"].on_change("active", self._syncer("head", int))
         w["temperature"].on_change("value", self._syncer("att_temperature", lambda v: 10.0 ** v))
         w["causal"].on_change("active", self._syncer("causal", bool))
         sv.text_input.on_change("value", self._on_sentence_text)
-        return sv.layout
 
     def _on_sentence_text(self, _attr, _old, new):
         try:
