@@ -200,7 +200,7 @@ class Explorable(pn.viewable.Viewer, ExplorableState):
             self._show_notice(f"n = {typed} is outside what the generator draws ({lo} to {hi} samples); "
                               f"it uses n = {kept}.")
 
-    def _generator_panel(self):
+    def _generator_panel(self, visible: bool = True):
         fn = pn.widgets.Select.from_param(self.param.fn, name="true function", width=140)
         # not bounded in the browser: a typed n past the limit is clamped here, with a notice that says so
         n = pn.widgets.IntInput(name="samples n", value=self.n, start=None, end=None, width=110)
@@ -217,7 +217,7 @@ class Explorable(pn.viewable.Viewer, ExplorableState):
             sizing_mode="stretch_width")
         return pn.Column(note, pn.FlexBox(fn, n, noise, seed, go, gap="8px"), sizing_mode="stretch_width",
                          styles={"max-width": "1200px", "margin": "0 auto", "padding": "0 8px"},
-                         name="generator")
+                         name="generator", visible=visible)   # shown with "More controls" (disclosure.js)
 
     # -- the page ---------------------------------------------------------------------------------
     def _build(self):
@@ -255,7 +255,8 @@ class Explorable(pn.viewable.Viewer, ExplorableState):
             # a notebook's address is JupyterLab's, not a link to this state: no "copy a link" there
             for m in self._view.layout.select({"name": "share_button"}):
                 m.visible = False
-        return pn.Column(EnginePane(before, engines, sizing_mode="stretch_width"), self._generator_panel(),
+        more_open = bool(self._view.layout.select_one({"name": "more_controls"}).visible)
+        return pn.Column(EnginePane(before, engines, sizing_mode="stretch_width"), self._generator_panel(more_open),
                          EnginePane(after, engines, sizing_mode="stretch_width"), *starter,
                          sizing_mode="stretch_width", name="explorable",
                          styles=theme.root_styles(bool(self.present)))  # the text sizes of app/ui/theme.py
@@ -386,7 +387,8 @@ class Explorable(pn.viewable.Viewer, ExplorableState):
     def engines(self):
         """Every section's document-ready callback: the regression's, then the self-attention section's."""
         self.__panel__()
-        return [self._view.engine, self._tour.engine, self._sentence_view.engine, self._ideas.engine] + (
+        return [self._view.engine, self._tour.engine, self._view.disclosure, self._sentence_view.engine,
+                self._ideas.engine] + (
             [self._learning.engine] if getattr(self, "_learning", None) is not None else [])  # learning section
 
 

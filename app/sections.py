@@ -45,7 +45,11 @@ class Sections:
     def engines(self) -> list:
         """Every engine, the regression's first: the others wait for its ``ready`` on the page's bus."""
         views = (self.regression, self.tour, self.sentence, self.ideas, self.learning)
-        return [v.engine for v in views if v is not None]
+        engines = [v.engine for v in views if v is not None]
+        more = getattr(self.regression, "disclosure", None)   # "More controls", after the tour's engine
+        if more is not None:
+            engines.insert(2 if self.tour is not None else 1, more)
+        return engines
 
 
 def check_sections(sections) -> tuple[str, ...]:

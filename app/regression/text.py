@@ -121,5 +121,9 @@ from leaving one sample out and from measuring on one noisy draw of the data. Th
 lowest leave-one-out error still sits near the lowest bias&sup2; + variance.</p>
 """
 
+# Served page only, behind "More controls": the generator is a block of its own under the plots over x.
+GENERATOR_WHERE = ("To draw a fresh dataset, use the generator under the plots: it opens and closes "
+                   "with these controls.")
+
 STATIC_NOTE = ("This file runs without Python: the seeded dataset generator and sentences with "
                "words outside the shipped vocabulary need the served app.")

@@ -73,6 +73,7 @@ class RegressionView:
     models: dict = field(default_factory=dict)
     parts: dict = field(default_factory=dict)
     figures: dict = field(default_factory=dict)   # by role: main, weights, entropy_x, entropy_h, bias_variance
+    disclosure: CustomJS | None = None            # "More controls": run at document_ready after the engine
 
 
 def _style(fig, shared_x=False):
@@ -161,7 +162,8 @@ class RegressionSection:
         engine, models = self.engine(figures, widgets, divs)
         layout, parts = self.layout(figures, widgets, divs)
         return RegressionView(layout=layout, engine=engine, ds=self.ds, widgets=widgets,
-                              notice_div=divs["notice"], models=models, parts=parts, figures=figures)
+                              notice_div=divs["notice"], models=models, parts=parts, figures=figures,
+                              disclosure=self.disclosure(widgets))
 
     # -- data ------------------------------------------------------------------------------------------
     def sources(self):
@@ -370,19 +372,55 @@ class RegressionSection:
         return engine, models
 
     # -- the layout ------------------------------------------------------------------------------------
+    def more_open(self) -> bool:
+        """Whether a control behind "More controls" holds something other than its default (a deep link, a
+        notebook's parameters): then the disclosure starts open, and the student sees why the page looks so."""
+        state, defaults = self.state, {k: v["default"] for k, v in url_spec().items()}
+        return self.name != defaults["dataset"] or any(
+            getattr(state, key) != defaults[key] for key in MORE_KEYS if key != "dataset")
+
     def controls_box(self, w: dict):
+        """The first screen's two controls (h and T; the query slider sits under the plot), then one "More
+        controls" button over everything else: kernel, tilt, dataset, the check boxes, Reset and the link."""
         # The query slider spans the main plot's frame: its padding follows the shared borders (theme.py).
         w["query"].styles = {"padding": "0 calc(var(--shared-x-right, 64px) - 5px) 0 "
                                         "calc(var(--shared-x-left, 80px) - 5px)", "box-sizing": "border-box"}
-        for key in ("logh", "logt", "kernel", "dataset"):
+        for key in ("logh", "logt"):
+            w[key].min_width = 150   # side by side in the side column of a laptop screen
+        for key in ("kernel", "dataset"):
             w[key].min_width = 200
-        return column(
-            row(w["logh"], w["logt"], sizing_mode="stretch_width", styles=WRAP),
-            row(w["kernel"], w["dataset"], sizing_mode="stretch_width", styles=WRAP),
-            w["keynorm"],
-            row(w["link"], w["limits"], w["present"], self.reset, *build_share().models(),
-                sizing_mode="stretch_width", styles=WRAP),  # app/ui/share.py: copy a link to this state
-            sizing_mode="stretch_width", name="controls")
+        hidden = [row(w["kernel"], w["dataset"], sizing_mode="stretch_width", styles=WRAP),
+                  w["keynorm"],
+                  row(w["link"], w["limits"], w["present"], sizing_mode="stretch_width", styles=WRAP),
+                  row(self.reset, *build_share().models(),  # app/ui/share.py: copy a link to this state
+                      sizing_mode="stretch_width", styles=WRAP)]
+        if self.mode == "served":
+            hidden.append(Div(text=f'<p class="dataset">{text.escape(text.GENERATOR_WHERE)}</p>',
+                              stylesheets=[self.css], sizing_mode="stretch_width", name="generator_where"))
+        self.more_box = column(*hidden, sizing_mode="stretch_width", name="more_controls", visible=self.more_open())
+        self.more_button = Button(label=MORE_LABEL, name="more_controls_toggle", button_type="default",
+                                  stylesheets=[InlineStyleSheet(css=MORE_CSS)])
+        return column(row(w["logh"], w["logt"], sizing_mode="stretch_width", styles=WRAP),
+                      self.more_button, self.more_box, sizing_mode="stretch_width", name="controls")
+
+    def disclosure(self, w: dict) -> CustomJS:
+        """The "More controls" button's own callback (app/regression/disclosure.js): it shows or hides the
+        column, keeps aria-expanded true to it, and opens the column when a hidden control leaves its
+        default.  It hears the widgets itself, so the section's engine needs no change for it."""
+        spec = url_spec()
+        config = {"mode": self.mode, "spec": spec, "url_rules": url_rules(), "keys": list(MORE_KEYS),
+                  "defaults": {k: spec[k]["default"] for k in MORE_KEYS},
+                  "generator": "generator" if self.mode == "served" else None}
+        cb = CustomJS(args=dict(config=config, button=self.more_button, more=self.more_box,
+                                w={k: w[k] for k in ("kernel", "keynorm", "dataset", "link", "limits", "present")}),
+                      code=disclosure_source())
+        self.more_button.js_on_event("button_click", cb)
+        self.more_box.js_on_change("visible", cb)
+        for key in ("kernel", "keynorm", "dataset"):
+            w[key].js_on_change("value", cb)
+        for key in ("link", "limits", "present"):
+            w[key].js_on_change("active", cb)
+        return cb
 
     def layout(self, f: dict, w: dict, divs: dict):
         css = [self.css]
@@ -390,7 +428,10 @@ class RegressionSection:
         explain_bv = Div(text=text.EXPLAIN_BIAS_VARIANCE, stylesheets=css, sizing_mode="stretch_width",
                          min_width=260, styles={"flex": "1 1 300px"})
         f["bias_variance"].styles = {"flex": "2 1 400px"}
-        side = [divs["readout"], divs["caption"], divs["limits"], divs["dataset"], controls]
+        # the tour's card goes first (app/tour/view.py); then what the first screen needs: the readouts and
+        # the two sliders, the words about the state under them
+        side = [divs["readout"], controls, divs["caption"], divs["limits"], divs["dataset"]]
+
         parts = {"intro": Div(text=text.INTRO, stylesheets=css, sizing_mode="stretch_width", name="intro"),
                  "notices": divs["notice"],
                  "top": _figure_grid(f["main"], w["query"], f["weights"], f["entropy_x"], side=side)}
@@ -406,6 +447,20 @@ class RegressionSection:
 
 
 WRAP = {"flex-wrap": "wrap", "gap": "4px 16px"}
+# The deep link's keys of the controls behind "More controls" (a link that sets one opens it).
+MORE_KEYS = ("kernel", "key_norm", "dataset", "link", "limits", "present")
+MORE_LABEL = "More controls"
+# The arrow says open or closed; "/ ''" keeps it out of the button's accessible name ("More controls").
+MORE_CSS = """
+button[aria-expanded="false"]::after { content: " \\25BE" / ""; }
+button[aria-expanded="true"]::after { content: " \\25B4" / ""; }
+"""
+
+
+@lru_cache(maxsize=None)
+def disclosure_source() -> str:
+    """The disclosure's JS: ui/common.js (for parseQuery), then disclosure.js and its call."""
+    return engine_code(HERE / "disclosure.js", "AttnMore.handle", ["config", "button", "more", "w"], mirror=False)
 
 
 def _plain_log_ticks(fig):

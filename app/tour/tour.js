@@ -129,6 +129,13 @@ const AttnTour = (function (M) {
     c.tweening = false;
   }
 
+  // A step that needs a control behind "More controls" (its state sets one) opens that disclosure
+  // (app/regression/disclosure.js hears the change and updates the button).
+  function openMore(a, c) {
+    const step = c.cfg.steps[c.step - 1];
+    if (c.visible && step && step.more && a.more && a.more.visible !== true) a.more.visible = true;
+  }
+
   function go(a, c, k) {
     const n = c.cfg.steps.length;
     k = Math.min(Math.max(k, 1), n);
@@ -137,12 +144,14 @@ const AttnTour = (function (M) {
     c.status = c.foundSteps.has(k) ? "found" : null;   // a step found earlier keeps its check mark
     c.held = holds(a, c);   // a state the page is already in is not a discovery: reaching it is
     render(a, c);
+    openMore(a, c);
     writeUrl(c);
   }
 
   function setVisible(a, c, visible) {
     c.visible = visible;
     render(a, c);
+    openMore(a, c);
     writeUrl(c);
   }
 
@@ -153,12 +162,20 @@ const AttnTour = (function (M) {
     const target = Object.assign({}, c.cfg.defaults, step.state);
     stopTween(c);
     c.tweening = true;
-    set(w.link, "active", false);   // linked, moving h would move T: unlink while the numbers travel
-    set(w.dataset, "value", target.dataset);
-    set(w.kernel, "value", target.kernel);
-    set(w.limits, "active", target.limits);
+    c.target = target;
+    // What the tween wrote last, control by control: a control that holds anything else was moved by the
+    // student, and that stops the tween (studentMoved).  Recorded before each write, which the widgets'
+    // callbacks hear at once.
+    c.wrote = {};
+    const own = (key, m, prop, v) => { c.wrote[key] = v; set(m, prop, v); c.wrote[key] = m[prop]; };
+    openMore(a, c);
+    own("link", w.link, "active", false);   // linked, moving h would move T: unlink while the numbers travel
+    own("dataset", w.dataset, "value", target.dataset);
+    own("kernel", w.kernel, "value", target.kernel);
+    own("limits", w.limits, "active", target.limits);
     const keys = [["query", w.query, target.query], ["logh", w.logh, Math.log10(target.bandwidth)],
                   ["logt", w.logt, Math.log10(target.temperature)], ["keynorm", w.keynorm, target.key_norm]];
+    for (const [key, m] of keys) c.wrote[key] = m.value;
     const from = keys.map(([, m]) => m.value);
     // Over tween_ms, and in at least min_frames frames: where a frame takes long (a slow machine, a big
     // page) the move takes longer rather than jumping.
@@ -169,9 +186,10 @@ const AttnTour = (function (M) {
       k += 1;
       const u = Math.min(1, Math.max(0, (now - t0) / dur), k / minFrames);
       const e = u < 0.5 ? 2 * u * u : 1 - (-2 * u + 2) ** 2 / 2;
-      keys.forEach(([, m, to], i) => set(m, "value", u >= 1 ? to : from[i] + (to - from[i]) * e));
+      keys.forEach(([key, m, to], i) => own(key, m, "value", u >= 1 ? to : from[i] + (to - from[i]) * e));
+      if (!c.tweening) return;   // the student took over during this frame
       if (u < 1) { c.tween = requestAnimationFrame(frame); return; }
-      set(w.link, "active", target.link);
+      own("link", w.link, "active", target.link);
       c.tween = null;
       c.tweening = false;
       c.held = holds(a, c);
@@ -179,6 +197,31 @@ const AttnTour = (function (M) {
       render(a, c);
     };
     c.tween = requestAnimationFrame(frame);
+  }
+
+  // During "Show me", did the student move something?  A drag or tap on the main plot, or a control that
+  // holds something other than what the tween wrote last into it (a slider, a menu, a check box, Reset).
+  const WIDGET_KEYS = ["query", "logh", "logt", "keynorm", "kernel", "dataset", "link", "limits"];
+
+  function studentMoved(ev, a, c) {
+    const name = ev && ev.event_name;
+    if (name === "panstart" || name === "pan" || name === "tap" || name === "press") return true;
+    for (const key of WIDGET_KEYS) {
+      const m = a.w[key];
+      if (ev !== m || !c.wrote || !(key in c.wrote)) continue;
+      const now = key === "link" || key === "limits" ? m.active : m.value, was = c.wrote[key];
+      if (typeof now === "number" && typeof was === "number") return Math.abs(now - was) > 1e-9;
+      return now !== was;
+    }
+    return false;
+  }
+
+  // The student's value wins: the tween stops where it is, and only the link of h and T (unset while the
+  // numbers travelled) goes back to what the step asks for.
+  function takeOver(a, c) {
+    const target = c.target;
+    stopTween(c);
+    if (target) set(a.w.link, "active", target.link);
   }
 
   // A student's own move (a drag, a slider, a menu): recognise the step's condition when it starts to hold.
@@ -246,6 +289,7 @@ const AttnTour = (function (M) {
         else if (origin === a.open) setVisible(a, c, true);
         return;
       }
+      if (c.tweening && studentMoved(ev, a, c)) takeOver(a, c);
       moved(a, c);
     } catch (e) {
       console.error("attention explorable tour:", e);

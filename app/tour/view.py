@@ -109,7 +109,19 @@ def _mirror_path() -> Path:
 def engine_source() -> str:
     mirror = _mirror_path().read_text(encoding="utf-8")
     tour = (HERE / "tour.js").read_text(encoding="utf-8")
-    return f"{mirror}\n{tour}\nAttnTour.handle(cb_obj, {{config, card, box, prev, next, show, hide, open, w, ds}});\n"
+    return (f"{mirror}\n{tour}\n"
+            "AttnTour.handle(cb_obj, {config, card, box, prev, next, show, hide, open, w, ds, more, main});\n")
+
+
+# The settings whose controls sit behind the regression section's "More controls" (app/regression/view.py
+# MORE_KEYS): a step whose state sets one away from its default opens that disclosure.
+MORE_KEYS = ("kernel", "key_norm", "dataset", "link", "limits", "present")
+
+
+def needs_more(state: dict) -> bool:
+    """Whether a step's state needs a control behind "More controls" (one of them away from its default)."""
+    defaults = full_state({})
+    return any(k in state and state[k] != defaults.get(k, state[k]) for k in MORE_KEYS)
 
 
 def tour_config(tour: Tour, *, mode: str, step: int) -> dict:
@@ -117,7 +129,8 @@ def tour_config(tour: Tour, *, mode: str, step: int) -> dict:
     return {
         "mode": mode, "initial_step": int(step), "tween_ms": TWEEN_MS, "min_frames": MIN_FRAMES, "tolerance": EQUAL_TOLERANCE,
         "loo_grid": list(LOO_GRID), "defaults": full_state({}),
-        "steps": [{"state": dict(s.state), "when": [list(c) for c in s.when]} for s in tour.steps],
+        "steps": [{"state": dict(s.state), "when": [list(c) for c in s.when], "more": needs_more(s.state)}
+                  for s in tour.steps],
         "cards": [card_html(tour, k) for k in range(1, len(tour) + 1)],
         "found": [_status(s, True) for s in tour.steps],
         "shown": [_status(s, False) for s in tour.steps],
@@ -153,12 +166,20 @@ def build_tour(layout, *, tour: Tour | None = None, step: int = 1, mode: str = "
     w = {key: _find(layout, name) for key, name in WIDGET_NAMES.items()}
     ds = _find(layout, "dataset")
     config = tour_config(tour, mode=mode, step=step)
+    # the "More controls" column (None where a section has none) and the main plot, whose drag stops a tween
+    more = layout.select_one({"name": "more_controls"})
+    main = layout.select_one({"name": "main_plot"})
     engine = CustomJS(args=dict(config=config, card=card, box=box, prev=prev, next=nxt, show=show, hide=hide,
-                                open=opener, w=w, ds=ds), code=engine_source())
+                                open=opener, w=w, ds=ds, more=more, main=main), code=engine_source())
     for b in (prev, show, nxt, hide, opener):
         b.js_on_event("button_click", engine)
     for key in ("query", "logh", "logt", "kernel", "keynorm", "dataset"):
         w[key].js_on_change("value", engine)
+    for key in ("link", "limits"):   # a click during "Show me" stops it
+        w[key].js_on_change("active", engine)
+    if main is not None:   # a drag on the plot during "Show me" stops it, and the drag wins
+        for event in ("panstart", "pan", "tap"):
+            main.js_on_event(event, engine)
     ds.js_on_change("data", engine)
     section = column(box, opener, sizing_mode="stretch_width", name="tour")
     return TourView(layout=section, engine=engine,

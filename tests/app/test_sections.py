@@ -39,7 +39,9 @@ def test_sections_come_in_page_order_and_the_learning_follows_the_regression():
     built = build_sections(ExplorableState(), mode="static")
     assert [name for name, _ in built.in_page_order()] == list(PAGE_ORDER)
     assert PAGE_ORDER.index("learning") == PAGE_ORDER.index("regression") + 1
-    assert len(built.engines()) == 5 and built.engines()[0] is built.regression.engine
+    assert len(built.engines()) == 6 and built.engines()[0] is built.regression.engine
+    # the "More controls" disclosure starts after the regression's engine and the tour's
+    assert built.engines()[1] is built.tour.engine and built.engines()[2] is built.regression.disclosure
 
 
 def test_the_offline_file_and_the_served_page_show_the_sections_in_the_same_order():

@@ -260,3 +260,17 @@ def test_the_tour_engine_is_the_mirror_and_tour_js_only():
 def test_links_reach_every_step_of_the_shipped_tour_and_no_further():
     assert ExplorableState.param.tour.bounds == (0, len(default_tour()))
     assert url_spec()["tour"]["hi"] == len(default_tour()) <= MAX_STEPS
+
+
+# ---- the tour and "More controls" --------------------------------------------------------------------------
+
+def test_a_step_that_needs_a_hidden_control_is_marked_for_the_card():
+    """tour.js opens "More controls" for a step whose state sets the kernel, the tilt, the dataset, a check box."""
+    from app.tour.view import needs_more, tour_config
+
+    cfg = tour_config(default_tour(), mode="static", step=1)
+    marked = [k for k, s in enumerate(cfg["steps"], 1) if s["more"]]
+    assert marked == [k for k, s in enumerate(default_tour().steps, 1)
+                      if any(key in s.state for key in ("kernel", "key_norm", "dataset", "link", "limits"))]
+    assert needs_more({"kernel": "dot"}) and needs_more({"limits": True})
+    assert not needs_more({"query": 1.0, "bandwidth": 0.05}) and not needs_more({"kernel": "gaussian"})

@@ -173,6 +173,18 @@ def wait_prop(page, name, prop, js_test, timeout=30000):
                            arg=[name, prop], timeout=timeout)
 
 
+def open_more_controls(page, timeout=30000):
+    """Open the regression section's "More controls" disclosure if it is closed (a real click on its
+    button, as a student opens it), and wait until its column shows.  ``page`` may be a frame."""
+    if model_prop(page, "more_controls", "visible") is not True:
+        button = model_element(page, "more_controls_toggle", "button")
+        button.scroll_into_view_if_needed()
+        button.click()
+    wait_prop(page, "more_controls", "visible", "(v) => v === true", timeout=timeout)
+    page.wait_for_function(f"""() => {{ const v = ({FIND_VIEW_JS})('more_controls');
+      return !!v && v.el.getBoundingClientRect().height > 0; }}""", timeout=timeout)
+
+
 def drag(page, g, y, xs, steps=6):
     """A real mouse drag through the data x positions xs; returns the final pixel x."""
     px = data_to_page_x(g, xs[0])

@@ -17,9 +17,9 @@ import pytest
 import attention
 from app.ui import text
 
-from tests.browser.pageutil import (block_outside, check_against_core, drag, model_element, model_prop, page_state,
-                                    page_to_data_x, plot_geometry, readout_rows, set_model_prop, shown_paragraphs,
-                                    source_data, wait_prop, wait_query, wait_ready)
+from tests.browser.pageutil import (block_outside, check_against_core, drag, model_element, model_prop,
+                                    open_more_controls, page_state, page_to_data_x, plot_geometry, readout_rows,
+                                    set_model_prop, shown_paragraphs, source_data, wait_prop, wait_query, wait_ready)
 
 WORKED_EXAMPLE = ("0.163", "3.35 bits", "10.2", "\u22120.30", "\u22120.43")
 
@@ -144,6 +144,7 @@ def test_limit_notices_and_presentation_mode(served):
     # presentation mode: a real click on the checkbox enlarges the fonts
     size = "() => Bokeh.documents[0].get_model_by_name('main_plot').below[0].axis_label_text_font_size"
     small = page.evaluate(size)
+    open_more_controls(page)   # the check boxes sit behind "More controls"
     model_element(page, "present_toggle", "input").click()
     page.wait_for_function(f"(s) => ({size})() !== s", arg=small)
     big = page.evaluate(size)
@@ -165,6 +166,7 @@ def test_linked_temperature_keeps_the_weights_then_a_new_dataset(served):
     wait_prop(page, "query_span", "location", "(v) => v === 2.2")
     w0 = np.array(source_data(page, "samples")["w"])
     h0 = 10 ** model_prop(page, "bandwidth_slider", "value")
+    open_more_controls(page)
     model_element(page, "link_toggle", "input").click()
     wait_prop(page, "link_toggle", "active", "(v) => v === true")
     set_model_prop(page, "temperature_slider", "value", math.log10(4.0))
@@ -193,6 +195,7 @@ def test_linked_temperature_keeps_the_weights_then_a_new_dataset(served):
 def test_dot_kernel_key_norm_tilt_and_reset(served):
     page = served
     assert model_prop(page, "keynorm_slider", "visible") is False
+    open_more_controls(page)
     model_element(page, "kernel_select", "select").select_option(label="dot product, equal-norm keys")
     wait_prop(page, "keynorm_slider", "visible", "(v) => v === true")
     page.wait_for_function("() => Bokeh.documents[0].get_model_by_name('caption').text.includes('dot-product')")
@@ -228,6 +231,7 @@ def test_a_far_key_that_wins_by_its_length_is_named_not_called_nearest(opened):
     """Dot product, key-norm tilt 2, x = 3.2: all the weight goes to the sample at x = 5.78, which is not the
     nearest; the notice says a longer key wins, the caption names the tilt, and moving the query keeps the winner."""
     page = opened
+    open_more_controls(page)
     model_element(page, "kernel_select", "select").select_option(label="dot product, equal-norm keys")
     wait_prop(page, "keynorm_slider", "visible", "(v) => v === true")
     set_model_prop(page, "keynorm_slider", "value", 2.0)
@@ -255,6 +259,7 @@ def test_a_far_key_that_wins_by_its_length_is_named_not_called_nearest(opened):
 def test_generator_pushes_the_seeded_dataset(served):
     """Served only: the Panel generator (Python) fills the data source with attention.make_dataset's samples."""
     page = served
+    open_more_controls(page)   # the generator shows with the other controls behind "More controls"
     page.get_by_label("true function").select_option("bump")
     for label, value in (("samples n", "37"), ("noise", "0.5"), ("seed", "5")):
         box = page.get_by_label(label, exact=True)

@@ -14,7 +14,7 @@ import pytest
 import attention
 from app.sentence.view import geometry
 from app.ui import theme
-from tests.browser.pageutil import model_prop, source_data
+from tests.browser.pageutil import model_prop, open_more_controls, source_data
 
 MODEL = attention.load_sentence_model()
 PRESETS = [p.text for p in MODEL.presets]
@@ -258,6 +258,7 @@ def test_head_switch_and_presentation_mode(served_app, watch):
     wait_model(page, "token_select", "value", "4")
     check_readouts(page, a, 1, 4)
     before = page.evaluate("() => Bokeh.documents[0].get_model_by_name('attention_heatmap').frame_width")
+    open_more_controls(page)   # presentation mode sits behind the regression section's "More controls"
     element(page, "present_toggle", "checkbox_el").click()
     big = theme.SIZES["present"]["tick"]                              # the theme's presentation size
     page.wait_for_function("(px) => Bokeh.documents[0].get_model_by_name('attention_heatmap').above[0]"

@@ -13,8 +13,8 @@ from urllib.parse import parse_qs, urlsplit
 import pytest
 
 from app.ui.share import TEXTS
-from tests.browser.pageutil import (block_outside, free_port, model_element, model_prop, set_model_prop,
-                                    wait_prop, wait_ready)
+from tests.browser.pageutil import (block_outside, free_port, model_element, model_prop, open_more_controls,
+                                    set_model_prop, wait_prop, wait_ready)
 
 CLIPBOARD = ["clipboard-read", "clipboard-write"]
 SLOW = 90000  # ms: building a served page takes seconds on a busy machine
@@ -30,6 +30,7 @@ def _context(browser, **grant):
 
 
 def _click_share(page_or_frame):
+    open_more_controls(page_or_frame)   # the link button sits behind "More controls"
     model_element(page_or_frame, "share_button", "button").click()
 
 
@@ -177,6 +178,7 @@ def test_the_button_inside_a_cross_origin_iframe(host, served_app, browser, allo
         frame.wait_for_function("new URLSearchParams(location.search).get('query') === '3.75'", timeout=20000)
         frame_url = frame.evaluate("() => location.href")
         assert frame_url.startswith(app_origin)  # the link is the app's, not the course page's
+        open_more_controls(frame)
         model_element(frame, "share_button", "button").scroll_into_view_if_needed()
         _click_share(frame)
         if allow:

@@ -13,8 +13,9 @@ import pytest
 
 from app.tour import default_tour, full_state, holds, readouts
 
-from tests.browser.pageutil import (block_outside, drag, model_element, model_prop, page_state, plot_geometry,
-                                    shown_paragraphs, wait_query, wait_ready)
+from tests.browser.pageutil import (block_outside, drag, model_element, model_prop, open_more_controls, page_state,
+                                    page_to_data_x, plot_geometry, shown_paragraphs, wait_frames, wait_query,
+                                    wait_ready)
 
 TOUR = default_tour()
 N = len(TOUR)
@@ -173,6 +174,7 @@ def test_arrow_keys_turn_the_steps_in_presentation_mode_only(open_tour):
     page.keyboard.press("ArrowRight")         # not presenting: the page's arrows are left alone
     click(page, "tour_next")
     wait_card(page, f"Step 2 of {N}")         # the key did nothing: one click, one step
+    open_more_controls(page)
     model_element(page, "present_toggle", "input").click()
     page.wait_for_function("() => Bokeh.documents[0].get_model_by_name('present_toggle').active")
     page.locator("body").click(position={"x": 2, "y": 2})
@@ -214,3 +216,84 @@ def test_serve_with_a_tour_file_shows_that_tour(watch, tmp_path, monkeypatch):
         assert watch.console_errors() == []
     finally:
         stop_server(proc)
+
+
+# ---- "More controls" and the tour; the student's move wins over "Show me" ------------------------------------
+
+def wait_expanded(page, want: str):
+    page.wait_for_function("""(want) => { const m = Bokeh.documents[0].get_model_by_name('more_controls_toggle');
+      const v = Bokeh.index.find_one(m), b = v && v.shadow_el.querySelector('button');
+      return !!b && b.getAttribute('aria-expanded') === want; }""", arg=want)
+
+
+def test_a_step_that_needs_the_kernel_opens_more_controls(open_tour):
+    """The first step that asks for the dot product opens "More controls" when it is shown, and its "Show me"
+    opens them again after the student closed them."""
+    from app.tour.view import needs_more
+
+    k = next(i for i, s in enumerate(TOUR.steps, 1) if s.state.get("kernel") == "dot")
+    assert not needs_more(TOUR.steps[k - 2].state)   # the step before needs nothing hidden
+    page = open_tour(f"?tour={k - 1}")
+    wait_expanded(page, "false")
+    assert model_prop(page, "more_controls", "visible") is False
+    click(page, "tour_next")
+    wait_card(page, f"Step {k} of {N}")
+    wait_expanded(page, "true")
+    assert model_element(page, "kernel_select", "select").is_visible()
+    page.get_by_role("button", name="More controls").click()   # the student closes them ...
+    wait_expanded(page, "false")
+    assert not model_element(page, "kernel_select", "select").is_visible()
+    click(page, "tour_show")                                    # ... and "Show me" needs the kernel
+    wait_expanded(page, "true")
+    wait_card(page, 'class="tour-shown"')
+    assert model_prop(page, "kernel_select", "value") == "dot"
+    assert model_element(page, "kernel_select", "select").is_visible()
+
+
+TWEEN_STATE_JS = """() => { const card = Bokeh.documents[0].get_model_by_name('tour_card');
+  return globalThis.__attnTour.get(card); }"""
+
+
+def slow_tween(page, ms=20000):
+    """Make "Show me" take ``ms`` (the tour reads its duration from its config), so a move surely falls inside."""
+    page.evaluate(f"(ms) => {{ ({TWEEN_STATE_JS})().cfg.tween_ms = ms; }}", ms)
+
+
+def test_a_drag_during_show_me_stops_it_and_the_drag_wins(open_tour):
+    """Step 1's "Show me" glides the query from 3.2 to 1.0; a real mouse drag to the right during the glide
+    stops it at once, and the query stays where the drag put it."""
+    page = open_tour()
+    target = full_state(TOUR.steps[0].state)["query"]
+    slow_tween(page)
+    g = plot_geometry(page)
+    per_px = (g["x1"] - g["x0"]) / g["width"]
+    click(page, "tour_show")
+    # the glide has begun: the query has left 3.2 on its way to the step's target
+    page.wait_for_function(f"""() => {{ const c = ({TWEEN_STATE_JS})();
+      return c.tweening && Bokeh.documents[0].get_model_by_name('query_slider').value < 3.19; }}""")
+    end_px = drag(page, g, g["top"] + 0.3 * g["height"], [4.0, 4.8, 5.5])
+    dropped = page_to_data_x(g, end_px)
+    wait_query(page, dropped, 1.5 * per_px)
+    assert page.evaluate(f"() => ({TWEEN_STATE_JS})().tweening") is False
+    wait_frames(page, 30)   # had the glide gone on, these frames would have moved the query toward 1.0
+    q = model_prop(page, "query_slider", "value")
+    assert abs(q - dropped) <= 1.5 * per_px and abs(q - target) > 4
+    assert 'class="tour-shown"' not in model_prop(page, "tour_card", "text")
+
+
+def test_a_slider_move_during_show_me_stops_it_and_the_slider_wins(open_tour):
+    """Step 2's "Show me" glides h down to 0.05; the End key on the bandwidth slider during the glide stops it,
+    and h stays at the slider's end."""
+    page = open_tour("?tour=2")
+    slow_tween(page)
+    click(page, "tour_show")
+    page.wait_for_function(f"""() => {{ const c = ({TWEEN_STATE_JS})();
+      return c.tweening && Bokeh.documents[0].get_model_by_name('bandwidth_slider').value < Math.log10(0.6); }}""")
+    handle = model_element(page, "bandwidth_slider", ".noUi-handle")
+    handle.focus()
+    page.keyboard.press("End")
+    page.wait_for_function(f"() => !({TWEEN_STATE_JS})().tweening")
+    wait_frames(page, 30)
+    top = model_prop(page, "bandwidth_slider", "end")
+    assert model_prop(page, "bandwidth_slider", "value") == pytest.approx(top, abs=1e-9)
+

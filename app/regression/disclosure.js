@@ -1,0 +1,77 @@
+// "More controls": the regression section's one disclosure, served page and offline file alike.
+//
+// One small Bokeh CustomJS of its own (after ui/common.js), not part of the section's engine.
+// The column of less-used controls (kernel, key-norm tilt, dataset, the three check boxes, Reset and
+// the link button; on the served page also the dataset generator) is shown or hidden by the button,
+// whose aria-expanded says which.  The column opens by itself, and never closes by itself, when a
+// control inside it holds something other than its default: a deep link (?kernel=dot, ?link=1 ...),
+// a tour step's "Show me", a notebook setting e.kernel = "dot".  The tour opens it too when a step
+// needs one of these controls (app/tour/tour.js).
+
+const AttnMore = (function (U) {
+  "use strict";
+
+  // The widget's value against the deep link's default for its key.
+  function away(key, value, cfg) {
+    const d = cfg.defaults[key];
+    if (typeof d === "number") return Math.abs(Number(value) - d) > 1e-9;
+    return value !== d;
+  }
+
+  function needed(a) {
+    const w = a.w;
+    const now = { kernel: w.kernel.value, key_norm: w.keynorm.value, dataset: w.dataset.value,
+                  link: w.link.active, limits: w.limits.active, present: w.present.active };
+    return Object.keys(now).some((k) => away(k, now[k], a.config));
+  }
+
+  // The offline file reads its own link (the served page's Python read it already).
+  function linkNeedsIt(a) {
+    if (a.config.mode !== "static") return false;
+    const { values } = U.parseQuery(window.location.search, a.config.spec, a.config.url_rules);
+    return a.config.keys.some((k) => values[k] !== undefined && away(k, values[k], a.config));
+  }
+
+  // The button's DOM element: BokehJS has no property for aria-expanded, so it is set on the element.
+  function buttonEl(m) {
+    const index = typeof window !== "undefined" && window.Bokeh && window.Bokeh.index;
+    const v = index && index.find_one ? index.find_one(m) : null;
+    return v && v.shadow_el ? v.shadow_el.querySelector("button") : null;
+  }
+
+  function show(a) {
+    const open = a.more.visible === true;
+    const b = buttonEl(a.button);
+    if (b && b.getAttribute("aria-expanded") !== String(open)) b.setAttribute("aria-expanded", String(open));
+    // the served page's generator (Panel widgets outside this section's layout) follows the column
+    const doc = a.more.document;
+    const gen = doc && a.config.generator ? doc.get_model_by_name(a.config.generator) : null;
+    if (gen && gen.visible !== open) gen.visible = open;
+  }
+
+  function open(a) {
+    if (a.more.visible !== true) a.more.visible = true;
+    show(a);
+  }
+
+  function handle(ev, a) {
+    try {
+      const ready = ev && (ev.event_name === "document_ready" || typeof ev.roots === "function");
+      if (ready) {
+        if (linkNeedsIt(a) || needed(a)) open(a); else show(a);
+        return;
+      }
+      if (ev && ev.event_name === "button_click") {
+        a.more.visible = a.more.visible !== true;
+        show(a);
+        return;
+      }
+      if (ev === a.more) { show(a); return; }
+      if (needed(a)) open(a); else show(a);   // a hidden control moved away from its default
+    } catch (e) {
+      console.error("attention explorable, more controls:", e);
+    }
+  }
+
+  return { handle, needed, away };
+})(AttnCommon);
