@@ -111,13 +111,19 @@ const Explorable = (function (M, U) {
     const pts = { x: [q], y: [r.prediction], label: ["prediction"] };
     a.qpred.data = pts;
     a.qtrue.data = r.true_value === null ? { x: [], y: [] } : { x: [q], y: [r.true_value] };
-    for (const s of [a.span_main, a.span_w, a.span_ent]) setWidget(s, "location", q);
-    if (a.w_query.value !== q) { quiet(a.w_query, "value", q); c.queryDirty = true; }
+    setWidget(a.span_main, "location", q);
+    if (a.qline.data.x[0] !== q) a.qline.data = { x: [q] };
 
     // entropy against bandwidth at this query (T folded into h: the h axis is h * sqrt(T))
     const ent = entropyAtQuery(q, c.x, c.hgrid, opt);
-    a.hcurve.data = Object.assign({ h: Array.from(c.hgrid), ent }, c.hcols);
+    a.hent.data = { h: c.hlist, ent };
+    // The HTML (the slider, the readouts, the caption) changes after the plots have painted (U.afterPaint).
+    U.afterPaint(c, "query texts", () => queryTexts(a, c, r), (e) => showError(a, e));
+  }
 
+  function queryTexts(a, c, r) {
+    const q = r.query, n = c.x.length, w = r.weights;
+    if (a.w_query.value !== q) { quiet(a.w_query, "value", q); c.queryDirty = true; }
     const err = r.true_value === null ? null : r.prediction - r.true_value;
     const row = (k, v, extra) => `<tr><th scope="row">${k}</th><td>${v}</td>${extra ? `<td class="extra">${extra}</td>` : "<td></td>"}</tr>`;
     setHtml(a.readout_div,
@@ -160,6 +166,7 @@ const Explorable = (function (M, U) {
     c.hcols.bias2 = bv ? Array.from(bv.bias2) : nan();
     c.hcols.variance = bv ? Array.from(bv.variance) : nan();
     c.hcols.error = bv ? Array.from(bv.error) : nan();
+    a.hcurve.data = Object.assign({ h: c.hlist }, c.hcols);
     setWidget(a.mean_span, "location", M.mean(c.y));
     kernelViews(a, c);
   }
@@ -256,14 +263,14 @@ const Explorable = (function (M, U) {
   }
 
   // On a touch screen the main plot keeps horizontal drags (they move the query) and leaves vertical
-  // swipes to the browser, so a swipe that starts on the plot scrolls the page.  Bokeh's pan tool asks
-  // for every gesture (touch-action: pinch-zoom); this rule, in the canvas' own shadow root, wins.
+  // swipes to the browser, so a swipe that starts on the plot scrolls the page.  This rule, in the canvas'
+  // own shadow root, wins over Bokeh's; the sideways-arrow cursor says that the plot is dragged sideways.
   function letVerticalSwipesScroll(fig) {
     const v = U.findView(fig), cv = v && v.canvas_view, root = cv && cv.shadow_el;
     if (!root || root.querySelector("style[data-attn-touch]")) return;
     const st = document.createElement("style");
     st.setAttribute("data-attn-touch", "");
-    st.textContent = ".bk-events { touch-action: pan-y pinch-zoom !important; }";
+    st.textContent = ".bk-events { touch-action: pan-y pinch-zoom !important; cursor: ew-resize; }";
     root.appendChild(st);
   }
 
@@ -271,6 +278,7 @@ const Explorable = (function (M, U) {
     c.cfg = a.config;
     c.grid = M.linspace(c.cfg.x_range[0], c.cfg.x_range[1], c.cfg.grid_n);
     c.hgrid = M.geomspace(c.cfg.h_grid[0], c.cfg.h_grid[1], c.cfg.h_grid[2]);
+    c.hlist = Array.from(c.hgrid);
     c.scale = 1;
     readWidgets(a, c);
     const init0 = c.cfg.initial || {};
@@ -369,7 +377,8 @@ const Explorable = (function (M, U) {
       return;
     }
     if (ev === a.span_main) return setQuery(a, c, a.span_main.location);
-    if (ev === a.w_query) return setQuery(a, c, a.w_query.value);
+    // (the engine's own write of the slider comes back here as a change: nothing to redo)
+    if (ev === a.w_query) return a.w_query.value === c.query ? undefined : setQuery(a, c, a.w_query.value);
     if (ev === a.w_logh || ev === a.w_logt) {
       const h = 10 ** a.w_logh.value, t = 10 ** a.w_logt.value;
       if (c.link) {
@@ -406,17 +415,19 @@ const Explorable = (function (M, U) {
     if (ev === a.w_present) { c.present = a.w_present.active; applyPresent(a, c); return queryViews(a, c); }
   }
 
+  function showError(a, e) {
+    console.error("attention explorable:", e);
+    if (a.notice_div) {
+      a.notice_div.text = `<p class="notice">Something went wrong while redrawing (${esc(e.message)}); reset restores the opening state.</p>`;
+      a.notice_div.visible = true;
+    }
+  }
+
   // After the first frame is drawn (and outside the guard, so a listener may move this section's
   // widgets), the page's bus says so: the learning section waits for it before it sets the bandwidth.
   function handle(ev, a) {
     const c = cacheFor(a);
-    U.runGuarded(c, () => { if (!c.ready) init(a, c); else dispatch(ev, a, c); }, (e) => {
-      console.error("attention explorable:", e);
-      if (a.notice_div) {
-        a.notice_div.text = `<p class="notice">Something went wrong while redrawing (${esc(e.message)}); reset restores the opening state.</p>`;
-        a.notice_div.visible = true;
-      }
-    });
+    U.runGuarded(c, () => { if (!c.ready) init(a, c); else dispatch(ev, a, c); }, (e) => showError(a, e));
     if (c.ready && !c.announced) {
       c.announced = true;
       U.publish(a.ds.document, "ready", "regression");

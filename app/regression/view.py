@@ -17,7 +17,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from bokeh.models import (Button, Checkbox, ColumnDataSource, CustomJS, CustomJSTickFormatter, DataRange1d,
-                          Div, FixedTicker, GlyphRenderer, InlineStyleSheet, LinearAxis, LinearColorMapper, PanTool, Range1d,
+                          Div, FixedTicker, GlyphRenderer, InlineStyleSheet, LinearAxis, LinearColorMapper, Range1d,
                           Select, SingleIntervalTicker, Slider, Span)
 from bokeh.layouts import column, row
 from bokeh.plotting import figure
@@ -45,8 +45,12 @@ def engine_source() -> str:
     return engine_code(HERE / "engine.js", "Explorable.handle", ENGINE_ARGS, theme=True)
 
 
+# Bokeh paints a plot on two canvases: "overlay" renderers on the top one, all others below.  A change to an
+# overlay renderer repaints the top canvas only, so what follows the query lives there.
+DRAG_LAYER = "overlay"
+
 ENGINE_ARGS = [
-    "config", "ds", "samples", "curve", "kshape", "hcurve", "qpred", "qtrue", "span_main", "span_w", "span_ent",
+    "config", "ds", "samples", "curve", "kshape", "hent", "hcurve", "qpred", "qtrue", "span_main", "qline",
     "hspan_ent", "hspan_bv", "mean_span", "nn_renderer", "nn_item", "figs", "shared_figs", "ent_range", "w_query",
     "w_logh", "w_logt", "w_kernel", "w_keynorm", "w_dataset", "w_link", "w_limits", "w_present", "w_reset", "readout_div", "caption_div",
     "limits_div", "notice_div", "dataset_div",
@@ -177,9 +181,14 @@ class RegressionSection:
                                          "wn": [1.0] * n0, "size": [10.0] * n0, "alpha": [0.9] * n0}, name="samples")
         self.curve = ColumnDataSource({"x": [], "pred": [], "ent": [], "eff": [], "nn": [], "truth": []}, name="curve")
         self.kshape = ColumnDataSource({"x": [], "k": []}, name="kshape")
-        self.hcurve = ColumnDataSource({"h": [], "ent": [], "loo": [], "bias2": [], "variance": [], "error": []},
+        # Against h: the entropy at the query changes with every query move, the errors only with the data and
+        # the kernel; two sources, so a drag repaints the spread plot and leaves the bias-variance plots alone.
+        self.hent = ColumnDataSource({"h": [], "ent": []}, name="hent")
+        self.hcurve = ColumnDataSource({"h": [], "loo": [], "bias2": [], "variance": [], "error": []},
                                        name="hcurve")
         self.qpred = ColumnDataSource({"x": [], "y": []}, name="qpred")
+        # The query's vertical line in the three plots over x (a glyph: see main_figure)
+        self.qline = ColumnDataSource({"x": [self.state.query]}, name="query_line")
         self.qtrue = ColumnDataSource({"x": [], "y": []}, name="qtrue")
 
     # -- figures ---------------------------------------------------------------------------------------
@@ -195,28 +204,35 @@ class RegressionSection:
                              name="main_plot", y_range=DataRange1d(range_padding=0.15)), shared_x=True)
         main.xaxis.axis_label = "x"
         main.yaxis.axis_label = "y"
-        # A pan tool on an x range already at its bounds moves nothing, but it makes the plot own
-        # horizontal finger drags, so they reach the engine; the engine lets vertical swipes scroll the page.
-        grab = PanTool(dimensions="width", description="drag the query")
-        main.add_tools(grab)
-        main.toolbar.active_drag = grab
+        # No pan tool: Bokeh reports drags on the plot to the engine without one, and a pan tool repaints
+        # the whole plot (grid, axes, legend) at every pointer move even when its range cannot move.  The
+        # engine lets vertical finger swipes scroll the page and keeps sideways drags for the query.
         cmap = LinearColorMapper(palette=WEIGHT_PALETTE, low=0, high=1)
-        # samples first, so the curves and the query's markers draw above them even when n is large
+        # What a query move changes (and the curves that must draw above it) sits on the overlay layer: a
+        # drag repaints that layer only, and the grid, axes, title and legend stay painted (DRAG_LAYER).
+        # Samples first, so the curves and the query's markers draw above them even when n is large.
         samples_r = main.scatter("x", "y", source=self.samples, size="size", line_color="#222", line_width=0.5,
                                  fill_color={"field": "wn", "transform": cmap}, fill_alpha="alpha",
-                                 line_alpha="alpha", legend_label="samples (size, colour = weight)")
+                                 line_alpha="alpha", legend_label="samples (size, colour = weight)", level=DRAG_LAYER)
         truth_r = main.line("x", "truth", source=self.curve, line_color="black", line_dash="dashed", line_width=1.5,
-                            legend_label="true f(x)")
-        main.line("x", "pred", source=self.curve, line_color=BLUE, line_width=3, legend_label="prediction")
+                            legend_label="true f(x)", level=DRAG_LAYER)
+        main.line("x", "pred", source=self.curve, line_color=BLUE, line_width=3, legend_label="prediction",
+                  level=DRAG_LAYER)
         self.nn_r = main.line("x", "nn", source=self.curve, line_color=ORANGE, line_width=1.5,
-                              legend_label="1-NN limit", visible=state.limits)
-        main.scatter("x", "y", source=self.qtrue, size=11, fill_color="white", line_color="black", line_width=2.5)
-        main.scatter("x", "y", source=self.qpred, size=13, fill_color=VERMILLION, line_color="white", line_width=2)
+                              legend_label="1-NN limit", visible=state.limits, level=DRAG_LAYER)
+        main.scatter("x", "y", source=self.qtrue, size=11, fill_color="white", line_color="black", line_width=2.5,
+                     level=DRAG_LAYER)
+        main.scatter("x", "y", source=self.qpred, size=13, fill_color=VERMILLION, line_color="white", line_width=2,
+                     level=DRAG_LAYER)
         main.y_range.renderers = [truth_r, samples_r]
         self.mean_span = Span(location=float(self.dataset.y.mean()), dimension="width", line_color=PURPLE,
                               line_dash="dotted", line_width=2, visible=state.limits, name="mean_span")
-        self.span_main = Span(location=state.query, dimension="height", line_color=VERMILLION, line_width=4,
-                              editable=True, name="query_span")
+        # The query line is a glyph: a Bokeh Span re-styles its element at every paint and then reads the
+        # page's computed style, about 10 ms a plot on this page.  The model named "query_span" stays the
+        # query's position on this plot, which scripts and tests set (its location); it is not drawn.
+        main.vspan(x="x", source=self.qline, line_color=VERMILLION, line_width=4, level=DRAG_LAYER)
+        self.span_main = Span(location=state.query, dimension="height", visible=False, name="query_span",
+                              level=DRAG_LAYER)
         main.add_layout(self.mean_span)
         main.add_layout(self.span_main)
         _legend_below(main)
@@ -230,11 +246,11 @@ class RegressionSection:
         fw = _style(figure(height=200, sizing_mode="stretch_width", min_width=260, x_range=self.x_range, tools="",
                            title="Weight of each sample", y_range=Range1d(0, 1.04), name="weights_plot"),
                     shared_x=True)
-        fw.segment("x", 0, "x", "w", source=self.samples, line_color=BLUE, line_width=3)
-        fw.scatter("x", "w", source=self.samples, size=6, color=BLUE)
-        fw.line("x", "k", source=self.kshape, line_color=VERMILLION, line_dash="dashed", line_width=1.5)
-        self.span_w = Span(location=self.state.query, dimension="height", line_color=VERMILLION, line_width=2)
-        fw.add_layout(self.span_w)
+        fw.segment("x", 0, "x", "w", source=self.samples, line_color=BLUE, line_width=3, level=DRAG_LAYER)
+        fw.scatter("x", "w", source=self.samples, size=6, color=BLUE, level=DRAG_LAYER)
+        fw.line("x", "k", source=self.kshape, line_color=VERMILLION, line_dash="dashed", line_width=1.5,
+                level=DRAG_LAYER)
+        fw.vspan(x="x", source=self.qline, line_color=VERMILLION, line_width=2, level=DRAG_LAYER)
         fw.xaxis.axis_label = "x"
         fw.yaxis.axis_label = "weight"
         fw.yaxis.ticker = FixedTicker(ticks=[0, 0.5, 1])
@@ -246,8 +262,7 @@ class RegressionSection:
         fe = _style(figure(height=220, sizing_mode="stretch_width", min_width=260, x_range=self.x_range, tools="",
                            title="Spread along x", y_range=self.ent_range, name="entropy_x_plot"), shared_x=True)
         fe.line("x", "ent", source=self.curve, line_color=GREEN, line_width=2.5)
-        self.span_ent = Span(location=self.state.query, dimension="height", line_color=VERMILLION, line_width=2)
-        fe.add_layout(self.span_ent)
+        fe.vspan(x="x", source=self.qline, line_color=VERMILLION, line_width=2, level=DRAG_LAYER)
         fe.xaxis.axis_label = "query x"
         fe.yaxis.axis_label = "entropy (bits)"
         _effective_axis(fe)
@@ -258,11 +273,11 @@ class RegressionSection:
                     line_color=VERMILLION, line_width=2)
 
     def entropy_h_figure(self):
-        """Entropy at the query against the bandwidth (h·√T)."""
+        """Entropy at the query against the bandwidth (h·√T), on the same fixed 0 .. log2 n as along x."""
         fh = _style(figure(height=220, sizing_mode="stretch_width", min_width=260, x_axis_type="log",
-                           x_range=self.h_range, tools="", title="Spread against h", y_range=DataRange1d(start=0),
+                           x_range=self.h_range, tools="", title="Spread against h", y_range=self.ent_range,
                            name="entropy_h_plot"))
-        fh.line("h", "ent", source=self.hcurve, line_color=GREEN, line_width=2.5)
+        fh.line("h", "ent", source=self.hent, line_color=GREEN, line_width=2.5, level=DRAG_LAYER)
         self.hspan_ent = self._h_span()
         fh.add_layout(self.hspan_ent)
         fh.xaxis.axis_label = "bandwidth h\u00b7\u221aT"
@@ -351,9 +366,10 @@ class RegressionSection:
                         w_query=w["query"], w_logh=w["logh"], w_logt=w["logt"], w_kernel=w["kernel"],
                         w_keynorm=w["keynorm"], w_dataset=w["dataset"], w_link=w["link"], w_limits=w["limits"],
                         w_present=w["present"], w_reset=self.reset),
-            browser_only=dict(samples=self.samples, curve=self.curve, kshape=self.kshape, hcurve=self.hcurve,
-                              qpred=self.qpred, qtrue=self.qtrue, span_main=self.span_main, span_w=self.span_w,
-                              span_ent=self.span_ent, hspan_ent=self.hspan_ent, hspan_bv=self.hspan_bv,
+            browser_only=dict(samples=self.samples, curve=self.curve, kshape=self.kshape, hent=self.hent,
+                              hcurve=self.hcurve,
+                              qpred=self.qpred, qtrue=self.qtrue, span_main=self.span_main, qline=self.qline,
+                              hspan_ent=self.hspan_ent, hspan_bv=self.hspan_bv,
                               mean_span=self.mean_span, nn_renderer=self.nn_r, readout_div=divs["readout"],
                               caption_div=divs["caption"], limits_div=divs["limits"], notice_div=divs["notice"],
                               dataset_div=divs["dataset"]))
@@ -431,7 +447,6 @@ class RegressionSection:
         # the tour's card goes first (app/tour/view.py); then what the first screen needs: the readouts and
         # the two sliders, the words about the state under them
         side = [divs["readout"], controls, divs["caption"], divs["limits"], divs["dataset"]]
-
         parts = {"intro": Div(text=text.INTRO, stylesheets=css, sizing_mode="stretch_width", name="intro"),
                  "notices": divs["notice"],
                  "top": _figure_grid(f["main"], w["query"], f["weights"], f["entropy_x"], side=side)}

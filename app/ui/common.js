@@ -203,6 +203,22 @@ const AttnCommon = (function () {
     }
   }
 
+  // A plot's paint reads its colours through getComputedStyle, so HTML changed before the paint makes the
+  // paint restyle the whole page first (about 10 ms).  afterPaint(c, key, job, onError) runs job once, at
+  // the frame after the next one: the plots paint the new data in the next frame and the texts follow a
+  // frame later.  Several calls with the same key before then run only the last one (a drag's latest).
+  function afterPaint(c, key, job, onError) {
+    if (typeof requestAnimationFrame !== "function") { runGuarded(c, job, onError); return; }
+    (c.afterPaint || (c.afterPaint = new Map())).set(key, job);
+    if (c.afterPaintFrame) return;
+    c.afterPaintFrame = requestAnimationFrame(() => requestAnimationFrame(() => {
+      c.afterPaintFrame = null;
+      const jobs = Array.from(c.afterPaint.values());
+      c.afterPaint.clear();
+      for (const j of jobs) runGuarded(c, j, onError);
+    }));
+  }
+
   // ---- the address follows the state (throttled) ---------------------------------------------------
 
   // In a notebook the address is JupyterLab's (app/page.py's EngineStarter says so): it keeps it.
@@ -256,5 +272,5 @@ const AttnCommon = (function () {
   }
 
   return { esc, fixed, general, signed, plain, parseQuery, pageState, runGuarded, clamp, setWidget, quiet,
-           findView, setHtml, scheduleUrl, hostOwnsAddress, publish, subscribe };
+           findView, setHtml, afterPaint, scheduleUrl, hostOwnsAddress, publish, subscribe };
 })();

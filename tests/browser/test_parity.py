@@ -539,7 +539,7 @@ def test_kernel_shape_around_the_query_matches_core_weights(js):
 
 
 def test_entropy_against_h_sqrt_t_at_the_query_matches_core(js):
-    """The entropy-against-bandwidth plot at the query (the 'hcurve' source): T is folded into h, so the
+    """The entropy-against-bandwidth plot at the query (the 'hent' source): T is folded into h, so the
     curve is the core's entropy at bandwidth g and T = 1 for every g of the h axis (h * sqrt(T)), the tilt kept;
     and the core's entropy at (h, T) is the curve's value at h * sqrt(T)."""
     hs = np.geomspace(*H_GRID)
