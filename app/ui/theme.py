@@ -31,9 +31,9 @@ MONO_FONT = '"DejaVu Sans Mono", Menlo, Consolas, monospace'
 
 SIZES = {
     "normal": {"page": "16px", "widget": "15px", "title": "16px", "axis_label": "15px", "tick": "14px",
-               "legend": "14px", "glyph": "13px", "max_width": "1200px"},
+               "legend": "14px", "glyph": "13px", "small": "14px", "max_width": "1200px"},
     "present": {"page": "24px", "widget": "22px", "title": "24px", "axis_label": "22px", "tick": "20px",
-                "legend": "22px", "glyph": "18px", "max_width": "1800px"},
+                "legend": "22px", "glyph": "18px", "small": "22px", "max_width": "1800px"},
 }
 
 # The figures that share the query's x axis keep their frames at the same screen x: the same borders,
@@ -61,7 +61,8 @@ p.limit {{ background: #FFF3D6; border-left: 4px solid #E69F00; padding: 4px 8px
 p.notice {{ background: #FDE8E1; border-left: 4px solid #D55E00; padding: 4px 8px; margin: 4px 0; }}
 p.dataset {{ color: #444; margin: 2px 0; }}
 p.small {{ color: #444; margin: 2px 0; }}
-sub, sup {{ font-size: 0.875em; }}   /* 14 px at the page's 16: the browser's 'smaller' gives 13.3 */
+/* the smallest HTML text: 14 px on a laptop, 22 px projected (the browser's 'smaller' gives 13.3) */
+sub, sup {{ font-size: max(0.875em, var(--small-font-size, 14px)); }}
 details > summary {{ cursor: pointer; color: #1F5F99; }}
 details > summary h3 {{ display: inline; }}
 """
@@ -86,7 +87,8 @@ def root_styles(present: bool = False) -> dict:
     key = "present" if present else "normal"
     s, (left, right) = SIZES[key], SHARED_X_BORDERS[key]
     return {"--page-font-size": s["page"], "--bokeh-font-size": s["widget"], "--bokeh-base-font": FONT,
-            "--page-max-width": s["max_width"], "--shared-x-left": f"{left}px", "--shared-x-right": f"{right}px"}
+            "--page-max-width": s["max_width"], "--small-font-size": s["small"],
+            "--shared-x-left": f"{left}px", "--shared-x-right": f"{right}px"}
 
 
 def mark_root(layout, present: bool = False):
