@@ -248,6 +248,7 @@ class Explorable(pn.viewable.Viewer, ExplorableState):
         for part in (before, after):   # a page opened in presentation mode is built at its sizes
             theme.present_figures(part, bool(self.present))
         self.param.watch(self._to_widgets, [p[0] for p in _TO_WIDGETS])
+        self._wire_tour()
         engines = built.engines()
         starter = []
         if _in_a_notebook_kernel():
@@ -293,6 +294,24 @@ class Explorable(pn.viewable.Viewer, ExplorableState):
             self._syncing = from_widget
         if not from_widget:
             self._push()
+
+    # -- the tour's step (e.tour = 3 in a notebook moves the card; Next and Previous set e.tour) -----------------
+    def _wire_tour(self):
+        stepper = self._tour.models["stepper"]
+        stepper.on_change("value", self._syncer("tour", int))
+        self.param.watch(self._tour_to_card, "tour")
+
+    def _tour_to_card(self, event):
+        """Move the step card to ``e.tour`` (0 hides it): the tour engine in the browser hears the synced step."""
+        self._tour.models["config"]["initial_step"] = int(event.new)   # and a later rendering starts there
+        if self._syncing:   # the card itself moved (Next, Previous): it already shows this step
+            return
+        self._syncing = True
+        try:
+            self._tour.models["stepper"].value = int(event.new)
+        finally:
+            self._syncing = False
+        self._push()
 
     def _push(self):
         """In a notebook, send the widgets' new values to the browser (a served page sends them by itself)."""

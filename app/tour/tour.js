@@ -99,6 +99,23 @@ const AttnTour = (function (M) {
     return Math.min(Math.max(Number(raw), 0), cfg.steps.length);
   }
 
+  // The synced step (app/tour/view.py's stepper): 0 while the card is hidden.  Python (a notebook's
+  // e.tour) reads it, and sets it to move the card (fromStepper).
+  function writeStepper(a, c) {
+    const k = c.visible ? c.step : 0;
+    if (a.stepper && a.stepper.value !== k) a.stepper.value = k;
+  }
+
+  function fromStepper(a, c) {
+    const n = c.cfg.steps.length, raw = Number(a.stepper.value);
+    if (!Number.isFinite(raw)) return;
+    const k = Math.min(Math.max(Math.round(raw), 0), n);
+    if (k === (c.visible ? c.step : 0)) return;   // the card's own change coming back
+    if (k === 0) { stopTween(c); setVisible(a, c, false); return; }
+    c.visible = true;
+    go(a, c, k);
+  }
+
   function writeUrl(c) {   // not in a notebook, whose address is JupyterLab's (see app/page.py)
     if (!c.urlArmed || globalThis.__attnHostOwnsAddress === true) return;
     try {
@@ -145,6 +162,7 @@ const AttnTour = (function (M) {
     c.held = holds(a, c);   // a state the page is already in is not a discovery: reaching it is
     render(a, c);
     openMore(a, c);
+    writeStepper(a, c);
     writeUrl(c);
   }
 
@@ -152,6 +170,7 @@ const AttnTour = (function (M) {
     c.visible = visible;
     render(a, c);
     openMore(a, c);
+    writeStepper(a, c);
     writeUrl(c);
   }
 
@@ -259,7 +278,9 @@ const AttnTour = (function (M) {
   function init(a, c) {
     c.cfg = a.config;
     c.looGrid = M.geomspace(c.cfg.loo_grid[0], c.cfg.loo_grid[1], c.cfg.loo_grid[2]);
-    const k = c.cfg.mode === "static" ? stepFromUrl(c.cfg) : c.cfg.initial_step;
+    // served or in a notebook, the synced step: Python may have moved it since the page was built
+    const synced = a.stepper && Number.isFinite(Number(a.stepper.value)) ? Number(a.stepper.value) : c.cfg.initial_step;
+    const k = c.cfg.mode === "static" ? stepFromUrl(c.cfg) : Math.min(Math.max(synced, 0), c.cfg.steps.length);
     c.visible = k > 0;
     c.step = Math.max(1, k);
     c.status = null;
@@ -289,6 +310,7 @@ const AttnTour = (function (M) {
         else if (origin === a.open) setVisible(a, c, true);
         return;
       }
+      if (ev === a.stepper) { fromStepper(a, c); return; }
       if (c.tweening && studentMoved(ev, a, c)) takeOver(a, c);
       moved(a, c);
     } catch (e) {

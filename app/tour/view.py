@@ -21,7 +21,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from bokeh.layouts import column, row
-from bokeh.models import Button, CustomJS, Div, InlineStyleSheet
+from bokeh.models import Button, CustomJS, Div, InlineStyleSheet, NumericInput
 
 from .model import EQUAL_TOLERANCE, LOO_GRID, Tour, default_tour, full_state
 
@@ -110,7 +110,8 @@ def engine_source() -> str:
     mirror = _mirror_path().read_text(encoding="utf-8")
     tour = (HERE / "tour.js").read_text(encoding="utf-8")
     return (f"{mirror}\n{tour}\n"
-            "AttnTour.handle(cb_obj, {config, card, box, prev, next, show, hide, open, w, ds, more, main});\n")
+            "AttnTour.handle(cb_obj, {config, card, box, prev, next, show, hide, open, w, ds, more, main, "
+            "stepper});\n")
 
 
 # The settings whose controls sit behind the regression section's "More controls" (app/regression/view.py
@@ -166,11 +167,17 @@ def build_tour(layout, *, tour: Tour | None = None, step: int = 1, mode: str = "
     w = {key: _find(layout, name) for key, name in WIDGET_NAMES.items()}
     ds = _find(layout, "dataset")
     config = tour_config(tour, mode=mode, step=step)
+    # The step shown (0: the card is hidden), both ways between Python and the card: a notebook's
+    # e.tour = 3 sets it and the card moves; Next, Previous and Free exploration write it back.  Never on
+    # the page (not in a layout): a synced value only.
+    stepper = NumericInput(value=step, mode="int", low=0, high=len(tour), name="tour_step", visible=False)
     # the "More controls" column (None where a section has none) and the main plot, whose drag stops a tween
     more = layout.select_one({"name": "more_controls"})
     main = layout.select_one({"name": "main_plot"})
     engine = CustomJS(args=dict(config=config, card=card, box=box, prev=prev, next=nxt, show=show, hide=hide,
-                                open=opener, w=w, ds=ds, more=more, main=main), code=engine_source())
+                                open=opener, w=w, ds=ds, more=more, main=main, stepper=stepper),
+                      code=engine_source())
+    stepper.js_on_change("value", engine)
     for b in (prev, show, nxt, hide, opener):
         b.js_on_event("button_click", engine)
     for key in ("query", "logh", "logt", "kernel", "keynorm", "dataset"):
@@ -183,7 +190,8 @@ def build_tour(layout, *, tour: Tour | None = None, step: int = 1, mode: str = "
     ds.js_on_change("data", engine)
     section = column(box, opener, sizing_mode="stretch_width", name="tour")
     return TourView(layout=section, engine=engine,
-                    models=dict(card=card, box=box, prev=prev, next=nxt, show=show, hide=hide, open=opener))
+                    models=dict(card=card, box=box, prev=prev, next=nxt, show=show, hide=hide, open=opener,
+                                stepper=stepper, config=config))
 
 
 def add_tour(layout, state, *, tour: Tour | None = None, mode: str = "served") -> TourView:

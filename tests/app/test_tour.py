@@ -262,7 +262,39 @@ def test_links_reach_every_step_of_the_shipped_tour_and_no_further():
     assert url_spec()["tour"]["hi"] == len(default_tour()) <= MAX_STEPS
 
 
-# ---- the tour and "More controls" --------------------------------------------------------------------------
+# ---- the tour's step from Python (a notebook's e.tour) --------------------------------------------------------
+
+def test_setting_tour_from_python_moves_the_card_and_the_card_sets_it_back():
+    """e.tour = 3 after the page is shown sets the synced step the tour engine listens to (tour.js
+    fromStepper), and a later rendering starts there; the card's own moves (the browser writing the step)
+    set e.tour."""
+    from app.page import Explorable
+
+    e = Explorable()
+    e.__panel__()
+    stepper, config = e._tour.models["stepper"], e._tour.models["config"]
+    engine = e._tour.engine
+    assert stepper.value == 1 and stepper.name == "tour_step"
+    assert engine in stepper.js_property_callbacks["change:value"]   # the card hears it
+    e.tour = 3
+    assert stepper.value == 3 and config["initial_step"] == 3
+    e.tour = 0                                                        # 0 hides the card
+    assert stepper.value == 0 and config["initial_step"] == 0
+    stepper.value = 5                                                 # Next in the browser
+    assert e.tour == 5 and config["initial_step"] == 5
+
+
+def test_a_tour_step_outside_the_tour_is_refused_with_the_parameters_name():
+    from app.page import Explorable
+
+    e = Explorable()
+    e.__panel__()
+    with pytest.raises(ValueError, match="tour"):
+        e.tour = len(default_tour()) + 1
+    with pytest.raises(ValueError, match="tour"):
+        e.tour = -1
+    assert e._tour.models["stepper"].value == 1   # the card stays where it was
+
 
 def test_a_step_that_needs_a_hidden_control_is_marked_for_the_card():
     """tour.js opens "More controls" for a step whose state sets the kernel, the tilt, the dataset, a check box."""

@@ -297,3 +297,18 @@ def test_a_slider_move_during_show_me_stops_it_and_the_slider_wins(open_tour):
     top = model_prop(page, "bandwidth_slider", "end")
     assert model_prop(page, "bandwidth_slider", "value") == pytest.approx(top, abs=1e-9)
 
+
+def test_the_synced_step_moves_the_card_and_follows_it(open_tour):
+    """The step a notebook's e.tour sets (the synced tour_step model, app/tour/view.py) moves the card; Next
+    and Free exploration write it back (0 while the card is hidden)."""
+    page = open_tour()
+    page.evaluate("() => { Bokeh.documents[0].get_model_by_name('tour_step').value = 4; }")
+    wait_card(page, f"Step 4 of {N}")
+    click(page, "tour_next")
+    wait_card(page, f"Step 5 of {N}")
+    page.wait_for_function("() => Bokeh.documents[0].get_model_by_name('tour_step').value === 5")
+    click(page, "tour_hide")
+    page.wait_for_function("() => Bokeh.documents[0].get_model_by_name('tour_step').value === 0")
+    page.evaluate("() => { Bokeh.documents[0].get_model_by_name('tour_step').value = 2; }")
+    page.wait_for_function("() => Bokeh.documents[0].get_model_by_name('tour_box').visible")
+    wait_card(page, f"Step 2 of {N}")
