@@ -213,13 +213,13 @@ class RegressionSection:
         # Samples first, so the curves and the query's markers draw above them even when n is large.
         samples_r = main.scatter("x", "y", source=self.samples, size="size", line_color="#222", line_width=0.5,
                                  fill_color={"field": "wn", "transform": cmap}, fill_alpha="alpha",
-                                 line_alpha="alpha", legend_label="samples (size, colour = weight)", level=DRAG_LAYER)
-        truth_r = main.line("x", "truth", source=self.curve, line_color="black", line_dash="dashed", line_width=1.5,
-                            legend_label="true f(x)", level=DRAG_LAYER)
-        main.line("x", "pred", source=self.curve, line_color=BLUE, line_width=3, legend_label="prediction",
-                  level=DRAG_LAYER)
-        self.nn_r = main.line("x", "nn", source=self.curve, line_color=ORANGE, line_width=1.5,
-                              legend_label="1-NN limit", visible=state.limits, level=DRAG_LAYER)
+                                 line_alpha="alpha", level=DRAG_LAYER)
+        truth = dict(line_color="black", line_dash="dashed", line_width=1.5)
+        truth_r = main.line("x", "truth", source=self.curve, level=DRAG_LAYER, **truth)
+        pred = dict(line_color=BLUE, line_width=3)
+        main.line("x", "pred", source=self.curve, level=DRAG_LAYER, **pred)
+        nn = dict(line_color=ORANGE, line_width=1.5)
+        self.nn_r = main.line("x", "nn", source=self.curve, visible=state.limits, level=DRAG_LAYER, **nn)
         main.scatter("x", "y", source=self.qtrue, size=11, fill_color="white", line_color="black", line_width=2.5,
                      level=DRAG_LAYER)
         main.scatter("x", "y", source=self.qpred, size=13, fill_color=VERMILLION, line_color="white", line_width=2,
@@ -235,9 +235,19 @@ class RegressionSection:
                               level=DRAG_LAYER)
         main.add_layout(self.mean_span)
         main.add_layout(self.span_main)
+        # The legend's entries stand for the glyphs above but draw from glyphs of their own, whose one point
+        # at NaN draws nothing in the plot and never changes: BokehJS rebuilds a legend's entries whenever
+        # the data of a glyph they name changes, and then only a repaint of the lower layer (not a query
+        # move's) would draw their icons again.
+        keys = ColumnDataSource({"x": [math.nan], "y": [math.nan]}, name="legend_keys")
+        main.scatter("x", "y", source=keys, size=10, line_color="#222", line_width=0.5,
+                     fill_color=WEIGHT_PALETTE[-2], legend_label="samples (size, colour = weight)")
+        main.line("x", "y", source=keys, legend_label="true f(x)", **truth)
+        main.line("x", "y", source=keys, legend_label="prediction", **pred)
+        nn_key = main.line("x", "y", source=keys, legend_label="1-NN limit", **nn)
         _legend_below(main)
         # the 1-NN entry shows only while its curve does
-        self.nn_item = next(item for item in main.legend[0].items if self.nn_r in item.renderers)
+        self.nn_item = next(item for item in main.legend[0].items if nn_key in item.renderers)
         self.nn_item.visible = state.limits
         return main
 
