@@ -23,6 +23,8 @@ from pathlib import Path
 from bokeh.layouts import column, row
 from bokeh.models import Button, CustomJS, Div, InlineStyleSheet, NumericInput
 
+from app.ui.engine import by_name
+
 from .model import EQUAL_TOLERANCE, LOO_GRID, Tour, default_tour, full_state
 
 HERE = Path(__file__).resolve().parent
@@ -139,15 +141,19 @@ def tour_config(tour: Tour, *, mode: str, step: int) -> dict:
     }
 
 
-def _find(layout, name):
-    m = layout.select_one({"name": name})
+def _find(named: dict, name):
+    m = named.get(name)
     if m is None:
         raise ValueError(f"the regression section has no model named {name!r}; the tour needs it")
     return m
 
 
-def build_tour(layout, *, tour: Tour | None = None, step: int = 1, mode: str = "served") -> TourView:
-    """The step card for the regression section ``layout`` (its widgets are found by name)."""
+def build_tour(layout, *, tour: Tour | None = None, step: int = 1, mode: str = "served",
+               named: dict | None = None) -> TourView:
+    """The step card for the regression section ``layout`` (its widgets are found by name).
+
+    ``named``: ``app.ui.engine.by_name(layout)`` when the caller already has it (one walk of the models).
+    """
     tour = tour or default_tour()
     step = min(max(int(step), 0), len(tour))
     shown = max(step, 1)
@@ -164,16 +170,17 @@ def build_tour(layout, *, tour: Tour | None = None, step: int = 1, mode: str = "
     box = column(card, row(prev, show, nxt, hide, sizing_mode="stretch_width", styles=wrap),
                  sizing_mode="stretch_width", name="tour_box", visible=step > 0)
     opener = Button(label=f"{WORDS['open']} (step {shown} of {len(tour)})", name="tour_open", visible=step == 0)
-    w = {key: _find(layout, name) for key, name in WIDGET_NAMES.items()}
-    ds = _find(layout, "dataset")
+    named = named if named is not None else by_name(layout)
+    w = {key: _find(named, name) for key, name in WIDGET_NAMES.items()}
+    ds = _find(named, "dataset")
     config = tour_config(tour, mode=mode, step=step)
     # The step shown (0: the card is hidden), both ways between Python and the card: a notebook's
     # e.tour = 3 sets it and the card moves; Next, Previous and Free exploration write it back.  Never on
     # the page (not in a layout): a synced value only.
     stepper = NumericInput(value=step, mode="int", low=0, high=len(tour), name="tour_step", visible=False)
     # the "More controls" column (None where a section has none) and the main plot, whose drag stops a tween
-    more = layout.select_one({"name": "more_controls"})
-    main = layout.select_one({"name": "main_plot"})
+    more = named.get("more_controls")
+    main = named.get("main_plot")
     engine = CustomJS(args=dict(config=config, card=card, box=box, prev=prev, next=nxt, show=show, hide=hide,
                                 open=opener, w=w, ds=ds, more=more, main=main, stepper=stepper),
                       code=engine_source())
@@ -197,8 +204,9 @@ def build_tour(layout, *, tour: Tour | None = None, step: int = 1, mode: str = "
 def add_tour(layout, state, *, tour: Tour | None = None, mode: str = "served") -> TourView:
     """Build the card for ``state.tour`` and put it first in the regression section's side column."""
     tour = tour or default_tour()
-    view = build_tour(layout, tour=tour, step=getattr(state, "tour", 1), mode=mode)
-    side = _find(layout, "side_box")
+    named = by_name(layout)   # one walk of the page's models, not one per name (a visit's CPU time)
+    view = build_tour(layout, tour=tour, step=getattr(state, "tour", 1), mode=mode, named=named)
+    side = _find(named, "side_box")
     side.children.insert(0, view.layout)
     return view
 
