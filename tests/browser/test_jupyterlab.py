@@ -236,6 +236,9 @@ def test_the_readme_notebook_runs_offline_in_jupyterlab(jupyterlab, browser):
         _run_new_cell(page, "e.bandwidth = 1.0")
         _wait_prop(page, "bandwidth_slider", "value", "(v) => Math.abs(v) < 1e-9")
         _wait_prop(page, "readouts", "text", f"(t) => t.includes('{_max_weight(q, 1.0)}')")
+        # ... and so does the tour's step: the card moves to it
+        _run_new_cell(page, "e.tour = 3")
+        _wait_prop(page, "tour_card", "text", "(t) => t.includes('Step 3 of')")
 
         # a param widget beside the component: a second output, whose slider drives the page
         _run_new_cell(page, "pn.Row(e.param.bandwidth, e)")
