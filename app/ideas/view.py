@@ -56,7 +56,6 @@ table.errors th { text-align: left; font-weight: normal; padding: 3px 12px 3px 0
 table.errors td { font-weight: bold; text-align: right; padding: 3px 0; }
 """
 
-WIDGET_CSS = ":host { font-size: var(--bokeh-font-size, 16px); } label, select, .bk-input { font-size: inherit; }"
 
 # --------------------------------------------------------------------------- words on the page
 
@@ -448,7 +447,7 @@ def _lag_part(css) -> tuple[object, dict]:
     ticker = FixedTicker(ticks=lag_ticks(DEFAULT_PERIOD), name="lag_ticker")
     w_period = Select(title="the pattern repeats every … days", value=str(DEFAULT_PERIOD),
                       options=[str(p) for p in PERIODS], name="lag_period_select", width=240,
-                      stylesheets=[InlineStyleSheet(css=WIDGET_CSS)])
+                      stylesheets=[theme.widget_css()])
     weights_fig = lag_weights_figure(lag_w, ticker)
     pred_fig = lag_predictions_figure(lag_actual, lag_pred)
     errors_div = _div(errors_html(res), css, name="lag_errors")

@@ -351,14 +351,15 @@ class LearningSection:
     def controls(self):
         state, spec, css = self.state, self.spec, [self.css]
         div = lambda name: Div(text="", name=name, stylesheets=css, sizing_mode="stretch_width")  # noqa: E731
+        form = [theme.widget_css()]   # the selects' text at the theme's size
         self.bw_lr = Select(title="learning rate (on log h)", value=state.lr,
                             options=_lr_options(BANDWIDTH_LR_PRESETS, spec["lr"]["default"]), width=170,
-                            name="learn_lr_select")
+                            name="learn_lr_select", stylesheets=form)
         self.bw_buttons = _buttons("learn")
         self.bw_readout, self.bw_status = div("learn_bw_readout"), div("learn_bw_status")
         self.m_lr = Select(title="learning rate (on W)", value=state.metric_lr,
                            options=_lr_options(METRIC_LR_PRESETS, spec["metric_lr"]["default"]), width=170,
-                           name="metric_lr_select")
+                           name="metric_lr_select", stylesheets=form)
         self.m_buttons = _buttons("metric")
         self.m_readout, self.m_status = div("learn_metric_readout"), div("learn_metric_status")
         self.m_matrix = div("learn_metric_W")

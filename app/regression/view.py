@@ -323,6 +323,7 @@ class RegressionSection:
             title=title, format=theme.log_format(), sizing_mode="stretch_width", name=name)
         options = [(n, n) for n in self.names] + ([("generated", "generated (seeded)")] if self.mode == "served"
                                                    else [])
+        form = [theme.widget_css()]   # the selects' and checkboxes' text at the theme's size
         return dict(
             query=Slider(start=X_RANGE[0], end=X_RANGE[1], step=0.01, value=state.query, title="query x",
                          sizing_mode="stretch_width", name="query_slider"),
@@ -330,14 +331,16 @@ class RegressionSection:
             logt=log_slider("temperature", state.temperature, "temperature T", "temperature_slider"),
             kernel=Select(title="similarity (kernel)", value=state.kernel, name="kernel_select",
                           options=[("gaussian", "Gaussian"), ("dot", "dot product, equal-norm keys")],
-                          sizing_mode="stretch_width"),
+                          sizing_mode="stretch_width", stylesheets=form),
             keynorm=Slider(start=-2, end=2, step=0.05, value=state.key_norm, title="key-norm tilt (0 = equal norms)",
                            visible=state.kernel == "dot", sizing_mode="stretch_width", name="keynorm_slider"),
             dataset=Select(title="dataset", value=self.name if self.name in dict(options) else "default",
-                           options=options, sizing_mode="stretch_width", name="dataset_select"),
-            link=Checkbox(label="link h and T (one knob)", active=state.link, name="link_toggle"),
-            limits=Checkbox(label="show 1-NN curve and global mean", active=state.limits, name="limits_toggle"),
-            present=Checkbox(label="presentation mode", active=state.present, name="present_toggle"),
+                           options=options, sizing_mode="stretch_width", name="dataset_select", stylesheets=form),
+            link=Checkbox(label="link h and T (one knob)", active=state.link, name="link_toggle", stylesheets=form),
+            limits=Checkbox(label="show 1-NN curve and global mean", active=state.limits, name="limits_toggle",
+                            stylesheets=form),
+            present=Checkbox(label="presentation mode", active=state.present, name="present_toggle",
+                             stylesheets=form),
         )
 
     def texts(self) -> dict:

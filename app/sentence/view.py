@@ -590,18 +590,19 @@ class SentenceSection:
         preset_options = [("", "\u2014 your own sentence \u2014")] + [(str(i), p["text"])
                                                                        for i, p in enumerate(self.presets)]
         w_input = None
+        form = [theme.widget_css()]   # the inputs' and selects' text at the theme's size
         if self.mode == "served":
             w_input = TextInput(title="your own sentence (press Enter)", value=self.raw,
                                 max_length=spec["sentence"]["max"], placeholder="the bank by the river",
-                                name="sentence_input", sizing_mode="stretch_width", min_width=240)
+                                name="sentence_input", sizing_mode="stretch_width", min_width=240, stylesheets=form)
         t_spec = spec["att_temperature"]
         return dict(
             preset=Select(title="example sentence", options=preset_options, value="", name="preset_select",
-                          sizing_mode="stretch_width", min_width=240),
+                          sizing_mode="stretch_width", min_width=240, stylesheets=form),
             input=w_input,
             token=Select(title="query word (row)", value=str(self.token),
                          options=[(str(i), f"{i}: {t}") for i, t in enumerate(self.plain["tokens"])],
-                         name="token_select", width=170),
+                         name="token_select", width=170, stylesheets=form),
             head=RadioButtonGroup(labels=[f"{h}: {hd.name}" for h, hd in enumerate(self.model.heads)],
                                   active=self.head, name="head_select", sizing_mode="stretch_width",
                                   stylesheets=[InlineStyleSheet(css=".bk-btn-group { flex-wrap: wrap; }")]),
@@ -609,7 +610,7 @@ class SentenceSection:
                                value=math.log10(self.temperature), title="temperature T", format=theme.log_format(),
                                name="att_temperature_slider", sizing_mode="stretch_width", min_width=200),
             causal=Checkbox(label="causal mask: each word sees only itself and earlier words", active=self.causal,
-                            name="causal_toggle"),
+                            name="causal_toggle", stylesheets=form),
         )
 
     def texts(self) -> dict:

@@ -82,6 +82,20 @@ PRIMARY_BUTTON_CSS = """
 """
 
 
+# Form controls: browsers draw a <select>'s text and an <input>'s at 13.3 px whatever the page says, and a
+# checkbox at 13 px.  Each Select, TextInput and Checkbox gets this sheet (widget_css()), in its own shadow
+# root, so they follow the theme's widget size: 15 px on a laptop, 22 px projected.
+WIDGET_CSS = (":host { font-size: var(--bokeh-font-size, 15px); } label, select, input, .bk-input { font-size: inherit; } "
+              "input[type='checkbox'] { width: 1em; height: 1em; }")
+
+
+def widget_css():
+    """A stylesheet model for form controls (WIDGET_CSS); one per section, shared by its widgets."""
+    from bokeh.models import InlineStyleSheet
+
+    return InlineStyleSheet(css=WIDGET_CSS)
+
+
 def root_styles(present: bool = False) -> dict:
     """The CSS variables that size every HTML text of the page; set on the document's root layout."""
     key = "present" if present else "normal"

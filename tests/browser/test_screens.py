@@ -134,6 +134,16 @@ async (args) => {
     if (node.nodeType === 1) {
       const tag = node.tagName;
       if (tag === 'SCRIPT' || tag === 'STYLE' || tag === 'TEMPLATE' || tag === 'NOSCRIPT' || tag === 'HEAD') return;
+      // a select's shown choice and a text field's text are no text nodes of the page: measure the control
+      if (tag === 'SELECT' || (tag === 'INPUT' && !['hidden', 'checkbox', 'radio', 'range'].includes(node.type))) {
+        const s = getComputedStyle(node), rr = node.getBoundingClientRect();
+        if (rr.width >= 1 && rr.height >= 1 && s.visibility === 'visible' && s.display !== 'none') {
+          const v = owner(node);
+          const shown = tag === 'SELECT' ? ((node.selectedOptions[0] || {}).text || '') : (node.value || node.placeholder);
+          texts.push({text: (shown || tag.toLowerCase()).slice(0, 60), size: parseFloat(s.fontSize), kind: 'label',
+                      view: v ? label(v) : 'page', tag: tag.toLowerCase(), family: s.fontFamily});
+        }
+      }
       if (node.shadowRoot) walk(node.shadowRoot);
     }
     for (const c of node.childNodes) walk(c);
