@@ -244,8 +244,10 @@ class Explorable(pn.viewable.Viewer, ExplorableState):
         # Two Bokeh panes around the generator (Panel widgets), not one per part: every pane walks all the
         # models its part reaches (through the engines' arguments, most of the page), so each pane adds
         # to the CPU time of opening a session.
-        before = column(*parts[:cut], sizing_mode="stretch_width")
-        after = column(*parts[cut:], *[view.layout for name, view in built.in_page_order() if name != "regression"],
+        # The regression's parts keep the page's width and centring (PAGE_STYLES), as its section does offline.
+        before = column(*parts[:cut], sizing_mode="stretch_width", styles=theme.PAGE_STYLES)
+        rest = column(*parts[cut:], sizing_mode="stretch_width", styles=theme.PAGE_STYLES)
+        after = column(rest, *[view.layout for name, view in built.in_page_order() if name != "regression"],
                        sizing_mode="stretch_width")
         for part in (before, after):   # a page opened in presentation mode is built at its sizes
             theme.present_figures(part, bool(self.present))
