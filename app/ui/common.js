@@ -207,15 +207,22 @@ const AttnCommon = (function () {
   // paint restyle the whole page first (about 10 ms).  afterPaint(c, key, job, onError) runs job once, at
   // the frame after the next one: the plots paint the new data in the next frame and the texts follow a
   // frame later.  Several calls with the same key before then run only the last one (a drag's latest).
+  // globalThis.__attnTextsPending counts the sections whose texts are still to come (0: the page's texts
+  // show its state), for scripts and tests that read them.
   function afterPaint(c, key, job, onError) {
     if (typeof requestAnimationFrame !== "function") { runGuarded(c, job, onError); return; }
     (c.afterPaint || (c.afterPaint = new Map())).set(key, job);
     if (c.afterPaintFrame) return;
+    globalThis.__attnTextsPending = (globalThis.__attnTextsPending || 0) + 1;
     c.afterPaintFrame = requestAnimationFrame(() => requestAnimationFrame(() => {
       c.afterPaintFrame = null;
       const jobs = Array.from(c.afterPaint.values());
       c.afterPaint.clear();
-      for (const j of jobs) runGuarded(c, j, onError);
+      try {
+        for (const j of jobs) runGuarded(c, j, onError);
+      } finally {
+        globalThis.__attnTextsPending -= 1;
+      }
     }));
   }
 

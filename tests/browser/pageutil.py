@@ -102,7 +102,17 @@ def source_data(page, name):
       for (const [k, v] of Object.entries(s.data)) out[k] = Array.from(v); return out; }""", name)
 
 
+TEXTS_SETTLED_JS = "() => !(globalThis.__attnTextsPending > 0)"
+
+
+def wait_texts(page, timeout=10000):
+    """Wait until the engines have written the texts for the page's state: they follow the plots' paint
+    by a frame (U.afterPaint in app/ui/common.js)."""
+    page.wait_for_function(TEXTS_SETTLED_JS, timeout=timeout)
+
+
 def readout_text(page):
+    wait_texts(page)
     return model_prop(page, "readouts", "text")
 
 
@@ -267,6 +277,7 @@ def shown_paragraphs(page, name):
     import html
     import re
 
+    wait_texts(page)
     return [html.unescape(t) for t in re.findall(r"<p[^>]*>(.*?)</p>", model_prop(page, name, "text"), re.S)]
 
 
@@ -274,6 +285,7 @@ def check_against_core(page):
     """Readouts, caption and limit notices equal what the core and app/regression/text.py give for the page's state."""
     from app.regression import text
 
+    wait_texts(page)   # the slider the state is read from is written with the texts
     state = page_state(page)
     r = core_readout(state)
     assert readout_rows(page) == expected_rows(r), state
