@@ -13,7 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.browser.pageutil import CHROMIUM, LAUNCH_ARGS, ROOT, free_port, start_server, stop_server
+from tests.browser.pageutil import (CHROMIUM, LAUNCH_ARGS, ROOT, block_outside, free_port, start_server, stop_server,
+                                    wait_ready)
 
 
 def pytest_collection_modifyitems(config, items):
@@ -90,3 +91,25 @@ def static_file(tmp_path_factory):
     return out
 
 
+@pytest.fixture(params=["served", "static"])
+def open_page(request, watch):
+    """The page, served or offline, in one fixture for every test that opens it both ways.
+
+    open_page(query) opens the page (served or offline) with that query string and waits until it is drawn."""
+    if request.param == "served":
+        base = request.getfixturevalue("served_app")
+        allowed = [base.rsplit("/", 1)[0], "data:", "blob:"]
+    else:
+        base = request.getfixturevalue("static_file").as_uri()
+        block_outside(watch.page)
+        allowed = ["file:", "data:", "blob:"]
+
+    def go(query=""):
+        watch.page.goto(base + query)
+        wait_ready(watch.page)
+        return watch.page
+
+    go.where = request.param
+    yield go
+    assert watch.console_errors() == []
+    assert watch.outside_requests(allowed) == []

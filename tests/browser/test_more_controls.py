@@ -9,35 +9,13 @@ from __future__ import annotations
 
 import pytest
 
-from tests.browser.pageutil import block_outside, model_element, model_prop, wait_prop, wait_ready
+from tests.browser.pageutil import model_element, model_prop, wait_prop, wait_ready
 
 FIRST_SCREEN = ["query_slider", "bandwidth_slider", "temperature_slider"]
 # each hidden control, and the element a student would use in its view
 HIDDEN = [("kernel_select", "select"), ("dataset_select", "select"), ("link_toggle", "input"),
           ("limits_toggle", "input"), ("present_toggle", "input"), ("reset_button", "button"),
           ("share_button", "button")]
-
-
-@pytest.fixture(params=["served", "static"])
-def open_page(request, watch):
-    """open_page(query) opens the page (served or offline) with that query string and waits until it is drawn."""
-    if request.param == "served":
-        base = request.getfixturevalue("served_app")
-        allowed = [base.rsplit("/", 1)[0], "data:", "blob:"]
-    else:
-        base = request.getfixturevalue("static_file").as_uri()
-        block_outside(watch.page)
-        allowed = ["file:", "data:", "blob:"]
-
-    def go(query=""):
-        watch.page.goto(base + query)
-        wait_ready(watch.page)
-        return watch.page
-
-    go.where = request.param
-    yield go
-    assert watch.console_errors() == []
-    assert watch.outside_requests(allowed) == []
 
 
 def button(page):

@@ -13,7 +13,7 @@ import pytest
 
 from app.tour import default_tour, full_state, holds, readouts
 
-from tests.browser.pageutil import (block_outside, drag, model_element, model_prop, open_more_controls, page_state,
+from tests.browser.pageutil import (drag, model_element, model_prop, open_more_controls, page_state,
                                     page_to_data_x, plot_geometry, shown_paragraphs, wait_frames, wait_query,
                                     wait_ready)
 
@@ -22,27 +22,16 @@ N = len(TOUR)
 CARD_JS = "() => Bokeh.documents[0].get_model_by_name('tour_card').text"
 
 
-@pytest.fixture(params=["served", "static"])
-def open_tour(request, watch):
-    """open_tour(query) opens the page (served or offline) with that query string and waits for the card."""
-    if request.param == "served":
-        base = request.getfixturevalue("served_app")
-        allowed = [base.rsplit("/", 1)[0], "data:", "blob:"]
-    else:
-        base = request.getfixturevalue("static_file").as_uri()
-        block_outside(watch.page)
-        allowed = ["file:", "data:", "blob:"]
-
+@pytest.fixture
+def open_tour(open_page):
+    """open_tour(query) opens the page (served or offline, conftest's open_page) and waits for the card."""
     def go(query=""):
-        watch.page.goto(base + query)
-        wait_ready(watch.page)
-        wait_tour(watch.page)
-        return watch.page
+        page = open_page(query)
+        wait_tour(page)
+        return page
 
-    go.where = request.param
-    yield go
-    assert watch.console_errors() == []
-    assert watch.outside_requests(allowed) == []
+    go.where = open_page.where
+    return go
 
 
 def wait_tour(page, timeout=30000):

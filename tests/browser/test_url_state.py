@@ -162,7 +162,7 @@ def _address_agrees(page, timeout=20):
         if not bad or time.monotonic() > deadline:
             assert notices == [] and bad == [], (page.url, notices, bad)
             return values
-        page.wait_for_timeout(50)   # a poll's pace, not a wait for time: the loop ends on the condition
+        page.evaluate("() => new Promise((r) => requestAnimationFrame(r))")   # look again at the next frame
 
 
 def test_served_address_and_widgets_agree_both_ways(served_app, watch):
