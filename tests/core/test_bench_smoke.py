@@ -61,3 +61,22 @@ def test_bench_class_of_sessions_quick():
     assert "sessions open 10/10" in load["note"] and load["rss_mb"] > 0
     assert arrival["n_runs"] == 10 and arrival["arrival_s"] > 0
     assert rss["mb_per_session"] > 0 and isinstance(rss["meets_target"], bool)
+
+
+def test_bench_live_protocol_quick():
+    """bench_live's protocol-level rows (one live server: 100 arriving, 10 regenerating for 5 s, 100 hostile links)
+    run and report sane rows; the browser rows are left out, so no Chromium is needed.  In a subprocess, as above."""
+    code = ("import json; from tests.bench.bench_live import protocol_rows; "
+            "print(json.dumps(protocol_rows(True)))")
+    proc = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=180)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    arrival, regenerate, hostile = json.loads(proc.stdout.strip().splitlines()[-1])
+    for r in (arrival, regenerate, hostile):
+        assert r["section"] == "live server"
+        assert 0 < r["median_us"] <= r["p95_us"], r
+    assert arrival["errors"] == 0 and arrival["n_runs"] == 100 and 0 < arrival["last_s"]
+    assert isinstance(arrival["meets_target"], bool) and arrival["rss_per_open_page_kb"] >= 0
+    assert regenerate["errors"] == 0 and regenerate["n_runs"] >= 40 and regenerate["server_cpu"] > 0
+    assert hostile["n_runs"] == 100 and hostile["problems"] == 0, hostile["note"]
+    assert hostile["error_lines"] == 0 and hostile["tracebacks"] == 0 and hostile["meets_target"] is True
+    assert hostile["counts"]["page"] == 100
