@@ -75,7 +75,7 @@ def test_bench_live_protocol_quick():
         assert r["section"] == "live server"
         assert 0 < r["median_us"] <= r["p95_us"], r
     assert arrival["errors"] == 0 and arrival["n_runs"] == 100 and 0 < arrival["last_s"]
-    assert isinstance(arrival["meets_target"], bool) and arrival["rss_per_open_page_kb"] >= 0
+    assert isinstance(arrival["meets_target"], bool) and isinstance(arrival["rss_per_open_page_kb"], float)
     assert regenerate["errors"] == 0 and regenerate["n_runs"] >= 40 and regenerate["server_cpu"] > 0
     assert hostile["n_runs"] == 100 and hostile["problems"] == 0, hostile["note"]
     assert hostile["error_lines"] == 0 and hostile["tracebacks"] == 0 and hostile["meets_target"] is True
