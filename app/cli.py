@@ -1,7 +1,7 @@
 """The ``attention-explorable`` command line.
 
     attention-explorable readout --query 3.2 --bandwidth 0.62 [--json]
-    attention-explorable serve [--port N] [--show] [--allow-websocket-origin HOST] [--address IP]
+    attention-explorable serve [--port N] [--show] [--allow-host HOST] [--address IP] [--num-procs N] [--sessions]
     attention-explorable export lecture.html [--sections regression,sentence] [--query 3.2 ...] [--tour FILE]
 
 Bad arguments exit with code 2 and one line on standard error, never a traceback.
@@ -165,7 +165,7 @@ def serve_command(args) -> list[str]:
     origins = args.allow_websocket_origin or []
     if args.address not in LOOPBACK and not origins:
         raise ValueError(f"--address {args.address} serves other machines: name the host[:port] they will open "
-                         f"with --allow-websocket-origin (e.g. --allow-websocket-origin myhost:{args.port})")
+                         f"with --allow-host (e.g. --allow-host myhost:{args.port})")
     if args.address in LOOPBACK or not origins:
         origins = origins + [f"localhost:{args.port}", f"127.0.0.1:{args.port}"]
     for origin in origins:
@@ -179,17 +179,34 @@ def _serve(args) -> int:
     import os
 
     try:
-        cmd = serve_command(args)
-        if _tour_arg(args) is not None:   # checked here, read again by each page the server builds
+        cmd = serve_command(args)   # checks --address against the hosts, for both kinds of server
+        if _tour_arg(args) is not None:   # checked here, read again by the page the server builds
             from .tour import ENV_TOUR
 
             os.environ[ENV_TOUR] = os.path.abspath(args.tour)
     except ValueError as e:
         print(f"attention-explorable serve: error: {e}", file=sys.stderr)
         return 2
+    if args.sessions:   # a Panel session per visit, as `panel serve app/main.py`
+        print(f"attention-explorable: serving on http://{args.address}:{args.port}/ (Ctrl-C stops)", flush=True)
+        os.execv(sys.executable, cmd)
+        return 0  # not reached
+    import logging
+
+    logging.basicConfig(level=getattr(logging, args.log_level.upper()), format="%(levelname)s %(name)s %(message)s")
+    from .live.server import serve
+
     print(f"attention-explorable: serving on http://{args.address}:{args.port}/ (Ctrl-C stops)", flush=True)
-    os.execv(sys.executable, cmd)
-    return 0  # not reached
+    try:
+        serve(port=args.port, address=args.address, hosts=args.allow_websocket_origin or [],
+              num_procs=args.num_procs, show=args.show)
+    except OSError as e:
+        print(f"attention-explorable serve: error: cannot listen on {args.address}:{args.port}: {e.strerror or e}",
+              file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return 0
+    return 0
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -207,20 +224,26 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("--json", action="store_true", help="print one JSON object")
     r.set_defaults(func=_readout)
 
-    s = sub.add_parser("serve", help="serve the explorable with Panel (one page per browser session)")
+    s = sub.add_parser("serve", help="serve the explorable to a class: one page built once, answered for every visit")
     s.add_argument("--port", type=_port, default=5006)
     s.add_argument("--address", default="127.0.0.1",
                    help="interface to listen on (default 127.0.0.1: this machine only; 0.0.0.0 for a class)")
-    s.add_argument("--allow-websocket-origin", action="append", metavar="HOST[:PORT]",
-                   help="a host the page may be opened from (repeat for several); needed to serve other machines")
+    s.add_argument("--allow-host", "--allow-websocket-origin", dest="allow_websocket_origin", action="append",
+                   metavar="HOST[:PORT]",
+                   help="a host the page is opened under (repeat for several); needed to serve other machines")
     s.add_argument("--num-procs", type=_int_in(1, 64), default=1,
-                   help="forked processes sharing the port (default 1); a page's websocket may reach "
-                        "another process than its page, which then builds the page again, so for a class "
-                        "prefer one process per core behind nginx (README: Serving a class)")
+                   help="forked processes sharing the port (default 1; one per core for a big class). With "
+                        "--sessions a page's websocket may reach another process than its page, which then builds "
+                        "the page again: there, prefer one process per core behind nginx (README: Serving a class)")
+    s.add_argument("--sessions", action="store_true",
+                   help="a Panel session per visit instead (what `panel serve app/main.py` does): every widget "
+                        "reaches Python, at about 2 s of server CPU per visit")
     s.add_argument("--check-unused-sessions", type=_int_in(100, 3_600_000), default=5000, metavar="MS",
-                   help="how often to look for sessions whose browser left (ms, default 5000)")
+                   help="--sessions: how often to look for sessions whose browser left (ms, default 5000)")
     s.add_argument("--unused-session-lifetime", type=_int_in(100, 86_400_000), default=15000, metavar="MS",
-                   help="how long a session may stay without a browser before it is freed (ms, default 15000)")
+                   help="--sessions: how long a session may stay without a browser before it is freed (ms, default 15000)")
+    s.add_argument("--log-level", choices=["debug", "info", "warning", "error"], default="warning",
+                   help="what the server logs (default warning)")
     s.add_argument("--tour", metavar="FILE", help="a guided tour file (JSON) to show instead of the shipped one")
     s.add_argument("--show", action="store_true", help="open a browser")
     s.set_defaults(func=_serve)

@@ -1,4 +1,9 @@
-"""Entry point for ``panel serve app/main.py``: one explorable page per browser session."""
+"""Entry point for ``panel serve app/main.py`` (and ``attention-explorable serve --sessions``).
+
+One Panel session per visit: Python builds the whole page for every student (about 2 s of server CPU)
+and follows every widget.  ``attention-explorable serve`` shows the live page instead (app/live/): built
+once per process, a visit costs the server a few milliseconds.
+"""
 
 import sys
 from pathlib import Path

@@ -33,6 +33,7 @@ import attention
 from attention import lags
 
 from app.ui import text, theme
+from app.ui.engine import check_mode
 from app.ui.theme import BLUE, GREY, ORANGE, PAGE_CSS, PAGE_STYLES, SKY, VERMILLION
 
 HERE = Path(__file__).resolve().parent
@@ -468,8 +469,7 @@ def build_ideas(*, mode: str = "served", tokens_src: ColumnDataSource | None = N
     ``tokens_src`` is the self-attention section's source of the current words
     (column "tok"); the graphs follow it.  Without one, they show the default sentence.
     """
-    if mode not in ("served", "static"):
-        raise ValueError(f"mode must be 'served' or 'static', got {mode!r}")
+    check_mode(mode)
     css = InlineStyleSheet(css=IDEAS_CSS)
     if tokens_src is None:
         tokens_src = ColumnDataSource({"tok": list(DEFAULT_TOKENS)}, name="ideas_tokens")

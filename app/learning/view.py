@@ -39,7 +39,7 @@ import attention
 from attention import learn
 
 from app.ui import theme
-from app.ui.engine import engine_args, engine_code, url_rules
+from app.ui.engine import check_mode, engine_args, engine_code, url_rules
 from app.ui.theme import BLUE, GREEN, GREY, PAGE_CSS, PAGE_STYLES, VERMILLION
 from app.state import (BANDWIDTH_LR_PRESETS, BANDWIDTH_TRAIN_STEPS, METRIC_LR_PRESETS, METRIC_TRAIN_STEPS,
                     ExplorableState, url_spec)
@@ -227,8 +227,7 @@ class LearningSection:
     the metric demo's, the engine, the served page's Python callbacks and the layout."""
 
     def __init__(self, state: ExplorableState, *, mode: str = "served", regression):
-        if mode not in ("served", "static"):
-            raise ValueError(f"mode must be 'served' or 'static', got {mode!r}")
+        check_mode(mode)
         self.state, self.mode, self.regression = state, mode, regression
         self.rm = regression.models
         self.ds = self.rm["ds"]

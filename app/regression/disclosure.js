@@ -27,7 +27,7 @@ const AttnMore = (function (U) {
 
   // The offline file reads its own link (the served page's Python read it already).
   function linkNeedsIt(a) {
-    if (a.config.mode !== "static") return false;
+    if (a.config.mode === "served") return false;
     const { values } = U.parseQuery(window.location.search, a.config.spec, a.config.url_rules);
     return a.config.keys.some((k) => values[k] !== undefined && away(k, values[k], a.config));
   }

@@ -286,7 +286,7 @@ const Explorable = (function (M, U) {
                             ["key_norm", "key_norm"]])
       if (init0[key] !== undefined) c[k] = init0[key];
     loadData(a, c);
-    if (c.cfg.mode === "static") {
+    if (c.cfg.mode !== "served") {   // the offline file and the live page read their own link
       const { values, notices } = U.parseQuery(window.location.search, c.cfg.spec, c.cfg.url_rules);
       applyState(a, c, values);
       a.notice_div.text = notices.map((s) => `<p class="notice">${esc(s)}</p>`).join("");

@@ -7,6 +7,7 @@ ever placed in them.
 
 from __future__ import annotations
 
+from attention.datasets import MAX_GENERATED_N
 from app.ui.text import MINUS, _signed, escape, plain, signed  # noqa: F401  (the section's words use them)
 
 # When the page names a limit: one sample takes this much of the weight (1-nearest-neighbour), or the
@@ -124,6 +125,10 @@ lowest leave-one-out error still sits near the lowest bias&sup2; + variance.</p>
 # Served page only, behind "More controls": the generator is a block of its own under the plots over x.
 GENERATOR_WHERE = ("To draw a fresh dataset, use the generator under the plots: it opens and closes "
                    "with these controls.")
+
+# Live page (attention-explorable serve), behind "More controls", above the generator's fields.
+GENERATOR_NOTE = (f"Draw fresh noisy samples of a true function (at most {MAX_GENERATED_N}); the same seed always gives "
+                  "the same samples.")
 
 STATIC_NOTE = ("This file runs without Python: the seeded dataset generator and sentences with "
                "words outside the shipped vocabulary need the served app.")

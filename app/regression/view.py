@@ -17,8 +17,8 @@ from functools import lru_cache
 from pathlib import Path
 
 from bokeh.models import (Button, Checkbox, ColumnDataSource, CustomJS, CustomJSTickFormatter, DataRange1d,
-                          Div, FixedTicker, GlyphRenderer, InlineStyleSheet, LinearAxis, LinearColorMapper, Range1d,
-                          Select, SingleIntervalTicker, Slider, Span)
+                          Div, FixedTicker, GlyphRenderer, InlineStyleSheet, LinearAxis, LinearColorMapper,
+                          NumericInput, Range1d, Select, SingleIntervalTicker, Slider, Span)
 from bokeh.layouts import column, row
 from bokeh.plotting import figure
 
@@ -26,7 +26,7 @@ import attention
 
 from app.state import X_RANGE, ExplorableState, url_spec
 from app.ui import theme
-from app.ui.engine import engine_args, engine_code, url_rules
+from app.ui.engine import check_mode, engine_args, engine_code, python_behind, url_rules
 from app.ui.share import build_share
 from app.ui.theme import (BLUE, GREEN, ORANGE, PAGE_CSS, PAGE_STYLES, PURPLE, SKY, VERMILLION,  # noqa: F401
                           WEIGHT_PALETTE)
@@ -78,6 +78,7 @@ class RegressionView:
     parts: dict = field(default_factory=dict)
     figures: dict = field(default_factory=dict)   # by role: main, weights, entropy_x, entropy_h, bias_variance
     disclosure: CustomJS | None = None            # "More controls": run at document_ready after the engine
+    generator: dict = field(default_factory=dict)  # live page: the generator's widgets (fn, n, noise, seed, go)
 
 
 def _style(fig, shared_x=False):
@@ -143,8 +144,7 @@ class RegressionSection:
     texts, the engine and the layout.  ``view()`` runs them in order and returns the ``RegressionView``."""
 
     def __init__(self, state: ExplorableState, *, mode: str = "served", notices=(), dataset=None):
-        if mode not in ("served", "static"):
-            raise ValueError(f"mode must be 'served' or 'static', got {mode!r}")
+        check_mode(mode)
         self.state, self.mode, self.notices = state, mode, list(notices)
         self.names = attention.list_datasets()
         if dataset is None:
@@ -167,7 +167,7 @@ class RegressionSection:
         layout, parts = self.layout(figures, widgets, divs)
         return RegressionView(layout=layout, engine=engine, ds=self.ds, widgets=widgets,
                               notice_div=divs["notice"], models=models, parts=parts, figures=figures,
-                              disclosure=self.disclosure(widgets))
+                              disclosure=self.disclosure(widgets), generator=getattr(self, "generator", {}))
 
     # -- data ------------------------------------------------------------------------------------------
     def sources(self):
@@ -321,7 +321,7 @@ class RegressionSection:
         log_slider = lambda key, value, title, name: Slider(  # noqa: E731
             start=math.log10(spec[key]["lo"]), end=math.log10(spec[key]["hi"]), step=0.01, value=math.log10(value),
             title=title, format=theme.log_format(), sizing_mode="stretch_width", name=name)
-        options = [(n, n) for n in self.names] + ([("generated", "generated (seeded)")] if self.mode == "served"
+        options = [(n, n) for n in self.names] + ([("generated", "generated (seeded)")] if python_behind(self.mode)
                                                    else [])
         form = [theme.widget_css()]   # the selects' and checkboxes' text at the theme's size
         return dict(
@@ -426,11 +426,37 @@ class RegressionSection:
         if self.mode == "served":
             hidden.append(Div(text=f'<p class="dataset">{text.escape(text.GENERATOR_WHERE)}</p>',
                               stylesheets=[self.css], sizing_mode="stretch_width", name="generator_where"))
+        elif self.mode == "live":   # the generator's fields, answered by the server's /api/dataset (app/live)
+            hidden.append(self.generator_box())
         self.more_box = column(*hidden, sizing_mode="stretch_width", name="more_controls", visible=self.more_open())
         self.more_button = Button(label=MORE_LABEL, name="more_controls_toggle", button_type="default",
                                   stylesheets=[InlineStyleSheet(css=MORE_CSS)])
         return column(row(w["logh"], w["logt"], sizing_mode="stretch_width", styles=WRAP),
                       self.more_button, self.more_box, sizing_mode="stretch_width", name="controls")
+
+    def generator_box(self):
+        """The live page's dataset generator: Bokeh widgets that app/live/bridge.js sends to the server.
+
+        The served page's generator is Panel's (app/page.py); this one needs no session.  n is not bounded
+        here: the server clamps a typed n and says so in a notice, as the served page does."""
+        state, form = self.state, [theme.widget_css()]
+        p = type(state).param
+        self.generator = dict(
+            fn=Select(title="true function", options=list(p.fn.objects), value=state.fn, width=140,
+                      name="generator_fn", stylesheets=form),
+            n=NumericInput(title="samples n", mode="int", value=state.n, width=110, name="generator_n",
+                           stylesheets=form),
+            noise=NumericInput(title="noise", mode="float", value=state.noise, low=p.noise.bounds[0],
+                               high=p.noise.bounds[1], width=100, name="generator_noise", stylesheets=form),
+            seed=NumericInput(title="seed", mode="int", value=state.seed, low=p.seed.bounds[0], high=p.seed.bounds[1],
+                              width=110, name="generator_seed", stylesheets=form),
+            go=Button(label="Generate", button_type="primary", width=110, align="end", name="generator_go",
+                      stylesheets=[InlineStyleSheet(css=theme.PRIMARY_BUTTON_CSS)]),
+        )
+        note = Div(text=f'<p class="dataset">{text.escape(text.GENERATOR_NOTE)}</p>', stylesheets=[self.css],
+                   sizing_mode="stretch_width", name="generator_note")
+        return column(note, row(*self.generator.values(), sizing_mode="stretch_width", styles=WRAP),
+                      sizing_mode="stretch_width", name="generator")
 
     def disclosure(self, w: dict) -> CustomJS:
         """The "More controls" button's own callback (app/regression/disclosure.js): it shows or hides the
@@ -439,7 +465,7 @@ class RegressionSection:
         spec = url_spec()
         config = {"mode": self.mode, "spec": spec, "url_rules": url_rules(), "keys": list(MORE_KEYS),
                   "defaults": {k: spec[k]["default"] for k in MORE_KEYS},
-                  "generator": "generator" if self.mode == "served" else None}
+                  "generator": "generator" if self.mode == "served" else None}   # live: inside the column
         cb = CustomJS(args=dict(config=config, button=self.more_button, more=self.more_box,
                                 w={k: w[k] for k in ("kernel", "keynorm", "dataset", "link", "limits", "present")}),
                       code=disclosure_source())

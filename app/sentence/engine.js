@@ -331,14 +331,19 @@ const SentenceExplorable = (function (M, X) {
     c.present = false;
     listenForPresent(a, c);
     let plain = null;
-    if (c.cfg.mode === "static") {
+    if (c.cfg.mode !== "served") {   // the offline file and the live page read their own link
       const notices = c.cfg.notices.slice();
       const { values, notices: more } = X.parseQuery(mySearch(window.location.search, c.cfg.spec), c.cfg.spec, c.cfg.url_rules);
       notices.push(...more);
+      let asked = false;   // the live page asks its server for the link's sentence (app/live/bridge.js)
       if (values.sentence !== undefined) {
         const key = roughTokens(values.sentence).join(" ");
         if (Object.prototype.hasOwnProperty.call(c.cfg.sentences, key)) plain = c.cfg.sentences[key];
-        else notices.push("This offline file only carries the example sentences, so the sentence from the link " +
+        else if (c.cfg.mode === "live" && a.w_input) {
+          asked = true;
+          c.fromLink = { token: values.token, head: values.head };
+          setWidget(a.w_input, "value", values.sentence);
+        } else notices.push("This offline file only carries the example sentences, so the sentence from the link " +
           "is not shown (custom sentences need the served app).");
       }
       if (values.token !== undefined) c.token = values.token;
@@ -347,7 +352,9 @@ const SentenceExplorable = (function (M, X) {
       if (values.causal !== undefined) c.causal = values.causal;
       plain = plain || c.cfg.sentences[i0.key];
       const n = plain.tokens.length, H = plain.heads.length;
-      if (c.token > n - 1) {
+      if (asked) {
+        // the word and head the link names belong to the sentence still on its way: checked when it comes
+      } else if (c.token > n - 1) {
         notices.push(`token=${c.token} is past the end of this ${n}-word sentence; showing the last word (${n - 1}).`);
         c.token = n - 1;
       }
@@ -365,7 +372,27 @@ const SentenceExplorable = (function (M, X) {
     c.ready = true;
     redrawAll(a, c);
     c.urlArmed = true;
-    if (c.cfg.mode === "static") scheduleUrl(a, c);
+    if (c.cfg.mode !== "served" && !c.fromLink) scheduleUrl(a, c);   // (a sentence on its way keeps its link)
+  }
+
+  // The live page's link named a sentence of its own: the server's answer has come, with the word and head
+  // the link asked for, which are checked against this sentence (as init checks an example's).
+  function linkSentence(a, c, plain, link) {
+    const n = plain.tokens.length, notices = [];
+    if (link.token !== undefined) c.token = link.token;
+    if (link.head !== undefined) c.head = link.head;
+    if (c.token > n - 1) {
+      notices.push(`token=${c.token} is past the end of this ${n}-word sentence; showing the last word (${n - 1}).`);
+      c.token = n - 1;
+    }
+    loadSentence(a, c, plain, "initial");
+    setWidget(a.w_token, "value", String(c.token));
+    if (notices.length) {
+      a.notice_div.text = (a.notice_div.text || "") + notices.map((s) => `<p class="notice">${esc(s)}</p>`).join("");
+      a.notice_div.visible = true;
+    }
+    redrawAll(a, c);
+    scheduleUrl(a, c);
   }
 
   // ---- dispatch --------------------------------------------------------------------------------------
@@ -386,8 +413,12 @@ const SentenceExplorable = (function (M, X) {
       if (h >= 0 && h !== c.head) { c.head = h; setWidget(a.w_head, "active", h); return redrawHead(a, c); }
       return;
     }
-    if (ev === a.holder) {   // Python (served) pushed a new sentence
-      loadSentence(a, c, JSON.parse(a.holder.data.json[0]), "pushed");
+    if (ev === a.holder) {   // Python (served) or the live page's server sent a new sentence
+      const plain = JSON.parse(a.holder.data.json[0]);
+      const link = c.fromLink;
+      c.fromLink = null;
+      if (link) return linkSentence(a, c, plain, link);
+      loadSentence(a, c, plain, "pushed");
       return redrawAll(a, c);
     }
     if (ev === a.w_preset) {
@@ -434,7 +465,7 @@ const SentenceExplorable = (function (M, X) {
     X.runGuarded(c, () => { if (!c.ready) init(a, c); else dispatch(ev, a, c); flush(c); }, (e) => {
       c.pending = [];
       console.error("attention explorable (sentence):", e);
-      if (c.cfg && c.cfg.mode === "static" && a.notice_div) {
+      if (c.cfg && c.cfg.mode !== "served" && a.notice_div) {
         a.notice_div.text = `<p class="notice">Something went wrong while redrawing (${esc(e.message)}).</p>`;
         a.notice_div.visible = true;
       }

@@ -35,7 +35,7 @@ from attention.sentences import MAX_TOKENS, load_sentence_model
 
 from app.state import SentenceState, url_spec
 from app.ui import text, theme
-from app.ui.engine import engine_args, engine_code, url_rules
+from app.ui.engine import check_mode, engine_args, engine_code, python_behind, url_rules
 from app.ui.theme import (BLUE, GREY, MONO_FONT, ORANGE, PAGE_CSS, PAGE_STYLES, PURPLE, VERMILLION,
                           WEIGHT_PALETTE)
 
@@ -353,8 +353,7 @@ class SentenceSection:
     engine and the layout.  ``view()`` runs them in order and returns the ``SentenceView``."""
 
     def __init__(self, state=None, *, mode: str = "served", notices=()):
-        if mode not in ("served", "static"):
-            raise ValueError(f"mode must be 'served' or 'static', got {mode!r}")
+        check_mode(mode)
         self.state, self.mode, self.notices = state or SentenceState(), mode, list(notices)
         self.model = load_sentence_model()
         self.presets, self.sentences = presets_payload()
@@ -591,7 +590,7 @@ class SentenceSection:
                                                                        for i, p in enumerate(self.presets)]
         w_input = None
         form = [theme.widget_css()]   # the inputs' and selects' text at the theme's size
-        if self.mode == "served":
+        if python_behind(self.mode):
             w_input = TextInput(title="your own sentence (press Enter)", value=self.raw,
                                 max_length=spec["sentence"]["max"], placeholder="the bank by the river",
                                 name="sentence_input", sizing_mode="stretch_width", min_width=240, stylesheets=form)
@@ -655,7 +654,7 @@ class SentenceSection:
                 minis=minis, mini_figs=mini_figs, heat=heat, bars_fig=f["bars"], sense_fig=f["sense"],
                 cmap=self.cmap, ticker=self.ticker, matrix_box=self.matrix_box,
                 readout_div=divs["readout"], caption_div=divs["caption"], info_div=divs["info"],
-                preset_div=divs["preset"], **({"notice_div": divs["notice"]} if self.mode == "static" else {})))
+                preset_div=divs["preset"], **({"notice_div": divs["notice"]} if self.mode != "served" else {})))
         if set(models) != set(ENGINE_ARGS):
             raise RuntimeError(f"the engine's arguments and ENGINE_ARGS differ: {set(models) ^ set(ENGINE_ARGS)}")
         for m in [f["cost"], *heat.axis, *f["bars"].axis, *f["cost"].axis, *f["sense"].axis,
@@ -675,7 +674,7 @@ class SentenceSection:
     # -- the layout ------------------------------------------------------------------------------------
     def controls_box(self, w: dict, divs: dict):
         css = [self.css]
-        if self.mode == "served":
+        if python_behind(self.mode):
             input_row = row(w["input"], w["preset"], sizing_mode="stretch_width",
                             styles={"flex-wrap": "wrap", "gap": "0 12px"})
             input_note = _div(text=f'<p class="small">{text.escape(INPUT_NOTE)}</p>', stylesheets=css,

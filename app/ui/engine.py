@@ -18,6 +18,24 @@ from app.state import FALSE_WORDS, INTEGER, MAX_SHOWN, NUMBER, TRUE_WORDS
 
 UI = Path(__file__).resolve().parent
 
+# How a section is built: "served" (a Panel session per visit: the notebook component and `panel serve
+# app/main.py`; Python reads the link and answers every widget), "static" (the offline file: the browser does
+# everything, with the shipped data only) or "live" (`attention-explorable serve`: the offline page, built once
+# per server process, that asks the server's small JSON endpoints for what only Python can do, app/live/).
+MODES = ("served", "static", "live")
+
+
+def check_mode(mode: str) -> str:
+    """``mode`` if it is one of MODES, else a ValueError that names it."""
+    if mode not in MODES:
+        raise ValueError(f"mode must be one of {', '.join(MODES)}, got {mode!r}")
+    return mode
+
+
+def python_behind(mode: str) -> bool:
+    """Whether a Python server answers this page (generator, typed sentences, training on generated data)."""
+    return check_mode(mode) != "static"
+
 
 @lru_cache(maxsize=None)
 def read_js(path: Path) -> str:

@@ -1,7 +1,9 @@
 """Run the explorable's server as `attention-explorable serve` does, and talk to it the way browsers do.
 
-* ``AppServer`` -- a ``panel serve`` process on 127.0.0.1 with the flags of ``app.cli.serve_command``; its log
+* ``AppServer`` -- a ``panel serve`` process (what ``attention-explorable serve --sessions`` runs) on 127.0.0.1 with the flags of ``app.cli.serve_command``; its log
   goes to a file (levels printed, so a test can look for ERROR lines) and its RSS is read from /proc.
+* ``LiveServer`` -- ``attention-explorable serve`` itself: the live page built once and its JSON endpoints
+  (app/live), with the same interface (``url`` is the page, ``api(name, **params)`` an endpoint's URL).
 * ``BokehSession`` -- one session over the Bokeh websocket protocol (asyncio + tornado, Bokeh's own message
   classes).  ``open(..., via_page=False)`` opens it as ``bokeh.client.pull_session`` does (a fresh session id,
   the URL arguments on the websocket URL); ``via_page=True`` as a browser does (GET the page, then the
@@ -110,7 +112,7 @@ class AppServer:
         deadline = time.time() + timeout
         while time.time() < deadline:
             if self.proc.poll() is not None:
-                raise RuntimeError(f"panel serve exited early:\n{self.log_text()}")
+                raise RuntimeError(f"the server exited early:\n{self.log_text()}")
             try:
                 # a refused connection fails at once; once the server listens, the first page (the
                 # measurements it makes once per process included) can take a while on a busy machine,
@@ -121,7 +123,7 @@ class AppServer:
             except OSError:
                 time.sleep(0.3)
         self.stop()
-        raise RuntimeError(f"panel serve did not answer within {timeout} s:\n{self.log_text()}")
+        raise RuntimeError(f"the server did not answer within {timeout} s:\n{self.log_text()}")
 
     def stop(self) -> None:
         if self.proc is not None:
@@ -163,6 +165,27 @@ class AppServer:
 
     def alive(self) -> bool:
         return self.proc is not None and self.proc.poll() is None
+
+
+class LiveServer(AppServer):
+    """``attention-explorable serve`` as a class gets it: the live page built once, and its JSON endpoints
+    (app/live).  Same interface as ``AppServer``; ``url`` is the page (``/``), ``api(name, **params)`` a URL
+    of an endpoint.  ``cli_args`` go to the command line (e.g. ``"--num-procs", "2"``)."""
+
+    def __init__(self, *, port: int | None = None, cli_args=(), env: dict | None = None, log_dir: Path | None = None):
+        super().__init__(port=port, env=env, log_dir=log_dir)
+        self.app_name = ""
+        self.cmd = [sys.executable, "-m", "app.cli", "serve", "--port", str(self.port), "--log-level", "info",
+                    *cli_args]
+
+    @property
+    def url(self) -> str:
+        return f"{self.base}/"
+
+    def api(self, name: str, **params) -> str:
+        from urllib.parse import urlencode
+
+        return f"{self.base}/api/{name}" + (f"?{urlencode(params)}" if params else "")
 
 
 def _stop_group(proc: subprocess.Popen, timeout: float = 10.0) -> None:

@@ -228,13 +228,18 @@ def test_serve_passes_a_checked_tour_to_the_server_by_its_path(tmp_path, monkeyp
     ran = {}
     monkeypatch.setenv(ENV_TOUR, "")   # put back as it was after the test
     monkeypatch.setattr("os.execv", lambda exe, cmd: ran.setdefault("cmd", cmd))
-    assert cli.main(["serve", "--tour", str(mine), "--port", "5999"]) == 0
+    monkeypatch.setattr("app.live.server.serve", lambda **kw: ran.setdefault("live", kw))
+    assert cli.main(["serve", "--tour", str(mine), "--port", "5999"]) == 0   # the live page
+    assert ran["live"]["port"] == 5999 and "cmd" not in ran
     import os
 
-    assert os.environ[ENV_TOUR] == str(mine.resolve()) and "--tour" not in ran["cmd"]
+    assert os.environ[ENV_TOUR] == str(mine.resolve())
     from app.tour import active_tour
 
     assert len(active_tour()) == 3
+    monkeypatch.setenv(ENV_TOUR, "")
+    assert cli.main(["serve", "--sessions", "--tour", str(mine), "--port", "5999"]) == 0   # a session per visit
+    assert os.environ[ENV_TOUR] == str(mine.resolve()) and "--tour" not in ran["cmd"]
 
 
 def test_the_readmes_example_tour_is_valid():

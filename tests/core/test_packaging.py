@@ -32,7 +32,7 @@ def test_wheel_contains_data_and_browser_sources(wheel):
                    "app/learning/engine.js", "app/ideas/engine.js", "attention/lags.py", "attention/sequence.py",
                    "app/deploy/nginx.conf", "app/ui/share.py", "app/ui/share.js",
                    "attention_data/notebooks/lecture.ipynb", "attention_data/tours/regression.json",
-                   "app/tour/tour.js"):
+                   "app/tour/tour.js", "app/live/bridge.js", "app/live/server.py"):
         assert needed in names, needed
 
 
