@@ -1,4 +1,5 @@
-"""Fixtures for the browser tests: Debian's Chromium driven by Playwright, a real `panel serve`, the offline file.
+"""Fixtures for the browser tests: Debian's Chromium driven by Playwright, a real `panel serve`, the live
+server (`attention-explorable serve`), the offline file.
 
 Without Chromium the tests skip with the reason, except in CI (CI=true), where
 they fail: a CI run that silently skips the browser does not count.
@@ -83,6 +84,19 @@ def served_app():
 
 
 @pytest.fixture(scope="session")
+def live_app():
+    """URL of the live page (`attention-explorable serve`, app/live) started once for this test session (…/)."""
+    from tests.app.serverutil import LiveServer
+
+    server = LiveServer()
+    try:
+        server.start(timeout=120)
+        yield server.url
+    finally:
+        server.cleanup()
+
+
+@pytest.fixture(scope="session")
 def static_file(tmp_path_factory):
     """Path of an offline file written by `attention-explorable export` for this test session."""
     out = tmp_path_factory.mktemp("export") / "lecture.html"
@@ -91,14 +105,19 @@ def static_file(tmp_path_factory):
     return out
 
 
-@pytest.fixture(params=["served", "static"])
+@pytest.fixture(params=["served", "static", "live"])
 def open_page(request, watch):
-    """The page, served or offline, in one fixture for every test that opens it both ways.
+    """The page, served (a Panel session), offline or live (app/live), in one fixture for every test that
+    opens it every way.
 
-    open_page(query) opens the page (served or offline) with that query string and waits until it is drawn."""
+    open_page(query) opens the page with that query string and waits until it is drawn; open_page.where
+    says which ("served", "static" or "live")."""
     if request.param == "served":
         base = request.getfixturevalue("served_app")
         allowed = [base.rsplit("/", 1)[0], "data:", "blob:"]
+    elif request.param == "live":
+        base = request.getfixturevalue("live_app")
+        allowed = [base, "data:", "blob:"]
     else:
         base = request.getfixturevalue("static_file").as_uri()
         block_outside(watch.page)
