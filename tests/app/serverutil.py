@@ -779,10 +779,51 @@ def nginx_available() -> bool:
     return Path(NGINX).exists() and os.access(NGINX, os.X_OK)
 
 
+def need_nginx() -> None:
+    """Skip the calling test without nginx, except in CI (CI=true), where a missing nginx fails it."""
+    import pytest
+
+    if nginx_available():
+        return
+    if os.environ.get("CI") == "true":
+        pytest.fail("nginx not found; CI must install it (apt-get install nginx-light)")
+    pytest.skip("nginx not found (apt-get install nginx-light to run the nginx test)")
+
+
+def other_ipv4_addresses() -> list[str]:
+    """This machine's non-loopback IPv4 addresses."""
+    out = set()
+    try:
+        for info in socket.getaddrinfo(socket.gethostname(), None, socket.AF_INET):
+            out.add(info[4][0])
+    except OSError:
+        pass
+    try:
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+            s.connect(("192.0.2.1", 9))  # no packet is sent: this only picks the outgoing interface
+            out.add(s.getsockname()[0])
+    except OSError:
+        pass
+    return sorted(a for a in out if not a.startswith("127."))
+
+
+def assert_loopback_only(port: int) -> None:
+    """Nothing answers on ``port`` at this machine's other addresses (pytest skips when it has none)."""
+    import pytest
+
+    addresses = other_ipv4_addresses()
+    if not addresses:
+        pytest.skip("this machine has no non-loopback IPv4 address to try")
+    for addr in addresses:
+        with socket.socket() as s:
+            s.settimeout(2)
+            assert s.connect_ex((addr, port)) != 0, f"{addr}:{port} answered"
+
+
 def run(coro):
     """Run a coroutine on a fresh event loop (tests and benchmarks are synchronous)."""
     return asyncio.run(coro)
 
 
-__all__ = ["AppServer", "BokehSession", "Nginx", "classroom", "notice_problems", "url_cases", "cli_serve_command", "free_port", "nginx_available",
+__all__ = ["AppServer", "LiveServer", "assert_loopback_only", "need_nginx", "other_ipv4_addresses", "BokehSession", "Nginx", "classroom", "notice_problems", "url_cases", "cli_serve_command", "free_port", "nginx_available",
            "percentile", "render_nginx_conf", "rss_bytes", "run", "FAST_CLEANUP", "ROOT"]

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import asyncio
 import os
-import socket
 import time
 import urllib.error
 import urllib.request
@@ -22,7 +21,7 @@ from app.ui import text
 from app.cli import build_parser, main as cli_main, serve_command
 from app.page import SERVER_TROUBLE
 from tests.app.serverutil import (FAST_CLEANUP, ROOT, AppServer, BokehSession, Nginx, SessionError, classroom,
-                                  free_port, nginx_available, notice_problems, run, url_cases)
+                                  assert_loopback_only, free_port, need_nginx, notice_problems, run, url_cases)
 
 PROBE_APP = ROOT / "tests" / "app" / "probe_app.py"
 # Each session builds the whole page in Python (about a second of CPU); the benchmark runs 500 links.
@@ -351,31 +350,8 @@ def test_serve_listens_on_loopback_unless_told_otherwise():
     assert _origins(cmd) == ["class.example.org:8080"]
 
 
-def _other_addresses():
-    """This machine's non-loopback IPv4 addresses."""
-    out = set()
-    try:
-        for info in socket.getaddrinfo(socket.gethostname(), None, socket.AF_INET):
-            out.add(info[4][0])
-    except OSError:
-        pass
-    try:
-        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
-            s.connect(("192.0.2.1", 9))  # no packet is sent: this only picks the outgoing interface
-            out.add(s.getsockname()[0])
-    except OSError:
-        pass
-    return sorted(a for a in out if not a.startswith("127."))
-
-
 def test_the_server_is_not_reachable_from_other_interfaces(server):
-    addresses = _other_addresses()
-    if not addresses:
-        pytest.skip("this machine has no non-loopback IPv4 address to try")
-    for addr in addresses:
-        with socket.socket() as s:
-            s.settimeout(2)
-            assert s.connect_ex((addr, server.port)) != 0, f"{addr}:{server.port} answered"
+    assert_loopback_only(server.port)
 
 
 def test_websockets_from_other_origins_are_refused(server):
@@ -398,19 +374,11 @@ def test_no_admin_or_debug_endpoints(server, path):
 
 # -- nginx in front of two workers -----------------------------------------------------------------------------
 
-def _need_nginx():
-    if nginx_available():
-        return
-    if os.environ.get("CI") == "true":
-        pytest.fail("nginx not found; CI must install it (apt-get install nginx-light)")
-    pytest.skip("nginx not found (apt-get install nginx-light to run the nginx test)")
-
-
 def test_two_workers_behind_nginx(workers):
     """app/deploy/nginx.conf with two workers: 10 browsers' sessions, each a change and its reply, zero errors;
     each page's websocket reaches the worker that made its session; both workers get sessions; a browser pinned
     to a worker that is gone is served by another."""
-    _need_nginx()
+    need_nginx()
     marks = [w.log_mark() for w in workers]
     gone = free_port()  # listed in the config, nothing listening: a worker that crashed
     with Nginx([w.port for w in workers] + [gone]) as nginx:

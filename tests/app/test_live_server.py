@@ -9,8 +9,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import os
-import socket
 import urllib.error
 import urllib.request
 from urllib.parse import parse_qsl, urlencode
@@ -19,7 +17,7 @@ import pytest
 from tornado.httpclient import AsyncHTTPClient, HTTPClientError
 
 import attention
-from tests.app.serverutil import LiveServer, Nginx, nginx_available, run, url_cases
+from tests.app.serverutil import LiveServer, Nginx, assert_loopback_only, need_nginx, run, url_cases
 
 TIMEOUT = 120   # generous for a busy CI machine; no test here asserts a time
 
@@ -93,25 +91,8 @@ def test_a_class_arriving_at_once_gets_the_same_page(live):
     assert len({body for _, body in codes_bodies}) == 1
 
 
-def _other_addresses():
-    out = set()
-    try:
-        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
-            s.connect(("192.0.2.1", 9))   # no packet is sent: this only picks the outgoing interface
-            out.add(s.getsockname()[0])
-    except OSError:
-        pass
-    return sorted(a for a in out if not a.startswith("127."))
-
-
 def test_the_server_listens_on_loopback_only_by_default(live):
-    addresses = _other_addresses()
-    if not addresses:
-        pytest.skip("this machine has no non-loopback IPv4 address to try")
-    for addr in addresses:
-        with socket.socket() as s:
-            s.settimeout(2)
-            assert s.connect_ex((addr, live.port)) != 0, f"{addr}:{live.port} answered"
+    assert_loopback_only(live.port)
 
 
 def test_forked_workers_share_one_port_and_one_page():
@@ -123,18 +104,10 @@ def test_forked_workers_share_one_port_and_one_page():
         assert srv.error_lines() == []
 
 
-def _need_nginx():
-    if nginx_available():
-        return
-    if os.environ.get("CI") == "true":
-        pytest.fail("nginx not found; CI must install it (apt-get install nginx-light)")
-    pytest.skip("nginx not found (apt-get install nginx-light to run the nginx test)")
-
-
 def test_two_workers_behind_nginx_answer_any_request(live):
     """app/deploy/nginx.conf in front of two live workers: pages and endpoints through nginx, both workers used,
     and a pinned worker that is gone does not matter (nothing is kept per visit)."""
-    _need_nginx()
+    need_nginx()
     with LiveServer() as second:
         workers = [live, second]
         marks = [w.log_mark() for w in workers]
