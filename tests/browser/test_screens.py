@@ -1,6 +1,7 @@
 """Every screen (issue 12): a phone, a laptop and a projector each see the whole page, legible and aligned.
 
-For both deliveries (the served page and the offline file) at four screens: phones 360x740 and
+For both deliveries (the served page, as ``attention-explorable serve`` shows it: the live page of app/live,
+and the offline file) at four screens: phones 360x740 and
 390x844 (touch, 2x pixels), a laptop 1366x768 and a projector 1920x1080 in presentation mode
 (``?present=1``).  Each case loads the page once (a module-scoped fixture), scrolls through all of it
 so every part is laid out, waits until the layout is stable, and gathers one report in the browser;
@@ -47,7 +48,7 @@ PHONE_390 = Screen("phone390", 390, 844, touch=True)
 LAPTOP = Screen("laptop1366", 1366, 768)
 PROJECTOR = Screen("projector1920", 1920, 1080, present=True)
 SCREENS = [PHONE_360, PHONE_390, LAPTOP, PROJECTOR]
-DELIVERIES = ["served", "static"]
+DELIVERIES = ["served", "static"]   # "served": the live page (the per-session page shares its section builders)
 
 
 def cases(screens):
@@ -286,7 +287,7 @@ def platform_fonts(cdp):
 def screen(request, browser):
     """One page per delivery x screen, loaded, scrolled through, stable, with its report gathered."""
     delivery, scr = request.param
-    base = request.getfixturevalue("served_app") if delivery == "served" else \
+    base = request.getfixturevalue("live_app") if delivery == "served" else \
         request.getfixturevalue("static_file").as_uri()
     url = base + ("?present=1" if scr.present else "")
     extra = dict(has_touch=True, is_mobile=True, device_scale_factor=2) if scr.touch else {}
