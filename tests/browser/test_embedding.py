@@ -1,4 +1,5 @@
-"""Embedding the served app in an iframe of a page on another origin, and dragging the query inside it."""
+"""Embedding the served app (the live page, and the per-session page) in an iframe of a page on another origin,
+and dragging the query inside it."""
 
 from __future__ import annotations
 
@@ -23,9 +24,9 @@ window.addEventListener("message", (e) => {{
 </script></body></html>"""
 
 
-@pytest.fixture
-def host_page(tmp_path, served_app):
-    src = served_app + "?query=2.5&bandwidth=0.3"
+@pytest.fixture(params=["live_app", "served_app"])   # attention-explorable serve, and serve --sessions
+def host_page(request, tmp_path):
+    src = request.getfixturevalue(request.param) + "?query=2.5&bandwidth=0.3"
     (tmp_path / "index.html").write_text(HOST_PAGE.format(src=src), encoding="utf-8")
     port = free_port()
     handler = partial(http.server.SimpleHTTPRequestHandler, directory=str(tmp_path))
