@@ -178,6 +178,10 @@ def serve_command(args) -> list[str]:
 def _serve(args) -> int:
     import os
 
+    # one BLAS thread per request: the server answers many students at once, and numpy's threads would
+    # fight each other (and the event loop) for the same cores (set before numpy is first imported)
+    for var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
+        os.environ.setdefault(var, "1")
     try:
         cmd = serve_command(args)   # checks --address against the hosts, for both kinds of server
         if _tour_arg(args) is not None:   # checked here, read again by the page the server builds

@@ -466,7 +466,7 @@ class LearningSection:
         return layout, parts
 
 
-BACKGROUND_N = 300  # a generated dataset larger than this is trained in a worker thread (n = 2000: ~2 s)
+BACKGROUND_N = 300  # a generated dataset larger than this is trained in a worker thread (n = 2000: 4-5 s of a core)
 _POOL: ThreadPoolExecutor | None = None
 
 

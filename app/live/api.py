@@ -8,13 +8,16 @@ about HTTP or Bokeh, so the tests call them directly and ``app/live/server.py`` 
   A value the generator cannot use (n = 5000, noise = abc) is clamped or left at its default with a
   notice, as the deep link's parser does (``app.state.parse_query``).
 * ``train``: gradient descent on h over that dataset (``bandwidth_trajectory_for``), for one
-  learning-rate preset: asked for only when the learning section needs the path.
+  learning-rate preset; each (dataset, rate) is trained once per process and kept, so a class that
+  opens one shared link costs one training.
 * ``sentence``: ``attention.analyze_sentence(text).to_plain()``, the typed sentence's tokens, Q, K and V.
 """
 
 from __future__ import annotations
 
 import json
+import threading
+from collections import OrderedDict
 from urllib.parse import urlencode
 
 import attention
@@ -73,12 +76,41 @@ def train(args: dict) -> tuple[int, dict]:
         shown = json.dumps(lr if lr is None else lr[:40])
         return 400, {"error": f"lr must be one of {', '.join(BANDWIDTH_LR_PRESETS)}, got {shown}"}
     values, _notices = generator_values(args)
-    d = _generated(values)
-    columns, error = _train_columns(d.x, d.y, lr)
-    tag = {"lr": lr, "dataset": dataset_meta("generated", d)}
-    if error:
-        tag["error"] = error
-    return 200, {"columns": columns, "tag": json.dumps(tag)}
+    return 200, _trained(tuple(values[k] for k in GENERATOR_KEYS) + (lr,))
+
+
+TRAINED_KEPT = 64   # paths kept (a few kB each, n = 2000 included); a class on one shared link trains once
+_trained_cache: OrderedDict = OrderedDict()
+_trained_locks: dict = {}
+_trained_guard = threading.Lock()
+
+
+def _trained(key: tuple) -> dict:
+    """The reply for ``key`` = (fn, n, noise, seed, lr), computed once: the same dataset and learning rate give
+    the same path, and training on n = 2000 takes seconds.  Requests for a key being trained wait for it
+    instead of training it again (the server calls this from a thread pool)."""
+    with _trained_guard:
+        if key in _trained_cache:
+            _trained_cache.move_to_end(key)
+            return _trained_cache[key]
+        lock = _trained_locks.setdefault(key, threading.Lock())
+    with lock:
+        with _trained_guard:
+            if key in _trained_cache:
+                return _trained_cache[key]
+        *gen, lr = key
+        d = _generated(dict(zip(GENERATOR_KEYS, gen)))
+        columns, error = _train_columns(d.x, d.y, lr)
+        tag = {"lr": lr, "dataset": dataset_meta("generated", d)}
+        if error:
+            tag["error"] = error
+        reply = {"columns": columns, "tag": json.dumps(tag)}
+        with _trained_guard:
+            _trained_cache[key] = reply
+            while len(_trained_cache) > TRAINED_KEPT:
+                _trained_cache.popitem(last=False)
+            _trained_locks.pop(key, None)
+    return reply
 
 
 def sentence(args: dict) -> tuple[int, dict]:

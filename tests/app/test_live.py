@@ -154,3 +154,30 @@ class TestAPublicServer(LiveServerTest):
         for host in ("evil.example.com", "class.example.org:9999", "localhost:8080"):
             r = self.get("/api/dataset", Host=host)
             assert r.code == 403 and b"Unknown host" in r.body, host
+
+
+def test_one_dataset_and_rate_is_trained_once_even_when_asked_for_at_once(monkeypatch):
+    """A class opening one shared link (n = 2000 trains for seconds) costs one training, not one per student."""
+    import threading
+
+    from app.live import api as live_api
+
+    calls = []
+    real = live_api._train_columns
+
+    def counted(x, y, lr):
+        calls.append(lr)
+        return real(x, y, lr)
+
+    monkeypatch.setattr(live_api, "_train_columns", counted)
+    args = q(fn="wave", n=61, noise=0.25, seed=12345, lr=BANDWIDTH_LR_PRESETS[0])
+    replies = []
+    threads = [threading.Thread(target=lambda: replies.append(live_api.train(args))) for _ in range(6)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=60)
+    assert len(replies) == 6 and all(r == replies[0] for r in replies) and replies[0][0] == 200
+    assert calls == [BANDWIDTH_LR_PRESETS[0]]
+    live_api.train(q(fn="wave", n=61, noise=0.25, seed=12345, lr=BANDWIDTH_LR_PRESETS[2]))   # another rate: trained
+    assert len(calls) == 2
