@@ -78,11 +78,14 @@ def test_a_link_with_only_first_screen_settings_keeps_them_closed(open_page):
     assert model_prop(page, "more_controls", "visible") is False
 
 
-def test_a_link_to_a_generated_dataset_shows_the_generator(served_app, watch):
-    """Served only: ?dataset=generated opens the disclosure, and the generator that made the data shows."""
+@pytest.mark.parametrize("where", ["served", "live"])
+def test_a_link_to_a_generated_dataset_shows_the_generator(request, watch, where):
+    """Served and live (the offline file has no generator): ?dataset=generated opens the disclosure, and the
+    generator that made the data shows."""
     page = watch.page
-    page.goto(served_app + "?dataset=generated&n=30")
+    page.goto(request.getfixturevalue(f"{where}_app") + "?dataset=generated&n=30")
     wait_ready(page)
+    page.wait_for_function("() => Bokeh.documents[0].get_model_by_name('dataset').data.x.length === 30")
     wait_expanded(page, "true")
     page.get_by_role("button", name="Generate").wait_for(state="visible")
     assert model_prop(page, "dataset_select", "value") == "generated"
