@@ -54,6 +54,18 @@ const AttnLive = ((U) => {
     } catch (e) { /* a sandboxed frame may refuse; the page works without it */ }
   }
 
+  function shownName(a) {
+    try { return JSON.parse(a.ds.tags[0] || "{}").name; } catch (e) { return undefined; }
+  }
+
+  // the words of ``text`` as the sentence section splits them (roughTokens in sentence/engine.js) are ``tokens``
+  function sameWords(text, tokens) {
+    if (!tokens) return false;
+    const words = String(text).normalize("NFKC").toLowerCase().replace(/[\p{P}\p{S}\p{C}]/gu, " ").split(/\s+/)
+      .filter((t) => t.length > 0);
+    return words.length > 0 && words.length === tokens.length && words.every((w, i) => w === tokens[i]);
+  }
+
   function generate(a, c) {
     const seq = ++c.seq.dataset;
     const asked = fields(a);
@@ -67,7 +79,7 @@ const AttnLive = ((U) => {
       showValues(a, body.values);
       a.ds.tags = [body.meta];
       a.ds.data = { x: body.x, y: body.y };   // the regression engine redraws from it, as from Python's
-      if (a.w_dataset.value !== "generated") { c.selfSet = true; a.w_dataset.value = "generated"; c.selfSet = false; }
+      U.setWidget(a.w_dataset, "value", "generated");
       notify(a.notice_div, (body.notices || []).map((s) => `Generator: ${s}`));
       writeUrl(a, body.values);
       return train(a, c);
@@ -115,10 +127,19 @@ const AttnLive = ((U) => {
         init(a, c);
         if (ev && ev.event_name === "document_ready") return;
       }
-      if (ev === a.w_dataset) { if (!c.selfSet && a.w_dataset.value === "generated" && JSON.parse(a.ds.tags[0] || "{}").name !== "generated") generate(a, c); return; }   // (Bokeh runs this after the bridge's own write: selfSet is already false then)
+      if (ev === a.w_dataset) {
+        // "generated" picked in the list, not the bridge's own switch once a dataset has come (Bokeh runs this
+        // callback after the code that set the value has finished, so a flag set around the write cannot tell)
+        if (a.w_dataset.value === "generated" && shownName(a) !== "generated") generate(a, c);
+        return;
+      }
       if (ev && ev.origin === a.fields.go) { generate(a, c); return; }
       if (ev === a.w_lr) { train(a, c); return; }
-      if (ev === a.w_input) { if (a.w_input.value) sentence(a, c, a.w_input.value); return; }
+      if (ev === a.w_input) {
+        // an example picked in the list shows its text in the box: the page already holds that sentence
+        if (!sameWords(a.w_input.value, a.tokens ? a.tokens.data.tok : null)) sentence(a, c, a.w_input.value);
+        return;
+      }
     } catch (e) {
       console.error("attention explorable (live):", e);
       notify(a.notice_div, `Something went wrong while asking the server (${e.message}).`);

@@ -31,6 +31,7 @@ def bridge(built) -> CustomJS:
                 ds=reg.ds, w_dataset=reg.widgets["dataset"], fields=fields, notice_div=reg.notice_div,
                 gen=learning.models["gen"] if learning else None, w_lr=learning.widgets["lr"] if learning else None,
                 holder=sent.holder if sent else None, w_input=sent.text_input if sent else None,
+                tokens=sent.models["tokens_src"] if sent else None,
                 sentence_notice=sent.notice_div if sent else None)
     cb = CustomJS(args=args, code=engine_code(HERE / "bridge.js", "AttnLive.handle", list(args), mirror=False))
     reg.widgets["dataset"].js_on_change("value", cb)

@@ -19,6 +19,7 @@ import pytest
 import attention
 from app.learning.view import BANDWIDTH_LR_PRESETS, bandwidth_trajectory_for
 from app.regression.view import dataset_meta
+from app.sentence.view import presets_payload
 from tests.browser.pageutil import (check_against_core, model_element, model_prop, open_more_controls, set_model_prop,
                                     source_data, wait_prop, wait_ready, wait_texts)
 
@@ -306,17 +307,21 @@ def test_a_typed_sentence_comes_from_the_server_and_a_refused_one_keeps_the_last
     refused("?! ...", "sentence is empty")
     refused("a" * 600, "longer than 500 characters", typed=False)
 
-    # an empty box asks nothing and changes nothing
-    before = len(api_calls(watch, "sentence"))
-    type_sentence(page, "")
-    wait_idle(page, f"{M}('sentence_input').value === ''")
-    assert len(api_calls(watch, "sentence")) == before and tokens_shown(page) == want
+    refused("", "sentence is empty")   # Enter on an empty box: the reason, as the per-session page gives it
 
     # a good sentence after a refusal clears the notice
     type_sentence(page, "she put cash in my bank")
     want2 = attention.analyze_sentence("she put cash in my bank").to_plain()["tokens"]
     wait_tokens(page, want2)
     wait_prop(page, "sentence_notices", "visible", "(v) => v === false")
+
+    # an example picked from the list is on the page already: its text shows in the box, the server is not asked
+    before = len(api_calls(watch, "sentence"))
+    set_model_prop(page, "preset_select", "value", "1")   # as the list does when a student picks the second example
+    first = presets_payload()[0][1]["text"]
+    wait_tokens(page, attention.analyze_sentence(first).to_plain()["tokens"])
+    wait_idle(page, f"{M}('sentence_input').value === arg", first)
+    assert len(api_calls(watch, "sentence")) == before
     assert script_errors(watch) == []
     no_outside(watch, live_app)
 
