@@ -87,7 +87,7 @@ const Learning = (function (M, E) {
     if (!T) {
       setHtml(a.bw_readout, s.waiting ? para("step", "Working out the path for this dataset on the server\u2026")
         : para("step", s.error ? `No path for this dataset: ${s.error}` : "No path for this dataset."));
-      a.bw_status.text = "";
+      setHtml(a.bw_status, "");
       return;
     }
     const head = `Step ${k} of ${steps}`;
@@ -111,7 +111,7 @@ const Learning = (function (M, E) {
     if (s.notes.link) notes.push(["dataset", "Training moves h alone, so \u201clink h and T\u201d was switched off."]);
     if (s.manual)
       notes.push(["dataset", `You moved h by hand. Step or Play carries on along the path from step ${k}.`]);
-    a.bw_status.text = notes.map(([cls, m]) => para(cls, m)).join("");
+    setHtml(a.bw_status, notes.map(([cls, m]) => para(cls, m)).join(""));   // (Bokeh's .text re-lays out the page)
   }
 
   function showBandwidth(a, c, move) {
@@ -189,7 +189,7 @@ const Learning = (function (M, E) {
     const notes = [];
     if (T.status[k] === "diverged") notes.push(para("notice", `Step ${k}: ${T.message[k]}. The last good W is kept.`));
     else if (k === lastStep(s) && k > 0) notes.push(para("dataset", `Done after ${k} steps.`));
-    a.m_status.text = notes.join("");
+    setHtml(a.m_status, notes.join(""));
     scheduleUrl(a, c);
   }
 
