@@ -1,4 +1,5 @@
-"""Benchmarks in headless Chromium: drag -> redraw latency and load -> interactive, served page and offline file.
+"""Benchmarks in headless Chromium: drag -> redraw latency and load -> interactive, for the live page
+(``attention-explorable serve``), the per-session page (``serve --sessions``) and the offline file.
 
 ``run(quick)`` returns rows for tests/bench/__main__.py (section "browser").  Times are taken inside the page
 with ``performance.now()``; the plots' views are instrumented so "drawn" means the plot's canvas has been
@@ -12,8 +13,8 @@ repainted (the frame is then composited by the browser, a few ms more, not inclu
 * real mouse drag: Playwright's mouse over the main plot; from the pointermove event's timestamp to the main
   plot's repaint.
 * load -> interactive: navigation start to the readouts drawn.
-* served page only: pick 'generated' -> the readouts show the 50 new samples (a server round trip as a student
-  sees it).
+* served pages only: pick 'generated' -> the readouts show the 50 new samples (a server round trip as a student
+  sees it: the live page asks /api/dataset, the per-session page its Python session).
 
 Without Chromium the module reports one row saying so.
 """
@@ -29,7 +30,7 @@ from pathlib import Path
 
 import numpy as np
 
-from tests.app.serverutil import FAST_CLEANUP, ROOT, AppServer
+from tests.app.serverutil import FAST_CLEANUP, ROOT, AppServer, LiveServer
 
 try:
     from tests.browser.pageutil import CHROMIUM, LAUNCH_ARGS
@@ -219,7 +220,7 @@ def _measure(browser, url, label, moves, drag_steps, rows, served):
                          target=f"p95 <= {TARGET_ALL_P95_MS:.0f} ms", meets=_p95(drag) <= TARGET_ALL_P95_MS))
         if served:
             gen = page.evaluate(GENERATE_JS, 5 if moves < 100 else 20)
-            rows.append(_row(f"{label}: pick 'generated' -> readouts show the new samples (Python round trip)", gen,
+            rows.append(_row(f"{label}: pick 'generated' -> readouts show the new samples (a round trip to Python)", gen,
                              target="p95 <= 100 ms", meets=_p95(gen) <= 100))
     finally:
         ctx.close()
@@ -238,10 +239,12 @@ def run(quick: bool) -> list[dict]:
         html = tmp / "lecture.html"
         subprocess.run([sys.executable, "-m", "app.cli", "export", str(html)], cwd=ROOT, check=True,
                        capture_output=True, text=True)
-        with AppServer(extra=FAST_CLEANUP) as srv, sync_playwright() as pw:
+        with LiveServer() as live, AppServer(extra=FAST_CLEANUP) as srv, sync_playwright() as pw:
             browser = pw.chromium.launch(executable_path=CHROMIUM, args=LAUNCH_ARGS)
             try:
-                for label, url, served in (("served page", srv.url, True), ("offline file", html.as_uri(), False)):
+                for label, url, served in (("live page (serve)", live.url, True),
+                                           ("per-session page (serve --sessions)", srv.url, True),
+                                           ("offline file", html.as_uri(), False)):
                     _measure(browser, url, label, moves, drag_steps, rows, served)
                     rows.append(_row(f"{label}: load -> interactive (readouts drawn)", _load_times(browser, url, loads),
                                      note="from navigation start, a fresh browser context each time"))
