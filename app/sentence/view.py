@@ -131,7 +131,8 @@ same work, cheaper and easier to check.</p>
 STATIC_INPUT_NOTE = ("This file carries the example sentences only; typing your own sentence needs the served "
                      "app (attention-explorable serve).")
 
-INPUT_NOTE = (f"Type a sentence of at most {MAX_TOKENS} words and press Enter. {TOKENIZE_NOTE} Words the toy "
+# (how words are split is said once, under the box, with the sentence's tokens: TOKENIZE_NOTE)
+INPUT_NOTE = (f"Type a sentence of at most {MAX_TOKENS} words and press Enter. Words the toy "
               "vocabulary does not know get made-up vectors (the same every time).")
 
 
