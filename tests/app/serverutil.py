@@ -177,6 +177,18 @@ class LiveServer(AppServer):
         self.app_name = ""
         self.cmd = [sys.executable, "-m", "app.cli", "serve", "--port", str(self.port), "--log-level", "info",
                     *cli_args]
+        args = list(cli_args)
+        self.workers = int(args[args.index("--num-procs") + 1]) if "--num-procs" in args else 1
+
+    def wait_ready(self, timeout: float = 60.0) -> "LiveServer":
+        """Wait until the page answers and every forked worker has said it is ready (one line each)."""
+        deadline = time.time() + timeout
+        super().wait_ready(timeout)
+        while self.log_text().count("ready on") < self.workers:
+            if time.time() > deadline or not self.alive():
+                raise RuntimeError(f"{self.workers} workers were not all ready in {timeout} s:\n{self.log_text()}")
+            time.sleep(0.1)   # polling the log: the workers are separate processes
+        return self
 
     @property
     def url(self) -> str:

@@ -54,6 +54,7 @@ import numpy as np
 from tests.app.serverutil import (FAST_CLEANUP, ROOT, AppServer, LiveServer, Nginx, free_port, nginx_available,
                                   url_cases)
 from tests.app.serverutil import run as run_async
+from tests.bench.bench_server import seconds_row
 
 SECTION = "live server"
 TARGET_CPU_PER_VISIT_S = 0.100
@@ -69,27 +70,11 @@ TRAIN = "/api/train?fn=wave&n={n}&noise=0.3&seed={seed}&lr=2"   # lr 2: the page
 SERVER_ARGS = ("--log-level", "warning")   # the CLI's default: no access log line per request
 
 
-def _load() -> str:
-    try:
-        return "load average %.1f %.1f %.1f" % os.getloadavg()
-    except OSError:
-        return ""
-
-
 def _row(name, seconds, *, target=None, meets=None, note="", **extra):
-    s = np.asarray([x for x in seconds if x is not None and np.isfinite(x)], dtype=float)
-    row = {"section": SECTION, "name": name,
-           "median_us": float(np.median(s) * 1e6) if s.size else None,
-           "p95_us": float(np.percentile(s, 95) * 1e6) if s.size else None,
-           "n_runs": int(s.size)}
-    if target is not None:
-        row["target"] = target
-        row["meets_target"] = bool(meets)
-    note = "; ".join(x for x in (note, _load()) if x)
-    if note:
-        row["note"] = note
-    row.update(extra)
-    return row
+    """bench_server's row, from the finite times only (a request that failed counts as an error, not a time)."""
+    finite = [x for x in seconds if x is not None and np.isfinite(x)]
+    return seconds_row(SECTION, name, finite, target=target, meets=bool(meets) if target is not None else meets,
+                       note=note, **extra)
 
 
 def _p95(values) -> float:
@@ -364,7 +349,7 @@ def browser_rows(quick: bool, srv: LiveServer | None = None) -> list[dict]:
         rows.append(_row(f"{label}: server CPU per Chromium visit (page until readouts written)", per,
                          target=f"p95 <= {TARGET_CPU_PER_VISIT_S * 1e3:.0f} ms", meets=p95 <= TARGET_CPU_PER_VISIT_S,
                          note=f"fresh browser context each; CPU of the server's process group from one visit's start "
-                              f"to its next visit's start (cleanup after the browser left included); "
+                              "to its next visit's start (cleanup after the browser left included); "
                               + ("utime+stime in 10 ms ticks (threads exited, which schedstat misses)" if use_ticks
                                  else "per-thread schedstat (ns)")
                               + f"; mean {np.mean(sched) * 1e3:.1f} ms by schedstat, {np.mean(ticks) * 1e3:.0f} ms "
@@ -455,10 +440,7 @@ def arrival_rows(quick: bool, srv: LiveServer | None = None, pool=None) -> list[
         return rows
     for procs in (2, 4):
         with _live(cli_args=("--num-procs", str(procs))) as srv_n:
-            # the workers are forked after the page is built: wait until every one has a pid
-            deadline = time.time() + 60
-            while len(group_pids(srv_n.pid)) < procs + 1 and time.time() < deadline:
-                time.sleep(0.1)
+            # (LiveServer waits until every forked worker has said it is ready)
             rows.append(_arrival_row(f"--num-procs {procs}", srv_n.base, [srv_n.pid], n,
                                      note=f"; {len(group_pids(srv_n.pid)) - 1} workers forked after the page was built, "
                                           f"PSS of the group {group_pss(srv_n.pid) / 1e6:.0f} MB (parent and workers, shared "

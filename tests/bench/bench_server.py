@@ -49,9 +49,14 @@ def _load() -> str:
         return ""
 
 
-def _row(name, seconds, *, target=None, meets=None, note="", **extra):
+def _row(name, seconds, **kw):
+    return seconds_row(SECTION, name, seconds, **kw)
+
+
+def seconds_row(section, name, seconds, *, target=None, meets=None, note="", **extra):
+    """One report row from times in seconds (median and p95 in µs), with the load average in its note."""
     s = np.asarray(list(seconds), dtype=float)
-    row = {"section": SECTION, "name": name,
+    row = {"section": section, "name": name,
            "median_us": float(np.median(s) * 1e6) if s.size else None,
            "p95_us": float(np.percentile(s, 95) * 1e6) if s.size else None,
            "n_runs": int(s.size)}
