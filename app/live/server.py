@@ -146,11 +146,11 @@ def make_app(hosts=None) -> web.Application:
         (r"/", PageHandler, kw),
         (r"/main/?", PageHandler, kw),
         (r"/api/([a-z]+)", ApiHandler, kw),
-    ], compress_response=False, xheaders=True, default_handler_class=NotFound, default_handler_args=kw)
+    ], compress_response=False, default_handler_class=NotFound, default_handler_args=kw)
 
 
 def serve(*, port: int, address: str, hosts, num_procs: int = 1, show: bool = False) -> None:
-    """Build the page, listen on ``address:port``, fork ``num_procs`` workers, and serve until stopped."""
+    """Listen on ``address:port``, build the page, fork ``num_procs`` workers, and serve until stopped."""
     sockets = netutil.bind_sockets(port, address=address, reuse_port=False)   # a busy port fails at once
     started = time.perf_counter()
     live_page()   # built once, before forking: every worker shares it (early visitors wait in the backlog)
