@@ -100,6 +100,7 @@ const Explorable = (function (M, U) {
     const opt = options(c), q = c.query;
     const r = M.readout(q, c.x, c.y, opt, c.fn);
     c.last = r;
+    c.drawnQuery = q;
     const w = r.weights, n = c.x.length, mx = r.max_weight, sc = c.scale * markerScale(n);
     const size = new Array(n), wn = new Array(n);
     for (let j = 0; j < n; j++) { wn[j] = w[j] / mx; size[j] = sc * (4 + 18 * Math.sqrt(wn[j])); }
@@ -113,6 +114,9 @@ const Explorable = (function (M, U) {
     a.qtrue.data = r.true_value === null ? { x: [], y: [] } : { x: [q], y: [r.true_value] };
     setWidget(a.span_main, "location", q);
     if (a.qline.data.x[0] !== q) a.qline.data = { x: [q] };
+    // The plot under the pointer is painted as soon as BokehJS has taken in its new data, before the
+    // frame; the others (the weights, the two entropy plots) paint at the frame.
+    U.paintSoon(a.figs[0]);
 
     // entropy against bandwidth at this query (T folded into h: the h axis is h * sqrt(T))
     const ent = entropyAtQuery(q, c.x, c.hgrid, opt);
@@ -123,7 +127,8 @@ const Explorable = (function (M, U) {
 
   function queryTexts(a, c, r) {
     const q = r.query, n = c.x.length, w = r.weights;
-    if (a.w_query.value !== q) { quiet(a.w_query, "value", q); c.queryDirty = true; }
+    // (a newer query, waiting for the next frame, writes the slider when it is drawn: this one is stale)
+    if (a.w_query.value !== q && c.query === q) { quiet(a.w_query, "value", q); c.queryDirty = true; c.sliderWrite = q; }
     const err = r.true_value === null ? null : r.prediction - r.true_value;
     const row = (k, v, extra) => `<tr><th scope="row">${k}</th><td>${v}</td>${extra ? `<td class="extra">${extra}</td>` : "<td></td>"}</tr>`;
     setHtml(a.readout_div,
@@ -206,10 +211,20 @@ const Explorable = (function (M, U) {
     return true;
   }
 
+  // A drag draws at most one query per frame: a move that arrives after this frame's drawing is kept, and
+  // the latest one is drawn at the next frame (a mouse may report moves faster than the screen shows them).
   function setQuery(a, c, x) {
     if (!isFinite(x)) return;
     c.query = clamp(x, c.cfg.x_range[0], c.cfg.x_range[1]);
+    if (c.moveFrame) { c.moveLater = c.query !== c.drawnQuery; return; }
     queryViews(a, c);
+    if (typeof requestAnimationFrame !== "function") return;
+    c.moveFrame = requestAnimationFrame(() => {
+      c.moveFrame = null;
+      if (!c.moveLater) return;
+      c.moveLater = false;
+      U.runGuarded(c, () => setQuery(a, c, c.query), (e) => showError(a, e));
+    });
   }
 
   // The page's look follows presentation mode; the other sections hear of it on the page's bus.
@@ -298,6 +313,7 @@ const Explorable = (function (M, U) {
     applyPresent(a, c, true);
     letVerticalSwipesScroll(a.shared_figs[0]);
     Theme.nameControls(a.ds.document);
+    for (const f of a.figs) { const v = U.plotView(f); if (v) U.framePaints(v); }
     c.ready = true;
     dataViews(a, c);
     c.urlArmed = true;
@@ -378,8 +394,13 @@ const Explorable = (function (M, U) {
       return;
     }
     if (ev === a.span_main) return setQuery(a, c, a.span_main.location);
-    // (the engine's own write of the slider comes back here as a change: nothing to redo)
-    if (ev === a.w_query) return a.w_query.value === c.query ? undefined : setQuery(a, c, a.w_query.value);
+    // The engine's own write of the slider comes back here as a change, after a microtask: nothing to redo,
+    // even when a newer move is waiting for the next frame (the slider shows the query drawn last).
+    if (ev === a.w_query) {
+      const v = a.w_query.value, echo = v === c.sliderWrite;
+      c.sliderWrite = undefined;
+      return v === c.query || echo ? undefined : setQuery(a, c, v);
+    }
     if (ev === a.w_logh || ev === a.w_logt) {
       const h = 10 ** a.w_logh.value, t = 10 ** a.w_logt.value;
       if (c.link) {

@@ -192,6 +192,53 @@ const AttnCommon = (function () {
     return null;
   }
 
+  // ---- painting plots: one paint per frame, and the plot under the pointer at once ------------------
+
+  // BokehJS paints a plot at the animation frame after a change, but also at most once per 1000/60 ms by
+  // the clock (rounded to whole ms): a drag that moves every frame often finds 16 ms since the last paint,
+  // waits a timer and paints a frame late.  framePaints(view) swaps that for a frame-aligned schedule: a
+  // change is painted at the next frame, once, however many changes came before it.
+  function plotView(fig) {
+    let v = findView(fig);
+    if (v && v.is_destroyed) { VIEWS.delete(fig); v = findView(fig); }
+    return v && typeof v.repaint === "function" ? v : null;
+  }
+
+  function framePaints(view) {
+    if (view.__attnFrames) return view.__attnFrames;
+    const s = view.__attnFrames = { frame: null, waiting: [], soon: false };
+    s.paint = () => {
+      s.frame = null;
+      const done = s.waiting.splice(0);
+      try { if (!view.is_destroyed) view.repaint(); } finally { for (const r of done) r(); }
+    };
+    if (typeof requestAnimationFrame !== "function") return s;
+    view.throttled_paint = () => new Promise((resolve) => {
+      s.waiting.push(resolve);
+      if (s.frame === null) s.frame = requestAnimationFrame(s.paint);
+    });
+    return s;
+  }
+
+  // paintSoon(fig): paint this plot before the coming frame instead of at it, for the plot under the
+  // pointer.  BokehJS takes in a data source's new columns through a chain of promises; they all settle
+  // before the current task ends, and the plot is painted right after them.  A pointer event runs just
+  // before the frame's animation callbacks, so the frame that follows the event already shows it.
+  function paintSoon(fig) {
+    const v = plotView(fig);
+    if (!v || !v.renderer_views) return;
+    const s = framePaints(v);
+    if (s.soon) return;
+    s.soon = true;
+    const paint = () => {
+      s.soon = false;
+      if (s.frame === null) return;   // nothing new to show (or painted meanwhile)
+      cancelAnimationFrame(s.frame);
+      s.paint();
+    };
+    Promise.all(Array.from(v.renderer_views.values(), (r) => r.ready)).then(paint, paint);
+  }
+
   function setHtml(div, html) {
     if (div.text === html) return;
     const view = findView(div);
@@ -279,5 +326,6 @@ const AttnCommon = (function () {
   }
 
   return { esc, fixed, general, signed, plain, parseQuery, pageState, runGuarded, clamp, setWidget, quiet,
-           findView, setHtml, afterPaint, scheduleUrl, hostOwnsAddress, publish, subscribe };
+           findView, plotView, framePaints, paintSoon, setHtml, afterPaint, scheduleUrl, hostOwnsAddress, publish,
+           subscribe };
 })();
