@@ -8,10 +8,11 @@ repainted (the frame is then composited by the browser, a few ms more, not inclu
 * query move -> plots redrawn: the engine's own path (the model named "query_span" gets a new location, as a
   drag of the query line does); the readouts' text must have changed (the engine writes the HTML texts after
   the plots have painted: "readouts written" is its own row).  "main plot" is the plot under the
-  pointer; "all plots" waits for the four plots a query move changes.  Each move waits for Bokeh's next paint (it paints at most
+  pointer, and it counts as redrawn when a paint draws the new query's prediction (a paint of the old data does
+  not); "all plots" waits for the four plots a query move changes.  Each move waits for Bokeh's next paint (it paints at most
   60 times a second), so the figures include the wait for the next frame.
 * real mouse drag: Playwright's mouse over the main plot; from the pointermove event's timestamp to the main
-  plot's repaint.
+  plot's first paint that shows another query than before the move.
 * load -> interactive: navigation start to the readouts drawn.
 * served pages only: pick 'generated' -> the readouts show the 50 new samples (a server round trip as a student
   sees it: the live page asks /api/dataset, the per-session page its Python session).
@@ -58,13 +59,21 @@ INSTRUMENT_JS = """() => {
     for (const c of (v.child_views ? Array.from(v.child_views) : [])) walk(c);
   }
   for (const v of Object.values(Bokeh.index)) walk(v);
-  const b = window.__bench = { paints: {}, moves: [], names: Object.keys(views) };
+  // the prediction marker's x as the main plot's glyph holds it (what a paint draws), not as the data source says
+  const qpred = Bokeh.documents[0].get_model_by_name('qpred');
+  const predView = Array.from(views.main_plot.renderer_views.values()).find((r) => r.model.data_source === qpred);
+  const shownQuery = () => (predView.glyph.x && predView.glyph.x.length ? predView.glyph.x[0] : NaN);
+  const b = window.__bench = { paints: {}, shown: [], moves: [], movedFrom: [], names: Object.keys(views) };
   for (const [n, v] of Object.entries(views)) {
     b.paints[n] = [];
     const orig = v.repaint;
-    v.repaint = function (...args) { const r = orig.apply(this, args); b.paints[n].push(performance.now()); return r; };
+    v.repaint = function (...args) {
+      if (n === 'main_plot') b.shown.push(shownQuery());
+      const r = orig.apply(this, args); b.paints[n].push(performance.now()); return r;
+    };
   }
-  window.addEventListener('pointermove', (e) => b.moves.push(e.timeStamp), { capture: true });
+  window.addEventListener('pointermove', (e) => { b.moves.push(e.timeStamp); b.movedFrom.push(shownQuery()); },
+                          { capture: true });
   return b.names.length;
 }"""
 
@@ -74,6 +83,9 @@ MOVE_JS = """async (n) => {
   const samples = doc.get_model_by_name('samples');
   const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
   const firstAfter = (arr, t) => { for (const x of arr) if (x >= t) return x; return null; };
+  // the main plot counts as redrawn when it paints the new query's prediction (a paint of the old data does not)
+  const mainShowing = (t, q) => { const p = b.paints['main_plot'];
+    for (let i = 0; i < p.length; i++) if (p[i] >= t && Math.abs(b.shown[i] - q) < 1e-9) return p[i]; return null; };
   const sync = [], main = [], all = [], texts = [];
   let unchanged = 0;
   for (let i = 0; i < n; i++) {
@@ -89,9 +101,9 @@ MOVE_JS = """async (n) => {
     let tm = null, ta = null, tt = null;
     while (performance.now() < deadline) {
       await new Promise((r) => requestAnimationFrame(r));
-      tm = firstAfter(b.paints['main_plot'], t0);
+      tm = mainShowing(t0, span.location);
       if (tt === null && ro.text !== before) tt = performance.now();
-      const each = b.names.map((k) => firstAfter(b.paints[k], t0));
+      const each = b.names.map((k) => (k === 'main_plot' ? tm : firstAfter(b.paints[k], t0)));
       if (ta === null && each.every((v) => v !== null)) ta = Math.max(...each);
       if (ta !== null && tt !== null) break;
     }
@@ -114,9 +126,13 @@ GEOMETRY_JS = """() => {
 }"""
 
 DRAG_RESULT_JS = """() => {
+  // from each pointer move to the first paint of the main plot that shows another query than before the move
   const b = window.__bench, out = [];
   const paints = b.paints['main_plot'];
-  for (const t of b.moves) { const p = paints.find((x) => x >= t); out.push(p === undefined ? NaN : p - t); }
+  b.moves.forEach((t, k) => {
+    const i = paints.findIndex((x, j) => x >= t && b.shown[j] !== b.movedFrom[k]);
+    out.push(i < 0 ? NaN : paints[i] - t);
+  });
   return out;
 }"""
 
@@ -207,7 +223,7 @@ def _measure(browser, url, label, moves, drag_steps, rows, served):
         g = page.evaluate(GEOMETRY_JS)
         y = g["top"] + g["height"] / 2
         x0, x1 = g["left"] + 0.15 * g["width"], g["left"] + 0.85 * g["width"]
-        page.evaluate("() => { window.__bench.moves.length = 0; }")
+        page.evaluate("() => { window.__bench.moves.length = 0; window.__bench.movedFrom.length = 0; }")
         page.mouse.move(x0, y)
         page.mouse.down()
         for i in range(drag_steps):
