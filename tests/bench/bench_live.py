@@ -14,7 +14,7 @@ endpoints.  Servers are started on 127.0.0.1 as the CLI starts them (tests/app/s
 3. a class arriving together: 100 clients at once (asyncio, raw HTTP/1.1), each GET / with
    Accept-Encoding: gzip (whole body read), then what the page asks for a generated link (app/live/bridge.js):
    GET /api/dataset, then GET /api/train for the learning section (n = 50).  One process,
-   ``--num-procs`` 2 and 4, and 2 and 4 single-process servers behind nginx (app/deploy/nginx.conf).
+   ``--num-procs`` 2 and 4, and 1, 2 and 4 single-process servers behind nginx (app/deploy/nginx.conf).
    Target: the last client done within 20 s.  Protocol level: each browser's own parsing and drawing
    (row 2) happens on each student's device, not on the server.
 4. a class regenerating: N clients, each on its own keep-alive connection, GET /api/dataset with a new
@@ -425,7 +425,7 @@ def _arrival_row(label, base, pids, n, *, nginx=None, note=""):
 
 
 def arrival_rows(quick: bool, srv: LiveServer | None = None, pool=None) -> list[dict]:
-    """100 arriving: one process; not quick, also --num-procs 2 and 4, and nginx + 2 and 4 servers (``pool``:
+    """100 arriving: one process; not quick, also --num-procs 2 and 4, and nginx + 1, 2 and 4 servers (``pool``:
     ``_nginx_workers(4)``'s, or started here)."""
     n = 100
     rows = []
@@ -449,9 +449,9 @@ def arrival_rows(quick: bool, srv: LiveServer | None = None, pool=None) -> list[
         rows.append(_row("nginx rows skipped: nginx not installed", []))
         return rows
     with _nginx_workers(4, pool) as (workers, nport):
-        for k in (2, 4):
+        for k in (1, 2, 4):
             with Nginx([w.port for w in workers[:k]], listen_port=nport) as nginx:
-                rows.append(_arrival_row(f"nginx + {k} single-process servers", nginx.base,
+                rows.append(_arrival_row(f"nginx + {k} single-process server{'s' if k > 1 else ''}", nginx.base,
                                          [w.pid for w in workers[:k]], n, nginx=nginx,
                                          note=f"; PSS of the servers {sum(group_pss(w.pid) for w in workers[:k]) / 1e6:.0f} MB"))
     return rows
