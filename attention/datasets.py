@@ -17,8 +17,6 @@ from typing import Callable
 
 import numpy as np
 
-from . import _checks
-
 
 def _wave(x):
     return 0.5 * np.sin(2 * x) + 0.5 * np.cos(3 * x)

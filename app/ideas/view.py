@@ -25,7 +25,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from bokeh.models import (Arrow, ColumnDataSource, CustomJS, CustomJSTickFormatter, Div, FixedTicker,
-                          HoverTool, InlineStyleSheet, Legend, LogScale, NormalHead, Range1d, Select)
+                          HoverTool, InlineStyleSheet, NormalHead, Range1d, Select)
 from bokeh.layouts import column, row
 from bokeh.plotting import figure
 

@@ -17,7 +17,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from bokeh.models import (Button, Checkbox, ColumnDataSource, CustomJS, CustomJSTickFormatter, DataRange1d,
-                          Div, FixedTicker, GlyphRenderer, InlineStyleSheet, LinearAxis, LinearColorMapper,
+                          Div, FixedTicker, InlineStyleSheet, LinearAxis, LinearColorMapper,
                           NumericInput, Range1d, Select, SingleIntervalTicker, Slider, Span)
 from bokeh.layouts import column, row
 from bokeh.plotting import figure

@@ -348,7 +348,7 @@ def browser_rows(quick: bool, srv: LiveServer | None = None) -> list[dict]:
         p95 = _p95(per)
         rows.append(_row(f"{label}: server CPU per Chromium visit (page until readouts written)", per,
                          target=f"p95 <= {TARGET_CPU_PER_VISIT_S * 1e3:.0f} ms", meets=p95 <= TARGET_CPU_PER_VISIT_S,
-                         note=f"fresh browser context each; CPU of the server's process group from one visit's start "
+                         note="fresh browser context each; CPU of the server's process group from one visit's start "
                               "to its next visit's start (cleanup after the browser left included); "
                               + ("utime+stime in 10 ms ticks (threads exited, which schedstat misses)" if use_ticks
                                  else "per-thread schedstat (ns)")
