@@ -56,11 +56,14 @@ const Learning = (function (M, E) {
   function lastStep(s) { return s.traj ? s.traj.loss.length - 1 : 0; }
 
   // The loss plots' y axis spans the whole path from the start, so it never rescales while playing
-  // (a rescale costs a re-layout of the plot at every step).
+  // (a rescale costs a re-layout of the plot at every step).  It spans at least a tenth of the path's
+  // highest loss: a path that lowers the loss by a hair looks nearly flat rather than like a cliff, and
+  // its tick labels keep to four digits (theme.steady_ticks), so a new dataset does not re-lay out the page.
   function fitRange(r, loss, fromZero) {
     let lo = Infinity, hi = -Infinity;
     for (const v of loss) { if (v < lo) lo = v; if (v > hi) hi = v; }
     if (!isFinite(lo)) { lo = 0; hi = 1; }
+    lo = Math.min(lo, hi - 0.1 * Math.abs(hi));
     const pad = hi > lo ? 0.08 * (hi - lo) : 0.05 * Math.abs(hi) || 0.05;
     const start = fromZero ? 0 : lo - pad, end = hi + pad;
     if (r.start !== start || r.end !== end) r.setv({ start, end });

@@ -297,6 +297,7 @@ class LearningSection:
         fpath.y_range.renderers = [loo_r]
         fpath.xaxis.axis_label = "bandwidth h\u00b7\u221aT"
         fpath.yaxis.axis_label = "LOO error"
+        fpath.yaxis.formatter = theme.steady_ticks()   # its span follows the dataset
         return fpath
 
     def loss_figure(self):
@@ -307,6 +308,7 @@ class LearningSection:
         floss.scatter("step", "loss", source=self.bw_loss, size=5, color=GREEN)
         floss.xaxis.axis_label = "step"
         floss.yaxis.axis_label = "LOO error"
+        floss.yaxis.formatter = theme.steady_ticks()   # each dataset's path has its own span
         return floss
 
     # -- the metric ---------------------------------------------------------------------------------------
@@ -344,6 +346,7 @@ class LearningSection:
         fmloss.line("step", "loss", source=self.m_loss, line_color=BLUE, line_width=2)
         fmloss.xaxis.axis_label = "step"
         fmloss.yaxis.axis_label = "LOO error"
+        fmloss.yaxis.formatter = theme.steady_ticks()
         return fmloss
 
     # -- controls and texts -------------------------------------------------------------------------------

@@ -312,6 +312,7 @@ class RegressionSection:
         _legend_below(fb)
         fb.xaxis.axis_label = "bandwidth h\u00b7\u221aT"
         fb.yaxis.axis_label = "squared error"
+        fb.yaxis.formatter = theme.steady_ticks()   # its span follows the dataset
         _plain_log_ticks(fb)
         return fb
 

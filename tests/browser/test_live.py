@@ -277,6 +277,53 @@ def test_a_generated_link_opens_on_that_dataset_and_learning_trains_on_it(live_a
     no_outside(watch, live_app)
 
 
+
+# the plots that made BokehJS lay the page out again from its root because their axes changed size (a plot
+# checks its axes before each paint, and a tick label that changed width sends it to the root's layout)
+COUNT_LAYOUTS_JS = """() => { globalThis.__attnLayouts = [];
+  const doc = Bokeh.documents[0];
+  let asking = null;
+  for (const m of doc.all_models) {
+    const v = Bokeh.index.find_one(m);
+    if (!v || typeof v._invalidate_layout_if_needed !== "function") continue;
+    const f = v._invalidate_layout_if_needed.bind(v);
+    v._invalidate_layout_if_needed = () => { asking = m.name; try { return f(); } finally { asking = null; } };
+  }
+  for (const v of Object.values(Bokeh.index)) {
+    if (!v || typeof v.compute_layout !== "function") continue;
+    const f = v.compute_layout.bind(v);
+    v.compute_layout = (...args) => { if (asking !== null) globalThis.__attnLayouts.push(asking); return f(...args); };
+  } }"""
+LOSS_SPAN_JS = f"() => {{ const r = {M}('learn_loss_plot').y_range; return [r.start, r.end]; }}"
+TWO_FRAMES_JS = "() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))"
+
+
+def test_a_new_dataset_and_its_path_leave_the_page_layout_alone(live_app, watch):
+    """A generated dataset and its learning path change the spans of the error and loss axes, but their tick
+    labels keep their width (theme.steady_ticks), so no plot sends the page to be laid out again (30-60 ms a
+    dataset on a laptop).  (Text that wraps to another number of lines still resizes the page, as it should.)"""
+    page = open_live(watch, live_app)
+    lr = model_prop(page, "learn_lr_select", "value")
+    open_more_controls(page)
+    page.evaluate(TWO_FRAMES_JS)
+    page.evaluate(COUNT_LAYOUTS_JS)
+    spans = [page.evaluate(LOSS_SPAN_JS)]
+    for seed in (3, 4):
+        set_generator(page, fn="bump" if seed == 3 else "step", n=40 + seed, seed=seed)
+        press_generate(page)
+        d = attention.make_dataset("bump" if seed == 3 else "step", 40 + seed, NOISE, seed)
+        wait_dataset(page, d)
+        wait_path(page, lr)
+        page.wait_for_function(f"(s) => {{ const r = {M}('learn_loss_plot').y_range; "
+                               "return r.start !== s[0] || r.end !== s[1]; }", arg=spans[-1])
+        page.wait_for_function("() => !(globalThis.__attnTextsPending > 0)")
+        page.evaluate(TWO_FRAMES_JS)   # the plots have painted the new ranges
+        spans.append(page.evaluate(LOSS_SPAN_JS))
+        check_dataset(page, d)
+    assert len({tuple(s) for s in spans}) == 3, spans   # the loss axis really changed its span twice
+    assert page.evaluate("() => globalThis.__attnLayouts") == []
+    assert script_errors(watch) == []
+
 # ---- the typed sentence ---------------------------------------------------------------------------------
 
 def test_a_typed_sentence_comes_from_the_server_and_a_refused_one_keeps_the_last(live_app, watch):

@@ -93,3 +93,24 @@ def test_axis_tick_labels_are_plain_decimals(static_file, watch):
       return [0.002, -0.0015, 0.30000000000000004, 2.5, 1000, 1e-7, -3, 0].map((t) => f(t)); }""",
                         theme.PLAIN_TICKS_JS)
     assert got == ["0.002", "\u22120.0015", "0.3", "2.5", "1000", "0.0000001", "\u22123", "0"]
+
+
+def test_steady_tick_labels_are_the_plain_ones_and_all_equally_wide(static_file, watch):
+    """theme.steady_ticks pads the plain labels on the left with figure and punctuation spaces: in the page's
+    font every label up to four digits is as wide as any other, so an axis keeps its width when its range
+    changes; stripped of the padding, each is the plain label."""
+    page = watch.page
+    page.goto(static_file.as_uri())
+    wait_ready(page)
+    ticks = [0, 0.05, 0.1, 0.125, 0.075, 1, 1.5, 12, 0.35, 2.25]
+    got = page.evaluate("""([steady, plain, ticks, font]) => {
+      const s = new Function('tick', steady), p = new Function('tick', plain);
+      const c = document.createElement('canvas').getContext('2d'); c.font = font;
+      return ticks.map((t) => [s(t), p(t), c.measureText(s(t)).width]); }""",
+                        [theme.STEADY_TICKS_JS, theme.PLAIN_TICKS_JS, ticks,
+                         f"{theme.SIZES['normal']['tick']} {theme.FONT}"])
+    for label, plain, _ in got:
+        assert label.lstrip("\u2007\u2008") == plain
+        assert label.count("\u2007") == max(0, 4 - sum(ch.isdigit() for ch in plain)), (label, plain)
+    widths = {round(w, 3) for *_, w in got}
+    assert len(widths) == 1, got
