@@ -175,8 +175,10 @@ const AttnCommon = (function () {
   // updated silently so it always holds what is shown.
   const VIEWS = new WeakMap();
 
+  // (a view Bokeh has since destroyed, as when a notebook output is drawn again, is looked up afresh)
   function findView(model) {
-    if (VIEWS.has(model)) return VIEWS.get(model);
+    const known = VIEWS.get(model);
+    if (known && !known.is_destroyed) return known;
     const index = (typeof window !== "undefined" && window.Bokeh && window.Bokeh.index) || {};
     if (typeof index.find_one === "function") {
       const v = index.find_one(model);
@@ -199,8 +201,7 @@ const AttnCommon = (function () {
   // waits a timer and paints a frame late.  framePaints(view) swaps that for a frame-aligned schedule: a
   // change is painted at the next frame, once, however many changes came before it.
   function plotView(fig) {
-    let v = findView(fig);
-    if (v && v.is_destroyed) { VIEWS.delete(fig); v = findView(fig); }
+    const v = findView(fig);
     return v && typeof v.repaint === "function" ? v : null;
   }
 

@@ -277,7 +277,6 @@ def test_a_generated_link_opens_on_that_dataset_and_learning_trains_on_it(live_a
     no_outside(watch, live_app)
 
 
-
 # the plots that made BokehJS lay the page out again from its root because their axes changed size (a plot
 # checks its axes before each paint, and a tick label that changed width sends it to the root's layout)
 COUNT_LAYOUTS_JS = """() => { globalThis.__attnLayouts = [];
@@ -323,6 +322,7 @@ def test_a_new_dataset_and_its_path_leave_the_page_layout_alone(live_app, watch)
     assert len({tuple(s) for s in spans}) == 3, spans   # the loss axis really changed its span twice
     assert page.evaluate("() => globalThis.__attnLayouts") == []
     assert script_errors(watch) == []
+
 
 # ---- the typed sentence ---------------------------------------------------------------------------------
 

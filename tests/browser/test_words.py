@@ -111,6 +111,6 @@ def test_steady_tick_labels_are_the_plain_ones_and_all_equally_wide(static_file,
                          f"{theme.SIZES['normal']['tick']} {theme.FONT}"])
     for label, plain, _ in got:
         assert label.lstrip("\u2007\u2008") == plain
-        assert label.count("\u2007") == max(0, 4 - sum(ch.isdigit() for ch in plain)), (label, plain)
+        assert label.count("\u2007") == max(0, theme.STEADY_DIGITS - sum(ch.isdigit() for ch in plain)), (label, plain)
     widths = {round(w, 3) for *_, w in got}
     assert len(widths) == 1, got
