@@ -20,6 +20,9 @@ from .lags import (best_lag, compare_lag_models, fit_lag, lag_attention_loss_and
                    make_series, train_lag_attention)
 from .selfattention import attention_cost, dot_product_attention, multi_head_attention, self_attention
 from .sequence import dependency_edges, rnn_forward, sequential_steps, time_rnn_and_attention
+from .learn_qk import (DEFAULT_QK_LEARNING_RATE, LearnedWords, QKTrajectory, SenseCorpus, SenseReadout,
+                       SenseSentence, learned_words, load_sense_corpus, qk_loss_and_grad, sense_readout, train_qk,
+                       untrained_projections)
 from .sentences import (MAX_TOKENS, SentenceAnalysis, SentenceModel, analyze_sentence, encode,
                         load_sentence_model, tokenize, word_vector)
 
@@ -36,5 +39,8 @@ __all__ = [
     "rnn_forward", "dependency_edges", "sequential_steps", "time_rnn_and_attention",
     "make_series", "lag_attention_loss_and_grad", "lag_attention_predict", "train_lag_attention", "fit_lag",
     "best_lag", "compare_lag_models",
+    "load_sense_corpus", "SenseCorpus", "SenseSentence", "qk_loss_and_grad", "sense_readout", "SenseReadout",
+    "untrained_projections", "train_qk", "QKTrajectory", "learned_words", "LearnedWords",
+    "DEFAULT_QK_LEARNING_RATE",
 ]
 __version__ = "0.1.0"
