@@ -247,8 +247,8 @@ def _value_projection(m: SentenceModel) -> np.ndarray:
     return m.heads[sp.head].w_v @ sp.value_projection
 
 
-def _batch(sentences, m: SentenceModel) -> _Batch:
-    xs = [encode(list(s.tokens), model=m)[0] for s in sentences]
+def _padded(token_lists, indices, labels, m: SentenceModel) -> _Batch:
+    xs = [encode(list(t), model=m)[0] for t in token_lists]
     n = max(x.shape[0] for x in xs)
     x = np.zeros((len(xs), n, m.d_model))
     mask = np.zeros((len(xs), n), dtype=bool)
@@ -256,9 +256,12 @@ def _batch(sentences, m: SentenceModel) -> _Batch:
         x[i, :xi.shape[0]] = xi
         mask[i, :xi.shape[0]] = True
     xy = x @ _value_projection(m)
-    b = np.array([s.index for s in sentences])
-    y = np.array([1.0 if s.sense == SENSES[0] else -1.0 for s in sentences])
-    return _Batch(x=x, mask=mask, b=b, y=y, xy=xy, u=xy[..., 0] - xy[..., 1])
+    return _Batch(x=x, mask=mask, b=np.array(indices), y=np.array(labels, dtype=float), xy=xy,
+                  u=xy[..., 0] - xy[..., 1])
+
+
+def _batch(sentences, m: SentenceModel) -> _Batch:
+    return _padded([s.tokens for s in sentences], [s.index for s in sentences], [s.label for s in sentences], m)
 
 
 def _bank_rows(bt: _Batch, w_q, w_k):
@@ -289,8 +292,8 @@ def _eval(bt: _Batch, w_q, w_k, grad=True):
     if not grad:
         return loss, acc, None, None
     S, c = bt.x.shape[0], math.sqrt(w_q.shape[1])
-    m = bt.y * READOUT_SCALE * z
-    dz = -bt.y * READOUT_SCALE * np.exp(-np.logaddexp(0.0, m)) / S      # -(1/S) y beta sigma(-y beta z)
+    margin = bt.y * READOUT_SCALE * z
+    dz = -bt.y * READOUT_SCALE * np.exp(-np.logaddexp(0.0, margin)) / S   # -(1/S) y beta sigma(-y beta z)
     g = dz[:, None] * a * (bt.u - z[:, None])                             # G_sj, rows sum to 0
     xb = bt.x[np.arange(S), bt.b]
     d_wq = xb.T @ np.einsum("sn,sne->se", g, k) / c
@@ -374,15 +377,14 @@ def sense_readout(text: str, w_q, w_k, *, word: str = "bank", model: SentenceMod
     tokens = tuple(tokenize(text))
     if tokens.count(word) != 1:
         raise ValueError(f"text must contain the word {word!r} exactly once, found it {tokens.count(word)} times")
-    s = SenseSentence(text=text, tokens=tokens, sense=SENSES[0], clue=word, show=False, split="",
-                      index=tokens.index(word), clue_index=tokens.index(word))
-    bt = _batch([s], m)
+    b = tokens.index(word)
+    bt = _padded([tokens], [b], [0.0], m)
     a = _bank_rows(bt, wq, wk)[0][0]
     xy = bt.xy[0]
     point = a @ xy
     z = float(point[0] - point[1])
     sense = "water" if z > 0 else "money" if z < 0 else "undecided"
-    return SenseReadout(tokens=tokens, index=s.index, weights=a, value_xy=xy, point=point, z=z,
+    return SenseReadout(tokens=tokens, index=b, weights=a, value_xy=xy, point=point, z=z,
                         p_water=1.0 / (1.0 + math.exp(-READOUT_SCALE * z)), sense=sense)
 
 
@@ -441,16 +443,17 @@ class QKTrajectory:
         a = softmax((x_b W_Q)(X W_K)^T / sqrt(d_k)), point = a value_xy.
         """
         idx = self.frames(frames)
-        m, bt_shown = self.model, self.corpus.shown
+        m, sents = self.model, self.corpus.shown
+        bt = _batch(sents, m)
+        a = np.stack([_bank_rows(bt, self.w_q[i], self.w_k[i])[0] for i in idx])     # (frames, S, n)
+        points = np.einsum("fsn,snc->fsc", a, bt.xy)
         shown = []
-        for s in bt_shown:
-            x = encode(list(s.tokens), model=m)[0]
-            rows = [self.readout(s, int(i)) for i in idx]
+        for j, s in enumerate(sents):
+            n = len(s.tokens)
             shown.append({"text": s.text, "tokens": list(s.tokens), "split": s.split, "sense": s.sense,
-                          "clue": s.clue, "index": s.index, "x": x.tolist(),
-                          "value_xy": rows[0].value_xy.tolist(),
-                          "weights": [r.weights.tolist() for r in rows],
-                          "point": [r.point.tolist() for r in rows]})
+                          "clue": s.clue, "index": s.index, "x": bt.x[j, :n].tolist(),
+                          "value_xy": bt.xy[j, :n].tolist(), "weights": a[:, j, :n].tolist(),
+                          "point": points[:, j].tolist()})
         return {
             "word": self.corpus.word, "senses": list(SENSES), "readout_scale": READOUT_SCALE,
             "d_k": m.d_k, "model_dims": list(m.model_dims), "trained_rows": list(self.trained_rows),
@@ -515,14 +518,13 @@ def train_qk(corpus: SenseCorpus | None = None, *, learning_rate: float = DEFAUL
         t = lr
         for _ in range(MAX_HALVINGS + 1):
             nq, nk = w_q - t * rows * g_q, w_k - t * rows * g_k
-            nloss = _eval(train, nq, nk, grad=False)[0]
-            if nloss <= loss:
+            trial = _eval(train, nq, nk)
+            if trial[0] <= loss:
+                w_q, w_k, (loss, acc, g_q, g_k) = nq, nk, trial
                 break
             t *= 0.5
         else:
-            nq, nk, t = w_q, w_k, 0.0
-        w_q, w_k = nq, nk
-        loss, acc, g_q, g_k = _eval(train, w_q, w_k)
+            t = 0.0                                 # no smaller step helps either: stay
         wqs.append(w_q)
         wks.append(w_k)
         losses.append(loss)
