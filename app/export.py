@@ -1,70 +1,131 @@
-"""The offline file: one self-contained HTML page that works with no server and no network."""
+"""The page as one self-contained HTML file: the offline file, and what the served page sends.
+
+The file holds BokehJS, one Bokeh document whose roots are the page's blocks (app/ui/layout.py), the plan
+that says where each block goes and which engines start with which section, and the loader
+(app/ui/loader.js) that draws the first screen first and the rest as the student scrolls near it.  Nothing
+is fetched from anywhere: it works from a USB stick with the network off, and any static host can serve it.
+"""
 
 from __future__ import annotations
 
+import html
+import json
 import os
 import re
 import tempfile
+from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 
 from bokeh.document import Document
-from bokeh.embed import file_html
-from bokeh.layouts import column
+from bokeh.embed.bundle import bundle_for_objs_and_resources
+from bokeh.embed.util import standalone_docs_json_and_render_items
 from bokeh.resources import INLINE
 
 from .sections import SECTIONS, build_sections
-from .ui.theme import PAGE_STYLES, VIEWPORT_META, mark_root, present_figures
 from .state import ExplorableState
+from .ui import theme
+from .ui.engine import read_js
+from .ui.layout import SKELETON_CSS, element_id, section_html
 
+UI = Path(__file__).resolve().parent / "ui"
 EXTERNAL_SCRIPT = re.compile(r'<script\b[^>]*\ssrc="(?!data:)[^"]*"[^>]*>\s*</script>\s*')
-HEAD_EXTRA = f'{VIEWPORT_META}\n<link rel="icon" href="data:,">\n'
+DEFAULT_TITLE = "Attention as kernel regression"
 
 
-def build_document(state: ExplorableState, *, mode: str, sections=SECTIONS, title: str = "Attention as kernel regression",
-                   tour=None, extra_engines=None):
-    """A Bokeh document of the chosen sections and their engines, with no Python session behind it.
+@dataclass
+class BuiltPage:
+    """A built page: its Bokeh document, the plan the loader follows, the sections and the page's CSS."""
 
-    ``mode``: "static" (the offline file) or "live" (app/live: the same page, answered by a server's endpoints).
-    ``extra_engines(built)``: more document-ready callbacks, run after the sections' own.
-    Returns the document and the built sections (``app.sections.Sections``).
-    """
-    built = build_sections(state, mode=mode, sections=sections, tour=tour)
-    roots = [view.layout for _, view in built.in_page_order()]
-    root = column(*roots, sizing_mode="stretch_width", styles=PAGE_STYLES) if len(roots) > 1 else roots[0]
-    present_figures(root, state.present)   # a page opened in presentation mode is built at its sizes
+    doc: Document
+    plan: dict
+    built: object
+    css: str
+    present: bool
+
+
+def build_document(state: ExplorableState | None = None, *, sections=SECTIONS, title: str = DEFAULT_TITLE,
+                   tour=None) -> BuiltPage:
+    """The page's document: one root per block, in page order, and the plan for app/ui/loader.js."""
+    state = state or ExplorableState()
+    built = build_sections(state, sections=sections, tour=tour)
+    pages = built.pages()
     doc = Document()
-    doc.add_root(mark_root(root, state.present))
-    for engine in built.engines() + list(extra_engines(built) if extra_engines else []):
-        doc.js_on_event("document_ready", engine)
+    blocks, engines, css = [], {}, [SKELETON_CSS]
+    for p in pages:
+        engines[p.name] = [e.id for e in p.engines]
+        css.append(p.css)
+        for b in p.blocks:
+            doc.add_root(b.model)
+            blocks.append({"name": b.name, "root": b.model.id, "el": element_id(b), "section": p.name,
+                           "first": b.first})
+    shared = built.shared_figures()
+    for p in pages:   # a page opened in presentation mode is built at its sizes
+        for b in p.blocks:
+            theme.present_figures(b.model, state.present)
     doc.title = title
-    return doc, built
+    plan = {"blocks": blocks, "engines": engines, "shared": [f.id for f in shared],
+            "theme": theme.js_config(state.present), "present": bool(state.present)}
+    page_css = theme.root_css() + "\n".join(css)
+    return BuiltPage(doc=doc, plan=plan, built=built, css=page_css, present=bool(state.present))
 
 
-def build_static_document(state: ExplorableState | None = None, *, sections=SECTIONS,
-                          title: str = "Attention as kernel regression", tour=None) -> Document:
-    """The Bokeh document of the offline file: the chosen sections and their engines, no server needed.
-
-    ``tour``: the guided tour through the regression section (app/tour; default: the shipped one).
-    The sections are built by ``app.sections.build_sections``, as for the served page.
-    """
-    doc, _built = build_document(state or ExplorableState(), mode="static", sections=sections, title=title, tour=tour)
-    return doc
+@lru_cache(maxsize=None)
+def loader_source() -> str:
+    """The loader's JS: the theme (presentation sizes), the shared helpers (the page's bus), the loader."""
+    return "\n".join(read_js(UI / f) for f in ("theme.js", "common.js", "loader.js"))
 
 
-def export_document_html(doc: Document) -> str:
-    """``doc`` as one HTML page: BokehJS, the engines and the data inline, nothing fetched from elsewhere."""
-    html = file_html(doc, INLINE, doc.title)
-    # Once Panel is imported in the process (a notebook, the served app), Bokeh's bundler adds
-    # Panel's ES-module shim as <script src="static/...">.  The file uses no Panel model, and a
-    # file:// page cannot load it: drop every script that would be fetched.
-    html = EXTERNAL_SCRIPT.sub("", html)
-    return html.replace("<head>", "<head>\n" + HEAD_EXTRA, 1)
+def _script_json(value: str, element: str) -> str:
+    return f'<script type="application/json" id="{element}">{value}</script>'
 
 
-def export_html(state: ExplorableState | None = None, *, sections=SECTIONS,
-                title: str = "Attention as kernel regression", tour=None) -> str:
+def page_html(page: BuiltPage) -> str:
+    """``page`` as one HTML document: BokehJS, the blocks' skeleton, the document, the plan and the loader."""
+    doc = page.doc
+    docs_json, _items = standalone_docs_json_and_render_items(doc, suppress_callback_warning=True)
+    from bokeh.core.json_encoder import serialize_json
+
+    bokeh_js, _bokeh_css = bundle_for_objs_and_resources([doc], INLINE)
+    # Once Panel is imported in the process (a notebook, `panel serve`), Bokeh's bundler adds Panel's
+    # ES-module shim as <script src="static/...">.  The page uses no Panel model, and a file:// page
+    # cannot load it: drop every script that would be fetched.
+    bokeh_js = EXTERNAL_SCRIPT.sub("", bokeh_js)
+    body = "".join(section_html(s) for s in page.built.pages())
+    present = "1" if page.present else "0"
+    plan = html.escape(json.dumps(page.plan, separators=(",", ":")), quote=False)
+    return f"""<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<title>{html.escape(doc.title)}</title>
+{theme.VIEWPORT_META}
+<link rel="icon" href="data:,">
+<style>
+{page.css}
+</style>
+{bokeh_js}
+</head>
+<body>
+<main class="attn-page" data-present="{present}">
+{body}
+</main>
+{_script_json(html.escape(serialize_json(docs_json), quote=False), "attn-doc")}
+{_script_json(plan, "attn-plan")}
+<script>
+{loader_source()}
+AttnPage.start(document.getElementById("attn-doc").textContent,
+               JSON.parse(Bokeh.require("core/util/string").unescape(document.getElementById("attn-plan").textContent)));
+</script>
+</body>
+</html>
+"""
+
+
+def export_html(state: ExplorableState | None = None, *, sections=SECTIONS, title: str = DEFAULT_TITLE,
+                tour=None) -> str:
     """The whole page as one HTML string: BokehJS, the engines and the data inline."""
-    return export_document_html(build_static_document(state, sections=sections, title=title, tour=tour))
+    return page_html(build_document(state, sections=sections, title=title, tour=tour))
 
 
 def write_atomic(path: str | os.PathLike, content: str) -> Path:
@@ -82,3 +143,6 @@ def write_atomic(path: str | os.PathLike, content: str) -> Path:
         Path(tmp).unlink(missing_ok=True)
         raise
     return target
+
+
+__all__ = ["BuiltPage", "build_document", "page_html", "export_html", "write_atomic", "SECTIONS"]

@@ -1,11 +1,11 @@
-"""The served page and the notebook component, around the one document builder.
+"""The explorable as a Panel component: the notebook's cell and ``panel serve app/main.py``.
 
-``create_page(query)`` is what ``panel serve app/main.py`` shows for each
-session: it reads the deep link, builds the sections with
-``app.sections.build_sections`` (as the offline file does) and adds what only a
-Python server can do (the seeded dataset generator, typed sentences, training on
-generated data).  ``Explorable`` is the same page as a Panel component for
-Jupyter: ``Explorable(query=2.5, bandwidth=0.3)``.
+``Explorable(query=2.5, bandwidth=0.3)`` is the page as a Panel component whose parameters are the deep
+link's: the same sections as the offline file (``app.sections.build_sections``), drawn inside Bokeh
+layouts (``app.ui.layout.bokeh_layout``), with the same engines doing everything in the browser.  Python
+keeps only what needs a kernel: the parameters follow the page and the page follows the parameters
+(``e.bandwidth = 1.0`` in another cell redraws it; a drag sets ``e.query``).  ``create_page(query)`` is
+what ``panel serve app/main.py`` shows for each session.
 """
 
 from __future__ import annotations
@@ -17,31 +17,16 @@ import os
 import sys
 
 import panel as pn
-from bokeh.layouts import column
 from panel.reactive import ReactiveHTML
 
-import attention
-
-from .regression.view import dataset_meta
 from .sections import build_sections
 from .state import ExplorableState, parse_query
 from .tour import active_tour
 from .tour.view import bind_tour_length
-from .ui import text, theme
+from .ui import theme
+from .ui.layout import bokeh_layout
 
 log = logging.getLogger(__name__)
-
-SERVER_TROUBLE = ("Something went wrong on the server with that change; the page keeps working "
-                  "(try again, or press Reset).")
-
-
-def _guarded(method):
-    """Decorate a session callback: an unexpected error is logged (a warning, with its traceback) and shown
-    to that student as a short notice, so one failing change never freezes a page or stops its session."""
-    @functools.wraps(method)
-    def guarded(self, *args, **kwargs):
-        return self._guard(functools.partial(method, self))(*args, **kwargs)
-    return guarded
 
 def _in_a_notebook_kernel() -> bool:
     ipython = sys.modules.get("IPython")
@@ -118,35 +103,27 @@ def attach_engines(doc, engines) -> None:
             attached = doc.callbacks.js_event_callbacks.get("document_ready", [])
 
 
-# (widget name in the document, state parameter, conversion from the widget's value)
-_SYNCED = [
-    ("query", "query", float),
-    ("logh", "bandwidth", lambda v: 10.0 ** v),
-    ("logt", "temperature", lambda v: 10.0 ** v),
-    ("kernel", "kernel", str),
-    ("keynorm", "key_norm", float),
-    ("link", "link", bool),
-    ("limits", "limits", bool),
-    ("present", "present", bool),
-]
-
-
-# Parameters -> the page: (parameter, section, widget name, widget property, conversion to the widget's value,
-# key of the section engine's "initial" config, which a later rendering of the same component starts from).
-_TO_WIDGETS = [
-    ("query", "regression", "query", "value", float, "query"),
-    ("bandwidth", "regression", "logh", "value", math.log10, "bandwidth"),
-    ("temperature", "regression", "logt", "value", math.log10, "temperature"),
-    ("kernel", "regression", "kernel", "value", str, "kernel"),
-    ("key_norm", "regression", "keynorm", "value", float, "key_norm"),
-    ("dataset", "regression", "dataset", "value", str, None),
-    ("link", "regression", "link", "active", bool, None),
-    ("limits", "regression", "limits", "active", bool, None),
-    ("present", "regression", "present", "active", bool, None),
-    ("token", "sentence", "token", "value", str, "token"),
-    ("head", "sentence", "head", "active", int, "head"),
-    ("att_temperature", "sentence", "temperature", "value", math.log10, "temperature"),
-    ("causal", "sentence", "causal", "active", bool, "causal"),
+# (section, widget key in its view's widgets, state parameter, widget property, conversion from the widget's
+# value, conversion to it, key of the section engine's "initial" config that a later rendering starts from)
+_LINKS = [
+    ("regression", "query", "query", "value", float, float, "query"),
+    ("regression", "logh", "bandwidth", "value", lambda v: 10.0 ** v, math.log10, "bandwidth"),
+    ("regression", "logt", "temperature", "value", lambda v: 10.0 ** v, math.log10, "temperature"),
+    ("regression", "kernel", "kernel", "value", str, str, "kernel"),
+    ("regression", "keynorm", "key_norm", "value", float, float, "key_norm"),
+    ("regression", "dataset", "dataset", "value", str, str, None),
+    ("regression", "link", "link", "active", bool, bool, None),
+    ("regression", "limits", "limits", "active", bool, bool, None),
+    ("regression", "present", "present", "active", bool, bool, None),
+    ("generator", "fn", "fn", "value", str, str, None),
+    ("generator", "n", "n", "value", int, int, None),
+    ("generator", "noise", "noise", "value", float, float, None),
+    ("generator", "seed", "seed", "value", int, int, None),
+    ("sentence", "token", "token", "value", int, str, "token"),
+    ("sentence", "head", "head", "active", int, int, "head"),
+    ("sentence", "temperature", "att_temperature", "value", lambda v: 10.0 ** v, math.log10, "temperature"),
+    ("sentence", "causal", "causal", "active", bool, bool, "causal"),
+    ("sentence", "input", "sentence", "value", str, str, None),
 ]
 
 
@@ -156,113 +133,41 @@ class Explorable(pn.viewable.Viewer, ExplorableState):
     >>> Explorable(query=2.5, bandwidth=0.3).bandwidth
     0.3
 
-    In a notebook: ``pn.extension()`` then ``Explorable(query=2.5)`` in a cell.
+    In a notebook: ``import app`` and ``pn.extension()``, then ``Explorable(query=2.5)`` in a cell.  The page
+    computes everything in the browser; the parameters follow it both ways.
     """
 
     def __init__(self, notices=(), **params):
         super().__init__(**params)
         self._notices = list(notices)
-        self._view = None
-        self._sentence_view = None
-        self._generator = None
+        self._built = None
+        self._widgets = {}   # (section, key) -> widget
         self._syncing = False  # a change is on its way between the parameters and the widgets: do not echo it
-
-    # -- the dataset generator (needs Python) ------------------------------------------------------
-    def generated_dataset(self):
-        return attention.make_dataset(self.fn, self.n, self.noise, self.seed)
-
-    def _push_generated(self):
-        try:
-            d = self.generated_dataset()
-        except ValueError as e:  # bounds are validated by param; this is a last guard
-            self._show_notice(str(e))
-            return
-        v = self._view
-        v.ds.tags = [dataset_meta("generated", d)]
-        v.ds.data = {"x": d.x.tolist(), "y": d.y.tolist()}
-        if v.widgets["dataset"].value != "generated":
-            v.widgets["dataset"].value = "generated"
-
-    def _show_notice(self, message: str):
-        self._view.notice_div.visible = True  # first: the browser applies the changes in order
-        self._view.notice_div.text = f'<p class="notice">{text.escape(message)}</p>'
-
-    def _on_n(self, widget, event):
-        lo, hi = self.param.n.bounds
-        typed = event.new
-        if typed is None:
-            widget.value = self.n
-            return
-        kept = min(max(int(typed), lo), hi)
-        self.n = kept
-        if kept != typed:
-            widget.value = kept
-            self._show_notice(f"n = {typed} is outside what the generator draws ({lo} to {hi} samples); "
-                              f"it uses n = {kept}.")
-
-    def _generator_panel(self, visible: bool = True):
-        form = [theme.WIDGET_CSS]   # the fields' text at the theme's size (browsers use 13.3 px)
-        fn = pn.widgets.Select.from_param(self.param.fn, name="true function", width=140, stylesheets=form)
-        # not bounded in the browser: a typed n past the limit is clamped here, with a notice that says so
-        n = pn.widgets.IntInput(name="samples n", value=self.n, start=None, end=None, width=110, stylesheets=form)
-        n.param.watch(self._guard(functools.partial(self._on_n, n)), "value")
-        self.param.watch(lambda e: setattr(n, "value", e.new), "n")
-        noise = pn.widgets.FloatInput.from_param(self.param.noise, name="noise", step=0.05, width=100,
-                                                 stylesheets=form)
-        seed = pn.widgets.IntInput.from_param(self.param.seed, name="seed", width=110, stylesheets=form)
-        go = pn.widgets.Button(name="Generate", button_type="primary", width=110, align="end",
-                               stylesheets=[theme.PRIMARY_BUTTON_CSS])
-        go.on_click(self._on_generate)
-        note = pn.pane.HTML(
-            f'<p style="margin:4px 0;color:#555">Draw fresh noisy samples of a true function (at most '
-            f'{attention.datasets.MAX_GENERATED_N}); the same seed always gives the same samples.</p>',
-            sizing_mode="stretch_width")
-        return pn.Column(note, pn.FlexBox(fn, n, noise, seed, go, gap="8px"), sizing_mode="stretch_width",
-                         styles={"max-width": "1200px", "margin": "0 auto", "padding": "0 8px"},
-                         name="generator", visible=visible)   # shown with "More controls" (disclosure.js)
 
     # -- the page ---------------------------------------------------------------------------------
     def _build(self):
-        dataset = None
-        if self.dataset == "generated":
-            try:
-                dataset = self.generated_dataset()
-            except ValueError as e:
-                self._notices.append(str(e))
-        # the sections, wired to each other as in the offline file (app/sections.py); then what is the served
-        # page's own: Python callbacks on the widgets, and the generator between the figure and the rest
-        built = build_sections(self, mode="served", tour=active_tour(), notices=self._notices, dataset=dataset)
-        self._view, self._tour, self._learning, self._ideas = built.regression, built.tour, built.learning, built.ideas
-        w = self._view.widgets
-        for widget_name, pname, conv in _SYNCED:
-            prop = "active" if pname in ("link", "limits", "present") else "value"
-            w[widget_name].on_change(prop, self._syncer(pname, conv))
-        w["dataset"].on_change("value", self._on_dataset)
-        self._wire_sentence(built.sentence)
-        parts = list(self._view.parts.values())
-        cut = list(self._view.parts).index("top") + 1   # the generator follows the figure and its controls
-        # Two Bokeh panes around the generator (Panel widgets), not one per part: every pane walks all the
-        # models its part reaches (through the engines' arguments, most of the page), so each pane adds
-        # to the CPU time of opening a session.
-        # The regression's parts keep the page's width and centring (PAGE_STYLES), as its section does offline.
-        before = column(*parts[:cut], sizing_mode="stretch_width", styles=theme.PAGE_STYLES)
-        rest = column(*parts[cut:], sizing_mode="stretch_width", styles=theme.PAGE_STYLES)
-        after = column(rest, *[view.layout for name, view in built.in_page_order() if name != "regression"],
-                       sizing_mode="stretch_width")
-        for part in (before, after):   # a page opened in presentation mode is built at its sizes
-            theme.present_figures(part, bool(self.present))
-        self.param.watch(self._to_widgets, [p[0] for p in _TO_WIDGETS])
+        built = self._built = build_sections(self, tour=active_tour(), notices=self._notices)
+        views = {"regression": built.regression, "sentence": built.sentence}
+        for section, key, pname, prop, from_w, _to_w, _init in _LINKS:
+            view = built.regression if section == "generator" else views.get(section)
+            widgets = (view.generator if section == "generator" else view.widgets) if view is not None else {}
+            widget = widgets.get(key)
+            if widget is None:
+                continue
+            self._widgets[(section, key)] = widget
+            widget.on_change(prop, self._syncer(pname, from_w))
+        self.param.watch(self._to_widgets, sorted({link[2] for link in _LINKS}))
         self._wire_tour()
-        engines = built.engines()
         starter = []
         if _in_a_notebook_kernel():
             starter = [EngineStarter(width=0, height=0, margin=0)]
             # a notebook's address is JupyterLab's, not a link to this state: no "copy a link" there
-            for m in self._view.layout.select({"name": "share_button"}):
-                m.visible = False
-        more_open = bool(self._view.layout.select_one({"name": "more_controls"}).visible)
-        return pn.Column(EnginePane(before, engines, sizing_mode="stretch_width"), self._generator_panel(more_open),
-                         EnginePane(after, engines, sizing_mode="stretch_width"), *starter,
+            share = built.regression.named.get("share_button") if built.regression else None
+            if share is not None:
+                share.visible = False
+        layout = bokeh_layout(built.pages(), present=bool(self.present))
+        theme.present_figures(layout, bool(self.present))   # a page opened in presentation mode is built so
+        return pn.Column(EnginePane(layout, built.engines(), sizing_mode="stretch_width"), *starter,
                          sizing_mode="stretch_width", name="explorable",
                          styles=theme.root_styles(bool(self.present)))  # the text sizes of app/ui/theme.py
 
@@ -274,26 +179,28 @@ class Explorable(pn.viewable.Viewer, ExplorableState):
         of this component (``pn.Row(e.param.bandwidth, e)`` after a drag starts where the drag ended).
         """
         from_widget = self._syncing  # the change came from a widget, which already shows it
-        table = {p[0]: p[1:] for p in _TO_WIDGETS}
+        links = {}
+        for link in _LINKS:
+            links.setdefault(link[2], []).append(link)
         self._syncing = True
         try:
             for ev in events:
-                section, wname, prop, conv, init_key = table[ev.name]
-                view = self._view if section == "regression" else self._sentence_view
-                if view is None:
-                    continue
-                widget = view.widgets[wname]
-                value = conv(ev.new)
-                options = getattr(widget, "options", None)
-                if prop == "value" and options is not None and value not in [
-                        o[0] if isinstance(o, tuple) else o for o in options]:
-                    log.warning("%s=%r is not offered by the page; the page keeps %r", ev.name, ev.new,
-                                getattr(widget, prop))
-                    continue
-                if init_key is not None:
-                    view.models["config"]["initial"][init_key] = ev.new
-                if not from_widget and getattr(widget, prop) != value:
-                    setattr(widget, prop, value)
+                for section, key, _pname, prop, _from_w, to_w, init_key in links.get(ev.name, []):
+                    widget = self._widgets.get((section, key))
+                    if widget is None:
+                        continue
+                    value = to_w(ev.new)
+                    options = getattr(widget, "options", None)
+                    if prop == "value" and options is not None and value not in [
+                            o[0] if isinstance(o, tuple) else o for o in options]:
+                        log.warning("%s=%r is not offered by the page; the page keeps %r", ev.name, ev.new,
+                                    getattr(widget, prop))
+                        continue
+                    view = self._built.sentence if section == "sentence" else self._built.regression
+                    if init_key is not None and view is not None and "config" in view.models:
+                        view.models["config"].setdefault("initial", {})[init_key] = ev.new
+                    if not from_widget and getattr(widget, prop) != value:
+                        setattr(widget, prop, value)
         finally:
             self._syncing = from_widget
         if not from_widget:
@@ -301,18 +208,21 @@ class Explorable(pn.viewable.Viewer, ExplorableState):
 
     # -- the tour's step (e.tour = 3 in a notebook moves the card; Next and Previous set e.tour) -----------------
     def _wire_tour(self):
-        stepper = self._tour.models["stepper"]
-        stepper.on_change("value", self._syncer("tour", int))
+        tour = self._built.tour
+        if tour is None:
+            return
+        tour.models["stepper"].on_change("value", self._syncer("tour", int))
         self.param.watch(self._tour_to_card, "tour")
 
     def _tour_to_card(self, event):
         """Move the step card to ``e.tour`` (0 hides it): the tour engine in the browser hears the synced step."""
-        self._tour.models["config"]["initial_step"] = int(event.new)   # and a later rendering starts there
+        tour = self._built.tour
+        tour.models["config"]["initial_step"] = int(event.new)   # and a later rendering starts there
         if self._syncing:   # the card itself moved (Next, Previous): it already shows this step
             return
         self._syncing = True
         try:
-            self._tour.models["stepper"].value = int(event.new)
+            tour.models["stepper"].value = int(event.new)
         finally:
             self._syncing = False
         self._push()
@@ -322,27 +232,6 @@ class Explorable(pn.viewable.Viewer, ExplorableState):
         layout = getattr(self, "_layout", None)
         if layout is not None and layout._models:
             pn.io.push_notebook(layout)
-
-    # -- the self-attention section ---------------------------------------------------------------------
-    def _wire_sentence(self, sv):
-        """The served sentence section's Python side: its widgets follow the parameters, a typed sentence is
-        tokenised and embedded here."""
-        self._sentence_view = sv
-        w = sv.widgets
-        w["token"].on_change("value", self._syncer("token", int))
-        w["head"].on_change("active", self._syncer("head", int))
-        w["temperature"].on_change("value", self._syncer("att_temperature", lambda v: 10.0 ** v))
-        w["causal"].on_change("active", self._syncer("causal", bool))
-        sv.text_input.on_change("value", self._on_sentence_text)
-
-    def _on_sentence_text(self, _attr, _old, new):
-        try:
-            if self._sentence_view.set_sentence(new):
-                self.sentence = new
-        except Exception as e:  # a typed sentence never stops the session
-            log.exception("sentence %r failed", new)
-            self._sentence_view.show_notice(f"That sentence could not be shown ({type(e).__name__}); "
-                                            "the previous sentence stays.")
 
     def _syncer(self, pname, conv):
         def sync(_attr, _old, new):
@@ -354,6 +243,8 @@ class Explorable(pn.viewable.Viewer, ExplorableState):
                 if getattr(p, "bounds", None):
                     lo, hi = p.bounds
                     value = min(max(value, lo), hi)
+                if getattr(p, "objects", None) and value not in p.objects:
+                    return
                 self._syncing = True
                 try:
                     setattr(self, pname, value)
@@ -361,58 +252,18 @@ class Explorable(pn.viewable.Viewer, ExplorableState):
                     self._syncing = False
             except (ValueError, TypeError) as e:  # a stray value from a client never stops the session
                 log.warning("ignored %s=%r from the browser: %s", pname, new, e)
-        return self._guard(sync)
-
-    def _guard(self, fn):
-        """``fn`` as a session callback that logs and shows (never raises) an unexpected error."""
-        @functools.wraps(fn)
-        def guarded(*args, **kwargs):
-            try:
-                return fn(*args, **kwargs)
-            except Exception:  # noqa: BLE001 - the session outlives any one bad change
-                name = getattr(fn, "__name__", None) or getattr(getattr(fn, "func", None), "__name__", "callback")
-                log.warning("%s failed in one session; the session keeps running", name, exc_info=True)
-                try:
-                    self._show_notice(SERVER_TROUBLE)
-                except Exception:  # noqa: BLE001
-                    log.debug("could not show the notice", exc_info=True)
-        return guarded
-
-    @_guarded
-    def _on_generate(self, _event=None):
-        doc = self._view.ds.document
-        if doc is not None and doc.session_context is not None:
-            # Panel runs a button's callbacks outside the Bokeh document lock; Bokeh refuses model changes
-            # there, so change the data on the next tick, under the lock.
-            doc.add_next_tick_callback(self._guard(self._push_generated))
-        else:
-            self._push_generated()
-
-    @_guarded
-    def _on_dataset(self, _attr, _old, new):
-        if new == "generated":
-            self._push_generated()
-        elif new in attention.list_datasets():
-            self.dataset = new
+        return sync
 
     def __panel__(self):
-        if self._view is None:
+        if self._built is None:
             self._layout = self._build()
         return self._layout
 
     @property
-    def engine(self):
-        """The document-ready callback that starts the page (attach it to the document)."""
-        self.__panel__()
-        return self._view.engine
-
-    @property
     def engines(self):
-        """Every section's document-ready callback: the regression's, then the self-attention section's."""
+        """Every section's engine, the regression's first (they start when the page is drawn)."""
         self.__panel__()
-        return [self._view.engine, self._tour.engine, self._view.disclosure, self._sentence_view.engine,
-                self._ideas.engine] + (
-            [self._learning.engine] if getattr(self, "_learning", None) is not None else [])  # learning section
+        return self._built.engines()
 
 
 # ?tour=N is clamped to the steps of the tour this process shows (a no-op for the shipped tour)
@@ -438,7 +289,7 @@ def session_args() -> dict:
 
 
 def serve_page():
-    """Build the page for the current server session and start its engine when the document is ready."""
+    """Build the page for the current server session and start its engines when the document is ready."""
     page = create_page(session_args())
     layout = page.__panel__()
     doc = pn.state.curdoc

@@ -1,17 +1,17 @@
 """The page's sections, built in one place for every delivery.
 
-The served page and the notebook component (``app/page.py``) and the offline file (``app/export.py``)
-all call :func:`build_sections`, so which sections exist, how they are wired to each other and the
-order in which a student meets them are written once:
+The offline file and the served page (``app/export.py``) and the notebook component (``app/page.py``) all
+call :func:`build_sections`, so which sections exist, how they are wired to each other and the order in
+which a student meets them are written once:
 
     kernel regression (with the tour's step card) -> learning the kernel -> self-attention -> the ideas
 
-Each delivery then adds only what is its own: the served page its Python callbacks and the dataset
-generator, the offline file its HTML.  No Panel here: the offline file is written without it.
+Each section gives its blocks (app/ui/layout.py: the pieces the browser draws on its own) and its engines;
+:meth:`Sections.pages` lists them in page order.  No Panel here: the offline file is written without it.
 
 >>> from app.state import ExplorableState
->>> s = build_sections(ExplorableState(), mode="static", sections=("regression", "learning"))
->>> [name for name, _ in s.in_page_order()]
+>>> s = build_sections(ExplorableState(), sections=("regression", "learning"))
+>>> [p.name for p in s.pages()]
 ['regression', 'learning']
 """
 
@@ -24,6 +24,7 @@ from .learning.view import build_learning
 from .regression.view import build_regression
 from .sentence.view import build_sentence
 from .tour.view import add_tour, tour_length
+from .ui.layout import SectionBlocks
 
 SECTIONS = ("regression", "sentence", "ideas", "learning")   # the names --sections takes
 PAGE_ORDER = ("regression", "learning", "sentence", "ideas")  # learning follows the regression it trains
@@ -42,14 +43,37 @@ class Sections:
     def in_page_order(self) -> list[tuple[str, object]]:
         return [(name, getattr(self, name)) for name in PAGE_ORDER if getattr(self, name) is not None]
 
+    def engines_of(self, name: str) -> list:
+        """A section's engines, in the order they start (the regression's own first, then its tour and its
+        "More controls"); the other sections wait for the regression's ``ready`` on the page's bus."""
+        if name == "regression":
+            reg = self.regression
+            return [reg.engine] + ([self.tour.engine] if self.tour is not None else []) + (
+                [reg.disclosure] if reg.disclosure is not None else [])
+        return [getattr(self, name).engine]
+
     def engines(self) -> list:
-        """Every engine, the regression's first: the others wait for its ``ready`` on the page's bus."""
-        views = (self.regression, self.tour, self.sentence, self.ideas, self.learning)
-        engines = [v.engine for v in views if v is not None]
-        more = getattr(self.regression, "disclosure", None)   # "More controls", after the tour's engine
-        if more is not None:
-            engines.insert(2 if self.tour is not None else 1, more)
-        return engines
+        """Every engine, the regression's first."""
+        return [e for name, _ in self.in_page_order() for e in self.engines_of(name)]
+
+    def pages(self) -> list[SectionBlocks]:
+        """Every section as the page draws it: its blocks and its engines, in page order."""
+        out = []
+        for name, view in self.in_page_order():
+            blocks = list(view.blocks)
+            if name == "regression" and self.tour is not None:   # the step card heads the side column
+                at = next(i for i, b in enumerate(blocks) if b.place == "side")
+                blocks.insert(at, self.tour.block)
+            out.append(SectionBlocks(name=name, blocks=blocks, engines=self.engines_of(name),
+                                     css=getattr(view, "css", "")))
+        return out
+
+    def shared_figures(self) -> list:
+        """The plots whose x axes line up (the regression's main, weights and spread plots)."""
+        if self.regression is None:
+            return []
+        f = self.regression.figures
+        return [f["main"], f["weights"], f["entropy_x"]]
 
 
 def check_sections(sections) -> tuple[str, ...]:
@@ -63,11 +87,11 @@ def check_sections(sections) -> tuple[str, ...]:
     return sections
 
 
-def build_sections(state, *, mode: str, sections=SECTIONS, tour=None, notices=(), dataset=None) -> Sections:
-    """Build the chosen ``sections`` for ``state`` (``mode``: "served" or "static").
+def build_sections(state, *, sections=SECTIONS, tour=None, notices=(), dataset=None) -> Sections:
+    """Build the chosen ``sections`` for ``state``.
 
     ``tour``: the guided tour shown in the regression section (default: the shipped one).
-    ``notices`` and ``dataset``: what the served page's link asked for (see ``build_regression``).
+    ``notices`` and ``dataset``: what a Python reader of the link found (see ``build_regression``).
     """
     from .tour import default_tour
 
@@ -76,14 +100,14 @@ def build_sections(state, *, mode: str, sections=SECTIONS, tour=None, notices=()
     s = Sections()
     if "regression" in sections:
         with tour_length(tour):   # the page's own link parser clamps ?tour=N to this tour's steps
-            s.regression = build_regression(state, mode=mode, notices=notices, dataset=dataset)
-        s.tour = add_tour(s.regression.layout, state, tour=tour, mode=mode)
+            s.regression = build_regression(state, notices=notices, dataset=dataset)
+        s.tour = add_tour(s.regression, state, tour=tour)
     if "sentence" in sections:
-        s.sentence = build_sentence(state, mode=mode)
+        s.sentence = build_sentence(state, mode="static")
     if "ideas" in sections:   # its dependency graphs follow the sentence section's words
-        s.ideas = build_ideas(mode=mode, tokens_src=s.sentence.models.get("tokens_src") if s.sentence else None)
+        s.ideas = build_ideas(tokens_src=s.sentence.models.get("tokens_src") if s.sentence else None)
     if "learning" in sections:   # it plays its paths on the regression's bandwidth slider and plots
-        s.learning = build_learning(state, mode=mode, regression=s.regression)
+        s.learning = build_learning(state, regression=s.regression)
     return s
 
 

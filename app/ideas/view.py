@@ -33,7 +33,7 @@ import attention
 from attention import lags
 
 from app.ui import text, theme
-from app.ui.engine import check_mode
+from app.ui.layout import Block
 from app.ui.theme import BLUE, GREY, ORANGE, PAGE_CSS, PAGE_STYLES, SKY, VERMILLION
 
 HERE = Path(__file__).resolve().parent
@@ -413,6 +413,7 @@ class IdeasView:
     engine: CustomJS
     widgets: dict
     models: dict = field(default_factory=dict)
+    blocks: list = field(default_factory=list)   # app/ui/layout.Block, in page order
 
 
 def _div(html: str, css, **props) -> Div:
@@ -463,19 +464,18 @@ def _lag_part(css) -> tuple[object, dict]:
                   "quiet": [weights_fig, pred_fig, lag_w, lag_actual, lag_pred, ticker, errors_div]}
 
 
-def build_ideas(*, mode: str = "served", tokens_src: ColumnDataSource | None = None) -> IdeasView:
+def build_ideas(*, tokens_src: ColumnDataSource | None = None) -> IdeasView:
     """The section: the dependency graphs and timings, then the lag panel.
 
     ``tokens_src`` is the self-attention section's source of the current words
     (column "tok"); the graphs follow it.  Without one, they show the default sentence.
     """
-    check_mode(mode)
     css = InlineStyleSheet(css=IDEAS_CSS)
     if tokens_src is None:
         tokens_src = ColumnDataSource({"tok": list(DEFAULT_TOKENS)}, name="ideas_tokens")
     seq, s = _sequence_part(tokens_src, css)
     lag, g = _lag_part(css)
-    config = {"mode": mode, "lags": lag_results(), "graph": GRAPH, "colors":
+    config = {"lags": lag_results(), "graph": GRAPH, "colors":
               {"top": VERMILLION, "other": BLUE}}
     models = {"config": config, "tokens_src": tokens_src, **{k: v for k, v in {**s, **g}.items() if k != "quiet"}}
     assert set(models) == set(ENGINE_ARGS)
@@ -484,9 +484,11 @@ def build_ideas(*, mode: str = "served", tokens_src: ColumnDataSource | None = N
     engine = CustomJS(args=models, code=engine_source())
     tokens_src.js_on_change("data", engine)
     g["w_period"].js_on_change("value", engine)
-    layout = column(_div(INTRO, css), seq, lag, sizing_mode="stretch_width", name="ideas_section",
-                    styles=PAGE_STYLES)
-    return IdeasView(layout=layout, engine=engine, widgets={"period": g["w_period"]}, models=models, )
+    intro = _div(INTRO, css)
+    layout = column(intro, seq, lag, sizing_mode="stretch_width", name="ideas_section", styles=PAGE_STYLES)
+    blocks = [Block("ideas-intro", intro, "body", height=200), Block("ideas-sequence", seq, "body", height=1100),
+              Block("ideas-lag", lag, "body", height=1000)]
+    return IdeasView(layout=layout, engine=engine, widgets={"period": g["w_period"]}, models=models, blocks=blocks)
 
 
 __all__ = ["IdeasView", "build_ideas", "graph_data", "graph_caption", "lag_results", "lag_sources", "errors_html",

@@ -46,7 +46,7 @@ const Learning = (function (M, E) {
         return { h: Array.from(d.h), loss: Array.from(d.loss), grad: Array.from(d.grad),
                  status: Array.from(d.status), message: Array.from(d.message) };
       }
-      c.bw.waiting = c.cfg.mode !== "static";   // a server is working it out
+      c.bw.waiting = true;   // the browser is working it out
       return null;
     }
     const t = c.cfg.bandwidth.trajectories[name];
@@ -293,7 +293,7 @@ const Learning = (function (M, E) {
     c.bw = { step: 0, traj: null, notes: {}, timer: null };
     c.m = { step: 0, traj: null, timer: null, q: Array.from(mc.query) };
     let v = Object.assign({}, c.cfg.initial);
-    if (c.cfg.mode !== "served") {   // the offline file and the live page read their own link
+    if (!E.hostOwnsAddress()) {   // the page reads its own link (a notebook's address is JupyterLab's)
       // the regression's engine reports bad values in its notices; here only the clean ones matter
       v = Object.assign(v, E.parseQuery(window.location.search, c.cfg.spec, c.cfg.url_rules).values);
     }

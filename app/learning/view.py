@@ -1,6 +1,6 @@
 """The "learning what similar means" section: the kernel trained by gradient descent, played back on the page.
 
-``build_learning(state, mode=..., regression=...)`` returns the section as a
+``build_learning(state, regression=...)`` returns the section as
 Bokeh layout plus its engine (a ``CustomJS`` made of ``mirror.js``,
 ``ui/common.js`` for the shared URL parser, text helpers and the page's bus, and
 ``engine.js``, the glue).  Two demos:
@@ -24,7 +24,6 @@ from __future__ import annotations
 import json
 import logging
 import time
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -39,7 +38,8 @@ import attention
 from attention import learn
 
 from app.ui import theme
-from app.ui.engine import check_mode, engine_args, engine_code, url_rules
+from app.ui.engine import engine_args, engine_code, url_rules
+from app.ui.layout import Block
 from app.ui.theme import BLUE, GREEN, GREY, PAGE_CSS, PAGE_STYLES, VERMILLION
 from app.state import (BANDWIDTH_LR_PRESETS, BANDWIDTH_TRAIN_STEPS, METRIC_LR_PRESETS, METRIC_TRAIN_STEPS,
                     ExplorableState, url_spec)
@@ -195,6 +195,7 @@ class LearningView:
     widgets: dict
     models: dict = field(default_factory=dict)
     parts: dict = field(default_factory=dict)
+    blocks: list = field(default_factory=list)   # app/ui/layout.Block, in page order
 
 
 def _dataset_name(ds) -> str:
@@ -217,18 +218,17 @@ def _lr_options(presets, default):
     return [(p, f"{p} (default)" if p == default else p) for p in presets]
 
 
-def build_learning(state: ExplorableState, *, mode: str = "served", regression) -> LearningView:
+def build_learning(state: ExplorableState, *, regression) -> LearningView:
     """The learning section for ``state``; ``regression`` is the RegressionView it drives (its slider, its plot)."""
-    return LearningSection(state, mode=mode, regression=regression).view()
+    return LearningSection(state, regression=regression).view()
 
 
 class LearningSection:
     """Builds the learning section, one method per part: the bandwidth demo's sources, figures and controls,
     the metric demo's, the engine, the served page's Python callbacks and the layout."""
 
-    def __init__(self, state: ExplorableState, *, mode: str = "served", regression):
-        check_mode(mode)
-        self.state, self.mode, self.regression = state, mode, regression
+    def __init__(self, state: ExplorableState, *, regression):
+        self.state, self.regression = state, regression
         self.rm = regression.models
         self.ds = self.rm["ds"]
         self.css = InlineStyleSheet(css=LEARN_CSS)
@@ -241,15 +241,16 @@ class LearningSection:
                     metric=self.metric_figure(), metric_loss=self.metric_loss_figure())
         self.controls()
         engine, models = self.engine(figs)
-        if self.mode == "served":
-            self.python_callbacks()
         layout, parts = self.layout(figs)
         widgets = dict(lr=self.bw_lr, play=self.bw_buttons[0], pause=self.bw_buttons[1], step=self.bw_buttons[2],
                        reset=self.bw_buttons[3], metric_lr=self.m_lr, metric_play=self.m_buttons[0],
                        metric_pause=self.m_buttons[1], metric_step=self.m_buttons[2], metric_reset=self.m_buttons[3])
         models.update(path_plot=figs["path"], loss_plot=figs["loss"], metric_loss_plot=figs["metric_loss"],
                       bias_variance_plot=fb)
-        return LearningView(layout=layout, engine=engine, widgets=widgets, models=models, parts=parts)
+        blocks = [Block("learning-intro", parts["intro"], "body", height=200),
+                  Block("learning-bandwidth", parts["bandwidth"], "body", height=700),
+                  Block("learning-metric", parts["metric"], "body", height=900)]
+        return LearningView(layout=layout, engine=engine, widgets=widgets, models=models, parts=parts, blocks=blocks)
 
     # -- the bandwidth ------------------------------------------------------------------------------------
     def bandwidth_sources(self):
@@ -370,7 +371,7 @@ class LearningSection:
     def config(self) -> dict:
         state, spec = self.state, self.spec
         return {
-            "mode": self.mode, "tick_ms": TICK_MS, "keys": list(URL_KEYS), "spec": {k: spec[k] for k in URL_KEYS},
+            "tick_ms": TICK_MS, "keys": list(URL_KEYS), "spec": {k: spec[k] for k in URL_KEYS},
             "initial": {"lr": state.lr, "step": state.step, "metric_lr": state.metric_lr,
                         "metric_step": state.metric_step},
             "defaults": {k: spec[k]["default"] for k in URL_KEYS},
@@ -407,41 +408,6 @@ class LearningSection:
         self.gen.js_on_change("data", engine)
         return engine, models
 
-    def python_callbacks(self):
-        """Served page: a generated dataset's path is trained in Python; the learning rates reach the state."""
-        state, ds = self.state, self.ds
-        trainer = _GeneratedTrainer(ds, self.gen)
-        if _dataset_name(ds) == "generated":
-            trainer.request(state.lr)
-
-        def guarded(fn):
-            """A failing callback is logged and never stops the session (the browser keeps its paths)."""
-            def run(attr, old, new):
-                try:
-                    fn(new)
-                except Exception:  # noqa: BLE001
-                    log.exception("learning section: %s failed", fn.__name__)
-            return run
-
-        def on_data(_new):
-            if _dataset_name(ds) == "generated":
-                trainer.request(self.bw_lr.value)
-
-        def on_lr(new):
-            if new in BANDWIDTH_LR_PRESETS:
-                if hasattr(state, "lr"):
-                    state.lr = new
-                if _dataset_name(ds) == "generated":
-                    trainer.request(new)
-
-        def on_mlr(new):
-            if new in METRIC_LR_PRESETS and hasattr(state, "metric_lr"):
-                state.metric_lr = new
-
-        ds.on_change("data", guarded(on_data))
-        self.bw_lr.on_change("value", guarded(on_lr))
-        self.m_lr.on_change("value", guarded(on_mlr))
-
     # -- the layout ---------------------------------------------------------------------------------------
     def layout(self, figs: dict):
         css = [self.css]
@@ -467,71 +433,6 @@ class LearningSection:
                  "bandwidth": bandwidth, "metric": metric}
         layout = column(*parts.values(), sizing_mode="stretch_width", name="learning_section", styles=PAGE_STYLES)
         return layout, parts
-
-
-BACKGROUND_N = 300  # a generated dataset larger than this is trained in a worker thread (n = 2000: 4-5 s of a core)
-_POOL: ThreadPoolExecutor | None = None
-
-
-def _pool() -> ThreadPoolExecutor:
-    global _POOL
-    if _POOL is None:
-        _POOL = ThreadPoolExecutor(max_workers=2, thread_name_prefix="learn-train")
-    return _POOL
-
-
-def _train_columns(x, y, lr: str) -> tuple[dict, str]:
-    try:
-        return bandwidth_trajectory_for(x, y, lr), ""
-    except ValueError as e:  # e.g. fewer than 2 samples: the browser shows the reason
-        return {"h": [], "loss": [], "grad": [], "status": [], "message": []}, str(e)
-
-
-class _GeneratedTrainer:
-    """Served page: trains on the generated dataset held by ``ds`` and hands the path to the browser via ``gen``.
-
-    Small datasets are trained at once.  A large one is trained in a worker thread (numpy releases the
-    GIL), so one student's n = 2000 does not stall every other session on the server; the result is
-    applied on the document's next tick, and only if no newer request came in meanwhile.  The browser
-    matches the path to its dataset and learning rate by ``gen.tags``.
-    """
-
-    def __init__(self, ds, gen):
-        self.ds, self.gen, self.seq = ds, gen, 0
-
-    def request(self, lr: str) -> None:
-        if lr not in BANDWIDTH_LR_PRESETS:
-            return
-        self.seq += 1
-        seq, key = self.seq, (self.ds.tags[0] if self.ds.tags else "")
-        x = np.asarray(self.ds.data["x"], dtype=float)
-        y = np.asarray(self.ds.data["y"], dtype=float)
-        doc = self.ds.document
-        if x.shape[0] <= BACKGROUND_N or doc is None or doc.session_context is None:
-            self._apply(seq, lr, key, *_train_columns(x, y, lr))
-            return
-        future = _pool().submit(_train_columns, x, y, lr)
-
-        def done(f):
-            try:
-                cols, error = f.result()
-            except Exception as e:  # noqa: BLE001 - reported to the student, never raised in the worker
-                cols, error = {"h": [], "loss": [], "grad": [], "status": [], "message": []}, repr(e)
-            try:
-                doc.add_next_tick_callback(lambda: self._apply(seq, lr, key, cols, error))
-            except (AttributeError, RuntimeError):  # the student left while it trained: a destroyed
-                pass                                # document takes no callbacks, and nobody waits for the path
-
-        future.add_done_callback(done)
-
-    def _apply(self, seq, lr, key, cols, error):
-        if seq != self.seq:  # a newer dataset or learning rate was asked for meanwhile
-            return
-        meta = {"lr": lr, "dataset": key}
-        if error:
-            meta["error"] = error
-        self.gen.tags = [json.dumps(meta)]
-        self.gen.data = cols
 
 
 __all__ = ["build_learning", "LearningView", "bandwidth_trajectory", "bandwidth_trajectories", "metric_trajectory",

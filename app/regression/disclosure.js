@@ -25,9 +25,9 @@ const AttnMore = (function (U) {
     return Object.keys(now).some((k) => away(k, now[k], a.config));
   }
 
-  // The offline file reads its own link (the served page's Python read it already).
+  // The page reads its own link (in a notebook the address is JupyterLab's, and Python set the widgets).
   function linkNeedsIt(a) {
-    if (a.config.mode === "served") return false;
+    if (U.hostOwnsAddress()) return false;
     const { values } = U.parseQuery(window.location.search, a.config.spec, a.config.url_rules);
     return a.config.keys.some((k) => values[k] !== undefined && away(k, values[k], a.config));
   }
@@ -43,10 +43,8 @@ const AttnMore = (function (U) {
     const open = a.more.visible === true;
     const b = buttonEl(a.button);
     if (b && b.getAttribute("aria-expanded") !== String(open)) b.setAttribute("aria-expanded", String(open));
-    // the served page's generator (Panel widgets outside this section's layout) follows the column
-    const doc = a.more.document;
-    const gen = doc && a.config.generator ? doc.get_model_by_name(a.config.generator) : null;
-    if (gen && gen.visible !== open) gen.visible = open;
+    // the column is a block of its own, drawn when the browser is idle: opened earlier, it is drawn now
+    if (open && globalThis.AttnPage && a.config.block) globalThis.AttnPage.ensure(a.config.block);
   }
 
   function open(a) {

@@ -37,21 +37,49 @@ const Explorable = (function (M, U) {
     let i = 0, nearest = Infinity;
     for (let j = 0; j < w.length; j++) if (w[j] > w[i]) i = j;
     for (const k of xs) nearest = Math.min(nearest, Math.abs(k - q));
-    return { x: xs[i], y: ys[i], nearest: Math.abs(xs[i] - q) <= nearest + 1e-9 };
+    return { x: xs[i], y: ys[i], index: i, nearest: Math.abs(xs[i] - q) <= nearest + 1e-9 };
   }
 
-  // limits: the thresholds of app/regression/text.py (config.limits)
-  function limitNotices(r, heaviest, limits) {
-    const out = [];
+  // What the prediction curve does across the plot (twin of curve_facts in app/regression/text.py): how many
+  // samples win somewhere, the share of the grid won by the query's nearest sample, and the share where one
+  // sample holds at least `sharp` of the weight.
+  function curveFacts(grid, xs, opt, sharp) {
+    const emb = opt.kernel === "dot" ? M.embedKeys(xs, opt.bandwidth, M.circleRadius(xs), opt.keyScale) : null;
+    const winners = new Set();
+    let nearestCount = 0, sharpCount = 0;
+    for (let i = 0; i < grid.length; i++) {
+      const w = M.weights1d(grid[i], xs, opt, emb);
+      let top = 0, near = Infinity;
+      for (let j = 0; j < w.length; j++) { if (w[j] > w[top]) top = j; near = Math.min(near, Math.abs(grid[i] - xs[j])); }
+      winners.add(top);
+      if (Math.abs(grid[i] - xs[top]) <= near + 1e-9) nearestCount += 1;
+      if (w[top] >= sharp) sharpCount += 1;
+    }
+    return { winners: winners.size, nearest_share: nearestCount / grid.length, sharp_share: sharpCount / grid.length };
+  }
+
+  // limits: the thresholds of app/regression/text.py (config.limits).  Every claim is checked against the
+  // numbers: `heaviest` at the query, `curve` along the prediction curve (curveFacts).
+  function limitNotices(r, heaviest, curve, limits, keyNorm) {
+    const out = [], mw = `Max weight ${fixed(r.max_weight, 3)}`;
+    const why = "a dot product rewards a key's length as well as its direction";
     if (r.max_weight >= limits.one_sample) {
-      if (!heaviest || heaviest.nearest)
-        out.push(`Max weight ${fixed(r.max_weight, 3)}: the query now copies its nearest sample ` +
-          `(1-nearest-neighbour), and the prediction curve turns into steps.`);
-      else
-        out.push(`Max weight ${fixed(r.max_weight, 3)}, on the sample at x = ${signed(heaviest.x, 2)}, which is ` +
-          `not the nearest one: its key is longer than the keys nearer the query, and a dot product rewards ` +
-          `length as well as direction, so this far key wins wherever the query is. The prediction ` +
-          `flattens to that sample's value, ${signed(heaviest.y, 2)}.`);
+      const hx = signed(heaviest.x, 2), hy = signed(heaviest.y, 2), flat = curve.sharp_share >= limits.sharp_share;
+      if (curve.winners === 1) {
+        const where = heaviest.nearest ? " (here it is also the nearest sample)" : ", which is not the nearest one";
+        const words = flat ? `The prediction curve is flat at its value, ${hy}.` : `The prediction curve leans towards its value, ${hy}.`;
+        out.push(`${mw}, on the sample at x = ${hx}${where}: its key is longer than the keys nearer the query, ` +
+          `and ${why}, so this sample wins wherever the query is. ${words}`);
+      } else if (heaviest.nearest && curve.nearest_share >= 1.0) {
+        out.push(flat ? `${mw}: the query copies its nearest sample (1-nearest-neighbour), and the prediction curve turns into steps.`
+          : `${mw}: the query copies its nearest sample (1-nearest-neighbour) here; elsewhere along x the weights still spread over more than one sample.`);
+      } else if (heaviest.nearest) {
+        out.push(`${mw}: the query copies its nearest sample here, but elsewhere along x a longer key further ` +
+          `${keyNorm > 0 ? "right" : "left"} wins over nearer ones, because ${why}.`);
+      } else {
+        out.push(`${mw}, on the sample at x = ${hx}, which is not the nearest one: its key is longer than the keys ` +
+          `nearer the query, and ${why}. The prediction is close to that sample's value, ${hy}.`);
+      }
     }
     if (r.effective_points >= limits.near_uniform * r.n)
       out.push(`${fixed(r.effective_points, 1)} of ${r.n} effective points: the weights are nearly uniform, ` +
@@ -66,23 +94,31 @@ const Explorable = (function (M, U) {
   function options(c) {
     const kernel = c.kernel;
     const keyScale = kernel === "dot" && c.key_norm !== 0 ? M.keyNormTilt(c.x, c.key_norm) : null;
-    return { kernel, bandwidth: c.h, temperature: c.t, keyScale };
+    return { kernel, bandwidth: c.h, temperature: c.t, keyScale, tilt: keyScale ? c.key_norm : 0 };
   }
 
   // ---- computations, from the cheapest (every pointer move) up ---------------
 
-  // The kernel's shape around the query, scaled so its peak is the largest weight: at position x' it is
-  // peak * exp((score(q, x') - score(q, q)) / T), for a key of unit norm factor (no tilt).
-  function kernelShape(grid, q, xs, opt, peak) {
-    const h = opt.bandwidth, t = opt.temperature, ky = new Float64Array(grid.length);
+  // The kernel's shape around the query, drawn through the tops of the weight stems: at position x' it is the
+  // largest weight times exp((score(q, x') - score(q, x_top)) / T), the weight a key at x' would get beside the
+  // heaviest one.  With a key-norm tilt, a key at x' has the tilt's length there (keyNormTilt's factor, continued
+  // between the samples), so the curve shows why a far, long key can win.
+  function kernelShape(grid, q, xs, opt, peak, top) {
+    const h = opt.bandwidth, t = opt.temperature, ky = new Float64Array(grid.length), xt = xs[top];
     if (opt.kernel === "gaussian") {
-      for (let i = 0; i < grid.length; i++) ky[i] = peak * Math.exp(-((grid[i] - q) ** 2) / (2 * h * h * t));
+      const st = -((q - xt) ** 2) / (2 * h * h);
+      for (let i = 0; i < grid.length; i++) ky[i] = peak * Math.exp((-((grid[i] - q) ** 2) / (2 * h * h) - st) / t);
       return ky;
     }
-    const R = M.circleRadius(xs), emb = M.embedKeys(grid, h, R, null), cc = 2.0 ** 0.25 / h, a0 = q / R;
-    const q0 = cc * (R * Math.cos(a0)), q1 = cc * (R * Math.sin(a0));
-    const sq = (q0 * q0 + q1 * q1) / Math.sqrt(2);
-    for (let i = 0; i < grid.length; i++) ky[i] = peak * Math.exp(((q0 * emb.e0[i] + q1 * emb.e1[i]) / Math.sqrt(2) - sq) / t);
+    const R = M.circleRadius(xs), c = 2.0 ** 0.25 / h, a0 = q / R;
+    const q0 = c * (R * Math.cos(a0)), q1 = c * (R * Math.sin(a0));
+    let lo = Infinity, hi = -Infinity;
+    for (const x of xs) { if (x < lo) lo = x; if (x > hi) hi = x; }
+    const strength = opt.keyScale ? opt.tilt : 0;
+    const scale = (x) => (strength && hi > lo ? Math.exp(strength * (2 * (x - lo) / (hi - lo) - 1)) : 1);
+    const score = (x) => { const a = x / R; return (q0 * (c * (R * Math.cos(a))) + q1 * (c * (R * Math.sin(a)))) * scale(x) / Math.sqrt(2); };
+    const st = score(xt);
+    for (let i = 0; i < grid.length; i++) ky[i] = peak * Math.exp((score(grid[i]) - st) / t);
     return ky;
   }
 
@@ -103,10 +139,11 @@ const Explorable = (function (M, U) {
     c.drawnQuery = q;
     const w = r.weights, n = c.x.length, mx = r.max_weight, sc = c.scale * markerScale(n);
     const size = new Array(n), wn = new Array(n);
-    for (let j = 0; j < n; j++) { wn[j] = w[j] / mx; size[j] = sc * (4 + 18 * Math.sqrt(wn[j])); }
+    let top = 0;
+    for (let j = 0; j < n; j++) { wn[j] = w[j] / mx; size[j] = sc * (4 + 18 * Math.sqrt(wn[j])); if (w[j] > w[top]) top = j; }
     a.samples.data = { x: c.x, y: c.y, w: Array.from(w), wn, size, alpha: c.alpha };
 
-    const kx = c.grid, ky = kernelShape(kx, q, c.x, opt, mx);
+    const kx = c.grid, ky = kernelShape(kx, q, c.x, opt, mx, top);
     a.kshape.data = { x: Array.from(kx), k: Array.from(ky) };
 
     const pts = { x: [q], y: [r.prediction], label: ["prediction"] };
@@ -118,9 +155,9 @@ const Explorable = (function (M, U) {
     // frame; the others (the weights, the two entropy plots) paint at the frame.
     U.paintSoon(a.figs[0]);
 
-    // entropy against bandwidth at this query (T folded into h: the h axis is h * sqrt(T))
-    const ent = entropyAtQuery(q, c.x, c.hgrid, opt);
-    a.hent.data = { h: c.hlist, ent };
+    // entropy against bandwidth at this query (T folded into h: the h axis is h * sqrt(T)), once its plot is drawn
+    if (U.plotView(a.figs[3])) a.hent.data = { h: c.hlist, ent: entropyAtQuery(q, c.x, c.hgrid, opt) };
+    else c.hentStale = true;
     // The HTML (the slider, the readouts, the caption) changes after the plots have painted (U.afterPaint).
     U.afterPaint(c, "query texts", () => queryTexts(a, c, r), (e) => showError(a, e));
   }
@@ -131,8 +168,10 @@ const Explorable = (function (M, U) {
     if (a.w_query.value !== q && c.query === q) { quiet(a.w_query, "value", q); c.queryDirty = true; c.sliderWrite = q; }
     const err = r.true_value === null ? null : r.prediction - r.true_value;
     const row = (k, v, extra) => `<tr><th scope="row">${k}</th><td>${v}</td>${extra ? `<td class="extra">${extra}</td>` : "<td></td>"}</tr>`;
+    setHtml(a.strip_div, `<p class="strip">max weight <b>${fixed(r.max_weight, 3)}</b> \u00b7 effective points ` +
+      `<b>${fixed(r.effective_points, 1)}</b> of ${n} \u00b7 prediction <b>${signed(r.prediction, 2)}</b></p>`);
     setHtml(a.readout_div,
-      `<table class="readouts" aria-live="polite" aria-label="readouts">` +
+      `<table class="readouts" aria-label="readouts">` +
       row("max weight", fixed(r.max_weight, 3)) +
       row("entropy", `${fixed(r.entropy_bits, 2)} bits`, `of ${fixed(Math.log2(n), 2)}`) +
       row("effective points", fixed(r.effective_points, 1), `of ${n}`) +
@@ -141,10 +180,24 @@ const Explorable = (function (M, U) {
       row("error", err === null ? "\u2013" : signed(err, 2)) +
       `</table>`);
     const tilt = c.kernel === "dot" ? c.key_norm : 0;
-    setHtml(a.caption_div, `<p class="caption" aria-live="polite">${esc(caption(r, c.kernel, c.h, c.t, tilt))}</p>`);
-    const notes = limitNotices(r, heaviestSample(q, c.x, c.y, w), c.cfg.limits);
+    setHtml(a.caption_div, `<p class="caption">${esc(caption(r, c.kernel, c.h, c.t, tilt))}</p>`);
+    announce(a, c, r);
+    const notes = limitNotices(r, heaviestSample(q, c.x, c.y, w), c.curveFacts, c.cfg.limits, tilt);
     setHtml(a.limits_div, notes.map((s) => `<p class="limit">${esc(s)}</p>`).join(""));
     scheduleUrl(a, c);
+  }
+
+  // Screen readers hear the readouts politely, and not at every frame of a drag: the live region is written
+  // once the numbers have rested for ANNOUNCE_MS, and at most once every ANNOUNCE_MAX_MS while they keep moving.
+  const ANNOUNCE_MS = 600, ANNOUNCE_MAX_MS = 2000;
+  function announce(a, c, r) {
+    c.toAnnounce = `max weight ${fixed(r.max_weight, 3)}, effective points ${fixed(r.effective_points, 1)} of ` +
+      `${r.n}, prediction ${signed(r.prediction, 2)}`;
+    const now = performance.now();
+    if (c.announceTimer) clearTimeout(c.announceTimer);
+    const say = () => { c.announceTimer = null; c.announcedAt = performance.now(); setHtml(a.announce_div, `<p>${esc(c.toAnnounce)}</p>`); };
+    if (c.announcedAt !== undefined && now - c.announcedAt >= ANNOUNCE_MAX_MS) { say(); return; }
+    c.announceTimer = setTimeout(say, ANNOUNCE_MS);
   }
 
   function kernelViews(a, c) {
@@ -158,12 +211,15 @@ const Explorable = (function (M, U) {
       x: Array.from(c.grid), pred: Array.from(pred), ent: Array.from(ent), eff, nn: Array.from(nn),
       truth: f ? Array.from(c.grid, f) : Array.from(c.grid, () => NaN),
     };
+    c.curveFacts = curveFacts(c.grid, c.x, opt, c.cfg.limits.sharp_weight);
     const heff = c.h * Math.sqrt(c.t);
     for (const s of [a.hspan_ent, a.hspan_bv]) setWidget(s, "location", heff);
     queryViews(a, c);
   }
 
-  function dataViews(a, c) {
+  // Leave-one-out error, bias² and variance against h (at T = 1): they follow the data and the kernel only.
+  function errorCurves(a, c) {
+    c.hcurveStale = false;
     const opt = Object.assign(options(c), { temperature: 1 });
     c.hcols = { loo: Array.from(M.looError(c.x, c.y, c.hgrid, opt)) };
     const bv = c.noise === null ? null : M.biasVarianceExact(c.x, c.fn, c.noise, c.hgrid, opt);
@@ -172,6 +228,10 @@ const Explorable = (function (M, U) {
     c.hcols.variance = bv ? Array.from(bv.variance) : nan();
     c.hcols.error = bv ? Array.from(bv.error) : nan();
     a.hcurve.data = Object.assign({ h: c.hlist }, c.hcols);
+  }
+
+  function dataViews(a, c) {
+    if (U.plotView(a.figs[4])) errorCurves(a, c); else c.hcurveStale = true;
     setWidget(a.mean_span, "location", M.mean(c.y));
     kernelViews(a, c);
   }
@@ -207,6 +267,45 @@ const Explorable = (function (M, U) {
     if (!d) return false;
     a.ds.tags = [JSON.stringify({ name, function: d.function, noise: d.noise, description: d.description })];
     a.ds.data = { x: d.x, y: d.y };
+    loadData(a, c);
+    return true;
+  }
+
+  // ---- the seeded generator (ui/generator.js, the twin of attention.make_dataset) ---------------------
+
+  // fn, n, noise and seed from the generator's fields, each kept within its deep-link bounds; a value that
+  // cannot be used gets a notice naming it (n is typed freely: 5000 becomes 2000, and the page says so).
+  function generatorValues(a, c) {
+    const spec = c.cfg.spec, notes = [];
+    const fields = { fn: a.g_fn.value, n: a.g_n.value, noise: a.g_noise.value, seed: a.g_seed.value };
+    const out = {};
+    for (const k of c.cfg.generator_keys) {
+      const s = spec[k], v = fields[k];
+      if (s.kind === "choice") { out[k] = s.choices.includes(v) ? v : s.default; continue; }
+      if (v === null || v === undefined || !isFinite(v)) { out[k] = c.gen ? c.gen[k] : s.default; continue; }
+      const kept = clamp(s.kind === "int" ? Math.round(v) : v, s.lo, s.hi);
+      if (kept !== v) notes.push(k === "n" ? `n = ${v} is outside what the generator draws (${s.lo_text} to ${s.hi_text} samples); it uses n = ${kept}.`
+                                           : `${k} = ${v} is outside ${s.lo_text} to ${s.hi_text}; it uses ${kept}.`);
+      out[k] = kept;
+    }
+    return { values: out, notes };
+  }
+
+  function showNotices(a, notes) {
+    setWidget(a.notice_div, "text", notes.map((t) => `<p class="notice">${esc(t)}</p>`).join(""));
+    setWidget(a.notice_div, "visible", notes.length > 0);
+  }
+
+  // Draw the generator's samples into the data source (the same samples as Python for the same values).
+  function generate(a, c, values) {
+    const G = typeof AttnGenerator !== "undefined" ? AttnGenerator : null;   // ui/generator.js, in this engine's code
+    if (!G) return false;
+    const d = G.makeDataset(values.fn, values.n, values.noise, values.seed);
+    c.gen = values;
+    for (const [k, w] of [["fn", a.g_fn], ["n", a.g_n], ["noise", a.g_noise], ["seed", a.g_seed]]) setWidget(w, "value", values[k]);
+    a.ds.tags = [JSON.stringify({ name: "generated", function: d.function, noise: d.noise, description: d.description })];
+    a.ds.data = { x: Array.from(d.x), y: Array.from(d.y) };
+    setWidget(a.w_dataset, "value", "generated");
     loadData(a, c);
     return true;
   }
@@ -258,6 +357,10 @@ const Explorable = (function (M, U) {
     if (v.dataset !== undefined && c.cfg.datasets[v.dataset]) {
       setWidget(a.w_dataset, "value", v.dataset);
       swapDataset(a, c, v.dataset);
+    } else if (v.dataset === "generated") {
+      const g = {};
+      for (const k of c.cfg.generator_keys) g[k] = v[k] !== undefined ? v[k] : c.cfg.spec[k].default;
+      generate(a, c, g);
     }
     syncWidgets(a, c);
   }
@@ -272,10 +375,15 @@ const Explorable = (function (M, U) {
     setWidget(a.w_link, "active", c.link);
     setWidget(a.w_limits, "active", c.limits);
     setWidget(a.w_present, "active", c.present);
-    setWidget(a.nn_renderer, "visible", c.limits);
-    setWidget(a.nn_item, "visible", c.limits);
-    setWidget(a.mean_span, "visible", c.limits);
+    showLimits(a, c);
     c.heff = c.h * Math.sqrt(c.t);
+  }
+
+  // The 1-NN curve and the global mean, and their entries in the legend under the plot.
+  function showLimits(a, c) {
+    setWidget(a.nn_renderer, "visible", c.limits);
+    setWidget(a.mean_span, "visible", c.limits);
+    setHtml(a.legend_div, c.cfg.legend[c.limits ? "on" : "off"]);
   }
 
   // On a touch screen the main plot keeps horizontal drags (they move the query) and leaves vertical
@@ -302,22 +410,33 @@ const Explorable = (function (M, U) {
                             ["key_norm", "key_norm"]])
       if (init0[key] !== undefined) c[k] = init0[key];
     loadData(a, c);
-    if (c.cfg.mode !== "served") {   // the offline file and the live page read their own link
+    if (!U.hostOwnsAddress()) {   // the page reads its own link (in a notebook, Python set the widgets)
       const { values, notices } = U.parseQuery(window.location.search, c.cfg.spec, c.cfg.url_rules);
       applyState(a, c, values);
-      a.notice_div.text = notices.map((s) => `<p class="notice">${esc(s)}</p>`).join("");
-      a.notice_div.visible = notices.length > 0;
+      if (notices.length) showNotices(a, notices);
     } else {
+      if (a.w_dataset.value === "generated" && a.ds.data.x.length === 0) generate(a, c, generatorValues(a, c).values);
       syncWidgets(a, c);
     }
     applyPresent(a, c, true);
-    letVerticalSwipesScroll(a.shared_figs[0]);
-    Theme.nameControls(a.ds.document);
-    for (const f of a.figs) { const v = U.plotView(f); if (v) U.framePaints(v); }
+    if (!globalThis.AttnPage) Theme.nameControls(a.ds.document);   // the page's loader names each block it draws
     c.ready = true;
     dataViews(a, c);
+    lazyViews(a, c);
+    U.subscribe(a.ds.document, "drawn", () => U.runGuarded(c, () => lazyViews(a, c), (e) => showError(a, e)));
     c.urlArmed = true;
     announceHeight();
+  }
+
+  // The plots of this section are drawn one by one (app/ui/loader.js): each is set up when it appears, and
+  // the curves against h, which cost the most, are computed only once their plots are on the page.
+  function lazyViews(a, c) {
+    for (const f of a.figs) { const v = U.plotView(f); if (v) U.framePaints(v); }
+    const live = U.findView(a.announce_div);
+    if (live && live.markup_el && !live.markup_el.hasAttribute("aria-live")) live.markup_el.setAttribute("aria-live", "polite");
+    letVerticalSwipesScroll(a.shared_figs[0]);
+    if (c.hentStale && U.plotView(a.figs[3])) { c.hentStale = false; queryViews(a, c); }
+    if (c.hcurveStale && U.plotView(a.figs[4])) errorCurves(a, c);
   }
 
   // Inside an iframe, tell the host page how tall the explorable is, so a
@@ -352,7 +471,9 @@ const Explorable = (function (M, U) {
     for (const k of ["link", "limits", "present"]) {
       if (c[k] === s[k].default) out.delete(k); else out.set(k, c[k] ? "1" : "0");
     }
-    if (a.w_dataset.value !== "generated") for (const k of ["fn", "n", "noise", "seed"]) out.delete(k);
+    for (const k of c.cfg.generator_keys) {
+      if (a.w_dataset.value === "generated" && c.gen) put(k, c.gen[k]); else out.delete(k);
+    }
     return out.toString();
   }
 
@@ -383,6 +504,11 @@ const Explorable = (function (M, U) {
     }
     if (name === "tap" || name === "press") {
       if (ev.x !== undefined && ev.x !== null) setQuery(a, c, ev.x);
+      return;
+    }
+    if (name === "button_click" && ev.origin === a.g_go) {
+      const { values, notes } = generatorValues(a, c);
+      if (generate(a, c, values)) { showNotices(a, notes); dataViews(a, c); scheduleUrl(a, c); }
       return;
     }
     if (name === "button_click") {
@@ -422,16 +548,19 @@ const Explorable = (function (M, U) {
       return dataViews(a, c);
     }
     if (ev === a.w_dataset) {
-      if (swapDataset(a, c, a.w_dataset.value)) dataViews(a, c);
-      return; // 'generated': Python fills the data source, which calls back here
+      if (a.w_dataset.value === "generated") {
+        const { values, notes } = generatorValues(a, c);
+        if (generate(a, c, values)) { showNotices(a, notes); dataViews(a, c); scheduleUrl(a, c); }
+        return;
+      }
+      if (swapDataset(a, c, a.w_dataset.value)) { dataViews(a, c); scheduleUrl(a, c); }
+      return;
     }
     if (ev === a.ds) { loadData(a, c); return dataViews(a, c); }
     if (ev === a.w_link) { c.link = a.w_link.active; c.heff = c.h * Math.sqrt(c.t); return scheduleUrl(a, c); }
     if (ev === a.w_limits) {
       c.limits = a.w_limits.active;
-      setWidget(a.nn_renderer, "visible", c.limits);
-      setWidget(a.nn_item, "visible", c.limits);
-      setWidget(a.mean_span, "visible", c.limits);
+      showLimits(a, c);
       return scheduleUrl(a, c);
     }
     if (ev === a.w_present) { c.present = a.w_present.active; applyPresent(a, c); return queryViews(a, c); }

@@ -49,23 +49,62 @@ def heaviest_sample(query: float, keys, values, weights) -> dict:
     return {"x": keys[i], "y": values[i], "nearest": abs(keys[i] - query) <= nearest + 1e-9}
 
 
-def limit_notices(r, heaviest: dict | None = None) -> list[str]:
+# Along the prediction curve, a query "has one winner" where its largest weight is at least this much.
+SHARP_WEIGHT = 0.9
+# The curve "turns into steps" (or is flat) when this share of it has one winner.
+SHARP_SHARE = 0.8
+
+
+def curve_facts(grid, keys, weights) -> dict:
+    """What the prediction curve does across the plot, from the weights of every query on ``grid`` (m x n).
+
+    ``winners``: how many different samples take the largest weight somewhere along the curve (1: the same
+    sample wins wherever the query is, so the curve is flat at its value); ``nearest_share``: the share of
+    the grid where the winner is (one of) the query's nearest samples (1: nearest-neighbour everywhere);
+    ``sharp_share``: the share where one sample has at least SHARP_WEIGHT of the weight (near 1: the curve
+    is made of flat steps).  Twin of ``curveFacts`` in app/regression/engine.js.
+    """
+    import numpy as np
+
+    g, k, W = np.asarray(grid, float), np.asarray(keys, float), np.asarray(weights, float)
+    top = np.argmax(W, axis=1)
+    dist = np.abs(g[:, None] - k[None, :])
+    nearest = np.abs(g - k[top]) <= dist.min(axis=1) + 1e-9
+    return {"winners": int(len(set(top.tolist()))), "nearest_share": float(nearest.mean()),
+            "sharp_share": float((W.max(axis=1) >= SHARP_WEIGHT).mean())}
+
+
+def limit_notices(r, heaviest: dict, curve: dict, key_norm: float = 0.0) -> list[str]:
     """The sentences that name a limit as it happens (twin of ``limitNotices`` in app/regression/engine.js).
 
-    ``heaviest`` is ``heaviest_sample(...)`` for the same state; without it the heaviest sample is
-    taken to be the nearest one.
+    Every claim is checked against the numbers: ``heaviest`` is ``heaviest_sample(...)`` at the query and
+    ``curve`` is ``curve_facts(...)`` along the prediction curve for the same state (a claim about the
+    curve is made only when the curve does it); ``key_norm`` is the tilt (its sign says which keys are longer).
     """
     out = []
+    mw = f"Max weight {r.max_weight:.3f}"
+    why = "a dot product rewards a key's length as well as its direction"
     if r.max_weight >= ONE_SAMPLE_WEIGHT:
-        if heaviest is None or heaviest["nearest"]:
-            out.append(f"Max weight {r.max_weight:.3f}: the query now copies its nearest sample "
-                       f"(1-nearest-neighbour), and the prediction curve turns into steps.")
+        hx, hy = _signed(heaviest["x"], 2), _signed(heaviest["y"], 2)
+        flat = curve["sharp_share"] >= SHARP_SHARE
+        if curve["winners"] == 1:
+            where = " (here it is also the nearest sample)" if heaviest["nearest"] else ", which is not the nearest one"
+            curve_words = (f"The prediction curve is flat at its value, {hy}." if flat else
+                           f"The prediction curve leans towards its value, {hy}.")
+            out.append(f"{mw}, on the sample at x = {hx}{where}: its key is longer than the keys nearer the query, "
+                       f"and {why}, so this sample wins wherever the query is. {curve_words}")
+        elif heaviest["nearest"] and curve["nearest_share"] >= 1.0:
+            out.append(f"{mw}: the query copies its nearest sample (1-nearest-neighbour), and the prediction curve "
+                       f"turns into steps." if flat else
+                       f"{mw}: the query copies its nearest sample (1-nearest-neighbour) here; elsewhere along x "
+                       f"the weights still spread over more than one sample.")
+        elif heaviest["nearest"]:
+            side = "right" if key_norm > 0 else "left"
+            out.append(f"{mw}: the query copies its nearest sample here, but elsewhere along x a longer key further "
+                       f"{side} wins over nearer ones, because {why}.")
         else:
-            out.append(f"Max weight {r.max_weight:.3f}, on the sample at x = {_signed(heaviest['x'], 2)}, which is "
-                       f"not the nearest one: its key is longer than the keys nearer the query, and a dot product rewards "
-                       f"length "
-                       f"as well as direction, so this far key wins wherever the query is. The prediction "
-                       f"flattens to that sample's value, {_signed(heaviest['y'], 2)}.")
+            out.append(f"{mw}, on the sample at x = {hx}, which is not the nearest one: its key is longer than the "
+                       f"keys nearer the query, and {why}. The prediction is close to that sample's value, {hy}.")
     if r.effective_points >= NEAR_UNIFORM_FRACTION * r.n:
         out.append(f"{r.effective_points:.1f} of {r.n} effective points: the weights are nearly uniform, "
                    f"so the prediction flattens toward the global mean ({_signed(r.global_mean, 2)}).")
@@ -122,13 +161,27 @@ from leaving one sample out and from measuring on one noisy draw of the data. Th
 lowest leave-one-out error still sits near the lowest bias&sup2; + variance.</p>
 """
 
-# Served page only, behind "More controls": the generator is a block of its own under the plots over x.
-GENERATOR_WHERE = ("To draw a fresh dataset, use the generator under the plots: it opens and closes "
-                   "with these controls.")
-
-# Live page (attention-explorable serve), behind "More controls", above the generator's fields.
+# Behind "More controls", above the generator's fields.
 GENERATOR_NOTE = (f"Draw fresh noisy samples of a true function (at most {MAX_GENERATED_N}); the same seed always gives "
                   "the same samples.")
 
-STATIC_NOTE = ("This file runs without Python: the seeded dataset generator and sentences with "
-               "words outside the shipped vocabulary need the served app.")
+
+
+# Under the readouts, where a student first meets entropy and effective points.
+ENTROPY_WORDS = """
+<p class="small"><b>Entropy</b> says how spread out the weights are: 0 bits when one sample gets all of
+them, log<sub>2</sub>&nbsp;n bits when every sample gets the same. <b>Effective points</b> turn that into a
+count, 2<sup>entropy</sup>: about how many samples the query really listens to.</p>
+"""
+
+# The main plot's legend, as HTML under it (it wraps on a phone); the keys are drawn by CSS (PAGE_CSS).
+_LEGEND = [("k-samples", "samples (size and colour: weight)"), ("k-truth", "true f(x)"), ("k-pred", "prediction")]
+_LEGEND_LIMITS = [("k-nn", "1-NN limit"), ("k-mean", "global mean")]
+
+
+def legend_html(limits: bool) -> str:
+    """The main plot's legend; the 1-NN curve and the mean only while they are shown."""
+    items = _LEGEND + (_LEGEND_LIMITS if limits else [])
+    return ('<p class="legend" aria-label="legend">' +
+            "".join(f'<span class="key {k}" aria-hidden="true"></span>{escape(t)} ' for k, t in items).strip() +
+            "</p>")

@@ -1,11 +1,11 @@
-"""The regression section's Bokeh models: one builder for the served page, the notebook and the offline file.
+"""The regression section's Bokeh models: one builder for the offline file, the served page and the notebook.
 
-``build_regression(state, mode=...)`` returns the regression section as a
-Bokeh layout plus the handles a caller needs (the data source for generated
-datasets, the engine callback to run when the document is ready).  All the
-interaction is one ``CustomJS`` engine made of ``ui/mirror.js`` (the formulas),
-``ui/theme.js``, ``ui/common.js`` and ``engine.js`` (this section's glue), so the
-page behaves the same with or without a Python server behind it.
+``build_regression(state)`` returns the regression section as blocks (app/ui/layout.py: the figure and its
+controls kept in view, the readouts and the rest beside them) plus the handles a caller needs (the data
+source, the engine callback to run when the section is first drawn).  All the interaction is one
+``CustomJS`` engine made of ``ui/mirror.js`` (the formulas), ``ui/theme.js``, ``ui/common.js``,
+``ui/generator.js`` (the seeded generator) and ``engine.js`` (this section's glue): the browser does
+everything, with or without a server behind the page.
 """
 
 from __future__ import annotations
@@ -26,7 +26,8 @@ import attention
 
 from app.state import X_RANGE, ExplorableState, url_spec
 from app.ui import theme
-from app.ui.engine import check_mode, engine_args, engine_code, python_behind, url_rules
+from app.ui.engine import by_name, engine_args, engine_code, url_rules
+from app.ui.layout import WIDE, Block
 from app.ui.share import build_share
 from app.ui.theme import (BLUE, GREEN, ORANGE, PAGE_CSS, PAGE_STYLES, PURPLE, SKY, VERMILLION,  # noqa: F401
                           WEIGHT_PALETTE)
@@ -51,10 +52,20 @@ DRAG_LAYER = "overlay"
 
 ENGINE_ARGS = [
     "config", "ds", "samples", "curve", "kshape", "hent", "hcurve", "qpred", "qtrue", "span_main", "qline",
-    "hspan_ent", "hspan_bv", "mean_span", "nn_renderer", "nn_item", "figs", "shared_figs", "ent_range", "w_query",
-    "w_logh", "w_logt", "w_kernel", "w_keynorm", "w_dataset", "w_link", "w_limits", "w_present", "w_reset", "readout_div", "caption_div",
-    "limits_div", "notice_div", "dataset_div",
+    "hspan_ent", "hspan_bv", "mean_span", "nn_renderer", "figs", "shared_figs", "ent_range", "w_query",
+    "w_logh", "w_logt", "w_kernel", "w_keynorm", "w_dataset", "w_link", "w_limits", "w_present", "w_reset",
+    "g_fn", "g_n", "g_noise", "g_seed", "g_go", "readout_div", "caption_div", "limits_div", "notice_div",
+    "dataset_div", "strip_div", "legend_div", "announce_div",
 ]
+# A Div that screen readers read and eyes do not see.
+VISUALLY_HIDDEN = {"position": "absolute", "width": "1px", "height": "1px", "overflow": "hidden",
+                   "clip": "rect(0 0 0 0)", "white-space": "nowrap"}
+# The seeded generator's deep-link keys (app/state.py); the page draws its samples with ui/generator.js.
+GENERATOR_KEYS = ("fn", "n", "noise", "seed")
+# The main plot's lines; the HTML legend under it draws the same (text.legend_html).
+LINES = {"truth": dict(line_color="black", line_dash="dashed", line_width=1.5),
+         "pred": dict(line_color=BLUE, line_width=3),
+         "nn": dict(line_color=ORANGE, line_width=1.5)}
 
 
 def dataset_payload(name: str) -> dict:
@@ -69,16 +80,21 @@ def dataset_meta(name: str, d) -> str:
 
 @dataclass
 class RegressionView:
-    layout: object
+    blocks: list                                  # app/ui/layout.Block, in page order
     engine: CustomJS
     ds: ColumnDataSource
     widgets: dict
     notice_div: Div
     models: dict = field(default_factory=dict)
-    parts: dict = field(default_factory=dict)
     figures: dict = field(default_factory=dict)   # by role: main, weights, entropy_x, entropy_h, bias_variance
-    disclosure: CustomJS | None = None            # "More controls": run at document_ready after the engine
-    generator: dict = field(default_factory=dict)  # live page: the generator's widgets (fn, n, noise, seed, go)
+    disclosure: CustomJS | None = None            # "More controls": started after the engine
+    generator: dict = field(default_factory=dict)  # the generator's widgets (fn, n, noise, seed, go)
+    named: dict = field(default_factory=dict)     # every named model of the section, by name
+    css: str = ""                                 # the page CSS of its blocks (STAGE_CSS)
+
+    @property
+    def engines(self) -> list:
+        return [self.engine] + ([self.disclosure] if self.disclosure is not None else [])
 
 
 def _style(fig, shared_x=False):
@@ -109,44 +125,27 @@ def _legend_below(fig):
     fig.add_layout(legend, "below")
 
 
-# The top of the section: the plots over x on the left, the readouts and controls beside them (kept in
-# view while the page scrolls); on a narrow screen one column: main plot, readouts, controls, then the rest.
-GRID_CSS = """
-:host { display: grid !important; gap: 8px 20px; grid-template-columns: minmax(0, 1fr);
-        grid-template-areas: "fig" "side" "more"; align-items: start; }
-@media (min-width: 900px) {
-  :host { grid-template-columns: minmax(0, 2fr) minmax(300px, 1fr); grid-template-areas: "fig side" "more side"; }
-  .side { position: sticky; top: 0; }
-}
-"""
+def build_regression(state: ExplorableState, *, notices=(), dataset=None) -> RegressionView:
+    """The regression section for ``state``.
 
-
-def _figure_grid(main, slider, weights, spread, *, side):
-    fig = column(main, slider, sizing_mode="stretch_width", styles={"grid-area": "fig"}, name="figure_box")
-    more = column(weights, spread, sizing_mode="stretch_width", styles={"grid-area": "more"})
-    side_box = column(*side, sizing_mode="stretch_width", styles={"grid-area": "side"}, css_classes=["side"],
-                      name="side_box")
-    return row(fig, side_box, more, sizing_mode="stretch_width", stylesheets=[InlineStyleSheet(css=GRID_CSS)],
-               name="figure_grid")
-
-
-def build_regression(state: ExplorableState, *, mode: str = "served", notices=(), dataset=None) -> RegressionView:
-    """The regression section for ``state``; ``mode`` is "served" (a Python server is behind it) or "static".
-
-    ``dataset`` overrides the data shown (a generated ``attention.Dataset``); by
-    default it is the shipped dataset named by ``state.dataset``.
+    ``dataset`` overrides the data shown (an ``attention.Dataset``); by default it is the shipped dataset
+    named by ``state.dataset``, or the seeded generator's samples when ``state.dataset`` is "generated".
     """
-    return RegressionSection(state, mode=mode, notices=notices, dataset=dataset).view()
+    return RegressionSection(state, notices=notices, dataset=dataset).view()
 
 
 class RegressionSection:
     """Builds the regression section, one method per part: the data sources, each figure, the controls, the
     texts, the engine and the layout.  ``view()`` runs them in order and returns the ``RegressionView``."""
 
-    def __init__(self, state: ExplorableState, *, mode: str = "served", notices=(), dataset=None):
-        check_mode(mode)
-        self.state, self.mode, self.notices = state, mode, list(notices)
+    def __init__(self, state: ExplorableState, *, notices=(), dataset=None):
+        self.state, self.notices = state, list(notices)
         self.names = attention.list_datasets()
+        if dataset is None and state.dataset == "generated":
+            try:
+                dataset = attention.make_dataset(state.fn, state.n, state.noise, state.seed)
+            except ValueError as e:   # the state's bounds are checked by param; a last guard
+                self.notices.append(str(e))
         if dataset is None:
             self.name = state.dataset if state.dataset in self.names else "default"
             dataset = attention.load_dataset(self.name)
@@ -163,11 +162,15 @@ class RegressionSection:
                        entropy_h=self.entropy_h_figure(), bias_variance=self.bias_variance_figure())
         widgets = self.controls()
         divs = self.texts()
+        blocks = self.blocks(figures, widgets, divs)   # before the engine: it builds the generator's fields
         engine, models = self.engine(figures, widgets, divs)
-        layout, parts = self.layout(figures, widgets, divs)
-        return RegressionView(layout=layout, engine=engine, ds=self.ds, widgets=widgets,
-                              notice_div=divs["notice"], models=models, parts=parts, figures=figures,
-                              disclosure=self.disclosure(widgets), generator=getattr(self, "generator", {}))
+        named = {}
+        for b in blocks:
+            named.update(by_name(b.model))
+        return RegressionView(blocks=blocks, engine=engine, ds=self.ds, widgets=widgets,
+                              notice_div=divs["notice"], models=models, figures=figures,
+                              disclosure=self.disclosure(widgets), generator=self.generator, named=named,
+                              css=STAGE_CSS)
 
     # -- data ------------------------------------------------------------------------------------------
     def sources(self):
@@ -199,7 +202,9 @@ class RegressionSection:
         and the same borders (theme.SHARED_X_BORDERS), so a sample's weight stem sits under the sample.
         """
         state = self.state
-        main = _style(figure(height=400, sizing_mode="stretch_width", min_width=260, x_range=self.x_range, tools="",
+        # sizing_mode "stretch_both": the page's CSS sets the plot's height (app/ui/theme.py FIGURE_HEIGHTS),
+        # so the figure and its controls fit the screen; a notebook gives it FIGURE_PX.
+        main = _style(figure(sizing_mode="stretch_both", min_width=260, min_height=150, x_range=self.x_range, tools="",
                              title="Drag the query line",
                              name="main_plot", y_range=DataRange1d(range_padding=0.15)), shared_x=True)
         main.xaxis.axis_label = "x"
@@ -209,17 +214,14 @@ class RegressionSection:
         # engine lets vertical finger swipes scroll the page and keeps sideways drags for the query.
         cmap = LinearColorMapper(palette=WEIGHT_PALETTE, low=0, high=1)
         # What a query move changes (and the curves that must draw above it) sits on the overlay layer: a
-        # drag repaints that layer only, and the grid, axes, title and legend stay painted (DRAG_LAYER).
+        # drag repaints that layer only, and the grid, axes and title stay painted (DRAG_LAYER).
         # Samples first, so the curves and the query's markers draw above them even when n is large.
         samples_r = main.scatter("x", "y", source=self.samples, size="size", line_color="#222", line_width=0.5,
                                  fill_color={"field": "wn", "transform": cmap}, fill_alpha="alpha",
                                  line_alpha="alpha", level=DRAG_LAYER)
-        truth = dict(line_color="black", line_dash="dashed", line_width=1.5)
-        truth_r = main.line("x", "truth", source=self.curve, level=DRAG_LAYER, **truth)
-        pred = dict(line_color=BLUE, line_width=3)
-        main.line("x", "pred", source=self.curve, level=DRAG_LAYER, **pred)
-        nn = dict(line_color=ORANGE, line_width=1.5)
-        self.nn_r = main.line("x", "nn", source=self.curve, visible=state.limits, level=DRAG_LAYER, **nn)
+        truth_r = main.line("x", "truth", source=self.curve, level=DRAG_LAYER, **LINES["truth"])
+        main.line("x", "pred", source=self.curve, level=DRAG_LAYER, **LINES["pred"])
+        self.nn_r = main.line("x", "nn", source=self.curve, visible=state.limits, level=DRAG_LAYER, **LINES["nn"])
         main.scatter("x", "y", source=self.qtrue, size=11, fill_color="white", line_color="black", line_width=2.5,
                      level=DRAG_LAYER)
         main.scatter("x", "y", source=self.qpred, size=13, fill_color=VERMILLION, line_color="white", line_width=2,
@@ -235,25 +237,13 @@ class RegressionSection:
                               level=DRAG_LAYER)
         main.add_layout(self.mean_span)
         main.add_layout(self.span_main)
-        # The legend's entries stand for the glyphs above but draw from glyphs of their own, whose one point
-        # at NaN draws nothing in the plot and never changes: BokehJS rebuilds a legend's entries whenever
-        # the data of a glyph they name changes, and then only a repaint of the lower layer (not a query
-        # move's) would draw their icons again.
-        keys = ColumnDataSource({"x": [math.nan], "y": [math.nan]}, name="legend_keys")
-        main.scatter("x", "y", source=keys, size=10, line_color="#222", line_width=0.5,
-                     fill_color=WEIGHT_PALETTE[-2], legend_label="samples (size, colour = weight)")
-        main.line("x", "y", source=keys, legend_label="true f(x)", **truth)
-        main.line("x", "y", source=keys, legend_label="prediction", **pred)
-        nn_key = main.line("x", "y", source=keys, legend_label="1-NN limit", **nn)
-        _legend_below(main)
-        # the 1-NN entry shows only while its curve does
-        self.nn_item = next(item for item in main.legend[0].items if nn_key in item.renderers)
-        self.nn_item.visible = state.limits
+        # The legend is HTML under the plot (the engine's legend_div): it wraps on a phone, takes no room
+        # from the plot, and lists the 1-NN curve and the mean only while they are shown.
         return main
 
     def weights_figure(self):
         """Weights over x, with the kernel's shape: on a fixed 0..1 axis, so peakedness compares by eye."""
-        fw = _style(figure(height=200, sizing_mode="stretch_width", min_width=260, x_range=self.x_range, tools="",
+        fw = _style(figure(sizing_mode="stretch_both", min_width=260, min_height=90, x_range=self.x_range, tools="",
                            title="Weight of each sample", y_range=Range1d(0, 1.04), name="weights_plot"),
                     shared_x=True)
         fw.segment("x", 0, "x", "w", source=self.samples, line_color=BLUE, line_width=3, level=DRAG_LAYER)
@@ -269,7 +259,7 @@ class RegressionSection:
     def entropy_x_figure(self):
         """Entropy along x, on 0 .. log2 n (the engine keeps it there)."""
         self.ent_range = Range1d(0, math.log2(max(self.n0, 2)) * 1.04, name="entropy_range")
-        fe = _style(figure(height=220, sizing_mode="stretch_width", min_width=260, x_range=self.x_range, tools="",
+        fe = _style(figure(sizing_mode="stretch_both", min_width=260, min_height=90, x_range=self.x_range, tools="",
                            title="Spread along x", y_range=self.ent_range, name="entropy_x_plot"), shared_x=True)
         fe.line("x", "ent", source=self.curve, line_color=GREEN, line_width=2.5)
         fe.vspan(x="x", source=self.qline, line_color=VERMILLION, line_width=2, level=DRAG_LAYER)
@@ -322,8 +312,7 @@ class RegressionSection:
         log_slider = lambda key, value, title, name: Slider(  # noqa: E731
             start=math.log10(spec[key]["lo"]), end=math.log10(spec[key]["hi"]), step=0.01, value=math.log10(value),
             title=title, format=theme.log_format(), sizing_mode="stretch_width", name=name)
-        options = [(n, n) for n in self.names] + ([("generated", "generated (seeded)")] if python_behind(self.mode)
-                                                   else [])
+        options = [(n, n) for n in self.names] + [("generated", "generated (seeded)")]
         form = [theme.widget_css()]   # the selects' and checkboxes' text at the theme's size
         return dict(
             query=Slider(start=X_RANGE[0], end=X_RANGE[1], step=0.01, value=state.query, title="query x",
@@ -333,7 +322,8 @@ class RegressionSection:
             kernel=Select(title="similarity (kernel)", value=state.kernel, name="kernel_select",
                           options=[("gaussian", "Gaussian"), ("dot", "dot product, equal-norm keys")],
                           sizing_mode="stretch_width", stylesheets=form),
-            keynorm=Slider(start=-2, end=2, step=0.05, value=state.key_norm, title="key-norm tilt (0 = equal norms)",
+            keynorm=Slider(start=spec["key_norm"]["lo"], end=spec["key_norm"]["hi"], step=0.005, value=state.key_norm,
+                           title="key-norm tilt (0 = keys of equal length)", format="0[.]000",
                            visible=state.kernel == "dot", sizing_mode="stretch_width", name="keynorm_slider"),
             dataset=Select(title="dataset", value=self.name if self.name in dict(options) else "default",
                            options=options, sizing_mode="stretch_width", name="dataset_select", stylesheets=form),
@@ -347,7 +337,13 @@ class RegressionSection:
     def texts(self) -> dict:
         css, notices = [self.css], self.notices
         return dict(
-            readout=Div(text="", name="readouts", stylesheets=css, min_width=260),
+            # the compact line under the plot (max weight, effective points, prediction) and the plot's legend
+            strip=Div(text="", name="readout_strip", stylesheets=css, sizing_mode="stretch_width"),
+            legend=Div(text=text.legend_html(self.state.limits), name="legend", stylesheets=css,
+                       sizing_mode="stretch_width"),
+            readout=Div(text="", name="readouts", stylesheets=css, sizing_mode="stretch_width", min_width=260),
+            # what a screen reader hears (engine.js announce: politely, when the numbers rest); not seen
+            announce=Div(text="", name="readout_announcer", styles=VISUALLY_HIDDEN),
             caption=Div(text="", name="caption", stylesheets=css, sizing_mode="stretch_width"),
             limits=Div(text="", name="limits", stylesheets=css, sizing_mode="stretch_width"),
             notice=Div(text="".join(f'<p class="notice">{text.escape(n)}</p>' for n in notices), name="notices",
@@ -359,34 +355,38 @@ class RegressionSection:
     def config(self) -> dict:
         state, spec = self.state, url_spec()
         return {
-            "mode": self.mode, "spec": spec, "x_range": list(X_RANGE), "grid_n": GRID_N, "h_grid": list(H_GRID),
+            "spec": spec, "x_range": list(X_RANGE), "grid_n": GRID_N, "h_grid": list(H_GRID),
+            "generator_keys": list(GENERATOR_KEYS),
             "datasets": {n: dataset_payload(n) for n in self.names},
             "initial": {"query": state.query, "bandwidth": state.bandwidth, "temperature": state.temperature,
                         "kernel": state.kernel, "key_norm": state.key_norm},
             "defaults": {k: v["default"] for k, v in spec.items()}, "theme": theme.js_config(state.present),
             "url_rules": url_rules(), "url_delay_ms": URL_DELAY_MS,
-            "limits": {"one_sample": text.ONE_SAMPLE_WEIGHT, "near_uniform": text.NEAR_UNIFORM_FRACTION},
+            "limits": {"one_sample": text.ONE_SAMPLE_WEIGHT, "near_uniform": text.NEAR_UNIFORM_FRACTION,
+                       "sharp_weight": text.SHARP_WEIGHT, "sharp_share": text.SHARP_SHARE},
+            "legend": {"on": text.legend_html(True), "off": text.legend_html(False)},
         }
 
     def engine(self, figures: dict, w: dict, divs: dict):
         """The engine and its arguments; everything only the engine writes lives only in the browser (no
         websocket traffic per frame; the query slider is synced a few times a second)."""
-        self.reset = Button(label="Reset", button_type="default", width=90, name="reset_button")
-        f = figures
+        f, g = figures, self.generator
         models = engine_args(
-            synced=dict(config=self.config(), ds=self.ds, nn_item=self.nn_item,
+            synced=dict(config=self.config(), ds=self.ds,
                         figs=[f["main"], f["weights"], f["entropy_x"], f["entropy_h"], f["bias_variance"]],
                         shared_figs=[f["main"], f["weights"], f["entropy_x"]], ent_range=self.ent_range,
                         w_query=w["query"], w_logh=w["logh"], w_logt=w["logt"], w_kernel=w["kernel"],
                         w_keynorm=w["keynorm"], w_dataset=w["dataset"], w_link=w["link"], w_limits=w["limits"],
-                        w_present=w["present"], w_reset=self.reset),
+                        w_present=w["present"], w_reset=self.reset, g_fn=g["fn"], g_n=g["n"], g_noise=g["noise"],
+                        g_seed=g["seed"], g_go=g["go"]),
             browser_only=dict(samples=self.samples, curve=self.curve, kshape=self.kshape, hent=self.hent,
                               hcurve=self.hcurve,
                               qpred=self.qpred, qtrue=self.qtrue, span_main=self.span_main, qline=self.qline,
                               hspan_ent=self.hspan_ent, hspan_bv=self.hspan_bv,
                               mean_span=self.mean_span, nn_renderer=self.nn_r, readout_div=divs["readout"],
                               caption_div=divs["caption"], limits_div=divs["limits"], notice_div=divs["notice"],
-                              dataset_div=divs["dataset"]))
+                              dataset_div=divs["dataset"], strip_div=divs["strip"], legend_div=divs["legend"],
+                              announce_div=divs["announce"]))
         if set(models) != set(ENGINE_ARGS):
             raise RuntimeError(f"the engine's arguments and ENGINE_ARGS differ: {set(models) ^ set(ENGINE_ARGS)}")
         engine = CustomJS(args=models, code=engine_source())
@@ -396,6 +396,7 @@ class RegressionSection:
         for key in ("link", "limits", "present"):
             w[key].js_on_change("active", engine)
         self.reset.js_on_event("button_click", engine)
+        g["go"].js_on_event("button_click", engine)
         for event in ("tap", "pan", "panstart"):
             f["main"].js_on_event(event, engine)
         self.ds.js_on_change("data", engine)
@@ -409,37 +410,9 @@ class RegressionSection:
         return self.name != defaults["dataset"] or any(
             getattr(state, key) != defaults[key] for key in MORE_KEYS if key != "dataset")
 
-    def controls_box(self, w: dict):
-        """The first screen's two controls (h and T; the query slider sits under the plot), then one "More
-        controls" button over everything else: kernel, tilt, dataset, the check boxes, Reset and the link."""
-        # The query slider spans the main plot's frame: its padding follows the shared borders (theme.py).
-        w["query"].styles = {"padding": "0 calc(var(--shared-x-right, 64px) - 5px) 0 "
-                                        "calc(var(--shared-x-left, 80px) - 5px)", "box-sizing": "border-box"}
-        for key in ("logh", "logt"):
-            w[key].min_width = 150   # side by side in the side column of a laptop screen
-        for key in ("kernel", "dataset"):
-            w[key].min_width = 200
-        hidden = [row(w["kernel"], w["dataset"], sizing_mode="stretch_width", styles=WRAP),
-                  w["keynorm"],
-                  row(w["link"], w["limits"], w["present"], sizing_mode="stretch_width", styles=WRAP),
-                  row(self.reset, *build_share().models(),  # app/ui/share.py: copy a link to this state
-                      sizing_mode="stretch_width", styles=WRAP)]
-        if self.mode == "served":
-            hidden.append(Div(text=f'<p class="dataset">{text.escape(text.GENERATOR_WHERE)}</p>',
-                              stylesheets=[self.css], sizing_mode="stretch_width", name="generator_where"))
-        elif self.mode == "live":   # the generator's fields, answered by the server's /api/dataset (app/live)
-            hidden.append(self.generator_box())
-        self.more_box = column(*hidden, sizing_mode="stretch_width", name="more_controls", visible=self.more_open())
-        self.more_button = Button(label=MORE_LABEL, name="more_controls_toggle", button_type="default",
-                                  stylesheets=[InlineStyleSheet(css=MORE_CSS)])
-        return column(row(w["logh"], w["logt"], sizing_mode="stretch_width", styles=WRAP),
-                      self.more_button, self.more_box, sizing_mode="stretch_width", name="controls")
-
     def generator_box(self):
-        """The live page's dataset generator: Bokeh widgets that app/live/bridge.js sends to the server.
-
-        The served page's generator is Panel's (app/page.py); this one needs no session.  n is not bounded
-        here: the server clamps a typed n and says so in a notice, as the served page does."""
+        """The seeded dataset generator (under "More controls"), run in the browser (ui/generator.js).  n is not
+        bounded by the field: the engine clamps a typed n and says so in a notice, as the deep link's parser does."""
         state, form = self.state, [theme.widget_css()]
         p = type(state).param
         self.generator = dict(
@@ -459,49 +432,105 @@ class RegressionSection:
         return column(note, row(*self.generator.values(), sizing_mode="stretch_width", styles=WRAP),
                       sizing_mode="stretch_width", name="generator")
 
+    def more_box(self, w: dict):
+        """Everything behind "More controls": kernel, tilt, dataset and its generator, the check boxes, Reset and
+        the link.  Its own block, drawn when the student opens it (or when the browser is idle)."""
+        for key in ("kernel", "dataset"):
+            w[key].min_width = 200
+        self.reset = Button(label="Reset", button_type="default", width=90, name="reset_button")
+        hidden = [row(w["kernel"], w["dataset"], sizing_mode="stretch_width", styles=WRAP),
+                  w["keynorm"],
+                  row(w["link"], w["limits"], w["present"], sizing_mode="stretch_width", styles=WRAP),
+                  row(self.reset, *build_share().models(),  # app/ui/share.py: copy a link to this state
+                      sizing_mode="stretch_width", styles=WRAP),
+                  self.generator_box()]
+        self.more = column(*hidden, sizing_mode="stretch_width", name="more_controls", visible=self.more_open())
+        return self.more
+
+    def blocks(self, f: dict, w: dict, divs: dict) -> list:
+        """The section as the page draws it (app/ui/layout.py): the figure and the controls that act on it
+        (the stage, kept in view), the two plots that share its x axis, then beside them (below them on a
+        phone) the readouts, "More controls", the words about the state and the plots against h."""
+        css = [self.css]
+        # The query slider spans the main plot's frame: its padding follows the shared borders (theme.py).
+        w["query"].styles = {"padding": "0 calc(var(--shared-x-right, 64px) - 5px) 0 "
+                                        "calc(var(--shared-x-left, 80px) - 5px)", "box-sizing": "border-box"}
+        for key in ("logh", "logt"):
+            w[key].min_width = 140
+        stage_controls = column(divs["strip"], w["query"], row(w["logh"], w["logt"], sizing_mode="stretch_width",
+                                                                styles=WRAP),
+                                divs["announce"], sizing_mode="stretch_width", name="stage_controls")
+        self.more_button = Button(label=MORE_LABEL, name="more_controls_toggle", button_type="default",
+                                  stylesheets=[InlineStyleSheet(css=MORE_CSS)])
+        readouts = column(divs["readout"], self.more_button, sizing_mode="stretch_width", name="readout_box")
+        more = self.more_box(w)
+        texts = column(divs["caption"], divs["limits"], divs["dataset"], sizing_mode="stretch_width",
+                       name="state_words")
+        explain_bv = Div(text=text.EXPLAIN_BIAS_VARIANCE, stylesheets=css, sizing_mode="stretch_width")
+        explain = Div(text=text.EXPLAIN_REGRESSION, stylesheets=css, sizing_mode="stretch_width",
+                      name="explain_regression")
+        head = column(Div(text=text.INTRO, stylesheets=css, sizing_mode="stretch_width", name="intro"),
+                      divs["notice"], sizing_mode="stretch_width", name="regression_head")
+        H = theme.FIGURE_PX
+        return [
+            Block("regression-head", head, "head", height=150, first=True),
+            Block("regression-plot", f["main"], "stage", height=H["regression-plot"], first=True, css_height=True),
+            Block("regression-controls", stage_controls, "stage", height=170, first=True),
+            Block("regression-legend", divs["legend"], "xplots", height=30, first=True),
+            Block("regression-weights", f["weights"], "xplots", height=H["regression-weights"], first=True,
+                  css_height=True),
+            Block("regression-spread", f["entropy_x"], "xplots", height=H["regression-spread"], first=True,
+                  css_height=True),
+            Block("regression-readouts", readouts, "side", height=260, first=True),
+            Block("regression-more", more, "side", height=330 if more.visible else 0),
+            Block("regression-words", texts, "side", height=150),
+            Block("regression-spread-h", f["entropy_h"], "side", height=260),
+            Block("regression-bias", column(f["bias_variance"], explain_bv, sizing_mode="stretch_width"), "side",
+                  height=700),
+            Block("regression-explain", explain, "side", height=60),
+        ]
+
     def disclosure(self, w: dict) -> CustomJS:
         """The "More controls" button's own callback (app/regression/disclosure.js): it shows or hides the
         column, keeps aria-expanded true to it, and opens the column when a hidden control leaves its
         default.  It hears the widgets itself, so the section's engine needs no change for it."""
         spec = url_spec()
-        config = {"mode": self.mode, "spec": spec, "url_rules": url_rules(), "keys": list(MORE_KEYS),
-                  "defaults": {k: spec[k]["default"] for k in MORE_KEYS},
-                  "generator": "generator" if self.mode == "served" else None}   # live: inside the column
-        cb = CustomJS(args=dict(config=config, button=self.more_button, more=self.more_box,
+        config = {"spec": spec, "url_rules": url_rules(), "keys": list(MORE_KEYS),
+                  "defaults": {k: spec[k]["default"] for k in MORE_KEYS}, "block": "regression-more"}
+        cb = CustomJS(args=dict(config=config, button=self.more_button, more=self.more,
                                 w={k: w[k] for k in ("kernel", "keynorm", "dataset", "link", "limits", "present")}),
                       code=disclosure_source())
         self.more_button.js_on_event("button_click", cb)
-        self.more_box.js_on_change("visible", cb)
+        self.more.js_on_change("visible", cb)
         for key in ("kernel", "keynorm", "dataset"):
             w[key].js_on_change("value", cb)
         for key in ("link", "limits", "present"):
             w[key].js_on_change("active", cb)
         return cb
 
-    def layout(self, f: dict, w: dict, divs: dict):
-        css = [self.css]
-        controls = self.controls_box(w)
-        explain_bv = Div(text=text.EXPLAIN_BIAS_VARIANCE, stylesheets=css, sizing_mode="stretch_width",
-                         min_width=260, styles={"flex": "1 1 300px"})
-        f["bias_variance"].styles = {"flex": "2 1 400px"}
-        # the tour's card goes first (app/tour/view.py); then what the first screen needs: the readouts and
-        # the two sliders, the words about the state under them
-        side = [divs["readout"], controls, divs["caption"], divs["limits"], divs["dataset"]]
-        parts = {"intro": Div(text=text.INTRO, stylesheets=css, sizing_mode="stretch_width", name="intro"),
-                 "notices": divs["notice"],
-                 "top": _figure_grid(f["main"], w["query"], f["weights"], f["entropy_x"], side=side)}
-        if self.mode == "static":
-            parts["static_note"] = Div(text=f'<p class="dataset">{text.escape(text.STATIC_NOTE)}</p>',
-                                       stylesheets=css, sizing_mode="stretch_width")
-        parts["spread"] = f["entropy_h"]
-        parts["bias"] = row(f["bias_variance"], explain_bv, sizing_mode="stretch_width", styles=WRAP)
-        parts["explain"] = Div(text=text.EXPLAIN_REGRESSION, stylesheets=css, sizing_mode="stretch_width",
-                               name="explain_regression")
-        layout = column(*parts.values(), sizing_mode="stretch_width", name="regression_section", styles=PAGE_STYLES)
-        return layout, parts
-
 
 WRAP = {"flex-wrap": "wrap", "gap": "4px 16px"}
+# The heights of the three plots that share the x axis (their blocks' heights are set here; the figures fill
+# them).  On a phone the main plot takes about a third of the screen and stays in view with its sliders
+# (the stage); on a wide screen the whole figure column (the stage and the two plots under it) stays in
+# view beside the side column, so the plots share the screen's height left after the stage's controls
+# (--stage-rest: the controls block and the gaps, larger in presentation mode).
+STAGE_CSS = f"""
+.b-regression-plot {{ height: clamp(180px, 28vh, 300px); }}
+.b-regression-weights {{ height: {theme.FIGURE_PX["regression-weights"]}px; }}
+.b-regression-spread {{ height: {theme.FIGURE_PX["regression-spread"]}px; }}
+.attn-page[data-present="1"] .b-regression-plot {{ height: clamp(260px, 36vh, 420px); }}
+.attn-page[data-present="1"] .b-regression-weights, .attn-page[data-present="1"] .b-regression-spread {{ height: 210px; }}
+@media (min-width: {WIDE}px) {{
+  .attn-sec-regression {{ --stage-rest: 200px; }}
+  .attn-page[data-present="1"] .attn-sec-regression {{ --stage-rest: 280px; }}
+  .b-regression-plot, .attn-page[data-present="1"] .b-regression-plot {{
+    height: clamp(200px, calc((100vh - var(--stage-rest)) * 0.52), 640px); }}
+  .b-regression-weights, .b-regression-spread, .attn-page[data-present="1"] .b-regression-weights,
+  .attn-page[data-present="1"] .b-regression-spread {{
+    height: clamp(96px, calc((100vh - var(--stage-rest)) * 0.24), 300px); }}
+}}
+"""
 # The deep link's keys of the controls behind "More controls" (a link that sets one opens it).
 MORE_KEYS = ("kernel", "key_norm", "dataset", "link", "limits", "present")
 MORE_LABEL = "More controls"

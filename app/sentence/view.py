@@ -262,6 +262,14 @@ class SentenceView:
     parts: dict = field(default_factory=dict)
     mode: str = "served"
 
+    @property
+    def blocks(self) -> list:
+        """The section's parts as blocks of the page (app/ui/layout.py), in order."""
+        from app.ui.layout import Block
+
+        return [Block(f"sentence-{k}", m, "body", height=0 if not getattr(m, "visible", True) else BLOCK_PX.get(k, 200))
+                for k, m in self.parts.items()]
+
     def current_plain(self) -> dict:
         return json.loads(self.holder.data["json"][0])
 
@@ -716,6 +724,9 @@ class SentenceSection:
         layout = column(*parts.values(), sizing_mode="stretch_width", name="sentence_section", styles=PAGE_STYLES)
         return layout, parts
 
+
+# The room kept for each part before it is drawn (px, a laptop's width): the page does not jump.
+BLOCK_PX = {"intro": 260, "controls": 170, "top": 480, "routing": 420, "heads": 360, "cost": 420, "perspective": 320}
 
 __all__ = ["SentenceView", "SentenceSection", "build_sentence", "measured_timings", "sentence_plain",
            "presets_payload"]

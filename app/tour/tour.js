@@ -278,9 +278,9 @@ const AttnTour = (function (M) {
   function init(a, c) {
     c.cfg = a.config;
     c.looGrid = M.geomspace(c.cfg.loo_grid[0], c.cfg.loo_grid[1], c.cfg.loo_grid[2]);
-    // served or in a notebook, the synced step: Python may have moved it since the page was built
+    // in a notebook, the synced step (Python may have moved it since the page was built); else the link's
     const synced = a.stepper && Number.isFinite(Number(a.stepper.value)) ? Number(a.stepper.value) : c.cfg.initial_step;
-    const k = c.cfg.mode !== "served" ? stepFromUrl(c.cfg) : Math.min(Math.max(synced, 0), c.cfg.steps.length);
+    const k = globalThis.__attnHostOwnsAddress !== true ? stepFromUrl(c.cfg) : Math.min(Math.max(synced, 0), c.cfg.steps.length);
     c.visible = k > 0;
     c.step = Math.max(1, k);
     c.status = null;

@@ -1,9 +1,9 @@
 """The step card of the guided tour, and its browser engine.
 
-``add_tour(layout, state, tour)`` puts the card at the top of the regression
-section's side column (beside the figure on a wide screen, between the figure
-and the controls on a phone) and returns a ``TourView`` whose ``engine`` the
-page runs at ``document_ready`` after the regression engine.  The card finds
+``add_tour(regression, state, tour)`` builds the card as a block at the top of the
+regression section's side column (beside the figure on a wide screen, under the
+figure on a phone) and returns a ``TourView`` whose ``engine`` the page starts
+after the regression engine.  The card finds
 the regression section's widgets and data source by their model names, so it
 does not depend on how that section is built.
 
@@ -24,6 +24,7 @@ from bokeh.layouts import column, row
 from bokeh.models import Button, CustomJS, Div, InlineStyleSheet, NumericInput
 
 from app.ui.engine import by_name
+from app.ui.layout import Block
 
 from .model import EQUAL_TOLERANCE, LOO_GRID, Tour, default_tour, full_state
 
@@ -53,6 +54,11 @@ class TourView:
     layout: object
     engine: CustomJS
     models: dict = field(default_factory=dict)
+
+    @property
+    def block(self) -> Block:
+        """The card as a block of the page: first in the regression's side column, on the first screen."""
+        return Block("tour", self.layout, "side", height=300, first=True)
 
 
 def bind_tour_length(tour: Tour) -> None:
@@ -127,10 +133,10 @@ def needs_more(state: dict) -> bool:
     return any(k in state and state[k] != defaults.get(k, state[k]) for k in MORE_KEYS)
 
 
-def tour_config(tour: Tour, *, mode: str, step: int) -> dict:
+def tour_config(tour: Tour, *, step: int) -> dict:
     """What tour.js needs: the steps' states and conditions, and the card texts (already HTML)."""
     return {
-        "mode": mode, "initial_step": int(step), "tween_ms": TWEEN_MS, "min_frames": MIN_FRAMES, "tolerance": EQUAL_TOLERANCE,
+        "initial_step": int(step), "tween_ms": TWEEN_MS, "min_frames": MIN_FRAMES, "tolerance": EQUAL_TOLERANCE,
         "loo_grid": list(LOO_GRID), "defaults": full_state({}),
         "steps": [{"state": dict(s.state), "when": [list(c) for c in s.when], "more": needs_more(s.state)}
                   for s in tour.steps],
@@ -148,12 +154,8 @@ def _find(named: dict, name):
     return m
 
 
-def build_tour(layout, *, tour: Tour | None = None, step: int = 1, mode: str = "served",
-               named: dict | None = None) -> TourView:
-    """The step card for the regression section ``layout`` (its widgets are found by name).
-
-    ``named``: ``app.ui.engine.by_name(layout)`` when the caller already has it (one walk of the models).
-    """
+def build_tour(layout=None, *, tour: Tour | None = None, step: int = 1, named: dict | None = None) -> TourView:
+    """The step card for the regression section, whose widgets are found by name in ``named`` (or in ``layout``)."""
     tour = tour or default_tour()
     step = min(max(int(step), 0), len(tour))
     shown = max(step, 1)
@@ -173,7 +175,7 @@ def build_tour(layout, *, tour: Tour | None = None, step: int = 1, mode: str = "
     named = named if named is not None else by_name(layout)
     w = {key: _find(named, name) for key, name in WIDGET_NAMES.items()}
     ds = _find(named, "dataset")
-    config = tour_config(tour, mode=mode, step=step)
+    config = tour_config(tour, step=step)
     # The step shown (0: the card is hidden), both ways between Python and the card: a notebook's
     # e.tour = 3 sets it and the card moves; Next, Previous and Free exploration write it back.  Never on
     # the page (not in a layout): a synced value only.
@@ -201,14 +203,10 @@ def build_tour(layout, *, tour: Tour | None = None, step: int = 1, mode: str = "
                                 stepper=stepper, config=config))
 
 
-def add_tour(layout, state, *, tour: Tour | None = None, mode: str = "served") -> TourView:
-    """Build the card for ``state.tour`` and put it first in the regression section's side column."""
-    tour = tour or default_tour()
-    named = by_name(layout)   # one walk of the page's models, not one per name (a visit's CPU time)
-    view = build_tour(layout, tour=tour, step=getattr(state, "tour", 1), mode=mode, named=named)
-    side = _find(named, "side_box")
-    side.children.insert(0, view.layout)
-    return view
+def add_tour(regression, state, *, tour: Tour | None = None) -> TourView:
+    """Build the card for ``state.tour`` for the regression section (a RegressionView); its ``block`` goes
+    first in that section's side column (app/sections.py)."""
+    return build_tour(tour=tour or default_tour(), step=getattr(state, "tour", 1), named=regression.named)
 
 
 def _theme():

@@ -29,22 +29,55 @@ const Theme = (function () {
   // theme.present_figures when it can be, else grown here at start); switching at run time changes the
   // text only, since resizing every live plot takes seconds.
   // heights: also grow the fixed-height plots (when the page opens, never on a live toggle).
+  // A fixed-height plot's height at normal sizes, remembered the first time it is seen (the page may have
+  // been built at presentation sizes), so applying a look twice never grows a plot twice.
+  const BASE = new WeakMap();
+  function baseHeight(m, cfg) {
+    if (!BASE.has(m)) BASE.set(m, cfg.built_present ? Math.round(m.height / cfg.present_height) : m.height);
+    return BASE.get(m);
+  }
+
+  // The shared-x plots' borders: narrower on a phone, where every pixel of the plot's frame counts.
+  function isNarrow(cfg) { return typeof window !== "undefined" && window.innerWidth < (cfg.narrow_width || 0); }
+  function borders(cfg, key) {
+    return (isNarrow(cfg) && cfg.shared_x_borders[key + "_narrow"]) || cfg.shared_x_borders[key];
+  }
+
+  // On a phone the axis labels of the shared-x plots step aside (each plot's title says what it shows),
+  // so their narrow borders hold the tick labels alone; they come back on a wider screen.
+  const LABELS = new WeakMap();
+  function sideLabels(fig, show) {
+    for (const ax of [...fig.left, ...fig.right, ...fig.below]) {
+      if (ax.axis_label === undefined) continue;
+      if (!LABELS.has(ax)) LABELS.set(ax, ax.axis_label);
+      const want = show ? LABELS.get(ax) : "";
+      if (ax.axis_label !== want) ax.axis_label = want;
+    }
+  }
+
   function apply(doc, cfg, present, shared, heights) {
     const key = present ? "present" : "normal", s = cfg.sizes[key], vars = cfg.vars[key];
     if (!doc) return;
     for (const m of doc.all_models) {
       if (m.title === undefined || m.left === undefined || m.below === undefined) continue;
       sizeFigure(m, s);
-      if (heights && m.height != null && m.frame_height == null) {
-        const base = cfg.built_present ? Math.round(m.height / cfg.present_height) : m.height;
-        const h = Math.round(base * (present ? cfg.present_height : 1));
+      if (heights && m.height != null && m.frame_height == null && m.sizing_mode !== "stretch_both") {
+        const h = Math.round(baseHeight(m, cfg) * (present ? cfg.present_height : 1));
         if (m.height !== h) m.height = h;
       }
     }
-    const [left, right] = cfg.shared_x_borders[key];
+    const [left, right] = borders(cfg, key), narrow = isNarrow(cfg);
     for (const fig of shared || []) {
       if (fig.min_border_left !== left) fig.min_border_left = left;
       if (fig.min_border_right !== right) fig.min_border_right = right;
+      sideLabels(fig, !narrow);
+    }
+    // The page (the offline file, the served page) sizes its text by CSS variables on its <main>; a notebook's
+    // output by the variables on its roots.
+    const page = typeof document !== "undefined" ? document.querySelector(".attn-page") : null;
+    if (page) {
+      if (page.getAttribute("data-present") !== (present ? "1" : "0")) page.setAttribute("data-present", present ? "1" : "0");
+      return;
     }
     for (const root of doc.roots()) {
       const st = root.styles || {};
@@ -54,12 +87,17 @@ const Theme = (function () {
 
   // Every control gets an accessible name that BokehJS leaves out: the slider handles, the checkbox
   // inputs and the number inputs' step buttons.  Run once the views exist (at document_ready).
-  function nameControls(doc) {
+  function nameControls(doc, view) {
     const index = typeof window !== "undefined" && window.Bokeh && window.Bokeh.index;
     if (!doc || !index || !index.find_one) return;
     const put = (el, name) => { if (el && name && !el.getAttribute("aria-label")) el.setAttribute("aria-label", name); };
-    for (const m of doc.all_models) {
-      const v = index.find_one(m), root = v && v.shadow_el;
+    const views = [];
+    if (view) {   // one drawn block: its views only
+      const walk = (v) => { views.push(v); for (const ch of v.child_views || []) walk(ch); };
+      walk(view);
+    }
+    for (const v of view ? views : Array.from(doc.all_models, (m) => index.find_one(m))) {
+      const m = v && v.model, root = v && v.shadow_el;
       if (!root) continue;
       const name = String(m.title || m.label || m.name || "").trim();
       for (const h of root.querySelectorAll(".noUi-handle")) put(h, name);

@@ -38,7 +38,14 @@ SIZES = {
 
 # The figures that share the query's x axis keep their frames at the same screen x: the same borders,
 # wide enough for the widest axis among them (the entropy plot's right axis of effective points).
-SHARED_X_BORDERS = {"normal": (80, 64), "present": (116, 100)}
+SHARED_X_BORDERS = {"normal": (80, 64), "present": (116, 100),
+                    # a phone: the axis labels of these plots step aside (their titles say what they show),
+                    # so the main plot's frame keeps 280 px of a 360 px screen
+                    "normal_narrow": (44, 24), "present_narrow": (60, 36)}
+NARROW_WIDTH = 600   # px: below this width the shared-x plots use their narrow borders
+# The plots whose height the page's CSS sets (app/ui/layout.Block.css_height): their height in px in a
+# notebook, and the room kept for them before they are drawn.
+FIGURE_PX = {"regression-plot": 300, "regression-weights": 150, "regression-spread": 160}
 # A projector's larger text needs taller plots: every fixed-height figure grows by this factor.
 PRESENT_HEIGHT = 1.5
 PRESENT_MARKER_SCALE = 1.6   # the regression's sample markers grow by this much in presentation mode
@@ -61,6 +68,17 @@ p.limit {{ background: #FFF3D6; border-left: 4px solid #E69F00; padding: 4px 8px
 p.notice {{ background: #FDE8E1; border-left: 4px solid #D55E00; padding: 4px 8px; margin: 4px 0; }}
 p.dataset {{ color: #444; margin: 2px 0; }}
 p.small {{ color: #444; margin: 2px 0; }}
+p.strip {{ margin: 2px 0; font-variant-numeric: tabular-nums; }}
+p.strip b {{ font-weight: bold; }}
+p.legend {{ margin: 2px 0; color: #333; line-height: 1.6; }}
+p.legend .key {{ display: inline-block; width: 1.6em; height: 0; vertical-align: middle; margin: 0 0.3em 0 0.6em; }}
+p.legend .key:first-child {{ margin-left: 0; }}
+p.legend .k-samples {{ width: 0.7em; height: 0.7em; border-radius: 50%; background: {WEIGHT_PALETTE[-2]};
+                       border: 1px solid #222; }}
+p.legend .k-truth {{ border-top: 2px dashed #000; }}
+p.legend .k-pred {{ border-top: 3px solid {BLUE}; }}
+p.legend .k-nn {{ border-top: 2px solid {ORANGE}; }}
+p.legend .k-mean {{ border-top: 2px dotted {PURPLE}; }}
 /* the smallest HTML text: 14 px on a laptop, 22 px projected (the browser's 'smaller' gives 13.3) */
 sub, sup {{ font-size: max(0.875em, var(--small-font-size, 14px)); }}
 details > summary {{ cursor: pointer; color: #1F5F99; }}
@@ -103,6 +121,18 @@ def root_styles(present: bool = False) -> dict:
     return {"--page-font-size": s["page"], "--bokeh-font-size": s["widget"], "--bokeh-base-font": FONT,
             "--page-max-width": s["max_width"], "--small-font-size": s["small"],
             "--shared-x-left": f"{left}px", "--shared-x-right": f"{right}px"}
+
+
+def root_css() -> str:
+    """The CSS variables that size the page's text, on the page's <main> (the offline file and the served
+    page): normal sizes, presentation sizes (data-present="1"), and the shared-x borders of a phone."""
+    decl = lambda d: "; ".join(f"{k}: {v}" for k, v in d.items())  # noqa: E731
+    narrow = lambda key: decl({"--shared-x-left": f"{SHARED_X_BORDERS[key][0]}px",  # noqa: E731
+                               "--shared-x-right": f"{SHARED_X_BORDERS[key][1]}px"})
+    return (f".attn-page {{ {decl(root_styles(False))} }}\n"
+            f'.attn-page[data-present="1"] {{ {decl(root_styles(True))} }}\n'
+            f"@media (max-width: {NARROW_WIDTH - 1}px) {{ .attn-page {{ {narrow('normal_narrow')} }} "
+            f'.attn-page[data-present="1"] {{ {narrow("present_narrow")} }} }}\n')
 
 
 def mark_root(layout, present: bool = False):
@@ -197,7 +227,7 @@ def present_figures(root, present: bool) -> None:
                 r.major_label_text_font_size = r.title_text_font_size = s["tick"]
             elif hasattr(r, "major_label_text_font_size"):
                 r.major_label_text_font_size, r.axis_label_text_font_size = s["tick"], s["axis_label"]
-        if fig.height is not None and fig.frame_height is None:
+        if fig.height is not None and fig.frame_height is None and fig.sizing_mode != "stretch_both":
             fig.height = round(fig.height * PRESENT_HEIGHT)
         if (fig.min_border_left, fig.min_border_right) == SHARED_X_BORDERS["normal"]:
             fig.min_border_left, fig.min_border_right = left, right
@@ -214,7 +244,7 @@ def js_config(built_present: bool = False) -> dict:
     """What app/ui/theme.js needs, from the one definition here (``built_present``: sized by present_figures)."""
     return {"sizes": SIZES, "vars": {k: root_styles(k == "present") for k in SIZES}, "present_height": PRESENT_HEIGHT,
             "present_marker_scale": PRESENT_MARKER_SCALE,
-            "built_present": bool(built_present),
+            "built_present": bool(built_present), "narrow_width": NARROW_WIDTH,
             "shared_x_borders": {k: list(v) for k, v in SHARED_X_BORDERS.items()}}
 
 

@@ -1,0 +1,166 @@
+"""How the page is cut into blocks and laid out: one Bokeh root per block, arranged by plain HTML and CSS.
+
+A section gives the page a list of :class:`Block` s, each one Bokeh root (a figure, a few widgets, a Div)
+with a *place* in the section's skeleton::
+
+    <section class="attn-sec" data-section="regression">
+      <div class="attn-head">   head blocks: the section's title and words                  </div>
+      <div class="attn-grid">
+        <div class="attn-fig">  the figure and what acts on it, kept in view (position: sticky)
+          <div class="attn-stage">  stage blocks: the plot and its controls              </div>
+          <div class="attn-xplots"> xplots blocks: the plots that share its x axis        </div>
+        </div>
+        <div class="attn-side"> side blocks: the step card, readouts, more controls, texts, </div>
+      </div>                    more plots; they scroll beside the figure
+      <div class="attn-body">   body blocks: everything else, one under the other           </div>
+    </section>
+
+On a wide screen (900 px and up) the grid has two columns and the figure column stays in view while the
+side column scrolls past it, as in MLU-Explain's articles; on a phone there is one column and only the
+stage (the main plot and its sliders) stays at the top.  Because every block is its own root, the browser
+draws each one on its own: the first screen first, the rest as the student scrolls near it or when the
+browser is idle (app/ui/loader.js), and a block that changes never lays out the others again.
+
+The offline file and the served page write this skeleton as HTML (app/export.py); a notebook shows the same
+blocks inside Bokeh layouts (:func:`bokeh_layout`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from . import theme
+
+PLACES = ("head", "stage", "xplots", "side", "body")
+GRID_PLACES = ("stage", "xplots", "side")
+WIDE = 900   # px: from this width on, the figure column and the side column sit side by side
+
+
+@dataclass
+class Block:
+    """One piece of a section that the browser draws on its own.
+
+    ``model``: the Bokeh root.  ``place``: where it goes in the section's skeleton (``PLACES``).
+    ``height``: the px it is expected to take, reserved before it is drawn so the page does not jump
+    (0 for a block drawn hidden).  ``first``: part of the first screen, drawn before anything else.
+    ``css_height``: the block's height is set by the page's CSS (a plot that fills it, sizing_mode
+    "stretch_both"); the notebook gives it ``height`` px instead.
+    """
+
+    name: str
+    model: object
+    place: str = "body"
+    height: int = 0
+    first: bool = False
+    css_height: bool = False
+
+    def __post_init__(self):
+        if self.place not in PLACES:
+            raise ValueError(f"place must be one of {', '.join(PLACES)}, got {self.place!r}")
+        if not self.name.replace("-", "").isalnum():
+            raise ValueError(f"a block's name is letters, digits and '-', got {self.name!r}")
+
+
+@dataclass
+class SectionBlocks:
+    """A section as the page draws it: its blocks in order, and the engines to start once its first block
+    is drawn (each a Bokeh CustomJS that takes a ``document_ready`` event as its start)."""
+
+    name: str
+    blocks: list = field(default_factory=list)
+    engines: list = field(default_factory=list)
+    css: str = ""       # the section's own page CSS (its plots' heights), added to SKELETON_CSS
+
+    def placed(self, *places) -> list:
+        return [b for b in self.blocks if b.place in places]
+
+
+def element_id(block: Block) -> str:
+    return f"attn-b-{block.name}"
+
+
+def _div(cls: str, inner: str, **attrs) -> str:
+    extra = "".join(f' {k.replace("_", "-")}="{v}"' for k, v in attrs.items())
+    return f'<div class="{cls}"{extra}>{inner}</div>'
+
+
+def placeholder(block: Block) -> str:
+    """The element a block is drawn into: it holds the block's height until then (a hidden block: none)."""
+    style = "" if block.css_height or not block.height else f' style="min-height:{block.height}px"'
+    return f'<div class="attn-block b-{block.name}" id="{element_id(block)}"{style}></div>'
+
+
+def section_html(section: SectionBlocks) -> str:
+    """The skeleton of one section, with a placeholder for each of its blocks."""
+    blocks = lambda *places: "".join(placeholder(b) for b in section.placed(*places))  # noqa: E731
+    parts = []
+    if section.placed("head"):
+        parts.append(_div("attn-head", blocks("head")))
+    if section.placed(*GRID_PLACES):
+        fig = _div("attn-fig", _div("attn-stage", blocks("stage")) + _div("attn-xplots", blocks("xplots")))
+        parts.append(_div("attn-grid", fig + _div("attn-side", blocks("side"))))
+    if section.placed("body"):
+        parts.append(_div("attn-body", blocks("body")))
+    return (f'<section class="attn-sec attn-sec-{section.name}" id="attn-sec-{section.name}" '
+            f'data-section="{section.name}">{"".join(parts)}</section>')
+
+
+# The page's own CSS, in the light DOM around Bokeh's roots (each root draws inside its own shadow root,
+# whose text follows the CSS variables set on :root by theme.root_css).
+SKELETON_CSS = f"""
+html {{ -webkit-text-size-adjust: 100%; text-size-adjust: 100%; }}
+body {{ margin: 0; background: #fff; color: #222; font-family: {theme.FONT}; }}
+.attn-page {{ max-width: var(--page-max-width, 1200px); margin: 0 auto; padding: 0 8px 24px; box-sizing: border-box; }}
+.attn-sec {{ margin: 0 0 28px; }}
+.attn-block {{ min-width: 0; }}
+.attn-grid {{ display: block; }}
+.attn-fig {{ display: contents; }}
+.attn-stage {{ position: sticky; top: 0; z-index: 3; background: #fff; box-shadow: 0 6px 6px -6px rgba(0,0,0,0.25); }}
+.attn-side > .attn-block, .attn-body > .attn-block, .attn-head > .attn-block {{ margin: 0 0 8px; }}
+.attn-xplots > .attn-block {{ margin: 4px 0 0; }}
+@media (max-width: 599px) {{ .attn-page {{ padding: 0 4px 24px; }} }}
+/* a short screen (a phone turned sideways) keeps nothing in view: the stage would fill it */
+@media (max-height: 560px) and (max-width: {WIDE - 1}px) {{ .attn-stage {{ position: static; box-shadow: none; }} }}
+@media (min-width: {WIDE}px) {{
+  .attn-grid {{ display: grid; grid-template-columns: minmax(0, 3fr) minmax(320px, 2fr); gap: 0 24px;
+               align-items: start; }}
+  .attn-fig {{ display: block; position: sticky; top: 0; z-index: 1; background: #fff; }}
+  .attn-stage {{ position: static; box-shadow: none; }}
+}}
+@media (prefers-reduced-motion: reduce) {{ html {{ scroll-behavior: auto !important; }} }}
+"""
+
+
+def bokeh_layout(sections, *, present: bool = False):
+    """The same blocks in Bokeh layouts, for a notebook or a Panel session, where there is no page to write:
+    one column per section, the grid's two columns side by side when the output is wide enough."""
+    from bokeh.layouts import column
+    from bokeh.models import InlineStyleSheet
+
+    grid_css = InlineStyleSheet(css=f"""
+:host {{ display: grid !important; gap: 0 24px; grid-template-columns: minmax(0, 1fr); align-items: start; }}
+@media (min-width: {WIDE}px) {{ :host {{ grid-template-columns: minmax(0, 3fr) minmax(320px, 2fr); }} }}
+""")
+    scale = theme.PRESENT_HEIGHT if present else 1.0
+
+    def sized(b):
+        if not b.css_height:
+            return b.model
+        return column(b.model, sizing_mode="stretch_width", height=round(b.height * scale))
+
+    out = []
+    for s in sections:
+        col = lambda *places: [sized(b) for b in s.placed(*places)]  # noqa: E731
+        children = col("head")
+        if s.placed(*GRID_PLACES):
+            fig = column(*col("stage", "xplots"), sizing_mode="stretch_width")
+            side = column(*col("side"), sizing_mode="stretch_width")
+            from bokeh.layouts import row
+            children.append(row(fig, side, sizing_mode="stretch_width", stylesheets=[grid_css]))
+        children += col("body")
+        out.append(column(*children, sizing_mode="stretch_width", name=f"{s.name}_section"))
+    return column(*out, sizing_mode="stretch_width", styles=theme.PAGE_STYLES, name="explorable_page")
+
+
+__all__ = ["Block", "SectionBlocks", "PLACES", "WIDE", "SKELETON_CSS", "section_html", "placeholder", "element_id",
+           "bokeh_layout"]
