@@ -867,9 +867,11 @@ def tour_sentences(tour: Tour) -> list[str]:
 
 # ---- conditions, computed with the numpy core ------------------------------------------------
 
-def readouts(values: dict, dataset=None) -> dict:
+def readouts(values: dict, dataset=None, needs=None) -> dict:
     """Every regression name of ``CONDITIONS`` for a state (deep-link values, defaults filled in), with attention/'s
     functions.  The browser computes the same numbers with app/ui/mirror.js (tour.js).
+
+    ``needs``: the names wanted (None: all); without loo_excess the leave-one-out curve is not computed.
     """
     s = full_state(values)
     d = dataset if dataset is not None else attention.load_dataset(s["dataset"])
@@ -880,18 +882,20 @@ def readouts(values: dict, dataset=None) -> dict:
     w = np.asarray(attention.weights(q, x, kernel=kernel, bandwidth=h, temperature=t, key_scale=ks)).reshape(-1)
     dist = np.abs(x - q)
     h_eff = h * math.sqrt(t)
-    grid = np.geomspace(*LOO_GRID[:2], LOO_GRID[2])
-    loo_grid = attention.loo_error(x, y, bandwidths=grid, kernel=kernel, key_scale=ks)
-    loo_here = float(attention.loo_error(x, y, bandwidths=[h_eff], kernel=kernel, key_scale=ks)[0])
-    best = min(float(loo_grid.min()), loo_here)
-    return {
+    out = {
         "query": q, "bandwidth": h, "temperature": t, "h_eff": h_eff, "key_norm": float(s["key_norm"]),
         "kernel": kernel, "dataset": s["dataset"], "n": r.n, "max_weight": r.max_weight,
         "entropy_bits": r.entropy_bits, "effective_points": r.effective_points,
         "effective_share": r.effective_points / r.n, "prediction": r.prediction, "global_mean": r.global_mean,
         "winner_gap": float(dist[int(np.argmax(w))] - dist.min()),
-        "loo_excess": loo_here / best - 1.0 if best > 0 else 0.0,
     }
+    if needs is None or "loo_excess" in needs:
+        grid = np.geomspace(*LOO_GRID[:2], LOO_GRID[2])
+        loo_grid = attention.loo_error(x, y, bandwidths=grid, kernel=kernel, key_scale=ks)
+        loo_here = float(attention.loo_error(x, y, bandwidths=[h_eff], kernel=kernel, key_scale=ks)[0])
+        best = min(float(loo_grid.min()), loo_here)
+        out["loo_excess"] = loo_here / best - 1.0 if best > 0 else 0.0
+    return out
 
 
 @lru_cache(maxsize=16)
@@ -902,33 +906,38 @@ def _lowest_loo(dataset: str) -> float:
     return float(attention.loo_error(d.x, d.y, bandwidths=grid).min())
 
 
-def learning_readouts(values: dict) -> dict:
+BANDWIDTH_PATH_NAMES = ("lr", "step", "learned_h", "learned_excess", "refused", "finished")
+
+
+def learning_readouts(values: dict, needs=None) -> dict:
     """The learning names for a state: the shipped paths the page plays (app/learning/view.py, computed by
     ``attention.train_bandwidth`` and ``attention.train_metric``) at the steps shown.  The runtime names
     (playing, metric_playing) are not here: see ``holds``.
 
     The page shows step min(step, last) of a path that stopped early; ``learned_excess`` is the path's loss
-    at that step over min(lowest across LOO_GRID, that loss), minus 1.
+    at that step over min(lowest across LOO_GRID, that loss), minus 1.  ``needs``: the names wanted (None:
+    all); without a name of the bandwidth's path, that path is not looked up.
     """
     from app.learning.view import bandwidth_trajectory, metric_trajectory
 
     s = full_state(values, "learning")
-    bw = bandwidth_trajectory(s["dataset"], s["lr"])
-    k = min(int(s["step"]), len(bw["h"]) - 1)
-    loss = float(bw["loss"][k])
-    best = min(_lowest_loo(s["dataset"]), loss)
     m = metric_trajectory(s["metric_lr"])
     km = min(int(s["metric_step"]), len(m["W"]) - 1)
     W = np.asarray(m["W"][km], dtype=float)
     lengths = np.linalg.norm(W, axis=0)          # the lengths of W's columns, x1's then x2's
-    return {
-        "lr": s["lr"], "step": k, "learned_h": float(bw["h"][k]),
-        "learned_excess": loss / best - 1.0 if best > 0 else 0.0,
-        "refused": bw["status"][k] == attention.learn.STATUS_DIVERGED, "finished": k == len(bw["h"]) - 1,
-        "metric_lr": s["metric_lr"], "metric_step": km, "column_ratio": float(lengths[1] / lengths[0]),
-        "metric_refused": m["status"][km] == attention.learn.STATUS_DIVERGED,
-        "metric_finished": km == len(m["W"]) - 1,
-    }
+    out = {"metric_lr": s["metric_lr"], "metric_step": km, "column_ratio": float(lengths[1] / lengths[0]),
+           "metric_refused": m["status"][km] == attention.learn.STATUS_DIVERGED,
+           "metric_finished": km == len(m["W"]) - 1}
+    if needs is not None and not set(needs) & set(BANDWIDTH_PATH_NAMES):
+        return out
+    bw = bandwidth_trajectory(s["dataset"], s["lr"])
+    k = min(int(s["step"]), len(bw["h"]) - 1)
+    loss = float(bw["loss"][k])
+    best = min(_lowest_loo(s["dataset"]), loss)
+    out.update({"lr": s["lr"], "step": k, "learned_h": float(bw["h"][k]),
+                "learned_excess": loss / best - 1.0 if best > 0 else 0.0,
+                "refused": bw["status"][k] == attention.learn.STATUS_DIVERGED, "finished": k == len(bw["h"]) - 1})
+    return out
 
 
 def sentence_readouts(values: dict) -> dict:
@@ -962,17 +971,23 @@ def ideas_readouts(values: dict) -> dict:
             "rmse_attention": float(res["rmse_attention"]), "rmse_linear": float(res["rmse_linear"])}
 
 
-def section_readouts(section: str, values: dict) -> dict:
-    """Every name of ``section`` the core can compute, for a state in deep-link values (defaults filled in)."""
+def section_readouts(section: str, values: dict, needs=None) -> dict:
+    """Every name of ``section`` the core can compute, for a state in deep-link values (defaults filled in);
+    ``needs`` (the names a step compares) lets the regression and learning sections skip their costlier numbers."""
     if section not in SECTIONS:
         raise ValueError(f"section must be one of {', '.join(SECTIONS)}, got {section!r}")
-    return {"regression": readouts, "learning": learning_readouts, "sentence": sentence_readouts,
-            "ideas": ideas_readouts}[section](values)
+    if section == "regression":
+        return readouts(values, needs=needs)
+    if section == "learning":
+        return learning_readouts(values, needs=needs)
+    return sentence_readouts(values) if section == "sentence" else ideas_readouts(values)
 
 
-def step_readouts(step: Step) -> dict:
-    """The readouts of the state "Show me" reaches for ``step`` (everything it leaves out at its default)."""
-    return section_readouts(step.section, step.state)
+def step_readouts(step: Step, values: dict | None = None) -> dict:
+    """The numbers ``step``'s goal compares, in the state "Show me" reaches (everything it leaves out at its
+    default), or in ``values`` (deep-link settings) when given."""
+    return section_readouts(step.section, step.state if values is None else values,
+                            needs={name for name, _, _ in step.when})
 
 
 EQUAL_TOLERANCE = 1e-9
