@@ -1119,7 +1119,9 @@ def tour_schema() -> dict:
             "needs_shipped_data": {"type": "boolean",
                                    "description": "Its Show me and goal are written for the shipped datasets."},
         },
-        "allOf": [{"if": {"properties": {"section": {"const": section}}},
+        # a step without a section is a regression step (a file from before sections existed)
+        "allOf": [{"if": {"properties": {"section": {"const": section}},
+                          **({} if section == "regression" else {"required": ["section"]})},
                    "then": {"properties": {"state": {"$ref": f"#/$defs/state-{section}"},
                                            "when": {"items": {"$ref": f"#/$defs/condition-{section}"}}}}}
                   for section in SECTIONS],
