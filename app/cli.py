@@ -334,7 +334,7 @@ def build_parser() -> argparse.ArgumentParser:
     e.set_defaults(func=_export)
 
     t = sub.add_parser("tour", help="check a guided tour file, or print the tour files' JSON Schema")
-    tsub = t.add_subparsers(dest="tour_command", required=True, parser_class=_Parser)
+    tsub = t.add_subparsers(dest="tour_command", metavar="{check,schema}", required=True, parser_class=_Parser)
     c = tsub.add_parser("check", help="validate a tour file: one line per problem (exit code 2), or a summary")
     c.add_argument("file", help="the tour file (JSON), e.g. my-tour.json")
     c.add_argument("--sections", metavar="LIST",
