@@ -203,7 +203,6 @@ CONDITIONS = {
 }
 # Every name and what it means (the README lists them from here).
 NAMES = {name: c.description for name, c in CONDITIONS.items()}
-CHOICE_NAMES = tuple(name for name, c in CONDITIONS.items() if c.kind == "choice")
 RUNTIME_NAMES = tuple(name for name, c in CONDITIONS.items() if c.runtime)
 # The bandwidths over which loo_excess and learned_excess look for the lowest leave-one-out error (h·√T, T = 1).
 LOO_GRID = (0.005, 50.0, 241)
