@@ -15,17 +15,19 @@ Text
     and CR line ends count as one line end, cells are trimmed.  Where the separator is not a comma, a
     decimal comma (``3,14``) is read as 3.14, and said.
 Columns
-    Two columns are x and y.  With more, ``x`` and ``y`` name a column by its header (exact, then
-    ignoring case) or by its number from 1; the default is the first two columns that hold numbers
-    (a column holds numbers when at least one cell, and at least as many cells as hold other text, is a
-    number), and the page says which were used.
+    The columns are those of the header row and of the first MAX_ROWS data rows (a row shorter than
+    that has empty cells at its end).  Two columns are x and y.  With more, ``x`` and ``y`` name a
+    column by its header (exact, then ignoring case) or by its number from 1; the default is the first
+    two columns that hold numbers (at least one cell, and at least as many cells as hold other text, is
+    a number), named ones before those whose header is empty (the row numbers R and pandas write), and
+    the page says which were used.
 Missing and bad values
     Blank lines are skipped (and said, when they sit between data lines): spreadsheets and editors leave
     them, and refusing would cost a round trip for nothing.  A line whose x or y is missing (an empty
     cell, NA, N/A, #N/A, NaN, null, None) is skipped and said: gaps are ordinary in measured series, and
     kernel regression needs no value there.  A cell that is text, infinite, or larger than MAX_MAGNITUDE
-    in size is refused with one sentence naming its line (a doubled value is exact up to 2**53, about
-    9000 trillion, so every whole number the page takes is exact).
+    in size is refused with one sentence naming its line (a double is exact up to 2**53, about 9000
+    trillion, so every whole number the page takes is exact).
 Points
     At least two points with two different x values; repeated x values are kept (kernel regression
     averages them) and said; more than MAX_ROWS points are cut to the first MAX_ROWS, and said.
@@ -74,6 +76,7 @@ WORKBOOK_TYPES = ("application/vnd.openxmlformats-officedocument.spreadsheetml.s
                   "application/vnd.oasis.opendocument.spreadsheet",
                   "application/x-iwork-numbers-sffnumbers", "application/vnd.apple.numbers")
 
+_CONTROL = re.compile("[\x00-\x1f\x7f]")
 SCALED = "x was scaled to {lo}\u2013{hi} for the sliders; the axis shows your units."
 _SEPARATORS = ("\t", ";", ",")
 
@@ -115,7 +118,8 @@ def _shown(text: str) -> str:
 
 
 def _q(text: str) -> str:
-    return f"\u201c{_shown(text)}\u201d"
+    """A user's text in quotes, on one line (a line end or a tab inside it shows as a space)."""
+    return f"\u201c{_shown(re.sub(_CONTROL, ' ', text))}\u201d"
 
 
 def _and_list(items: list[str], limit: int) -> str:
@@ -142,11 +146,11 @@ LINES, POINTS, ROWS = _Words("line", "lines", "rows of data"), _Words("point", "
 
 
 def _size_text(size: int) -> str:
-    """A file size in words, rounded down to a tenth: "812 bytes", "12.3 KB", "50 MB"."""
+    """A file size in words, rounded up to a tenth (a file just over a limit reads as over it)."""
     if size < 1024:
         return f"{size} byte" + ("" if size == 1 else "s")
     unit, base = ("KB", 1024) if size < 1024 ** 2 else ("MB", 1024 ** 2) if size < 1024 ** 3 else ("GB", 1024 ** 3)
-    whole, tenth = divmod(size * 10 // base, 10)
+    whole, tenth = divmod(-(-size * 10 // base), 10)
     return f"{whole}.{tenth} {unit}" if tenth else f"{whole} {unit}"
 
 
@@ -390,56 +394,117 @@ def _field_pattern(sep: str) -> re.Pattern:
     return re.compile(f'{lead}"([^"]*(?:""[^"]*)*)"({stop}*)|({stop}*)')
 
 
+def _one_line_pattern(sep: str) -> re.Pattern | None:
+    """A whole line that is a record by itself: each field unquoted, or quoted and closed on the line
+    with no quotation mark after it (the tokenizer reads such a line exactly so)."""
+    if sep == " ":
+        return None
+    lead, bare = "[ ]*" if sep == "\t" else "[ \t]*", f'[^{re.escape(sep)}\n"]*'
+    field = f'(?:{lead}"(?:[^"\n]|"")*"{bare}|{bare})'
+    return re.compile(f"{field}(?:{re.escape(sep)}{field})*")
+
+
 _SPACES = re.compile("[ \t]*")
+_SPACE_RUN = re.compile("[ \t]+")
 
 
-def _records(text: str, sep: str) -> list[tuple[int, list[str]]]:
-    """(line where the record starts, trimmed cells) for every record of normalized text."""
-    field, out, pos, line, n = _field_pattern(sep), [], 0, 1, len(text)
+def _record_at(text: str, pos: int, line: int, sep: str, field: re.Pattern) -> tuple[list[str], int, int]:
+    """The record of normalized text starting at ``pos`` (a line's start, line number ``line``):
+    (trimmed cells, the position of its end, the line it ends on)."""
+    cells, n = [], len(text)
+    if sep == " ":
+        pos = _SPACES.match(text, pos).end()
     while True:
-        start, cells = line, []
-        if sep == " ":
-            pos = _SPACES.match(text, pos).end()
-        while True:
-            m = field.match(text, pos)
-            if m.group(1) is not None:
-                cell = m.group(1).replace('""', '"') + m.group(2)
-                line += m.group(1).count("\n")
-            else:
-                cell = m.group(3)
-                if cell.lstrip(" \t").startswith('"'):
-                    raise ValueError(SAY.open_quote(line))
-            cells.append(cell.strip(TRIM))
-            pos = m.end()
-            if pos < n and text[pos] != "\n":       # at a separator
-                pos = _SPACES.match(text, pos).end() if sep == " " else pos + 1
-                if sep == " " and (pos >= n or text[pos] == "\n"):
-                    break                           # spaces before the line's end
-                continue
-            break
-        out.append((start, cells))
-        if pos >= n:
-            return out
-        pos, line = pos + 1, line + 1
+        m = field.match(text, pos)
+        if m.group(1) is not None:
+            cell = m.group(1).replace('""', '"') + m.group(2)
+            line += m.group(1).count("\n")
+        else:
+            cell = m.group(3)
+            if cell.lstrip(" \t").startswith('"'):
+                raise ValueError(SAY.open_quote(line))
+        cells.append(cell.strip(TRIM))
+        pos = m.end()
+        if pos >= n or text[pos] == "\n":
+            return cells, pos, line
+        pos = _SPACES.match(text, pos).end() if sep == " " else pos + 1    # past the separator
+        if sep == " " and (pos >= n or text[pos] == "\n"):
+            return cells, pos, line                                        # spaces before the line's end
+
+
+def _text_rows(text: str, sep: str):
+    """(lines where non-blank records start, lines of blank records, cells_of(line)) of normalized text.
+
+    A record is blank when all its cells are empty.  A line without a quotation mark, or quoted only on
+    itself (_one_line_pattern), is a record, split into cells only when read: a big file costs one pass.
+    Any other line starts a record read at once by the RFC 4180 tokenizer, which may span lines.
+    """
+    lines, field, one_line = text.split("\n"), _field_pattern(sep), _one_line_pattern(sep)
+    strip = TRIM + ("" if sep == " " else sep)
+    filled, blank, read = [], [], {}
+    i, pos = 0, 0
+    while i < len(lines):
+        line = lines[i]
+        if '"' not in line:
+            (filled if line.strip(strip) else blank).append(i + 1)
+        elif one_line is not None and line.strip(strip + '"') and one_line.fullmatch(line):
+            filled.append(i + 1)
+        else:
+            cells, end, last = _record_at(text, pos, i + 1, sep, field)
+            read[i + 1] = cells
+            (filled if any(cells) else blank).append(i + 1)
+            i, pos = last, end + 1
+            continue
+        i, pos = i + 1, pos + len(line) + 1
+
+    def cells_of(p: int) -> list[str]:
+        if p in read:
+            return read[p]
+        line = lines[p - 1]
+        if '"' in line:
+            return _record_at(line, 0, p, sep, field)[0]
+        parts = _SPACE_RUN.split(line.strip(" \t")) if sep == " " else line.split(sep)
+        return [c.strip(TRIM) for c in parts]
+
+    return filled, blank, cells_of
+
+
+class _TextRows:
+    """The data rows of a text as (line, cells), each line split only when read."""
+
+    def __init__(self, places: list[int], cells_of):
+        self.places, self.cells_of = places, cells_of
+
+    def __len__(self):
+        return len(self.places)
+
+    def __getitem__(self, k):
+        if isinstance(k, slice):
+            return _TextRows(self.places[k], self.cells_of)
+        return self.places[k], self.cells_of(self.places[k])
+
+    def __iter__(self):
+        return ((p, self.cells_of(p)) for p in self.places)
 
 
 # ---- tables: columns, points -----------------------------------------------------------------------
 
 def _clean_name(name: str) -> str:
     """A column name as the page shows it: no control characters, trimmed, at most MAX_SHOWN characters."""
-    return _shown(re.sub(r"[\x00-\x1f\x7f]", " ", name).strip(TRIM))
+    return _shown(re.sub(_CONTROL, " ", name).strip(TRIM))
 
 
 @dataclass
 class _Table:
     """Cells by row, with everything that reads them: kinds, names, words."""
 
-    rows: list[tuple[int, list]]      # (place, cells)
+    rows: list | _TextRows            # (place, cells)
     names: list[str]                  # shown names, one per column
     keys: list                        # what x= and y= are matched against (header cells, frame labels)
     header: bool                      # whether the columns have names
     classify: object                  # cell -> (kind, value, comma, shown)
     words: _Words
+    unnamed: frozenset = frozenset()  # columns whose header cell is empty (row numbers of R or pandas)
 
     def label(self, j: int) -> str:
         return _q(self.names[j]) if self.header else f"column {j + 1}"
@@ -490,6 +555,7 @@ def _choose(t: _Table, x, y) -> tuple[int, int, list[str]]:
     taken = [j for j in given.values() if j is not None]
     ncols = len(t.names)
     pool = [j for j in range(ncols) if j not in taken and (ncols == 2 or t.holds_numbers(j))]
+    pool.sort(key=lambda j: j in t.unnamed)       # named columns first
     if len(pool) < len(need):
         if taken:
             raise ValueError(SAY.no_other_column(t.label(taken[0]), need[0]))
@@ -570,24 +636,25 @@ def parse_text(text: str, x=None, y=None) -> UserData:
     _check_text(text)
     text = _normalize(text)
     sep = _separator(text)
-    records = _records(text, sep)
-    filled = [(place, cells) for place, cells in records if any(cells)]
+    filled, blanks, cells_of = _text_rows(text, sep)
     if not filled:
         raise ValueError(SAY.empty)
-    first, last = filled[0][0], filled[-1][0]
-    blank = [place for place, cells in records if not any(cells) and first < place < last]
+    first, last = filled[0], filled[-1]
+    blank = [p for p in blanks if first < p < last]
     classify = (lambda cell: (*_classify_text(cell, commas=sep != ","), cell))
-    header = not any(classify(c)[0] == "number" for c in filled[0][1])
-    rows = filled[1:] if header else filled
-    if header and not rows:
+    heads = cells_of(first)
+    header = not any(classify(c)[0] == "number" for c in heads)
+    rows = _TextRows(filled[1:] if header else filled, cells_of)
+    if header and not len(rows):
         raise ValueError(SAY.header_only(first))
-    ncols = max(len(filled[0][1]) if header else 0, *(len(cells) for _, cells in rows))
+    ncols = max(len(heads) if header else 0, *(len(cells) for _, cells in rows[:MAX_ROWS]))
     if ncols < 2:
         raise ValueError(SAY.one_column)
-    heads = filled[0][1] if header else []
+    heads = heads if header else []
     names = [heads[j] if j < len(heads) and heads[j] else f"column {j + 1}" for j in range(ncols)]
     t = _Table(rows=rows, names=[_clean_name(nm) for nm in names], keys=names, header=header,
-               classify=classify, words=LINES)
+               classify=classify, words=LINES,
+               unnamed=frozenset(j for j in range(ncols) if header and not (j < len(heads) and heads[j])))
     xi, yi, notices = _choose(t, x, y)
     if blank:
         notices.append(SAY.skipped_blank(blank))
@@ -615,8 +682,9 @@ def from_arrays(x, y, x_name: str | None = None, y_name: str | None = None) -> U
     if not xs:
         raise ValueError(SAY.no_arrays)
     names = [x_name if x_name else "x", y_name if y_name else "y"]
-    t = _Table(rows=[(i + 1, [a, b]) for i, (a, b) in enumerate(zip(xs, ys))], names=[_clean_name(str(nm)) for nm in names],
-               keys=names, header=True, classify=_classify_value, words=POINTS)
+    t = _Table(rows=[(i + 1, [a, b]) for i, (a, b) in enumerate(zip(xs, ys))],
+               names=[_clean_name(str(nm)) for nm in names], keys=names, header=True, classify=_classify_value,
+               words=POINTS)
     return _points(t, 0, 1, [])
 
 

@@ -35,8 +35,13 @@ const AttnUserData = (function () {
 
   let MAX_SHOWN = 40;   // set from cfg by every public function (one definition: app.state.MAX_SHOWN)
   const cps = (s) => Array.from(s);
-  function shown(text) { const c = cps(text); return c.length <= MAX_SHOWN ? text : c.slice(0, MAX_SHOWN).join("") + "\u2026"; }
-  function q(text) { return `\u201c${shown(text)}\u201d`; }
+  function shown(text) {
+    const c = cps(text);
+    return c.length <= MAX_SHOWN ? text : c.slice(0, MAX_SHOWN).join("") + "\u2026";
+  }
+  const CONTROL = /[\u0000-\u001f\u007f]/g;
+  // a user's text in quotes, on one line (a line end or a tab inside it shows as a space)
+  function q(text) { return `\u201c${shown(text.replace(CONTROL, " "))}\u201d`; }
 
   function andList(items, limit) {
     if (items.length > limit) return items.slice(0, limit).join(", ") + ` and ${items.length - limit} more`;
@@ -48,11 +53,11 @@ const AttnUserData = (function () {
   }
   const LINES = words("line", "lines", "rows of data"), POINTS = words("point", "points", "points");
 
-  // a file size rounded down to a tenth: "812 bytes", "12.3 KB", "50 MB"
+  // a file size rounded up to a tenth (a file just over a limit reads as over it): "812 bytes", "12.3 KB"
   function sizeText(size) {
     if (size < 1024) return `${size} byte` + (size === 1 ? "" : "s");
     const [unit, base] = size < 1024 ** 2 ? ["KB", 1024] : size < 1024 ** 3 ? ["MB", 1024 ** 2] : ["GB", 1024 ** 3];
-    const tenths = Math.floor(size * 10 / base), whole = Math.floor(tenths / 10), tenth = tenths % 10;
+    const tenths = Math.ceil(size * 10 / base), whole = Math.floor(tenths / 10), tenth = tenths % 10;
     return tenth ? `${whole}.${tenth} ${unit}` : `${whole} ${unit}`;
   }
 
@@ -70,31 +75,39 @@ const AttnUserData = (function () {
     foreign: "The part of this link after \u201c#\u201d does not hold data for this page.",
     noCompression: "This browser cannot put data into a link; download the page with the data inside instead.",
     noDecompression: "This browser cannot read data from a link; open the link in a current browser.",
-    unreadable: (count) => `This is not UTF-8 text (${count} characters could not be read); save the data as CSV UTF-8 and try again.`,
+    unreadable: (count) => `This is not UTF-8 text (${count} characters could not be read); ` +
+      "save the data as CSV UTF-8 and try again.",
     openQuote: (line) => `Line ${line}: a quotation mark opens a field that never closes.`,
     headerOnly: (line) => `There is a header row (line ${line}) but no data below it.`,
     oneNumberColumn: (label) => `Only one column holds numbers (${label}); the page needs two, x and y.`,
     noOtherColumn: (label, which) => `No column besides ${label} holds numbers to use for ${which}.`,
     noSuchName: (name, labels) => `There is no column ${q(name)} (the columns are ${andList(labels, 6)}).`,
-    noHeader: (name, ncols) => `There is no column ${q(name)}: the text has no header row, so give a column number from 1 to ${ncols}.`,
+    noHeader: (name, ncols) => `There is no column ${q(name)}: the text has no header row, ` +
+      `so give a column number from 1 to ${ncols}.`,
     noSuchNumber: (number, ncols) => `There is no column ${number}: the text has ${ncols} columns.`,
     sameColumn: (label) => `x and y must be two different columns (both are ${label}).`,
     notNumber: (where, cell, column) => `${where}: ${q(cell)} in ${column} is not a number.`,
     notFinite: (where, cell, column) => `${where}: ${q(cell)} in ${column} is not a finite number.`,
-    tooLarge: (where, cell, column, m) => `${where}: ${q(cell)} in ${column} is too large; the page takes values from \u2212${m} to ${m}.`,
+    tooLarge: (where, cell, column, m) => `${where}: ${q(cell)} in ${column} is too large; ` +
+      `the page takes values from \u2212${m} to ${m}.`,
     noPoints: (w) => `Every ${w.one} misses an x or a y value, so there are no points.`,
     allXEqual: (s) => `Every x is ${q(s)}; x must take at least two different values.`,
     used: (xl, yl) => `Used ${xl} for x and ${yl} for y.`,
     decimalCommas: (cell) => `Commas were read as decimal points (${q(cell)} is ${shown(cell.replace(",", "."))}).`,
-    skippedBlank: (lines) => `Skipped ${lines.length} empty ${lines.length === 1 ? "line" : "lines"} (${LINES.places(lines)}).`,
-    skippedMissing: (locs, w) => `Skipped ${locs.length} ${locs.length === 1 ? w.one : w.many} with a missing value (${w.places(locs)}).`,
+    skippedBlank: (lines) =>
+      `Skipped ${lines.length} empty ${lines.length === 1 ? "line" : "lines"} (${LINES.places(lines)}).`,
+    skippedMissing: (locs, w) =>
+      `Skipped ${locs.length} ${locs.length === 1 ? w.one : w.many} with a missing value (${w.places(locs)}).`,
     clamped: (total, w, kept) => `There are ${total} ${w.rows}; the page keeps the first ${kept} points.`,
     repeated: (s, locs, w, others) => `The x value ${q(s)} occurs ${locs.length} times (${w.places(locs)})` +
-      (others ? `, and ${others} other x ${others === 1 ? "value repeats" : "values repeat"} too` : "") + "; every point is kept.",
+      (others ? `, and ${others} other x ${others === 1 ? "value repeats" : "values repeat"} too` : "") +
+      "; every point is kept.",
     fileTooBig: (size, limit) => `This file is ${sizeText(size)}; the page reads files up to ${sizeText(limit)}.`,
     workbook: (name) => `${name ? q(name) : "This"} is a spreadsheet workbook; save it as CSV first.`,
-    tooLongForLink: (n, limit) => `These ${n} points do not fit in a link (up to ${limit} characters); download the page with the data inside instead.`,
-    otherFormat: (version, mine) => `This link holds data in format ${shown(version)}, which this page does not read (it reads format ${mine}).`,
+    tooLongForLink: (n, limit) => `These ${n} points do not fit in a link (up to ${limit} characters); ` +
+      "download the page with the data inside instead.",
+    otherFormat: (version, mine) => `This link holds data in format ${shown(version)}, ` +
+      `which this page does not read (it reads format ${mine}).`,
   };
 
   // ---- cells ---------------------------------------------------------------------------------------
@@ -180,49 +193,98 @@ const AttnUserData = (function () {
     return new RegExp(`${lead}"([^"]*(?:""[^"]*)*)"(${stop}*)|(${stop}*)`, "y");
   }
 
-  function countNewlines(s) { let k = 0; for (let i = s.indexOf("\n"); i >= 0; i = s.indexOf("\n", i + 1)) k += 1; return k; }
+  // a whole line that is a record by itself: each field unquoted, or quoted and closed on the line with
+  // no quotation mark after it (the tokenizer reads such a line exactly so); none for runs of spaces
+  function oneLinePattern(sep) {
+    if (sep === " ") return null;
+    const lead = sep === "\t" ? "[ ]*" : "[ \\t]*", bare = `[^${escapeClass(sep)}\\n"]*`;
+    const field = `(?:${lead}"(?:[^"\\n]|"")*"${bare}|${bare})`;
+    return new RegExp(`^${field}(?:${escapeClass(sep)}${field})*$`);
+  }
 
-  // [line where the record starts, trimmed cells] for every record of normalized text
-  function records(text, sep, R) {
-    const field = fieldPattern(sep), spaces = /[ \t]*/y, out = [], n = text.length;
-    const skipSpaces = (pos) => { spaces.lastIndex = pos; spaces.exec(text); return spaces.lastIndex; };
-    let pos = 0, line = 1;
+  function countNewlines(s) {
+    let k = 0;
+    for (let i = s.indexOf("\n"); i >= 0; i = s.indexOf("\n", i + 1)) k += 1;
+    return k;
+  }
+
+  // the record of normalized text starting at pos (a line's start, line number `line`):
+  // [trimmed cells, the position of its end, the line it ends on]
+  function recordAt(text, pos, line, sep, field, R) {
+    const cells = [], n = text.length, spaces = /[ \t]*/y;
+    const skipSpaces = (at) => { spaces.lastIndex = at; spaces.exec(text); return spaces.lastIndex; };
+    if (sep === " ") pos = skipSpaces(pos);
     for (;;) {
-      const start = line, cells = [];
-      if (sep === " ") pos = skipSpaces(pos);
-      for (;;) {
-        field.lastIndex = pos;
-        const m = field.exec(text);
-        let cell;
-        if (m[1] !== undefined) {
-          cell = m[1].replace(/""/g, '"') + m[2];
-          line += countNewlines(m[1]);
-        } else {
-          cell = m[3];
-          if (cell.replace(/^[ \t]+/, "").startsWith('"')) refuse(SAY.openQuote(line));
-        }
-        cells.push(cell.replace(R.trim, ""));
-        pos = field.lastIndex;
-        if (pos < n && text[pos] !== "\n") {
-          pos = sep === " " ? skipSpaces(pos) : pos + 1;
-          if (sep === " " && (pos >= n || text[pos] === "\n")) break;
-          continue;
-        }
-        break;
+      field.lastIndex = pos;
+      const m = field.exec(text);
+      let cell;
+      if (m[1] !== undefined) {
+        cell = m[1].replace(/""/g, '"') + m[2];
+        line += countNewlines(m[1]);
+      } else {
+        cell = m[3];
+        if (cell.replace(/^[ \t]+/, "").startsWith('"')) refuse(SAY.openQuote(line));
       }
-      out.push([start, cells]);
-      if (pos >= n) return out;
-      pos += 1; line += 1;
+      cells.push(cell.replace(R.trim, ""));
+      pos = field.lastIndex;
+      if (pos >= n || text[pos] === "\n") return [cells, pos, line];
+      pos = sep === " " ? skipSpaces(pos) : pos + 1;                       // past the separator
+      if (sep === " " && (pos >= n || text[pos] === "\n")) return [cells, pos, line];   // spaces before the end
     }
+  }
+
+  // {filled, blank, cellsOf}: lines where non-blank records start, lines of blank records, and the cells
+  // of a record by its line.  A line without a quotation mark, or quoted only on itself (oneLinePattern),
+  // is a record, split into cells only when read: a big file costs one pass.  Any other line starts a
+  // record read at once by the RFC 4180 tokenizer, which may span lines.
+  function textRows(text, sep, R) {
+    const lines = text.split("\n"), field = fieldPattern(sep), oneLine = oneLinePattern(sep);
+    const seps = sep === " " ? "" : escapeClass(sep);
+    const empty = new RegExp(`^[${R.cfg.trim}${seps}]*$`), onlyQuotes = new RegExp(`^[${R.cfg.trim}${seps}"]*$`);
+    const filled = [], blank = [], read = new Map();
+    let i = 0, pos = 0;
+    while (i < lines.length) {
+      const line = lines[i];
+      if (!line.includes('"')) {
+        (empty.test(line) ? blank : filled).push(i + 1);
+      } else if (oneLine !== null && !onlyQuotes.test(line) && oneLine.test(line)) {
+        filled.push(i + 1);
+      } else {
+        const [cells, end, last] = recordAt(text, pos, i + 1, sep, field, R);
+        read.set(i + 1, cells);
+        (cells.some((c) => c !== "") ? filled : blank).push(i + 1);
+        i = last; pos = end + 1;
+        continue;
+      }
+      i += 1; pos += line.length + 1;
+    }
+    const split = sep === " " ? (line) => line.replace(/^[ \t]+|[ \t]+$/g, "").split(/[ \t]+/)
+                              : (line) => line.split(sep);
+    const cellsOf = (p) => {
+      if (read.has(p)) return read.get(p);
+      const line = lines[p - 1];
+      if (line.includes('"')) return recordAt(line, 0, p, sep, field, R)[0];
+      return split(line).map((c) => c.replace(R.trim, ""));
+    };
+    return { filled, blank, cellsOf };
+  }
+
+  // the data rows of a text as [line, cells], each line split only when read
+  function textRowsView(places, cellsOf) {
+    const rows = { length: places.length, places };
+    rows.slice = (a, b) => textRowsView(places.slice(a, b), cellsOf);
+    rows[Symbol.iterator] = function* () { for (const p of places) yield [p, cellsOf(p)]; };
+    return rows;
   }
 
   // ---- tables: columns, points ---------------------------------------------------------------------
 
-  function cleanName(name, R) { return shown(name.replace(/[\u0000-\u001f\u007f]/g, " ").replace(R.trim, "")); }
+  function cleanName(name, R) { return shown(name.replace(CONTROL, " ").replace(R.trim, "")); }
 
   // rows: [place, cells]; names: shown names; keys: what x and y are matched against
-  function table(rows, names, keys, header, classify, w, R) {
-    const t = { rows, names, keys, header, classify, words: w, R };
+  // unnamed: columns whose header cell is empty (the row numbers R and pandas write)
+  function table(rows, names, keys, header, classify, w, R, unnamed) {
+    const t = { rows, names, keys, header, classify, words: w, R, unnamed: unnamed || new Set() };
     t.label = (j) => header ? q(names[j]) : `column ${j + 1}`;
     t.cell = (row, j) => j < row.length ? row[j] : "";
     t.holdsNumbers = (j) => {
@@ -261,6 +323,7 @@ const AttnUserData = (function () {
     if (!need.length) return { xi: given.x, yi: given.y, notices: [] };
     const taken = [given.x, given.y].filter((j) => j !== null), ncols = t.names.length, pool = [];
     for (let j = 0; j < ncols; j++) if (!taken.includes(j) && (ncols === 2 || t.holdsNumbers(j))) pool.push(j);
+    pool.sort((a, b) => t.unnamed.has(a) - t.unnamed.has(b));   // named columns first (a stable sort)
     if (pool.length < need.length) {
       if (taken.length) refuse(SAY.noOtherColumn(t.label(taken[0]), need[0]));
       refuse(pool.length ? SAY.oneNumberColumn(t.label(pool[0])) : SAY.noNumbers);
@@ -272,7 +335,7 @@ const AttnUserData = (function () {
   // read the chosen columns row by row, then check the points as a whole
   function collect(t, xi, yi, notices) {
     const where = t.words.one[0].toUpperCase() + t.words.one.slice(1), max = t.R.cfg.max_rows;
-    const colx = t.header ? `column ${t.label(xi)}` : t.label(xi), coly = t.header ? `column ${t.label(yi)}` : t.label(yi);
+    const column = (j) => t.header ? `column ${t.label(j)}` : t.label(j), colx = column(xi), coly = column(yi);
     const points = [], missing = [];
     let comma = null, clamped = false;
     for (const [place, cells] of t.rows) {
@@ -290,8 +353,9 @@ const AttnUserData = (function () {
     if (clamped) notices.push(SAY.clamped(t.rows.length, t.words, max));
     if (points.every((p) => p[1] === points[0][1])) refuse(SAY.allXEqual(points[0][3]));
     noteRepeats(points, t.words, notices);
-    return { x: points.map((p) => p[1]), y: points.map((p) => p[2]), xName: t.header ? cleanName(t.names[xi], t.R) : "x",
-             yName: t.header ? cleanName(t.names[yi], t.R) : "y", notices };
+    const name = (j, plain) => t.header ? cleanName(t.names[j], t.R) : plain;
+    return { x: points.map((p) => p[1]), y: points.map((p) => p[2]), xName: name(xi, "x"), yName: name(yi, "y"),
+             notices };
   }
 
   function noteRepeats(points, w, notices) {
@@ -301,7 +365,8 @@ const AttnUserData = (function () {
       seen.get(p[1]).push(p);
     }
     const repeats = Array.from(seen.values()).filter((ps) => ps.length > 1);
-    if (repeats.length) notices.push(SAY.repeated(repeats[0][0][3], repeats[0].map((p) => p[0]), w, repeats.length - 1));
+    if (!repeats.length) return;
+    notices.push(SAY.repeated(repeats[0][0][3], repeats[0].map((p) => p[0]), w, repeats.length - 1));
   }
 
   // ---- public: text --------------------------------------------------------------------------------
@@ -310,21 +375,22 @@ const AttnUserData = (function () {
     if (typeof text !== "string") refuse(SAY.binary);
     checkText(text, R);
     text = normalize(text);
-    const sep = separator(text, R), recs = records(text, sep, R);
-    const filled = recs.filter(([, cells]) => cells.some((c) => c !== ""));
+    const sep = separator(text, R), { filled, blank: blanks, cellsOf } = textRows(text, sep, R);
     if (!filled.length) refuse(SAY.empty);
-    const first = filled[0][0], last = filled[filled.length - 1][0];
-    const blank = recs.filter(([p, cells]) => !cells.some((c) => c !== "") && first < p && p < last).map(([p]) => p);
+    const first = filled[0], last = filled[filled.length - 1];
+    const blank = blanks.filter((p) => first < p && p < last);
     const classify = (cell) => classifyText(cell, sep !== ",", R);
-    const header = !filled[0][1].some((c) => classify(c).kind === "number");
-    const rows = header ? filled.slice(1) : filled;
+    const firstCells = cellsOf(first), header = !firstCells.some((c) => classify(c).kind === "number");
+    const rows = textRowsView(header ? filled.slice(1) : filled, cellsOf);
     if (header && !rows.length) refuse(SAY.headerOnly(first));
-    let ncols = header ? filled[0][1].length : 0;
-    for (const [, cells] of rows) if (cells.length > ncols) ncols = cells.length;
+    let ncols = header ? firstCells.length : 0;
+    for (const [, cells] of rows.slice(0, R.cfg.max_rows)) if (cells.length > ncols) ncols = cells.length;
     if (ncols < 2) refuse(SAY.oneColumn);
-    const heads = header ? filled[0][1] : [], names = [];
+    const heads = header ? firstCells : [], names = [];
     for (let j = 0; j < ncols; j++) names.push(j < heads.length && heads[j] ? heads[j] : `column ${j + 1}`);
-    const t = table(rows, names.map((nm) => cleanName(nm, R)), names, header, classify, LINES, R);
+    const unnamed = new Set();
+    for (let j = 0; j < ncols; j++) if (header && !(j < heads.length && heads[j])) unnamed.add(j);
+    const t = table(rows, names.map((nm) => cleanName(nm, R)), names, header, classify, LINES, R, unnamed);
     const chosen = chooseColumns(t, x, y);
     if (blank.length) chosen.notices.push(SAY.skippedBlank(blank));
     return collect(t, chosen.xi, chosen.yi, chosen.notices);
@@ -349,7 +415,8 @@ const AttnUserData = (function () {
   function checkFile(file, cfg) {
     rules(cfg);
     const name = typeof file.name === "string" ? file.name : "", low = name.toLowerCase();
-    if (cfg.workbook_extensions.some((e) => low.endsWith(e)) || cfg.workbook_types.includes(String(file.type || "").toLowerCase()))
+    const type = String(file.type || "").toLowerCase();
+    if (cfg.workbook_extensions.some((e) => low.endsWith(e)) || cfg.workbook_types.includes(type))
       return { error: SAY.workbook(name) };
     if (file.size === 0) return { error: SAY.fileEmpty };
     if (file.size > cfg.max_file_bytes) return { error: SAY.fileTooBig(file.size, cfg.max_file_bytes) };
@@ -360,7 +427,8 @@ const AttnUserData = (function () {
   function decodeBytes(bytes, R) {
     let text;
     if (bytes.length >= 2 && ((bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff))) {
-      text = new TextDecoder(bytes[0] === 0xff ? "utf-16le" : "utf-16be", { ignoreBOM: true }).decode(bytes.subarray(2));
+      const order = bytes[0] === 0xff ? "utf-16le" : "utf-16be";
+      text = new TextDecoder(order, { ignoreBOM: true }).decode(bytes.subarray(2));
     } else {
       if (bytes.includes(0)) refuse(SAY.binary);
       text = new TextDecoder("utf-8", { ignoreBOM: true }).decode(bytes);
@@ -382,13 +450,18 @@ const AttnUserData = (function () {
   // otherwise [min x, max x] is mapped onto data_range.  page = u0 + (x - x0) / span * uspan.
   function scaleFor(x, cfg) {
     let lo = Infinity, hi = -Infinity;
-    for (const v of x) { if (!isFinite(v)) throw new Error("scaleFor: x must be finite"); if (v < lo) lo = v; if (v > hi) hi = v; }
+    for (const v of x) {
+      if (!isFinite(v)) throw new Error("scaleFor: x must be finite");
+      if (v < lo) lo = v;
+      if (v > hi) hi = v;
+    }
     if (!(hi > lo)) throw new Error("scaleFor: x must hold at least two different values");
     const [r0, r1] = cfg.data_range;
     if (r0 <= lo && hi <= r1 && hi - lo >= cfg.min_spread)
       return { scaled: false, x0: 0, span: 1, u0: 0, uspan: 1, factor: 1, sentence: null };
     return { scaled: true, x0: lo, span: hi - lo, u0: r0, uspan: r1 - r0, factor: (r1 - r0) / (hi - lo),
-             sentence: `x was scaled to ${numberText(r0)}\u2013${numberText(r1)} for the sliders; the axis shows your units.` };
+             sentence: `x was scaled to ${numberText(r0)}\u2013${numberText(r1)} for the sliders; ` +
+                       "the axis shows your units." };
   }
 
   function fromUnits(s, x) { return s.u0 + (x - s.x0) / s.span * s.uspan; }
@@ -406,7 +479,9 @@ const AttnUserData = (function () {
 
   function base64url(bytes) {
     let bin = "";
-    for (let i = 0; i < bytes.length; i += 0x8000) bin += String.fromCharCode.apply(null, bytes.subarray(i, i + 0x8000));
+    for (let i = 0; i < bytes.length; i += 0x8000) {
+      bin += String.fromCharCode.apply(null, bytes.subarray(i, i + 0x8000));
+    }
     return btoa(bin).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
   }
 
