@@ -52,19 +52,20 @@ from app.ui.text import plain
 from attention.datasets import MAX_GENERATED_N
 
 MAX_ROWS = MAX_GENERATED_N              # points the page takes (the generator's bound, 2000)
-# 2000 rows of even 100 columns stay under 5 MB, while a file of 50 MB would freeze a phone's tab for
-# seconds before a single sentence could be shown: refused from its size, before reading.
+# Files are refused from their size, before reading: 2000 rows of even 100 columns stay under 5 MB (and
+# 5 MB parse in about 40 ms in Chromium), while a 50 MB file would be held in memory twice (bytes, text)
+# before a single sentence could be shown.
 MAX_FILE_BYTES = 5 * 1024 * 1024
-MAX_MAGNITUDE = 1e15                    # |value| at most a thousand trillion (whole numbers exact below 2**53)
+MAX_MAGNITUDE = 1e15                    # |value| at most a thousand trillion (see "Missing and bad values")
 UNREADABLE_LIMIT = 10                   # this many U+FFFD (bytes that were not UTF-8): not text
 # The page's data lie in 0 ... 6 (X_RANGE adds half a unit each side for the query).
 DATA_RANGE = (X_RANGE[0] + 0.5, X_RANGE[1] - 0.5)
 MIN_SPREAD = (DATA_RANGE[1] - DATA_RANGE[0]) / 2   # x within 0 ... 6 but spanning less than 3: rescaled
 FRAGMENT_FORMAT = 1                     # the link's data format; the fragment starts "data1."
-# About 200 points of ordinary data (a year of temperatures, one decimal: 988 characters) fit; the whole
-# address then stays near 2000 characters, which mail programs and chat tools pass on whole.
+# About 200 points of ordinary data fit (200 days of the example's temperatures, a tenth of a degree each:
+# 1012 characters; its whole year: 1761), and the whole address stays a little over 2000 characters.
 MAX_FRAGMENT_CHARS = 2000
-MAX_PAYLOAD_BYTES = 128 * 1024          # a link's data, inflated: 2000 points of full doubles need ~75 KB
+MAX_PAYLOAD_BYTES = 128 * 1024          # a link's data, inflated (2000 points of 17-digit numbers: ~85 KB)
 
 TRIM = " \t\n\r\f\v\u00a0\u2007\u2009\u202f\ufeff"
 MISSING_WORDS = ("", "na", "n/a", "#n/a", "nan", "-nan", "null", "none")
@@ -136,13 +137,15 @@ class _Words:
     one: str
     many: str
     rows: str
+    whole: str
 
     def places(self, locs: list[int]) -> str:
         return f"{self.one if len(locs) == 1 else self.many} {_and_list([str(i) for i in locs], 5)}"
 
 
-LINES, POINTS, ROWS = _Words("line", "lines", "rows of data"), _Words("point", "points", "points"), \
-    _Words("row", "rows", "rows")
+LINES = _Words("line", "lines", "rows of data", "text")
+POINTS = _Words("point", "points", "points", "data")
+ROWS = _Words("row", "rows", "rows", "table")
 
 
 def _size_text(size: int) -> str:
@@ -230,8 +233,8 @@ class _Say:
                 f"so give a column number from 1 to {ncols}.")
 
     @staticmethod
-    def no_such_number(number, ncols):
-        return f"There is no column {number}: the text has {ncols} columns."
+    def no_such_number(number, ncols, words):
+        return f"There is no column {number}: the {words.whole} has {ncols} columns."
 
     @staticmethod
     def same_column(label):
@@ -537,7 +540,7 @@ def _find(t: _Table, wanted) -> int:
     if re.fullmatch(r"[0-9]+", text):
         if 1 <= int(text) <= ncols:
             return int(text) - 1
-        raise ValueError(SAY.no_such_number(_shown(text), ncols))
+        raise ValueError(SAY.no_such_number(_shown(text), ncols, t.words))
     if not t.header:
         raise ValueError(SAY.no_header(text, ncols))
     raise ValueError(SAY.no_such_name(text, [_q(nm) for nm in t.names]))
@@ -671,10 +674,17 @@ def _column(values, name: str) -> list:
 
 
 def from_arrays(x, y, x_name: str | None = None, y_name: str | None = None) -> UserData:
-    """Points from two sequences of numbers (lists, numpy arrays, pandas Series), for ``e.data = (x, y)``.
+    """Points from two sequences of numbers, for the notebook's ``e.data = (x, y)``.
 
-    NaN and None are missing (the point is skipped, and said); the rest follows ``parse_text``.
-    Raises ValueError with the same sentences as the page.
+    Parameters
+    ----------
+    x, y : one value per point (lists, numpy arrays, pandas Series).  NaN and None are missing: the point
+        is skipped, and said.  Points count from 1 in the sentences.
+    x_name, y_name : the axes' names (default "x" and "y").
+
+    Returns
+    -------
+    UserData.  Raises ValueError with the page's sentences, as ``parse_text``.
     """
     xs, ys = _column(x, "x"), _column(y, "y")
     if len(xs) != len(ys):
@@ -689,17 +699,25 @@ def from_arrays(x, y, x_name: str | None = None, y_name: str | None = None) -> U
 
 
 def from_dataframe(df, x=None, y=None) -> UserData:
-    """Points from two columns of a table: a pandas DataFrame, or anything with ``.columns`` and ``df[name]``.
+    """Points from two columns of a table, for the notebook's ``e.data = df``.
 
-    ``x`` and ``y`` name a column (its label, or its header text, or its number from 1); by default the
-    first two columns holding numbers.  Rows count from 1 in the sentences.  pandas itself is not needed.
+    Parameters
+    ----------
+    df : a pandas DataFrame, or anything with ``.columns`` and ``df[label]`` (pandas itself is not needed).
+    x, y : a column's label, its name as text, or its number from 1; None picks the first columns holding
+        numbers (and says which).  Missing values (NaN, None, pandas' NA) skip their row, and say so.
+
+    Returns
+    -------
+    UserData.  Raises ValueError with the page's sentences; rows count from 1 in them.
     """
     labels = getattr(df, "columns", None)
     if labels is None or not hasattr(df, "__getitem__"):
-        raise ValueError(f"df must be a table with .columns and df[name] (a pandas DataFrame), got {type(df).__name__}")
+        raise ValueError(f"df must be a table with .columns and df[label] (a pandas DataFrame), "
+                         f"got {type(df).__name__}")
     labels = list(labels)
-    cols = [_column(df[label].tolist() if hasattr(df[label], "tolist") else list(df[label]), str(label))
-            for label in labels]
+    series = [df[label] for label in labels]
+    cols = [_column(s.tolist() if hasattr(s, "tolist") else list(s), str(label)) for s, label in zip(series, labels)]
     if len(cols) < 2:
         raise ValueError(SAY.one_column)
     nrows = len(cols[0])
@@ -737,7 +755,14 @@ def decode_bytes(data: bytes) -> str:
 
 
 def read_csv_file(path, x=None, y=None) -> UserData:
-    """``parse_text`` of a file, refused from its size (over MAX_FILE_BYTES) before it is read."""
+    """``parse_text`` of a file (for ``export --data``), refused from its name or size before it is read.
+
+    Parameters
+    ----------
+    path : the file: CSV, TSV or semicolon-separated text in UTF-8 (or UTF-16 with a byte-order mark),
+        at most MAX_FILE_BYTES; not a spreadsheet workbook.
+    x, y : as in ``parse_text``.
+    """
     path = os.fspath(path)
     check_file(os.stat(path).st_size, os.path.basename(path))
     with open(path, "rb") as f:
@@ -779,15 +804,22 @@ class Scale:
 
 
 def scale_for(x, data_range=DATA_RANGE, min_spread=MIN_SPREAD) -> Scale:
-    """Whether x must be rescaled to the page's range, and the map.
+    """Whether x must be rescaled to the page's range, and the map (twin of AttnUserData.scaleFor).
 
     Rule: x stays as it is when it already lies within ``data_range`` (0 ... 6) and spans at least
     ``min_spread`` (half of it); otherwise [min x, max x] is mapped onto ``data_range``.  The shipped
-    datasets stay put; days 1 ... 365, years, prices or anything negative are rescaled.
+    datasets stay put (their x fill 0 ... 6); days 1 ... 365, years, anything negative, or x bunched in
+    0 ... 2 are rescaled, so the sliders' range (query 0 ... 6, bandwidth 0.005 ... 50) fits the data.
+    Readouts, axes and h stay in the data's units: ``to_units`` and ``h_to_units`` give them.
+
+    >>> s = scale_for([1.0, 365.0])
+    >>> s.scaled, s.from_units(365.0), s.to_units(3.0), s.h_to_units(0.5)
+    (True, 6.0, 183.0, 30.333333333333332)
     """
     xs = np.asarray(x, dtype=float)
     if xs.ndim != 1 or xs.size < 2 or not np.all(np.isfinite(xs)) or xs.min() == xs.max():
-        raise ValueError(f"x must hold at least two different finite values, got {x!r}")
+        shown = np.array2string(xs, threshold=6, edgeitems=2)
+        raise ValueError(f"x must hold at least two different finite values, got {shown}")
     lo, hi = float(xs.min()), float(xs.max())
     r0, r1 = (float(v) for v in data_range)
     if r0 <= lo and hi <= r1 and hi - lo >= min_spread:
@@ -836,8 +868,11 @@ def _inflate(body: str) -> str:
 
 
 def decode_fragment(fragment: str) -> UserData:
-    """The data of a fragment written by ``encode_fragment`` (or the page), or ValueError with the sentence
-    for a damaged, foreign or newer one.  A leading "#" is allowed."""
+    """The data of a fragment written by ``encode_fragment`` or by the page (AttnUserData.encodeFragment).
+
+    A leading "#" is allowed.  Raises ValueError with the page's sentence for a damaged fragment, one that
+    holds no data (another use of the address's "#"), or one in another format.
+    """
     s = fragment[1:] if fragment.startswith("#") else fragment
     m = _FRAGMENT.fullmatch(s)
     if not m:

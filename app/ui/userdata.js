@@ -48,10 +48,10 @@ const AttnUserData = (function () {
     return items.length === 1 ? items[0] : items.slice(0, -1).join(", ") + " and " + items[items.length - 1];
   }
 
-  function words(one, many, rows) {
-    return { one, many, rows, places: (locs) => `${locs.length === 1 ? one : many} ${andList(locs.map(String), 5)}` };
+  function words(one, many, rows, whole) {
+    return { one, many, rows, whole, places: (locs) => `${locs.length === 1 ? one : many} ${andList(locs.map(String), 5)}` };
   }
-  const LINES = words("line", "lines", "rows of data"), POINTS = words("point", "points", "points");
+  const LINES = words("line", "lines", "rows of data", "text"), POINTS = words("point", "points", "points", "data");
 
   // a file size rounded up to a tenth (a file just over a limit reads as over it): "812 bytes", "12.3 KB"
   function sizeText(size) {
@@ -84,7 +84,7 @@ const AttnUserData = (function () {
     noSuchName: (name, labels) => `There is no column ${q(name)} (the columns are ${andList(labels, 6)}).`,
     noHeader: (name, ncols) => `There is no column ${q(name)}: the text has no header row, ` +
       `so give a column number from 1 to ${ncols}.`,
-    noSuchNumber: (number, ncols) => `There is no column ${number}: the text has ${ncols} columns.`,
+    noSuchNumber: (number, ncols, w) => `There is no column ${number}: the ${w.whole} has ${ncols} columns.`,
     sameColumn: (label) => `x and y must be two different columns (both are ${label}).`,
     notNumber: (where, cell, column) => `${where}: ${q(cell)} in ${column} is not a number.`,
     notFinite: (where, cell, column) => `${where}: ${q(cell)} in ${column} is not a finite number.`,
@@ -308,7 +308,7 @@ const AttnUserData = (function () {
     }
     if (/^[0-9]+$/.test(text)) {
       if (Number(text) >= 1 && Number(text) <= ncols) return Number(text) - 1;
-      refuse(SAY.noSuchNumber(shown(text), ncols));
+      refuse(SAY.noSuchNumber(shown(text), ncols, t.words));
     }
     if (!t.header) refuse(SAY.noHeader(text, ncols));
     refuse(SAY.noSuchName(text, t.names.map(q)));

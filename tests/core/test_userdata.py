@@ -360,6 +360,9 @@ def test_from_dataframe_with_a_stand_in():
         u.from_dataframe(df, x="date", y="temp_c")
     assert str(e.value) == f"Row 1: {L}2024-01-01{R} in column {L}date{R} is not a number."
     with pytest.raises(ValueError) as e:
+        u.from_dataframe(df, x="day", y=4)
+    assert str(e.value) == "There is no column 4: the table has 3 columns."
+    with pytest.raises(ValueError) as e:
         u.from_dataframe(StandIn({"temp_c": [1, 2]}))
     assert str(e.value) == "Found only one column; the page needs two, x and y."
     with pytest.raises(ValueError, match="df must be a table"):
