@@ -40,26 +40,8 @@ const Explorable = (function (M, U) {
     return { x: xs[i], y: ys[i], index: i, nearest: Math.abs(xs[i] - q) <= nearest + 1e-9 };
   }
 
-  // What the prediction curve does across the plot (twin of curve_facts in app/regression/text.py): how many
-  // samples win somewhere, the share of the grid won by the query's nearest sample, and the share where one
-  // sample holds at least `sharp` of the weight.
-  function curveFacts(grid, xs, opt, sharp) {
-    const emb = opt.kernel === "dot" ? M.embedKeys(xs, opt.bandwidth, M.circleRadius(xs), opt.keyScale) : null;
-    const winners = new Set();
-    let nearestCount = 0, sharpCount = 0;
-    for (let i = 0; i < grid.length; i++) {
-      const w = M.weights1d(grid[i], xs, opt, emb);
-      let top = 0, near = Infinity;
-      for (let j = 0; j < w.length; j++) { if (w[j] > w[top]) top = j; near = Math.min(near, Math.abs(grid[i] - xs[j])); }
-      winners.add(top);
-      if (Math.abs(grid[i] - xs[top]) <= near + 1e-9) nearestCount += 1;
-      if (w[top] >= sharp) sharpCount += 1;
-    }
-    return { winners: winners.size, nearest_share: nearestCount / grid.length, sharp_share: sharpCount / grid.length };
-  }
-
   // limits: the thresholds of app/regression/text.py (config.limits).  Every claim is checked against the
-  // numbers: `heaviest` at the query, `curve` along the prediction curve (curveFacts).
+  // numbers: `heaviest` at the query, `curve` along the prediction curve (AttnMirror.curveFacts).
   function limitNotices(r, heaviest, curve, limits, keyNorm) {
     const out = [], mw = `Max weight ${fixed(r.max_weight, 3)}`;
     const why = "a dot product rewards a key's length as well as its direction";
@@ -211,7 +193,7 @@ const Explorable = (function (M, U) {
       x: Array.from(c.grid), pred: Array.from(pred), ent: Array.from(ent), eff, nn: Array.from(nn),
       truth: f ? Array.from(c.grid, f) : Array.from(c.grid, () => NaN),
     };
-    c.curveFacts = curveFacts(c.grid, c.x, opt, c.cfg.limits.sharp_weight);
+    c.curveFacts = M.curveFacts(c.grid, c.x, opt, c.cfg.limits.sharp_weight);
     const heff = c.h * Math.sqrt(c.t);
     for (const s of [a.hspan_ent, a.hspan_bv]) setWidget(s, "location", heff);
     queryViews(a, c);

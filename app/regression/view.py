@@ -462,7 +462,9 @@ class RegressionSection:
                                 divs["announce"], sizing_mode="stretch_width", name="stage_controls")
         self.more_button = Button(label=MORE_LABEL, name="more_controls_toggle", button_type="default",
                                   stylesheets=[InlineStyleSheet(css=MORE_CSS)])
-        readouts = column(divs["readout"], self.more_button, sizing_mode="stretch_width", name="readout_box")
+        readouts = column(divs["readout"], Div(text=text.ENTROPY_WORDS, stylesheets=css, sizing_mode="stretch_width",
+                                                name="entropy_words"),
+                          self.more_button, sizing_mode="stretch_width", name="readout_box")
         more = self.more_box(w)
         texts = column(divs["caption"], divs["limits"], divs["dataset"], sizing_mode="stretch_width",
                        name="state_words")

@@ -85,7 +85,22 @@ NUMBER_OPERATORS = ("<", "<=", ">", ">=", "==", "!=")
 EQUALITY_OPERATORS = ("==", "!=")
 OPERATORS = NUMBER_OPERATORS
 STEP_FIELDS = ("title", "text", "do", "state", "when", "found")     # required
-EXTRA_FIELDS = ("id", "section", "optional", "needs_shipped_data")  # optional (id and section: see _step)
+EXTRA_FIELDS = ("id", "section", "optional", "needs_shipped_data", "look")  # optional (id and section: see _step)
+# What a step's card talks about and asks the student to move, by the page's names: after Show me, Next and
+# Previous the page keeps them on screen together.  A step that says nothing looks at its section's first.
+LOOK = {
+    "regression": ("main_plot", "weights_plot", "entropy_x_plot", "entropy_h_plot", "bias_variance_plot",
+                   "readouts", "query_slider", "bandwidth_slider", "temperature_slider", "kernel_select",
+                   "keynorm_slider", "dataset_select", "link_toggle", "limits_toggle"),
+    "learning": ("learn_fit_plot", "learn_path_plot", "learn_loss_plot", "learn_bw_controls", "learn_lr_select",
+                 "metric_plot", "metric_loss_plot", "learn_metric_controls", "metric_lr_select"),
+    "sentence": ("attention_heatmap", "row_bars", "sense_plot", "heads_box", "cost_plot", "timing_plot",
+                 "sentence_controls", "token_select", "head_select", "causal_toggle", "att_temperature_slider",
+                 "preset_select", "sentence_input"),
+    "ideas": ("dependency_graph", "sequence_timing_plot", "sequence_counts_plot", "lag_weights", "lag_predictions",
+              "lag_period_select"),
+}
+MAX_LOOK = 3
 FLAGS = ("optional", "needs_shipped_data")
 TOUR_FIELDS = ("title", "steps", "$schema")
 TEXT_LIMITS = {"title": (80, 1), "text": (MAX_TEXT, 3), "do": (240, 2), "found": (240, 1)}  # (characters, sentences)
@@ -143,6 +158,14 @@ CONDITIONS = {
                      "nearest one (0 when the nearest wins)", "x units"),
     "loo_excess": _n("regression", "number", "leave-one-out error at h·√T over its lowest value across "
                      "bandwidths, minus 1 (0 at the best h)", "a fraction: 0.02 is 2 % above the lowest"),
+    "curve_winners": _n("regression", "number", "how many samples take the largest weight somewhere along the "
+                        "prediction curve (1: the same sample wins wherever the query is)", "samples"),
+    "nearest_share": _n("regression", "number", "the share of the prediction curve where the query's nearest "
+                        "sample has the largest weight (1: nearest-neighbour everywhere)", "0 to 1"),
+    "sharp_share": _n("regression", "number", "the share of the prediction curve where one sample holds at "
+                      "least 0.9 of the weight (near 1: the curve is made of flat steps)", "0 to 1"),
+    "curve_range": _n("regression", "number", "how far the prediction curve rises and falls across the plot, over "
+                      "the range of the samples' y values (0: the curve is flat)", "0 to 1"),
     # the learning section: the bandwidth's path, then the metric's
     "lr": _n("learning", "choice", "the learning rate on log h, one of the presets", "a preset, written as text"),
     "step": _n("learning", "number", "the step of the bandwidth's path shown (0 is the start; a link or Show me "
@@ -236,6 +259,12 @@ class Step:
     section: str = "regression"
     optional: bool = False
     needs_shipped_data: bool = False
+    look: tuple = ()
+
+    @property
+    def looks_at(self) -> tuple:
+        """What the page keeps on screen for this step: its ``look``, or its section's first figure."""
+        return self.look or (LOOK[self.section][0],)
 
     def as_dict(self) -> dict:
         out = {"id": self.id, "section": self.section, "title": self.title, "text": self.text, "do": self.do,
@@ -243,6 +272,8 @@ class Step:
         for flag in FLAGS:
             if getattr(self, flag):
                 out[flag] = True
+        if self.look:
+            out["look"] = list(self.look)
         return out
 
 
@@ -407,6 +438,20 @@ def _section(label, v) -> str:
         raise TourError(f"{_where(label, 'section')}: {_shown_json(v)} is not a section "
                         f"(one of {', '.join(SECTIONS)})")
     return v
+
+
+def _look(label, section, v) -> tuple:
+    """A step's ``look``: 1 to MAX_LOOK names from its section's LOOK, each once."""
+    known = LOOK[section]
+    if not isinstance(v, list) or not 1 <= len(v) <= MAX_LOOK or not all(isinstance(n, str) for n in v):
+        raise TourError(f"{_where(label, 'look')}: expected a list of 1 to {MAX_LOOK} names, got {_kind(v)}")
+    for n in v:
+        if n not in known:
+            raise TourError(f"{_where(label, 'look')}: unknown name {_shown_json(n)} for a {section} step "
+                            f"(known: {', '.join(known)})")
+    if len(set(v)) != len(v):
+        raise TourError(f"{_where(label, 'look')}: a name is given twice")
+    return tuple(v)
 
 
 def _flag(label, fld, v) -> bool:
@@ -606,15 +651,21 @@ def _step(i, raw, made_id, errors) -> Step | None:
         except TourError as e:
             errors.append(str(e))
     state = when = None
+    look = ()
     if section is not None:   # a step of no known section: its state and conditions cannot be read
         if "state" in raw:
             state = _state(label, section, raw["state"], errors)
         if "when" in raw:
             when = _when(label, section, raw["when"], errors)
+        if "look" in raw:
+            try:
+                look = _look(label, section, raw["look"])
+            except TourError as e:
+                errors.append(str(e))
     if len(errors) > before:
         return None
     return Step(title=texts["title"], text=texts["text"], do=texts["do"], state=state, when=when,
-                found=texts["found"], id=sid, section=section, **flags)
+                found=texts["found"], id=sid, section=section, look=look, **flags)
 
 
 def _across(steps, errors) -> None:
@@ -888,6 +939,24 @@ def readouts(values: dict, dataset=None, needs=None) -> dict:
         "effective_share": r.effective_points / r.n, "prediction": r.prediction, "global_mean": r.global_mean,
         "winner_gap": float(dist[int(np.argmax(w))] - dist.min()),
     }
+    if needs is None or "curve_range" in needs:
+        from app.regression.view import GRID_N
+        from app.state import X_RANGE
+
+        pred = attention.predict(np.linspace(*X_RANGE, GRID_N), x, y, kernel=kernel, bandwidth=h, temperature=t,
+                                 key_scale=ks)
+        spread = float(y.max() - y.min())
+        out["curve_range"] = float(pred.max() - pred.min()) / spread if spread > 0 else 0.0
+    if needs is None or {"curve_winners", "nearest_share", "sharp_share"} & set(needs):
+        from app.regression.text import curve_facts
+        from app.regression.view import GRID_N
+        from app.state import X_RANGE
+
+        grid = np.linspace(*X_RANGE, GRID_N)
+        W = attention.weights(grid, x, kernel=kernel, bandwidth=h, temperature=t, key_scale=ks)
+        facts = curve_facts(grid, x, W)
+        out.update(curve_winners=facts["winners"], nearest_share=facts["nearest_share"],
+                   sharp_share=facts["sharp_share"])
     if needs is None or "loo_excess" in needs:
         grid = np.geomspace(*LOO_GRID[:2], LOO_GRID[2])
         loo_grid = attention.loo_error(x, y, bandwidths=grid, kernel=kernel, key_scale=ks)
@@ -1117,12 +1186,18 @@ def tour_schema() -> dict:
             "optional": {"type": "boolean", "description": "A step only an explorer needs."},
             "needs_shipped_data": {"type": "boolean",
                                    "description": "Its Show me and goal are written for the shipped datasets."},
+            "look": {"type": "array", "minItems": 1, "maxItems": MAX_LOOK, "uniqueItems": True,
+                     "items": {"type": "string"},
+                     "description": "What the card talks about and asks the student to move, by the page's names "
+                                    "(the plot first): after Show me, Next and Previous the page keeps them on "
+                                    "screen together. Default: the section's first figure."},
         },
         # a step without a section is a regression step (a file from before sections existed)
         "allOf": [{"if": {"properties": {"section": {"const": section}},
                           **({} if section == "regression" else {"required": ["section"]})},
                    "then": {"properties": {"state": {"$ref": f"#/$defs/state-{section}"},
-                                           "when": {"items": {"$ref": f"#/$defs/condition-{section}"}}}}}
+                                           "when": {"items": {"$ref": f"#/$defs/condition-{section}"}},
+                                           "look": {"items": {"enum": list(LOOK[section])}}}}}
                   for section in SECTIONS],
     }
     defs["step"] = step

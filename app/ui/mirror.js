@@ -131,6 +131,24 @@ const AttnMirror = (function () {
     };
   }
 
+  // What the prediction curve does across the plot (app/regression/text.py curve_facts, from attention.weights on
+  // the grid): how many samples win somewhere, the share of the grid won by the query's nearest sample, and the
+  // share where one sample holds at least `sharp` of the weight.
+  function curveFacts(grid, xs, opt, sharp) {
+    const emb = opt.kernel === "dot" ? embedKeys(xs, opt.bandwidth, circleRadius(xs), opt.keyScale) : null;
+    const winners = new Set();
+    let nearestCount = 0, sharpCount = 0;
+    for (let i = 0; i < grid.length; i++) {
+      const w = weights1d(grid[i], xs, opt, emb);
+      let top = 0, near = Infinity;
+      for (let j = 0; j < w.length; j++) { if (w[j] > w[top]) top = j; near = Math.min(near, Math.abs(grid[i] - xs[j])); }
+      winners.add(top);
+      if (Math.abs(grid[i] - xs[top]) <= near + 1e-9) nearestCount += 1;
+      if (w[top] >= sharp) sharpCount += 1;
+    }
+    return { winners: winners.size, nearest_share: nearestCount / grid.length, sharp_share: sharpCount / grid.length };
+  }
+
   // attention.predict over many queries (the prediction curve)
   function predictCurve(qs, xs, ys, opt) {
     const emb = opt.kernel === "dot" ? embedKeys(xs, opt.bandwidth, circleRadius(xs), opt.keyScale) : null;
@@ -324,6 +342,6 @@ const AttnMirror = (function () {
     TRUE_FUNCTIONS, trueFunction, softmaxInPlace, circleRadius, keyNormTilt, embedKeys, scores1d,
     weights1d, entropyBits, effectivePoints, nearestNeighbor1d, readout, predictCurve, entropyCurve,
     nearestCurve, looError, biasVarianceExact, dotProductAttention, matmul, multiHeadAttention, geomspace,
-    linspace, mean, dot, metricWeights, metricAxes, similarityEllipse,
+    linspace, mean, dot, metricWeights, metricAxes, similarityEllipse, curveFacts,
   };
 })();
