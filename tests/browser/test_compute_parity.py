@@ -55,6 +55,7 @@ window.compute = (function (G, T, W) {
     badDatasets: (cases) => cases.map((c) => { try { G.makeDataset(c.fn, c.n, c.noise, c.seed); return null; }
                                                catch (e) { return e.message; } }),
     train: (cases) => cases.map((c) => T.trainBandwidth(c.x, c.y, c.opt)),
+    exp: (ss) => ss.map((v) => T.expNeg(v)),
     columns: (cases) => cases.map((c) => T.trainColumns(columns(c))),
     inWorker: (cases) => Promise.all(cases.map((c) =>
       settle(W.run(SOURCES, "AttnTrain.trainColumns", columns(c)).promise))),
@@ -247,6 +248,16 @@ def test_training_columns_match_the_core_on_30_datasets_at_every_preset(js):
             _assert_columns(got, want, (c["name"], c["lr"]))
             statuses.add(want["status"][-1])
     assert statuses == {"ok", "diverged"}                  # refused steps are among the cases
+
+
+def test_the_trainers_exponential_is_within_four_ulps_of_the_exact_one(js):
+    """train.js computes exp(-s) over a window's scores (0 <= s <= WINDOW_SCORE) from a table and a polynomial."""
+    rng = np.random.default_rng(5)
+    s = np.concatenate([rng.uniform(0, attention.learn.WINDOW_SCORE, 20000), np.arange(0, 2359) / 64,
+                        np.arange(1, 2359) / 64 - 2.0 ** -40, [0.0, attention.learn.WINDOW_SCORE]])
+    got = np.asarray(js("exp", s.tolist()))
+    exact = np.exp(-s.astype(np.longdouble))
+    assert np.max(np.abs((got - exact) / exact)) <= 4e-16
 
 
 def test_training_paths_and_the_cores_refusals_match(js):
