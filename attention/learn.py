@@ -182,7 +182,8 @@ def _windows(P: _Sorted1D, K: float) -> tuple[np.ndarray, np.ndarray]:
     Key j is in row i's window when D_ij = (x_i - x_j)^2 - dmin_i <= K.  That is
     |x_i - x_j| <= sqrt(dmin_i + K), so the window is one run of the sorted
     keys around i; binary search with a slightly larger radius finds a run that
-    contains it, and ``_window_sums`` keeps exactly the keys that pass the test.
+    contains it, and ``_window_sums`` keeps exactly the keys that pass the test
+    (the same test app/ui/train.js applies).
     """
     radius = np.sqrt(P.dmin + K) * (1.0 + 1e-9) + 4.0 * np.spacing(np.abs(P.x))   # room for rounding
     lo = np.searchsorted(P.x, P.x - radius, side="left")
@@ -192,26 +193,31 @@ def _windows(P: _Sorted1D, K: float) -> tuple[np.ndarray, np.ndarray]:
 
 def _window_sums(P: _Sorted1D, c: float) -> tuple[np.ndarray, ...]:
     """Per row i: Z, A, B, C = sums over the window's keys j != i of e, e y_j, e sigma, e sigma y_j,
-    with sigma_ij = c D_ij and e = exp(-sigma_ij); see ``loo_loss_and_grad``."""
+    with sigma_ij = c D_ij and e = exp(-sigma_ij); see ``loo_loss_and_grad``.
+
+    Rows go in blocks, each over the run of keys that holds all its rows' windows; a key outside a row's
+    window gets sigma = 1e4, whose exp is exactly 0 (cheaper than masking the exp)."""
     n = P.x.shape[0]
     K = WINDOW_SCORE / c
     lo, hi = _windows(P, K)
-    sums = np.empty((4, n))
+    one_y = np.stack([np.ones(n), P.y], axis=1)
+    sums = np.empty((n, 4))
     for r0 in range(0, n, _ROWS_PER_BLOCK):  # a loop over blocks of rows; each block is one set of array operations
         r1 = min(n, r0 + _ROWS_PER_BLOCK)
         k0, k1 = int(lo[r0:r1].min()), int(hi[r0:r1].max())
         d = P.x[r0:r1, None] - P.x[None, k0:k1]
         D = np.multiply(d, d, out=d)
         D -= P.dmin[r0:r1, None]
-        keep = D <= K
+        out = D > K
         rows = np.arange(r0, r1)
-        keep[rows - r0, rows - k0] = False                     # never the key itself
+        out[rows - r0, rows - k0] = True                       # never the key itself
         sigma = np.multiply(D, c, out=D)
-        e = np.exp(np.negative(sigma), where=keep, out=np.zeros_like(sigma))
-        es = np.multiply(e, sigma, where=keep, out=np.zeros_like(sigma))
-        yk = P.y[k0:k1]
-        sums[:, r0:r1] = [e.sum(axis=1), e @ yk, es.sum(axis=1), es @ yk]
-    return tuple(sums)
+        np.copyto(sigma, 1e4, where=out)
+        e = np.exp(np.negative(sigma))
+        es = np.multiply(e, sigma, out=sigma)
+        sums[r0:r1, :2] = e @ one_y[k0:k1]                     # Z, A
+        sums[r0:r1, 2:] = es @ one_y[k0:k1]                    # B, C
+    return tuple(sums.T)
 
 
 def _bandwidth_eval(P: _Sorted1D, log_h, temperature):
