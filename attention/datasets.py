@@ -170,8 +170,9 @@ def make_dataset(function: str = "wave", n: int = 24, noise: float = 0.3, seed: 
               z_i = sqrt(-2 log(1 - v_i)) cos(2 pi w_i)         (Box-Muller),
 
     where round(v, 2) = rint(100 v) / 100 with ties to even (numpy's np.round).
-    Sample i stays in its cell [lo + i s, lo + (i + 1) s], so sorting changes
-    nothing but is kept as a promise.
+    Before rounding, sample i lies inside its own cell [lo + i s, lo + (i + 1) s]
+    and rounding keeps the order, so sorting changes nothing (it is kept as a
+    promise).
 
     The uniforms u_0 .. u_{n-1}, v_0, w_0, v_1, w_1, ... (in that order) come
     from xoshiro128** (Blackman and Vigna), whose four 32-bit state words are
@@ -186,13 +187,14 @@ def make_dataset(function: str = "wave", n: int = 24, noise: float = 0.3, seed: 
 
     y also goes through log, cos and f's sin, cos or exp, which may differ by an
     ulp or two between math libraries (numpy, libm, a browser's JavaScript).
-    Before rounding, that is a difference of about 1e-15; rounding to 2
+    Before rounding, that is a difference of 1e-15 to 1e-14; rounding to 2
     decimals removes it unless the value lies within that distance of a
-    rounding boundary (the odds, for one sample, are about 1e-13).  So every
+    rounding boundary (for one sample the odds are below 1e-11).  So every
     implementation gives the same y, which tests/browser/test_compute_parity.py
     checks (within 1e-12) for 50 settings.
 
-    The same seed gives the same samples on every machine.  (Samples drawn
+    The seed is a whole number from 0 to 2^32 - 1 (``SEED_MAX``); the same seed
+    gives the same samples on every machine and in the browser.  (Samples drawn
     before this generator, with numpy's default_rng, differ: the shipped files
     keep theirs.)
     """

@@ -74,7 +74,8 @@ const AttnGenerator = (function (M, E) {
   // make_dataset's checks, with its messages (a number shown as Python's repr would show it)
   function check(fn, n, noise, seed) {
     if (typeof fn !== "string" || !Object.prototype.hasOwnProperty.call(FORMULAS, fn))
-      throw new Error(`function must be one of ${Object.keys(FORMULAS).map((k) => `'${k}'`).join(", ")}, got ${String(fn)}`);
+      throw new Error(`function must be one of ${Object.keys(FORMULAS).map((k) => `'${k}'`).join(", ")}, ` +
+                      `got ${typeof fn === "string" ? `'${fn}'` : String(fn)}`);
     if (typeof n !== "number" || !Number.isInteger(n) || n < 2 || n > MAX_N)
       throw new Error(`n must be a whole number from 2 to ${MAX_N}, got ${String(n)}`);
     if (typeof noise !== "number" || !isFinite(noise) || noise < 0 || noise > 10)

@@ -24,11 +24,11 @@ const AttnTrain = (function (E) {
     return E.general(v, p);
   }
 
-  // attention.learn._check_xy_1d: x and y as arrays of finite numbers, at least 2, one y per x
+  // attention.learn._xy_1d: x and y as arrays of finite numbers, at least 2, one y per x
   function checkXY(x, y) {
     const finite = (a) => Array.from(a).every((v) => typeof v === "number" && isFinite(v));
-    if (!x || !finite(x)) throw new Error("x must contain only finite numbers");
-    if (!y || !finite(y)) throw new Error("y must contain only finite numbers");
+    if (!x || !finite(x)) throw new Error("x must contain only finite numbers (found NaN or infinity)");
+    if (!y || !finite(y)) throw new Error("y must contain only finite numbers (found NaN or infinity)");
     if (x.length < 2) throw new Error(`x must hold at least 2 samples for leave-one-out error, got ${x.length}`);
     if (y.length !== x.length) throw new Error(`y must have one value per sample of x (${x.length}), got ${y.length}`);
   }

@@ -93,7 +93,8 @@ const AttnWorker = (function () {
   function run(sources, entry, payload, options) {
     const key = options && options.key;
     return handle(key, (resolve, reject) => {
-      if (typeof entry !== "string" || !ENTRY.test(entry)) {
+      const code = Array.isArray(sources) && sources.every((t) => typeof t === "string");
+      if (!code || typeof entry !== "string" || !ENTRY.test(entry)) {
         reject(failure("failed"));
         return null;
       }
