@@ -124,17 +124,20 @@ const AttnWorker = (function () {
     });
   }
 
-  // runHere(fn, payload, {key}): fn(payload) on this thread, at the next task (so a newer run with the same
-  // key, asked for meanwhile, replaces it before it starts).
+  // runHere(fn, payload, {key}): fn(payload) on this thread, once the current task's own code is done (a
+  // microtask: a newer run with the same key, asked for in the same task, replaces it before it starts;
+  // a timer would add the browser's 4 ms clamp).
   function runHere(fn, payload, options) {
     const key = options && options.key;
     return handle(key, (resolve, reject) => {
-      const timer = setTimeout(() => {
+      let live = true;
+      Promise.resolve().then(() => {
+        if (!live) return;
         let result;
         try { result = fn(payload); } catch (e) { reject(failure("computation", String((e && e.message) || e))); return; }
         resolve(result);
-      }, 0);
-      return () => clearTimeout(timer);
+      });
+      return () => { live = false; };
     });
   }
 
