@@ -11,15 +11,17 @@
 // Content-Security-Policy allows blob: (default-src 'self' 'unsafe-inline' 'unsafe-eval' data: blob:).
 //
 // runHere(fn, payload, options) runs a function of this page on the main thread with the same answer
-// shape.  Starting a worker costs tens of milliseconds (a thread, and parsing the sources again), more
-// than training a small dataset takes (n <= 300: a few ms), so the caller may pick by size.
+// shape.  Starting a worker costs 15-20 ms (a thread, parsing the sources again, code not yet compiled):
+// more than training takes on the main thread up to n = 300 or so (n = 24: under 1 ms; n = 300: about
+// 15 ms, against 55 ms in a worker; tests/bench/bench_compute.py), so the caller may pick by size.
 //
 // Either returns {promise, cancel}.  The promise resolves with the entry's result, or rejects with an Error
 // whose message is one plain sentence the page can show, and whose `reason` says what happened:
 //   "unavailable"  the browser could not start a worker, or refused to load it (MESSAGES.unavailable);
 //   "failed"       the worker's code did not load or run (MESSAGES.failed);
 //   "computation"  the entry threw: the message is the entry's own;
-//   "cancelled"    cancel() was called, or a newer run with the same key started (`cancelled` is true).
+//   "cancelled"    cancel() was called, or a newer run with the same key started (`cancelled` is true;
+//                  such a rejection is never reported as uncaught, so a replaced run needs no listener).
 // No DOM: any page, any engine.
 
 const AttnWorker = (function () {
