@@ -104,7 +104,8 @@ const AttnTrain = (function (E) {
   // attention.learn._refusal: why a proposed step is refused ("" if it is acceptable)
   function refusal(loss0, loss1, size, sizeName, lr) {
     let why;
-    if (!(H_MIN <= size && size <= H_MAX)) why = `${sizeName} would become ${pyG(size, 3)}, outside [${pyG(H_MIN, 6)}, ${pyG(H_MAX, 6)}]`;
+    const range = `[${pyG(H_MIN, 6)}, ${pyG(H_MAX, 6)}]`;
+    if (!(H_MIN <= size && size <= H_MAX)) why = `${sizeName} would become ${pyG(size, 3)}, outside ${range}`;
     else if (!isFinite(loss1)) why = "the step gave a non-finite loss";
     else if (loss1 > BLOWUP_FACTOR * loss0)
       why = `the loss would jump from ${pyG(loss0, 3)} to ${pyG(loss1, 3)} (more than ${pyG(BLOWUP_FACTOR, 6)}x)`;
@@ -121,7 +122,8 @@ const AttnTrain = (function (E) {
   }
 
   function positive(name, v) {
-    if (typeof v !== "number" || !isFinite(v) || v <= 0) throw new Error(`${name} must be a positive finite number, got ${v}`);
+    if (typeof v !== "number" || !isFinite(v) || v <= 0)
+      throw new Error(`${name} must be a positive finite number, got ${v}`);
     return v;
   }
 
@@ -129,7 +131,8 @@ const AttnTrain = (function (E) {
     const o = Object.assign({ learningRate: 2.0, steps: 60, temperature: 1.0 }, opt);
     const h0 = positive("h0", o.h0), lr = positive("learning_rate", o.learningRate);
     const T = positive("temperature", o.temperature);
-    if (!(H_MIN <= h0 && h0 <= H_MAX)) throw new Error(`h0 must lie in [${pyG(H_MIN, 6)}, ${pyG(H_MAX, 6)}], got ${h0}`);
+    if (!(H_MIN <= h0 && h0 <= H_MAX))
+      throw new Error(`h0 must lie in [${pyG(H_MIN, 6)}, ${pyG(H_MAX, 6)}], got ${h0}`);
     if (!Number.isInteger(o.steps) || o.steps < 0) throw new Error(`steps must be a whole number >= 0, got ${o.steps}`);
     return { h0, lr, T, steps: o.steps };
   }
@@ -168,7 +171,10 @@ const AttnTrain = (function (E) {
   // learning rate the page offers)
   function refusalText(message, lr, presets) {
     if (!message) return message;
-    const number = (m) => { const v = Number(m); return Math.abs(v) < 1e-4 ? "almost 0 (below 0.0001)" : "about " + E.plain(v, 3); };
+    const number = (m) => {
+      const v = Number(m);
+      return Math.abs(v) < 1e-4 ? "almost 0 (below 0.0001)" : "about " + E.plain(v, 3);
+    };
     let out = message.replace(/[-+]?\d+(?:\.\d+)?[eE][-+]?\d+/g, number);
     out = out.replace(/outside \[([^,\]]+), ([^\]]+)\]/g, "outside the range $1 to $2");
     const pick = smallerPreset(lr, presets);

@@ -136,7 +136,12 @@ const AttnWorker = (function () {
       Promise.resolve().then(() => {
         if (!live) return;
         let result;
-        try { result = fn(payload); } catch (e) { reject(failure("computation", String((e && e.message) || e))); return; }
+        try {
+          result = fn(payload);
+        } catch (e) {
+          reject(failure("computation", String((e && e.message) || e)));
+          return;
+        }
         resolve(result);
       });
       return () => { live = false; };
