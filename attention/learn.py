@@ -152,11 +152,14 @@ _ROWS_PER_BLOCK = 32                    # rows summed together in one set of num
 
 
 class _Sorted1D(NamedTuple):
-    """Keys sorted by x, their values minus the mean, and each key's squared distance to its nearest other key."""
+    """Keys sorted by x, their values minus the mean, and each key's squared distance to its nearest other key
+    (plus what every evaluation reuses: room for rounding around each x, and the columns [1, y])."""
 
     x: np.ndarray
     y: np.ndarray
     dmin: np.ndarray
+    pad: np.ndarray
+    one_y: np.ndarray
 
 
 def _sorted_1d(x, y) -> _Sorted1D:
@@ -173,7 +176,7 @@ def _sorted_1d(x, y) -> _Sorted1D:
     yc = y[order] - y.mean()
     g = np.diff(xs) ** 2
     dmin = np.minimum(np.concatenate([[np.inf], g]), np.concatenate([g, [np.inf]]))
-    return _Sorted1D(xs, yc, dmin)
+    return _Sorted1D(xs, yc, dmin, 4.0 * np.spacing(np.abs(xs)), np.stack([np.ones_like(yc), yc], axis=1))
 
 
 def _windows(P: _Sorted1D, K: float) -> tuple[np.ndarray, np.ndarray]:
@@ -185,7 +188,7 @@ def _windows(P: _Sorted1D, K: float) -> tuple[np.ndarray, np.ndarray]:
     contains it, and ``_window_sums`` keeps exactly the keys that pass the test
     (the same test app/ui/train.js applies).
     """
-    radius = np.sqrt(P.dmin + K) * (1.0 + 1e-9) + 4.0 * np.spacing(np.abs(P.x))   # room for rounding
+    radius = np.sqrt(P.dmin + K) * (1.0 + 1e-9) + P.pad                            # room for rounding
     lo = np.searchsorted(P.x, P.x - radius, side="left")
     hi = np.searchsorted(P.x, P.x + radius, side="right")
     return lo, hi
@@ -200,7 +203,7 @@ def _window_sums(P: _Sorted1D, c: float) -> tuple[np.ndarray, ...]:
     n = P.x.shape[0]
     K = WINDOW_SCORE / c
     lo, hi = _windows(P, K)
-    one_y = np.stack([np.ones(n), P.y], axis=1)
+    one_y = P.one_y
     sums = np.empty((n, 4))
     for r0 in range(0, n, _ROWS_PER_BLOCK):  # a loop over blocks of rows; each block is one set of array operations
         r1 = min(n, r0 + _ROWS_PER_BLOCK)
