@@ -200,16 +200,21 @@ const Explorable = (function (M, U) {
   }
 
   // Leave-one-out error, bias² and variance against h (at T = 1): they follow the data and the kernel only.
+  // A large dataset's curves (2000 samples: 2000 x 2000 pairs at each of 61 bandwidths) are worked out in a Web
+  // Worker, so the drag stays smooth meanwhile; a small one's on the spot.
   function errorCurves(a, c) {
     c.hcurveStale = false;
-    const opt = Object.assign(options(c), { temperature: 1 });
-    c.hcols = { loo: Array.from(M.looError(c.x, c.y, c.hgrid, opt)) };
-    const bv = c.noise === null ? null : M.biasVarianceExact(c.x, c.fn, c.noise, c.hgrid, opt);
-    const nan = () => Array.from(c.hgrid, () => NaN);
-    c.hcols.bias2 = bv ? Array.from(bv.bias2) : nan();
-    c.hcols.variance = bv ? Array.from(bv.variance) : nan();
-    c.hcols.error = bv ? Array.from(bv.error) : nan();
-    a.hcurve.data = Object.assign({ h: c.hlist }, c.hcols);
+    const payload = { x: c.x, y: c.y, fn: c.fn, noise: c.noise, hs: c.hlist, kernel: c.kernel,
+                      tilt: c.kernel === "dot" ? c.key_norm : 0 };
+    const show = (cols) => { c.hcols = cols; a.hcurve.data = Object.assign({ h: c.hlist }, cols); };
+    if (c.x.length <= c.cfg.worker_above_n) { show(M.errorCurves(payload)); return; }
+    const nan = c.hlist.map(() => NaN);
+    show({ loo: nan, bias2: nan, variance: nan, error: nan });   // until the worker answers
+    const ask = (job) => job.promise.then(show, (e) => {
+      if (e.reason === "unavailable") return ask(AttnWorker.runHere(M.errorCurves, payload, { key: "error-curves" }));
+      if (e.reason !== "cancelled") showNotices(a, [e.message]);
+    });
+    ask(AttnWorker.run(c.cfg.worker_sources, "AttnMirror.errorCurves", payload, { key: "error-curves" }));
   }
 
   function dataViews(a, c) {

@@ -149,6 +149,17 @@ const AttnMirror = (function () {
     return { winners: winners.size, nearest_share: nearestCount / grid.length, sharp_share: sharpCount / grid.length };
   }
 
+  // The error curves against h of the bias-variance plot, from plain data (a Web Worker runs this for a large
+  // dataset): leave-one-out error, and bias², variance and their sum when the true function and noise are known.
+  function errorCurves(p) {
+    const keyScale = p.kernel === "dot" && p.tilt ? keyNormTilt(p.x, p.tilt) : null;
+    const opt = { kernel: p.kernel, bandwidth: 1, temperature: 1, keyScale };
+    const out = { loo: Array.from(looError(p.x, p.y, p.hs, opt)) };
+    const bv = p.noise === null || p.noise === undefined ? null : biasVarianceExact(p.x, p.fn, p.noise, p.hs, opt);
+    for (const k of ["bias2", "variance", "error"]) out[k] = bv ? Array.from(bv[k]) : p.hs.map(() => NaN);
+    return out;
+  }
+
   // attention.predict over many queries (the prediction curve)
   function predictCurve(qs, xs, ys, opt) {
     const emb = opt.kernel === "dot" ? embedKeys(xs, opt.bandwidth, circleRadius(xs), opt.keyScale) : null;
@@ -342,6 +353,6 @@ const AttnMirror = (function () {
     TRUE_FUNCTIONS, trueFunction, softmaxInPlace, circleRadius, keyNormTilt, embedKeys, scores1d,
     weights1d, entropyBits, effectivePoints, nearestNeighbor1d, readout, predictCurve, entropyCurve,
     nearestCurve, looError, biasVarianceExact, dotProductAttention, matmul, multiHeadAttention, geomspace,
-    linspace, mean, dot, metricWeights, metricAxes, similarityEllipse, curveFacts,
+    linspace, mean, dot, metricWeights, metricAxes, similarityEllipse, curveFacts, errorCurves,
   };
 })();
