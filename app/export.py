@@ -63,9 +63,10 @@ def build_document(state: ExplorableState | None = None, *, sections=SECTIONS, t
             blocks.append({"name": b.name, "root": b.model.id, "el": element_id(b), "section": p.name,
                            "first": b.first, **({"looks": looks} if looks else {})})
     shared = built.shared_figures()
-    for p in pages:   # a page opened in presentation mode is built at its sizes
+    for p in pages:   # a page opened in presentation mode is built at its sizes; every text names the font
         for b in p.blocks:
             theme.present_figures(b.model, state.present)
+            theme.name_fonts(b.model)
     doc.title = title
     plan = {"blocks": blocks, "engines": engines, "shared": [f.id for f in shared],
             "theme": theme.js_config(state.present), "present": bool(state.present)}

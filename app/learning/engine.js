@@ -264,10 +264,19 @@ const Learning = (function (M, E) {
     return true;
   }
 
+  function reducedMotion() {
+    return typeof matchMedia === "function" && matchMedia("(prefers-reduced-motion: reduce)").matches;
+  }
+
   function play(a, c, which) {
     const d = demo(a, c, which);
     if (d.s.timer || !d.s.traj) return;
     if (d.s.step >= lastStep(d.s)) { d.s.step = 0; d.show(true); }  // at the end: play again from the start
+    if (reducedMotion()) {   // a student who asked for less motion gets the path's end at once, drawn whole
+      d.s.step = lastStep(d.s) - 1;
+      stepOnce(a, c, which);
+      return;
+    }
     quiet(d.play, "disabled", true);
     quiet(d.pause, "disabled", false);
     // The path advances with the clock, one step per tick_ms: when a redraw takes

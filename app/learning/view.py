@@ -207,11 +207,11 @@ def _dataset_name(ds) -> str:
 
 
 def _buttons(prefix: str):
-    play = Button(label="\u25b6 Play", button_type="primary", width=90, name=f"{prefix}_play",
+    play = Button(label="\u25b6 Play", button_type="primary", min_width=90, name=f"{prefix}_play",
                   stylesheets=[InlineStyleSheet(css=theme.PRIMARY_BUTTON_CSS)])
-    pause = Button(label="\u275a\u275a Pause", width=90, name=f"{prefix}_pause", disabled=True)
-    step = Button(label="Step \u203a", width=90, name=f"{prefix}_step_button")
-    reset = Button(label="\u21ba Reset", width=90, name=f"{prefix}_reset")
+    pause = Button(label="\u275a\u275a Pause", min_width=90, name=f"{prefix}_pause", disabled=True)
+    step = Button(label="Step \u203a", min_width=90, name=f"{prefix}_step_button")
+    reset = Button(label="\u21ba Reset", min_width=90, name=f"{prefix}_reset")
     return play, pause, step, reset
 
 

@@ -376,6 +376,24 @@ const Explorable = (function (M, U) {
   // On a touch screen the main plot keeps horizontal drags (they move the query) and leaves vertical
   // swipes to the browser, so a swipe that starts on the plot scrolls the page.  This rule, in the canvas'
   // own shadow root, wins over Bokeh's; the sideways-arrow cursor says that the plot is dragged sideways.
+  // The main plot takes the keyboard's focus (the first Tab stop): its arrow keys move the query, as the
+  // slider's do (Shift: ten times further), outside presentation mode, where they turn the tour's steps.
+  function arrowKeysMoveQuery(a, c) {
+    const v = U.findView(a.shared_figs[0]), el = v && v.canvas_view && v.canvas_view.el;
+    if (!el || el.__attnKeys) return;
+    el.__attnKeys = true;
+    el.setAttribute("tabindex", "0");
+    el.setAttribute("role", "application");
+    el.setAttribute("aria-label", "the main plot: the left and right arrow keys move the query");
+    el.addEventListener("keydown", (e) => {
+      if ((e.key !== "ArrowLeft" && e.key !== "ArrowRight") || e.altKey || e.ctrlKey || e.metaKey || c.present) return;
+      e.preventDefault();
+      e.stopPropagation();
+      const d = (e.key === "ArrowRight" ? 1 : -1) * (e.shiftKey ? 0.5 : 0.05);
+      U.runGuarded(c, () => { setQuery(a, c, c.query + d); setWidget(a.w_query, "value", c.query); }, (err) => showError(a, err));
+    });
+  }
+
   function letVerticalSwipesScroll(fig) {
     const v = U.findView(fig), cv = v && v.canvas_view, root = cv && cv.shadow_el;
     if (!root || root.querySelector("style[data-attn-touch]")) return;
@@ -422,6 +440,7 @@ const Explorable = (function (M, U) {
     const live = U.findView(a.announce_div);
     if (live && live.markup_el && !live.markup_el.hasAttribute("aria-live")) live.markup_el.setAttribute("aria-live", "polite");
     letVerticalSwipesScroll(a.shared_figs[0]);
+    arrowKeysMoveQuery(a, c);
     if (c.hentStale && U.plotView(a.figs[3])) { c.hentStale = false; queryViews(a, c); }
     if (c.hcurveStale && U.plotView(a.figs[4])) errorCurves(a, c);
   }

@@ -319,7 +319,7 @@ class RegressionSection:
         options = [(n, n) for n in self.names] + [("generated", "generated (seeded)")]
         form = [theme.widget_css()]   # the selects' and checkboxes' text at the theme's size
         return dict(
-            query=Slider(start=X_RANGE[0], end=X_RANGE[1], step=0.01, value=state.query, title="query x",
+            query=Slider(start=X_RANGE[0], end=X_RANGE[1], step=0.01, value=state.query, title="query x", format="0.00",
                          sizing_mode="stretch_width", name="query_slider"),
             logh=log_slider("bandwidth", state.bandwidth, "bandwidth h", "bandwidth_slider"),
             logt=log_slider("temperature", state.temperature, "temperature T", "temperature_slider"),
@@ -443,7 +443,7 @@ class RegressionSection:
         the link.  Its own block, drawn when the student opens it (or when the browser is idle)."""
         for key in ("kernel", "dataset"):
             w[key].min_width = 200
-        self.reset = Button(label="Reset", button_type="default", width=90, name="reset_button")
+        self.reset = Button(label="Reset", button_type="default", min_width=90, name="reset_button")
         hidden = [row(w["kernel"], w["dataset"], sizing_mode="stretch_width", styles=WRAP),
                   w["keynorm"],
                   row(w["link"], w["limits"], w["present"], sizing_mode="stretch_width", styles=WRAP),

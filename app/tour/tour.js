@@ -217,7 +217,9 @@ const AttnTour = (function (M) {
     const from = keys.map(([, m]) => m.value);
     // Over tween_ms, and in at least min_frames frames: where a frame takes long (a slow machine, a big
     // page) the move takes longer rather than jumping.
-    const t0 = performance.now(), dur = c.cfg.tween_ms, minFrames = c.cfg.min_frames;
+    // (a student who asked for less motion gets the step's state at once)
+    const still = typeof matchMedia === "function" && matchMedia("(prefers-reduced-motion: reduce)").matches;
+    const t0 = performance.now(), dur = still ? 0 : c.cfg.tween_ms, minFrames = still ? 1 : c.cfg.min_frames;
     let k = 0;
     const frame = (now) => {
       if (!c.tweening) return;
