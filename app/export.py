@@ -52,6 +52,7 @@ def build_document(state: ExplorableState | None = None, *, sections=SECTIONS, t
     state = state or ExplorableState()
     built = build_sections(state, sections=sections, tour=tour)
     pages = built.pages()
+    theme.slim([b.model for p in pages for b in p.blocks] + [e for p in pages for e in p.engines])
     doc = Document()
     blocks, engines, css = [], {}, [SKELETON_CSS]
     for p in pages:

@@ -16,7 +16,7 @@ const AttnPage = (function (U) {
   const QUIET_MS = 200;        // after a pointer move or a key, wait this long before drawing a block
   const NEAR = "150% 0px";     // a block this near the screen (1.5 screens) is drawn before the others
   const S = { doc: null, views: null, plan: null, byName: new Map(), started: new Set(), near: new Set(),
-              pointers: 0, lastInput: 0, timer: null, firstDone: false, drawing: null };
+              pointers: 0, lastInput: 0, timer: null, firstDone: false, drawing: null, timings: [] };
 
   // ---- what the student is doing: drawing waits for a pause --------------------------------------
 
@@ -24,7 +24,9 @@ const AttnPage = (function (U) {
     const busy = () => { S.lastInput = performance.now(); };
     addEventListener("pointerdown", () => { S.pointers += 1; busy(); }, true);
     for (const t of ["pointerup", "pointercancel"]) addEventListener(t, () => { S.pointers = Math.max(0, S.pointers - 1); busy(); }, true);
-    for (const t of ["pointermove", "keydown", "wheel", "touchmove"]) addEventListener(t, busy, { capture: true, passive: true });
+    // a pointer that moves with a button down (a drag) or a finger; a mouse merely passing over does not count
+    addEventListener("pointermove", (e) => { if (e.buttons || e.pointerType === "touch") busy(); }, { capture: true, passive: true });
+    for (const t of ["keydown", "wheel", "touchmove"]) addEventListener(t, busy, { capture: true, passive: true });
   }
 
   function quiet() { return S.pointers === 0 && performance.now() - S.lastInput >= QUIET_MS; }
@@ -36,10 +38,12 @@ const AttnPage = (function (U) {
     b.drawing = (async () => {
       const model = S.doc.get_model_by_id(b.root), el = document.getElementById(b.el);
       if (!model || !el) throw new Error(`block ${b.name} has no model or no element`);
+      const t0 = performance.now();
       const view = await S.views.build_view(model);
       view.build(el);
       b.view = view;
       setUp(view);
+      S.timings.push({ block: b.name, ms: performance.now() - t0, at: t0 });
       el.style.minHeight = "";
       el.setAttribute("data-drawn", "");
       if (start) await startSection(b.section);
@@ -249,6 +253,7 @@ const AttnPage = (function (U) {
 
   function allDrawn() { return !!S.plan && S.plan.blocks.every((b) => b.view); }
 
-  return { start, ensure, drawn, allDrawn, reveal, blockOf, get doc() { return S.doc; } };
+  // timings: how long each block took to build (ms, and when it started), for the benchmarks
+  return { start, ensure, drawn, allDrawn, reveal, blockOf, get doc() { return S.doc; }, get timings() { return S.timings; } };
 })(AttnCommon);
 globalThis.AttnPage = AttnPage;   // for the engines (each runs in its own function) and for tests

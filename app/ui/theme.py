@@ -234,6 +234,43 @@ def name_fonts(root) -> int:
     return changed
 
 
+def slim(roots) -> int:
+    """Build less for the browser (returns how many models it saved): a glyph renderer draws no selected or
+    muted copies of its glyph (the page has no selection and no muting, and BokehJS would build a view for
+    each), and equal tick formatters and style sheets are one model each, shared."""
+    from bokeh.models import CustomJSTickFormatter, GlyphRenderer, InlineStyleSheet
+
+    seen, saved, shared = set(), 0, {}
+    models = [m for r in roots for m in r.references() if id(m) not in seen and not seen.add(id(m))]
+    for m in models:
+        if isinstance(m, GlyphRenderer):
+            for name in ("nonselection_glyph", "muted_glyph"):
+                if getattr(m, name) not in (None, "auto"):
+                    setattr(m, name, None)
+                    saved += 1
+    for m in models:
+        for name in ("formatter", "stylesheets"):
+            if name not in m.properties():
+                continue
+            v = getattr(m, name)
+            if isinstance(v, CustomJSTickFormatter):
+                key = ("formatter", v.code, tuple(sorted(v.args.items())) if not v.args else id(v))
+                keep = shared.setdefault(key, v)
+                if keep is not v:
+                    setattr(m, name, keep)
+                    saved += 1
+            elif isinstance(v, list) and any(isinstance(x, InlineStyleSheet) for x in v):
+                new = []
+                for x in v:
+                    if isinstance(x, InlineStyleSheet):
+                        keep = shared.setdefault(("css", x.css), x)
+                        saved += keep is not x
+                        x = keep
+                    new.append(x)
+                setattr(m, name, new)
+    return saved
+
+
 PRESENT_TEXT_SCALE = 1.5   # words drawn inside a plot grow by this much on a projector ...
 PRESENT_TEXT_MIN = 20      # ... to at least this many px
 
