@@ -1,8 +1,8 @@
 """Engine wiring every section shares: the JS an engine is made of, and the models it is handed.
 
 An engine is one Bokeh ``CustomJS`` whose code is ``ui/mirror.js`` (the core's formulas), optionally
-``ui/theme.js``, ``ui/common.js`` (the helpers every section shares) and the section's own
-``engine.js``, then one call, ``<Name>.handle(cb_obj, {args})``.  No section's engine includes
+``ui/theme.js``, ``ui/common.js`` (the helpers every section shares), optionally ``ui/words.js`` (a
+sentence's tokens and vectors, after the mirror it uses) and the section's own ``engine.js``, then one call, ``<Name>.handle(cb_obj, {args})``.  No section's engine includes
 another's: sections talk through Python attributes and, in the browser, the page-level bus of
 common.js (``publish``/``subscribe``).
 """
@@ -43,14 +43,18 @@ def read_js(path: Path) -> str:
     return Path(path).read_text(encoding="utf-8")
 
 
-def engine_code(section_js: Path, handler: str, arg_names, *, theme: bool = False, mirror: bool = True) -> str:
+def engine_code(section_js: Path, handler: str, arg_names, *, theme: bool = False, mirror: bool = True,
+                words: bool = False) -> str:
     """The code of a section's engine: the shared files, the section's ``engine.js``, then the call.
 
     >>> code = engine_code(UI / "common.js", "AttnCommon.clamp", ["a"], mirror=False)
     >>> code.rstrip().endswith("AttnCommon.clamp(cb_obj, {a});")
     True
     """
+    if words and not mirror:
+        raise ValueError("words=True needs mirror=True: ui/words.js computes the heads with AttnMirror")
     files = ([UI / "mirror.js"] if mirror else []) + ([UI / "theme.js"] if theme else []) + [UI / "common.js"]
+    files += [UI / "words.js"] if words else []
     files += [] if Path(section_js) in files else [Path(section_js)]
     return "\n".join(read_js(f) for f in files) + f"\n{handler}(cb_obj, {{{', '.join(arg_names)}}});\n"
 
