@@ -151,7 +151,7 @@ const AttnWords = (function (M) {
   const SEPARATORS = /[\p{P}\p{S}\p{C}]/gu;
   const SPACES = /\s+/u;
 
-  // Steps 1 of attention.tokenize: unicodedata.normalize("NFKC", text).lower(), in Unicode 14 (a code point
+  // Step 1 of attention.tokenize: unicodedata.normalize("NFKC", text).lower(), in Unicode 14 (a code point
   // Unicode 14 does not assign is a space from the start: Python keeps it through NFKC and lower(), then
   // drops it as C*, and a space behaves the same in both steps).
   function fold(text) {
