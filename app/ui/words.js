@@ -5,11 +5,12 @@
 //
 // tokenize(text), as attention.tokenize: NFKC, lower case, every P*, S* or C* character becomes a space, split
 // on whitespace.  Python 3.11 reads Unicode 14.0 (unicodedata), the browser its own ICU (Chromium 156: Unicode
-// 16 and later).  Checked on every code point, alone and beside a capital sigma, the two disagree on:
-//   * the code points that Unicode 14 leaves unassigned (Cn) and later versions assign (14 210 in Chromium 156:
-//     new CJK ideographs (extensions H, I, J), new scripts, "outlined" Latin letters and Cyrillic superscripts
-//     whose NFKC is a plain letter, new Latin and Cyrillic letters such as U+A7CB and U+1C89, new emoji).
-//     Python calls them unassigned, so separators; the browser keeps the new letters.  Here every code point
+// 17).  Checked on every code point, alone and beside a capital sigma, the two disagree on:
+//   * the code points that Unicode 14 leaves unassigned (Cn) and later versions assign to letters, marks or
+//     digits (14 210 in Chromium 156: new CJK ideographs (extensions H, I, J), new scripts, "outlined" Latin
+//     letters and Cyrillic superscripts whose NFKC is a plain letter, new Latin and Cyrillic letters such as
+//     U+A7CB and U+1C89; new emoji are symbols, separators either way).  Python calls them unassigned, so
+//     separators; the browser keeps them in words.  Here every code point
 //     that is not a character in Unicode 14 (NOT_CHARACTERS_14 below: Cn, and the surrogates) becomes a space
 //     before anything else, which is what Python does with it;
 //   * whether a capital sigma ends a word (final sigma: lower case gives "ς" at the end of a word and "σ"
@@ -302,7 +303,8 @@ const AttnWords = (function (M) {
   }
 
   // attention.analyze_sentence(text, temperature=T, causal=...).to_plain(): every head's Q = X W_Q, K = X W_K,
-  // V = X W_V and A = softmax(Q K^T / (sqrt(d_k) T)), with the model's fixed parts, as plain lists.
+  // V = X W_V and A = softmax(Q K^T / (sqrt(d_k) T)), with the model's fixed parts, as plain lists (w_o and
+  // sense_plane are the model's own arrays: read them, do not change them).
   function analyze(text, model, options) {
     const { t, causal } = checkOptions(options || {});
     const tokens = tokenize(text);
