@@ -10,9 +10,9 @@
 //     digits (14 210 in Chromium 156: new CJK ideographs (extensions H, I, J), new scripts, "outlined" Latin
 //     letters and Cyrillic superscripts whose NFKC is a plain letter, new Latin and Cyrillic letters such as
 //     U+A7CB and U+1C89; new emoji are symbols, separators either way).  Python calls them unassigned, so
-//     separators; the browser keeps them in words.  Here every code point
-//     that is not a character in Unicode 14 (NOT_CHARACTERS_14 below: Cn, and the surrogates) becomes a space
-//     before anything else, which is what Python does with it;
+//     separators; the browser keeps them in words.  Here every code point that is not a character in
+//     Unicode 14 (NOT_CHARACTERS_14 below: Cn, and the surrogates) becomes a space before anything else,
+//     which is what Python does with it;
 //   * whether a capital sigma ends a word (final sigma: lower case gives "ς" at the end of a word and "σ"
 //     elsewhere) next to three characters whose properties changed after Unicode 14: U+0295 "ʕ" and U+02E4 "ˤ"
 //     were cased, U+1171E (Ahom medial ra) was case-ignorable.  lower() below decides the sigma itself, with
