@@ -264,7 +264,8 @@ class LearningSection:
     def draw_on_bias_variance(self):
         """h's path, drawn on the regression's bias-variance plot."""
         fb = self.regression.figures["bias_variance"]
-        fb.line("h", "loss", source=self.bw_path, line_color=GREEN, line_width=2, legend_label="gradient descent on h")
+        fb.line("h", "loss", source=self.bw_path, line_color=GREEN, line_width=2)
+        self.regression.add_bias_legend("gradient descent on h", GREEN)
         fb.scatter("h", "loss", source=self.bw_path, size=5, color=GREEN)
         fb.scatter("h", "loss", source=self.bw_now, size=12, marker="diamond", fill_color=GREEN, line_color="white",
                    line_width=1.5)

@@ -132,7 +132,11 @@ body {{ margin: 0; background: #fff; color: #222; font-family: {theme.FONT}; }}
 .attn-stage {{ position: sticky; top: 0; z-index: 3; background: #fff; box-shadow: 0 6px 6px -6px rgba(0,0,0,0.25); }}
 .attn-side > .attn-block, .attn-body > .attn-block, .attn-head > .attn-block {{ margin: 0 0 8px; }}
 .attn-xplots > .attn-block {{ margin: 4px 0 0; }}
-@media (max-width: 599px) {{ .attn-page {{ padding: 0 4px 24px; }} }}
+/* a phone: the plots take the screen's whole width (their frames keep 280 px of 360), the words keep a margin */
+@media (max-width: 599px) {{ .attn-page {{ padding: 0 4px 24px; }}
+  .attn-stage, .attn-xplots {{ margin-left: -4px; margin-right: -4px; }}
+  .attn-stage > .attn-block:not([class*="-plot"]), .attn-xplots > .attn-block:not([class*="-weights"]):not([class*="-spread"]) {{
+    padding: 0 4px; }} }}
 /* a short screen (a phone turned sideways) keeps nothing in view: the stage would fill it */
 @media (max-height: 560px) and (max-width: {WIDE - 1}px) {{ .attn-stage {{ position: static; box-shadow: none; }} }}
 @media (min-width: {WIDE}px) {{

@@ -219,14 +219,16 @@ const AttnPage = (function (U) {
 
   async function revealNow(names) {
     for (const n of names) { const b = blockOf(n); if (b) await draw(b); }
-    // wait until every element has been laid out (a block just drawn, a column just opened), at most 1 s
+    // wait until every element has been laid out (a block just drawn, a column just opened) and the texts that
+    // follow a change have been written (they move what is under them), at most 1 s
     const frame = () => new Promise((r) => requestAnimationFrame(r));
     let els = [];
     for (let k = 0; k < 60; k++) {
       await frame();
       els = names.map(elementOf);
-      if (els.every((e) => e && e.getBoundingClientRect().height > 0)) break;
+      if (els.every((e) => e && e.getBoundingClientRect().height > 0) && !(globalThis.__attnTextsPending > 0)) break;
     }
+    await frame();
     els = els.filter((e) => e && e.getBoundingClientRect().height > 0);
     if (!els.length) return;
     const free = els.filter((e) => !stickyAncestor(e)), pinned = els.filter((e) => stickyAncestor(e));

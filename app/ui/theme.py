@@ -41,7 +41,7 @@ SIZES = {
 SHARED_X_BORDERS = {"normal": (80, 64), "present": (116, 100),
                     # a phone: the axis labels of these plots step aside (their titles say what they show),
                     # so the main plot's frame keeps 280 px of a 360 px screen
-                    "normal_narrow": (44, 24), "present_narrow": (60, 36)}
+                    "normal_narrow": (48, 32), "present_narrow": (64, 44)}
 NARROW_WIDTH = 600   # px: below this width the shared-x plots use their narrow borders
 # The plots whose height the page's CSS sets (app/ui/layout.Block.css_height): their height in px in a
 # notebook, and the room kept for them before they are drawn.
@@ -285,6 +285,19 @@ def present_text_size(size):
         return size
     px = max(PRESENT_TEXT_MIN, round(float(raw[:-2]) * PRESENT_TEXT_SCALE))
     return Value(f"{px}px") if isinstance(size, Value) else f"{px}px"
+
+
+def legend_html(items) -> str:
+    """A plot's legend as HTML under the plot (it wraps on a phone and takes no room from the plot):
+    ``items`` are (label, colour, line) with line "solid", "dashed", "dotted" or "dot" (a filled circle)."""
+    from html import escape
+
+    out = []
+    for label, color, line in items:
+        key = (f"width:0.7em;height:0.7em;border-radius:50%;background:{color};border:1px solid #222" if line == "dot"
+               else f"border-top:{3 if line == 'solid' else 2}px {line} {color}")
+        out.append(f'<span class="key" style="{key}" aria-hidden="true"></span>{escape(label)}')
+    return '<p class="legend">' + " ".join(out) + "</p>"
 
 
 def present_figures(root, present: bool) -> None:

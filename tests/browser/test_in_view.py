@@ -128,8 +128,14 @@ def test_more_controls_never_push_the_plots_apart(browser, static_file):
         page.wait_for_function("() => Bokeh.documents[0].get_model_by_name('more_controls').visible === true")
         page.evaluate(SETTLED_JS)
         after = page.evaluate(GEOMETRY_JS, names)
+        # the figure column stays as it was: each plot and the slider keep their place under the main plot
         for n in names:
-            assert abs(after[n]["top"] - before[n]["top"]) < 1 and abs(after[n]["bottom"] - before[n]["bottom"]) < 1, n
+            for edge in ("top", "bottom"):
+                was = before[n][edge] - before["main_plot"]["top"]
+                now = after[n][edge] - after["main_plot"]["top"]
+                assert abs(now - was) < 1, (n, edge, was, now)
+        shown = page.evaluate(SHOWN_JS, ["main_plot", "weights_plot"])
+        assert shown == {"main_plot": 1, "weights_plot": 1}   # and stays on screen beside the open column
     finally:
         ctx.close()
 
