@@ -222,25 +222,29 @@ def page_url(args) -> str:
     return f"{scheme}://{host}:{args.port}/" + (f"{prefix}/" if prefix else "")
 
 
-def open_when_listening(url: str, port: int, timeout: float = 300.0) -> None:
-    """Open ``url`` in a browser once something listens on ``port`` of this machine (``serve --show``).
+def open_when_listening(url: str, timeout: float = 300.0) -> bool:
+    """Open ``url`` in a browser once something listens on its host and port (``serve --show``); False if
+    nothing did within ``timeout`` s.
 
     The page is built before the server binds its port (app/plugin.py), so a port that accepts means a page
-    ready.  Run in a child process while ``panel serve`` starts; gives up silently after ``timeout`` s.
+    ready.  Run in a child process while ``panel serve`` starts.
     """
     import socket
     import time
     import webbrowser
+    from urllib.parse import urlsplit
 
+    where = urlsplit(url)
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         try:
-            socket.create_connection(("localhost", port), timeout=1).close()
+            socket.create_connection((where.hostname, where.port), timeout=1).close()
         except OSError:
             time.sleep(0.5)
             continue
         webbrowser.open(url)
-        return
+        return True
+    return False
 
 
 def _serve(args) -> int:
@@ -263,8 +267,8 @@ def _serve(args) -> int:
     if args.show:
         import subprocess
 
-        code = "import sys; from app.cli import open_when_listening; open_when_listening(sys.argv[1], int(sys.argv[2]))"
-        subprocess.Popen([sys.executable, "-c", code, url, str(args.port)], stdin=subprocess.DEVNULL,
+        code = "import sys; from app.cli import open_when_listening; open_when_listening(sys.argv[1])"
+        subprocess.Popen([sys.executable, "-c", code, url], stdin=subprocess.DEVNULL,
                          stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
     os.execv(sys.executable, cmd)   # this process becomes panel serve: its signals, its exit code
     return 0  # not reached (except under a test that replaces os.execv)

@@ -173,3 +173,33 @@ def test_the_page_url_follows_address_prefix_and_tls():
     assert url("--address", "0.0.0.0", "--allow-host", "x:1", "--port", "80", "--prefix", "course/") == \
         "http://localhost:80/course/"
     assert url("--address", "10.0.0.5", "--allow-host", "x:1", "--ssl-certfile", "c.pem") == "https://10.0.0.5:5006/"
+
+
+def test_show_opens_the_page_once_the_port_answers(monkeypatch):
+    import socket
+    import webbrowser
+
+    opened = []
+    monkeypatch.setattr(webbrowser, "open", opened.append)
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+        assert cli.open_when_listening(f"http://127.0.0.1:{port}/", timeout=1) is False and opened == []
+        s.listen()
+        assert cli.open_when_listening(f"http://127.0.0.1:{port}/course/", timeout=10) is True
+    assert opened == [f"http://127.0.0.1:{port}/course/"]
+
+
+def test_serve_becomes_panel_serve_and_show_waits_for_it_beside(monkeypatch, capsys):
+    import subprocess
+
+    ran = {}
+    for var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):   # serve sets them for the server
+        monkeypatch.setenv(var, os.environ.get(var, "1"))
+    monkeypatch.setattr(os, "execv", lambda exe, cmd: ran.setdefault("cmd", cmd))
+    monkeypatch.setattr(subprocess, "Popen", lambda cmd, **kw: ran.setdefault("helper", cmd))
+    assert cli.main(["serve", "--port", "5999", "--show", "--prefix", "course", "--", "--dev"]) == 0
+    assert ran["cmd"] == _cmd("--port", "5999", "--prefix", "course", "--", "--dev") and "--show" not in ran["cmd"]
+    assert ran["helper"][-1] == "http://localhost:5999/course/" and "open_when_listening" in ran["helper"][-2]
+    out = capsys.readouterr().out
+    assert out.count("\n") == 1 and "http://localhost:5999/course/" in out and "/course/main" in out
