@@ -282,6 +282,7 @@ def browser_rows(quick: bool) -> list[dict]:
     port = free_port()
     server = AppServer(port=port)
     server.cmd = readme_command(port)
+    server.app_name = ""   # wait for the page at /: a probe of /main would open a session, freed during the visits
     tti = {"served": [], "offline": []}
     starts = []   # (schedstat s, tick s) of the server's group at each visit's start
     with _exported() as folder, contextlib.ExitStack() as stack, sync_playwright() as pw:
