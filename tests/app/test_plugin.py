@@ -31,7 +31,7 @@ from app import plugin
 from app.export import export_html
 from app.state import ExplorableState
 from app.tour import active_tour
-from tests.app.serverutil import ROOT, AppServer, LiveServer, free_port
+from tests.app.serverutil import ROOT, AppServer, LiveServer, Nginx, free_port, need_nginx
 
 TIMEOUT = 120   # any one request or server start on a busy machine; nothing here asserts a time
 PASSWORD, SECRET = "class-of-2026", "a-cookie-secret-for-the-tests-only"
@@ -338,3 +338,70 @@ def test_a_login_without_a_cookie_secret_is_refused_before_anything_starts():
     r = subprocess.run([sys.executable, "-m", "app.cli", "serve", "--port", str(free_port()), "--basic-auth", "x"],
                        cwd=ROOT, env=env, capture_output=True, text=True, timeout=TIMEOUT)
     assert r.returncode == 2 and r.stdout == "" and r.stderr.count("\n") == 1 and "--cookie-secret" in r.stderr
+
+
+# -- nginx: the exported file from disk, and several servers behind one address -----------------------------------
+
+@pytest.fixture
+def site():
+    """A folder nginx's workers can read (user nobody when started as root: not under pytest's private tmp)."""
+    import shutil
+    import tempfile
+    from pathlib import Path
+
+    folder = Path(tempfile.mkdtemp(prefix="explorable-site-"))
+    os.chmod(folder, 0o755)
+    yield folder
+    shutil.rmtree(folder, ignore_errors=True)
+
+
+def test_nginx_serves_the_exported_file_with_gzip_static_and_the_pages_headers(site):
+    """app/deploy/nginx-static.conf as its header says: index.html and index.html.gz (``gzip -9``) in a folder."""
+    need_nginx()
+    html = site / "index.html"
+    html.write_bytes(plugin.PAGE.html)
+    subprocess.run(["gzip", "-9", "--keep", "--force", str(html)], check=True, timeout=TIMEOUT)
+    with Nginx(static_root=site) as nginx:
+        status, body, headers, _ = _get(nginx.base + "/?query=2", **{"Accept-Encoding": "gzip"})
+        assert status == 200 and headers["Content-Encoding"] == "gzip" and gzip.decompress(body) == plugin.PAGE.html
+        assert body == (site / "index.html.gz").read_bytes()   # the prepared file, not compressed again
+        assert headers["Content-Type"] == "text/html; charset=utf-8" and headers["Vary"] == "Accept-Encoding"
+        assert headers["Cache-Control"] == "no-cache" and headers["Last-Modified"]
+        for k, v in plugin.SECURITY_HEADERS.items():   # one policy for the page, served either way
+            assert headers[k] == v, k
+        etag = headers["ETag"]
+        assert etag.startswith('"')   # strong
+        status, body, headers, _ = _get(nginx.base + "/", **{"Accept-Encoding": "gzip", "If-None-Match": etag})
+        assert status == 304 and body == b""
+        status, body, headers, _ = _get(nginx.base + "/index.html")
+        assert status == 200 and body == plugin.PAGE.html and "Content-Encoding" not in headers
+        assert headers["ETag"] != etag   # another representation, another validator
+        assert _get(nginx.base + "/missing.html")[0] == 404
+
+
+def test_nginx_in_front_of_two_servers_answers_the_page_from_any_and_pins_only_main():
+    """app/deploy/nginx.conf: the page at / from either server, with no cookie; /main pinned by one."""
+    need_nginx()
+    servers = [LiveServer() for _ in range(2)]
+    try:
+        for s in servers:
+            s.launch()
+        for s in servers:
+            s.wait_ready(timeout=TIMEOUT * 2)
+        with Nginx([s.port for s in servers]) as nginx:
+            answered = set()
+            for _ in range(6):
+                status, body, headers, _ = _get(nginx.base + "/", **{"Accept-Encoding": "gzip"})
+                assert status == 200 and same_page(gzip.decompress(body), plugin.PAGE.html)
+                assert "Set-Cookie" not in headers and headers["ETag"].endswith('-gzip"')
+            for line in nginx.access_log().splitlines():
+                if '"GET / HTTP' in line:
+                    answered.add(line.split()[-3])   # the upstream address
+            assert answered <= {f"127.0.0.1:{s.port}" for s in servers} and answered
+            status, body, headers, _ = _get(nginx.base + "/main")
+            assert status == 200 and b'"token":' in body
+            assert re.match(r"explorable_worker=127\.0\.0\.1:\d+;", headers["Set-Cookie"])
+        assert all(s.error_lines() == [] for s in servers)
+    finally:
+        for s in servers:
+            s.cleanup()
