@@ -11,7 +11,7 @@ reply.  Servers run on 127.0.0.1 (tests/app/serverutil.py) at the CLI's default 
    from one visit's start to the next visit's start on the same server.  The same visits give load ->
    interactive, interleaved with the offline file's.
 2. a class arriving together: 100 clients at once (asyncio, raw HTTP/1.1), each GET / with
-   Accept-Encoding: gzip, whole body read; the time until the last one is served.  (a) one
+   Accept-Encoding: gzip, whole body read; the time until the last one is served (7 runs).  (a) one
    ``attention-explorable serve`` process, (b) nginx serving the exported file from disk
    (app/deploy/nginx-static.conf, gzip_static), and not in quick runs ``--num-procs 2``.  Protocol level:
    each browser's own parsing and drawing (row 1) happens on each student's device, not on the server.
@@ -360,35 +360,44 @@ async def _rss_with_open_pages(base: str, n: int, rss) -> int:
             await c.close()
 
 
-def _arrival_row(label, base, *, pids=(), nginx=None, n=100, note=""):
+def _arrival_row(label, base, *, pids=(), nginx=None, n=100, runs=1, note=""):
+    """``runs`` arrivals of ``n`` students; the row's times are every student's (from the common start), its
+    ``last_s`` the median over the runs of when the last student was served."""
     page_len, _etag = _page(base)
     run_async(_arrival(base, 5, page_len))   # warm-up: a few visits
+    done, problems, lasts = [], [], []
     c0 = sum(group_cpu(p)[1] for p in pids)
     g0 = nginx and _nginx_cpu(nginx)
     p0, t0 = time.process_time(), time.perf_counter()
-    done, problems = run_async(_arrival(base, n, page_len))
+    for _ in range(runs):
+        d, p = run_async(_arrival(base, n, page_len))
+        done += d
+        problems += p
+        lasts.append(max(d) if d else float("inf"))
     wall = time.perf_counter() - t0
     gen = (time.process_time() - p0) / wall
-    last = max(done) if done else float("inf")
+    last = float(np.median(lasts))
     if nginx:
-        cpu = f"nginx CPU {_nginx_cpu(nginx) - g0:.2f} s"
+        cpu = f"nginx CPU {(_nginx_cpu(nginx) - g0) / runs:.2f} s a run"
     else:
-        cpu = f"server CPU {sum(group_cpu(p)[1] for p in pids) - c0:.2f} s"
-    return _row(f"{label}: {n} students arrive together (the page, gzipped)", done,
-                target=f"all within {TARGET_ARRIVAL_S:.0f} s", meets=not problems and last <= TARGET_ARRIVAL_S,
-                note=f"last served after {last:.2f} s; errors {len(problems)}{': ' + problems[0] if problems else ''}; "
-                     f"per-client time from the common start; {cpu} (10 ms ticks); load generator {gen * 100:.0f} % "
-                     f"of a core; page {page_len / 1e3:.0f} kB gzipped{note}",
-                errors=len(problems), last_s=last)
+        cpu = f"server CPU {(sum(group_cpu(p)[1] for p in pids) - c0) / runs:.2f} s a run"
+    each = ", ".join(f"{x:.2f}" for x in lasts)
+    return _row(f"{label}: {n} students arrive together (the page, gzipped){f', {runs} runs' if runs > 1 else ''}",
+                done, target=f"all within {TARGET_ARRIVAL_S:.0f} s", meets=not problems and max(lasts) <= TARGET_ARRIVAL_S,
+                note=f"the last one served after {last:.2f} s (median of the runs; each run: {each} s); every "
+                     f"student's time from the run's common start; errors {len(problems)}"
+                     f"{': ' + problems[0] if problems else ''}; {cpu} (10 ms ticks); load generator "
+                     f"{gen * 100:.0f} % of a core; page {page_len / 1e3:.0f} kB gzipped{note}",
+                errors=len(problems), last_s=last, last_p95_s=_p95(lasts), last_each_s=lasts)
 
 
 def arrival_rows(quick: bool, srv: LiveServer | None = None) -> list[dict]:
     """100 arriving: one ``attention-explorable serve`` process; nginx serving the exported file (not quick runs
     without nginx: skipped); not quick, also ``--num-procs 2``."""
-    n = 100
+    n, runs = 100, (1 if quick else 7)
     with _live(srv) as live:
         base_rss = live.rss()
-        rows = [_arrival_row("one attention-explorable serve process", live.base, pids=[live.pid], n=n)]
+        rows = [_arrival_row("one attention-explorable serve process", live.base, pids=[live.pid], n=n, runs=runs)]
         held = run_async(_rss_with_open_pages(live.base, n, live.rss))
         rows[-1]["note"] += (f"; RSS {base_rss / 1e6:.0f} MB before, {held / 1e6:.0f} MB with {n} connections held "
                              f"open ({(held - base_rss) / n / 1e3:.0f} kB each)")
@@ -396,13 +405,13 @@ def arrival_rows(quick: bool, srv: LiveServer | None = None) -> list[dict]:
     if quick:
         return rows
     with _live(cli_args=("--num-procs", "2")) as two:
-        rows.append(_arrival_row("attention-explorable serve --num-procs 2", two.base, pids=[two.pid], n=n))
+        rows.append(_arrival_row("attention-explorable serve --num-procs 2", two.base, pids=[two.pid], n=n, runs=runs))
     if not nginx_available():
         rows.append(_row("nginx row skipped: nginx not installed", []))
         return rows
     with _exported() as folder, Nginx(static_root=folder) as nginx:
         rows.append(_arrival_row("nginx serving the exported file (app/deploy/nginx-static.conf, gzip_static)",
-                                 nginx.base, nginx=nginx, n=n))
+                                 nginx.base, nginx=nginx, n=n, runs=runs))
     return rows
 
 
