@@ -18,10 +18,7 @@ asks for a login as Panel's own pages do (the handler is Bokeh's ``AuthRequestHa
 The page is built when this module is imported, once per server: ``panel serve`` imports its plugins before it
 binds the port and before ``--num-procs`` forks, so every process shares the one build (a few seconds), no
 visitor ever waits behind it, and a page that cannot be built stops the server at its start instead of failing
-each visit.  It is exported in a Python process of its own, as ``attention-explorable export`` writes the offline
-file: the server's process has Panel's extension models registered (``panel serve`` imports them), and Bokeh
-would bundle their stylesheets into the page as links to fetch.  A tour file given to
-``attention-explorable serve --tour`` arrives in ``app.tour.ENV_TOUR``, read by that process too.
+each visit.  A tour file given to ``attention-explorable serve --tour`` arrives in ``app.tour.ENV_TOUR``.
 """
 
 from __future__ import annotations
@@ -29,12 +26,8 @@ from __future__ import annotations
 import gzip
 import hashlib
 import logging
-import os
-import subprocess
-import sys
 import time
 from dataclasses import dataclass
-from pathlib import Path
 
 from bokeh.server.views.auth_request_handler import AuthRequestHandler
 from panel.io.server import LoginUrlMixin
@@ -61,24 +54,15 @@ class Page:
     etag_gzip: str
 
 
-# run by build_page in a fresh interpreter: the offline file's page with this server's tour, as UTF-8 on stdout
-_EXPORT = ("import sys; from app.export import export_html; from app.state import ExplorableState; "
-           "from app.tour import active_tour; "
-           "sys.stdout.buffer.write(export_html(ExplorableState(), tour=active_tour()).encode('utf-8'))")
-
-
 def build_page() -> Page:
-    """The offline file's page (``export_html`` with the default state and ``app.tour.active_tour()``), exported
-    in a process of its own (with only Bokeh's models registered, as ``attention-explorable export`` has) and
-    encoded once.  RuntimeError with the exporter's last words if it fails."""
-    env = dict(os.environ)
-    here = str(Path(__file__).resolve().parents[1])   # the directory holding the app package
-    env["PYTHONPATH"] = os.pathsep.join(p for p in (here, env.get("PYTHONPATH")) if p)
-    out = subprocess.run([sys.executable, "-c", _EXPORT], env=env, capture_output=True, timeout=600)
-    if out.returncode != 0 or not out.stdout.startswith(b"<!DOCTYPE html>"):
-        last = out.stderr.decode("utf-8", "replace").strip().splitlines()[-1:] or ["no output"]
-        raise RuntimeError(f"could not build the page: {last[0]}")
-    html = out.stdout
+    """The offline file's page (``export_html`` with the default state and ``app.tour.active_tour()``), encoded
+    once.  The page carries BokehJS alone: the extension models ``panel serve`` registers in this process (and
+    their stylesheets) never reach it (app/export.py ``page_html``)."""
+    from app.export import export_html
+    from app.state import ExplorableState
+    from app.tour import active_tour
+
+    html = export_html(ExplorableState(), tour=active_tour()).encode("utf-8")
     digest = hashlib.sha256(html).hexdigest()[:32]
     # two representations, two strong validators (RFC 9110 8.8.3): a cache never mixes them up
     return Page(html=html, gzipped=gzip.compress(html, 9, mtime=0), etag=f'"{digest}"', etag_gzip=f'"{digest}-gzip"')
