@@ -271,17 +271,17 @@ const Routing = (function (M, E, W) {
 
   // ---- one state, drawn ---------------------------------------------------------------------------------
 
+  // The plots take the step's data now and paint at the next frame; the texts follow a frame later
+  // (E.afterPaint: HTML changed before a paint makes the paint restyle the whole page first).
   function showFrame(a, c) {
     const p = c.cfg.plain;
     c.frame = clamp(c.frame, 0, p.frame_steps.length - 1);
     c.res = attend(c.sent.x, c.sent.valueXY, p.w_q[c.frame], p.w_k[c.frame]);
-    drawStatus(a, c);
-    drawReadout(a, c);
-    drawWeights(a, c);
     drawMatrix(a, c);
     drawSense(a, c);
     drawCurves(a, c);
     if (a.w_frame.value !== c.frame) quiet(a.w_frame, "value", c.frame);
+    E.afterPaint(c, "texts", () => { drawStatus(a, c); drawReadout(a, c); drawWeights(a, c); }, (e) => fail(a, e));
     scheduleUrl(a, c);
   }
 

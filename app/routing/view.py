@@ -52,7 +52,10 @@ TICK_MS = 120                     # playback: one recorded state every 120 ms (a
 URL_KEYS = ("qk_step", "qk_sentence")
 OWN = "own"                       # the sentence picker's entry for a typed sentence
 WORDS_JS = UI / "words.js"        # AttnWords: tokenize and encode in the browser (when the page carries it)
-SENSE_RANGE = (-0.12, 1.12)       # the sense plot's axes; a typed sentence's made-up vectors may widen them
+SENSE_RANGE = (-0.12, 1.12)
+# Bokeh paints a plot on two canvases: "overlay" renderers on the top one, all others below.  What changes at
+# every step lives there, so a step repaints that canvas only and the axes, grid and legends stay painted.
+STEP_LAYER = "overlay"       # the sense plot's axes; a typed sentence's made-up vectors may widen them
 
 ENGINE_ARGS = [
     "config", "w_sentence", "w_play", "w_pause", "w_step", "w_reset", "w_frame", "w_input", "tokens_src", "ticker",
@@ -187,9 +190,11 @@ def _div(name: str, css, html: str = "", **props) -> Div:
 
 
 def _fonts(fig):
-    """The page's font on every canvas text of ``fig`` (titles, axes, legends, text glyphs): any text left
-    without one falls back to Bokeh's "helvetica"."""
-    for m in fig.references():
+    """The page's font on every canvas text of ``fig`` (its title, axes, legends and glyphs): any text left
+    without one falls back to Bokeh's "helvetica".  (tests/app/test_routing_view.py walks every model.)"""
+    glyphs = [g for r in fig.renderers for k in ("glyph", "selection_glyph", "nonselection_glyph", "hover_glyph",
+                                                 "muted_glyph") if not isinstance(g := getattr(r, k, None), (str, type(None)))]
+    for m in [fig.title, *fig.axis, *fig.legend, *glyphs]:
         for name in m.properties():
             if name.endswith("text_font"):   # a glyph's is a data spec, where a plain string names a column
                 spec = isinstance(m.lookup(name).property, DataSpec)
@@ -256,10 +261,11 @@ class RoutingSection:
                                         name="routing_matrix_plot"))
         fig.grid.visible = False
         cells = fig.rect("x", "y", 1, 1, source=s["cells"], fill_color={"field": "w", "transform": self.cmap},
-                         line_color="white", line_width=1)
+                         line_color="white", line_width=1, level=STEP_LAYER)
         fig.text("x", "y", text="label", source=s["cell_labels"], text_align="center", text_baseline="middle",
-                 text_color="tc", text_font_size=tick)
-        fig.rect("x", "y", "width", 1, source=s["rowmark"], fill_alpha=0, line_color=VERMILLION, line_width=3)
+                 text_color="tc", text_font_size=tick, level=STEP_LAYER)
+        fig.rect("x", "y", "width", 1, source=s["rowmark"], fill_alpha=0, line_color=VERMILLION, line_width=3,
+                 level=STEP_LAYER)
         fig.add_tools(HoverTool(renderers=[cells], tooltips=[("query (row)", "@q_tok"), ("key (column)", "@k_tok"),
                                                              ("weight", "@w{0.000}")]))
         fmt = CustomJSTickFormatter(args={"src": s["tokens_src"]}, code="""
@@ -292,11 +298,13 @@ return (i >= 0 && i < t.length && Math.abs(tick - i) < 1e-6) ? String(t[i]) : ""
         # a word's label sits right of its dot, or left of it near the right edge (align, dx: set by the engine)
         fig.text("x", "y", text="label", source=s["sense_values"], x_offset="dx", y_offset=-3, text_align="align",
                  text_font_size=tick, text_color="#333")
-        fig.line("x", "y", source=s["sense_trail"], line_color=VERMILLION, line_width=2, line_alpha=0.6)
+        fig.line("x", "y", source=s["sense_trail"], line_color=VERMILLION, line_width=2, line_alpha=0.6,
+                 level=STEP_LAYER)
         fig.scatter("x", "y", source=s["sense_point"], size=16, fill_color=VERMILLION, line_color="white",
-                    line_width=2)
+                    line_width=2, level=STEP_LAYER)
         fig.text("x", "y", text="label", source=s["sense_point"], y_offset=-12, text_align="center",
-                 text_baseline="bottom", text_font_size=tick, text_color=VERMILLION, text_font_style="bold")
+                 text_baseline="bottom", text_font_size=tick, text_color=VERMILLION, text_font_style="bold",
+                 level=STEP_LAYER)
         fig.add_tools(HoverTool(renderers=[dots], tooltips=[("value of", "@tok")]))
         return fig
 
@@ -304,10 +312,10 @@ return (i >= 0 && i < t.length && Math.abs(tick - i) < 1e-6) ? String(t[i]) : ""
         p = self.plain
         fig = theme.style_figure(figure(sizing_mode="stretch_both", min_width=220, min_height=140, tools="",
                                         x_range=Range1d(0, p["steps"]), y_range=y_range, title=title, name=name))
-        fig.line("step", "train", source=source, line_color=BLUE, line_width=2.5,
+        fig.line("step", "train", source=source, line_color=BLUE, line_width=2.5, level=STEP_LAYER,
                  legend_label=f"training ({p['train_size']})")
         fig.line("step", "held", source=source, line_color=ORANGE, line_width=2.5, line_dash="dashed",
-                 legend_label=f"held out ({p['held_out_size']})")
+                 level=STEP_LAYER, legend_label=f"held out ({p['held_out_size']})")
         fig.xaxis.axis_label = "step"
         fig.yaxis.axis_label = ylabel
         legend = theme.style_legend(fig.legend[0])
