@@ -44,7 +44,7 @@ never at where a word sits.</p>
 """
 
 PREFERENCE_NOTE = """
-<p class="small">The third table multiplies the two for the ambiguous word: how much one unit of each meaning
+<p class="small">The last column multiplies the two for the ambiguous word: how much one unit of each meaning
 in a key adds to its score, x&nbsp;W<sub>Q</sub>&nbsp;W<sub>K</sub><sup>T</sup>&nbsp;/&nbsp;&radic;d<sub>k</sub>.
 This is the similarity the head learns.</p>
 """
@@ -59,6 +59,14 @@ Press <i>Reset</i> and <i>Play</i> to watch it learn on your sentence.</p>
 """
 
 OWN_PLACEHOLDER = "the bank by the lake"
+
+
+def curves_legend(*, train: int, held_out: int) -> str:
+    """The two curves' legend, as HTML over them (it wraps on a phone); the keys are drawn by CSS (ROUTING_CSS)."""
+    items = [("k-train", f"training sentences ({train})"), ("k-held", f"held-out sentences ({held_out}), never trained on")]
+    return ('<p class="legend" aria-label="legend of the curves">' +
+            "".join(f'<span class="key {k}" aria-hidden="true"></span>{escape(t)} ' for k, t in items).strip() +
+            "</p>")
 
 
 def learned_html(summary: str, *, steps: int) -> str:
@@ -80,5 +88,5 @@ def plain_words(text: str) -> bool:
     return not _EXPONENT.search(text) and not re.search(r"(?<![\w])-\d", text)
 
 
-__all__ = ["TITLE", "intro", "MATRIX_NOTE", "WEIGHTS_INTRO", "PREFERENCE_NOTE", "OWN_INTRO", "OWN_PLACEHOLDER",
+__all__ = ["TITLE", "intro", "curves_legend", "MATRIX_NOTE", "WEIGHTS_INTRO", "PREFERENCE_NOTE", "OWN_INTRO", "OWN_PLACEHOLDER",
            "learned_html", "plain_words"]

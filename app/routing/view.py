@@ -54,7 +54,7 @@ OWN = "own"                       # the sentence picker's entry for a typed sent
 WORDS_JS = UI / "words.js"        # AttnWords: tokenize and encode in the browser (when the page carries it)
 SENSE_RANGE = (-0.12, 1.12)
 # Bokeh paints a plot on two canvases: "overlay" renderers on the top one, all others below.  What changes at
-# every step lives there, so a step repaints that canvas only and the axes, grid and legends stay painted.
+# every step lives there, so a step repaints that canvas only and the axes and grid stay painted.
 STEP_LAYER = "overlay"       # the sense plot's axes; a typed sentence's made-up vectors may widen them
 
 ENGINE_ARGS = [
@@ -76,7 +76,9 @@ table.w caption { font-weight: bold; text-align: left; padding: 2px 0; }
 table.w th { font-weight: normal; color: #333; text-align: left; padding: 1px 8px 1px 0; white-space: nowrap; }
 table.w td { text-align: right; padding: 1px 5px; min-width: 2.8em; border: 1px solid #fff; }
 table.w tr.fixed th, table.w tr.fixed td { color: #777; }
-"""
+p.legend .k-train { border-top: 3px solid BLUE; }
+p.legend .k-held { border-top: 3px dashed ORANGE; }
+""".replace("BLUE", BLUE).replace("ORANGE", ORANGE)
 
 # The stage holds the controls over the matrix and the sense plot side by side, the curves under them.  On a
 # wide screen the whole figure column stays in view (app/ui/layout.py), so its plots share the screen's height
@@ -86,6 +88,7 @@ STAGE_CSS = f"""
   gap: 0 12px; align-items: start; }}
 .attn-sec-routing .attn-stage > .b-routing-controls {{ grid-column: 1 / -1; }}
 .attn-sec-routing .attn-xplots {{ display: grid; grid-template-columns: minmax(0, 1fr) minmax(0, 1fr); gap: 0 12px; }}
+.attn-sec-routing .attn-xplots > .b-routing-key {{ grid-column: 1 / -1; margin: 0; }}
 .b-routing-matrix, .b-routing-sense {{ height: clamp(240px, 40vh, 420px); }}
 .b-routing-loss, .b-routing-accuracy {{ height: clamp(170px, 26vh, 280px); }}
 .attn-page[data-present="1"] .b-routing-matrix, .attn-page[data-present="1"] .b-routing-sense {{
@@ -97,8 +100,8 @@ STAGE_CSS = f"""
 }}
 @media (max-width: {WIDE - 1}px) {{ .attn-sec-routing .attn-stage {{ position: static; box-shadow: none; }} }}
 @media (min-width: {WIDE}px) {{
-  .attn-sec-routing {{ --stage-rest: 210px; }}
-  .attn-page[data-present="1"] .attn-sec-routing {{ --stage-rest: 330px; }}
+  .attn-sec-routing {{ --stage-rest: 250px; }}
+  .attn-page[data-present="1"] .attn-sec-routing {{ --stage-rest: 380px; }}
   .b-routing-matrix, .b-routing-sense, .attn-page[data-present="1"] .b-routing-matrix,
   .attn-page[data-present="1"] .b-routing-sense {{
     height: clamp(220px, calc((100vh - var(--stage-rest)) * 0.6), 560px); }}
@@ -242,11 +245,8 @@ class RoutingSection:
             sense_values=cds("routing_sense_values", ("x", "y", "label", "tok", "align", "dx")),
             sense_trail=cds("routing_sense_trail", ("x", "y")),
             sense_point=cds("routing_sense_point", ("x", "y", "label")),
-            # the curves' legends need a point to draw from: step 0 (the engine redraws them at once)
-            loss_src=ColumnDataSource({"step": [0], "train": [p["loss"][0]], "held": [p["held_out_loss"][0]]},
-                                      name="routing_loss"),
-            acc_src=ColumnDataSource({"step": [0], "train": [100 * p["train_accuracy"][0]],
-                                      "held": [100 * p["held_out_accuracy"][0]]}, name="routing_accuracy"),
+            loss_src=cds("routing_loss", ("step", "train", "held")),
+            acc_src=cds("routing_accuracy", ("step", "train", "held")),
         )
         self.ticker = FixedTicker(ticks=[])
         self.cmap = LinearColorMapper(palette=WEIGHT_PALETTE, low=0, high=1)
@@ -296,8 +296,8 @@ return (i >= 0 && i < t.length && Math.abs(tick - i) < 1e-6) ? String(t[i]) : ""
                  text_color=ORANGE, text_font_size=tick)
         dots = fig.scatter("x", "y", source=s["sense_values"], size=10, fill_color="#9A9A9A", line_color="white")
         # a word's label sits right of its dot, or left of it near the right edge (align, dx: set by the engine)
-        fig.text("x", "y", text="label", source=s["sense_values"], x_offset="dx", y_offset=-3, text_align="align",
-                 text_font_size=tick, text_color="#333")
+        fig.text("x", "y", text="label", source=s["sense_values"], x_offset="dx", text_align="align",
+                 text_baseline="middle", text_font_size=tick, text_color="#333")
         fig.line("x", "y", source=s["sense_trail"], line_color=VERMILLION, line_width=2, line_alpha=0.6,
                  level=STEP_LAYER)
         fig.scatter("x", "y", source=s["sense_point"], size=16, fill_color=VERMILLION, line_color="white",
@@ -308,32 +308,28 @@ return (i >= 0 && i < t.length && Math.abs(tick - i) < 1e-6) ? String(t[i]) : ""
         fig.add_tools(HoverTool(renderers=[dots], tooltips=[("value of", "@tok")]))
         return fig
 
-    def _curve_figure(self, name, title, y_range, ylabel, source, legend_at):
+    def _curve_figure(self, name, title, y_range, ylabel, source):
+        """A curve of the training sentences (solid) and the held-out ones (dashed); the legend is HTML, over
+        both plots (text.curves_legend)."""
         p = self.plain
         fig = theme.style_figure(figure(sizing_mode="stretch_both", min_width=220, min_height=140, tools="",
                                         x_range=Range1d(0, p["steps"]), y_range=y_range, title=title, name=name))
-        fig.line("step", "train", source=source, line_color=BLUE, line_width=2.5, level=STEP_LAYER,
-                 legend_label=f"training ({p['train_size']})")
+        fig.line("step", "train", source=source, line_color=BLUE, line_width=2.5, level=STEP_LAYER)
         fig.line("step", "held", source=source, line_color=ORANGE, line_width=2.5, line_dash="dashed",
-                 level=STEP_LAYER, legend_label=f"held out ({p['held_out_size']})")
+                 level=STEP_LAYER)
         fig.xaxis.axis_label = "step"
         fig.yaxis.axis_label = ylabel
-        legend = theme.style_legend(fig.legend[0])
-        legend.location = legend_at
-        legend.background_fill_alpha = 0.8
-        legend.border_line_color = None
-        legend.padding = legend.margin = 4
         return fig
 
     def loss_figure(self):
         p = self.plain
         top = max(max(p["loss"]), max(p["held_out_loss"]))
         return self._curve_figure("routing_loss_plot", "Loss", Range1d(0, round(1.1 * top, 2)), "loss",
-                                  self.src["loss_src"], "top_right")
+                                  self.src["loss_src"])
 
     def accuracy_figure(self):
         fig = self._curve_figure("routing_accuracy_plot", "Right answers", Range1d(0, 104), "% right",
-                                 self.src["acc_src"], "bottom_right")
+                                 self.src["acc_src"])
         fig.yaxis.ticker = FixedTicker(ticks=[0, 25, 50, 75, 100])
         return fig
 
@@ -373,6 +369,7 @@ return (i >= 0 && i < t.length && Math.abs(tick - i) < 1e-6) ? String(t[i]) : ""
             status=live("routing_status"), readout=live("routing_readout"), weights=live("routing_weights"),
             own=live("routing_own"),
             learned=_div("routing_learned", css, text.learned_html(summary(), steps=p["steps"])),
+            key=_div("routing_key", css, text.curves_legend(train=p["train_size"], held_out=p["held_out_size"])),
         )
 
     # -- the engine ------------------------------------------------------------------------------------
@@ -411,9 +408,10 @@ return (i >= 0 && i < t.length && Math.abs(tick - i) < 1e-6) ? String(t[i]) : ""
     def blocks(self, f: dict, w: dict, divs: dict) -> list:
         css = self.css
         wrap = {"flex-wrap": "wrap", "gap": "4px 10px", "align-items": "flex-end"}
-        controls = column(row(w["sentence"], w["play"], w["pause"], w["step"], w["reset"],
-                              sizing_mode="stretch_width", styles=wrap),
-                          w["frame"], divs["status"], sizing_mode="stretch_width", name="routing_controls")
+        w["frame"].styles = {"flex": "1 1 200px"}
+        controls = column(w["sentence"], row(w["play"], w["pause"], w["step"], w["reset"], w["frame"],
+                                             sizing_mode="stretch_width", styles=wrap),
+                          divs["status"], sizing_mode="stretch_width", name="routing_controls")
         head = column(divs["intro"], divs["notice"], sizing_mode="stretch_width", name="routing_head")
         readout = column(divs["readout"], _div("routing_matrix_note", css, f'<p class="small">{text.MATRIX_NOTE}</p>'),
                          sizing_mode="stretch_width", name="routing_readout_box")
@@ -428,6 +426,7 @@ return (i >= 0 && i < t.length && Math.abs(tick - i) < 1e-6) ? String(t[i]) : ""
             Block("routing-controls", controls, "stage", height=150),
             Block("routing-matrix", f["matrix"], "stage", height=H["routing-matrix"], css_height=True),
             Block("routing-sense", f["sense"], "stage", height=H["routing-sense"], css_height=True),
+            Block("routing-key", divs["key"], "xplots", height=30),
             Block("routing-loss", f["loss"], "xplots", height=H["routing-loss"], css_height=True),
             Block("routing-accuracy", f["accuracy"], "xplots", height=H["routing-accuracy"], css_height=True),
             Block("routing-readout", readout, "side", height=170),

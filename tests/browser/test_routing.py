@@ -347,7 +347,7 @@ def test_canvas_text_is_large_in_presentation_mode_and_in_the_pages_font(opened,
     texts = page.evaluate(CANVAS_TEXT, list(FIGURES))
     kinds = {(n, k) for n, k, _, _ in texts}
     assert {("routing_matrix_plot", "text glyph"), ("routing_sense_plot", "text glyph"),
-            ("routing_loss_plot", "legend"), ("routing_accuracy_plot", "axis label")} <= kinds
+            ("routing_loss_plot", "title"), ("routing_accuracy_plot", "axis label")} <= kinds
     for name, kind, size, font in texts:
         assert size.endswith("px") and float(size[:-2]) >= least, (name, kind, size)
         assert font == theme.FONT, (name, kind, font)
