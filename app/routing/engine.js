@@ -22,7 +22,7 @@ const Routing = (function (M, E, W) {
   function para(cls, s) { return `<p class="${cls}">${esc(s)}</p>`; }
   function quote(w) { return `\u201c${w}\u201d`; }
 
-  // New data for a source, applied once the event's texts are written (see put in app/sentence/engine.js).
+  // New data for a source, applied all at once when the event's work is done (see put in app/sentence/engine.js).
   function put(c, src, data) { c.pending.push([src, data]); }
   function flush(c) { const p = c.pending; c.pending = []; for (const [src, data] of p) src.data = data; }
 

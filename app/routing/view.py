@@ -12,8 +12,8 @@ step, and the shown sentences' word vectors.  The browser computes everything it
     A = softmax((X W_Q)(X W_K)^T / sqrt(d_k)),   bank's output point = A[bank] (X W_V P),
 
 for the chosen sentence at the chosen step, and the same for a sentence the student types.  The path's own
-rows of weights (``to_plain()["sentences"][i]["weights"]``) are not read by the page: the tests hold the
-browser's rows to them.
+rows of weights and points (``to_plain()["sentences"][i]["weights"]``, ``["point"]``) are not sent to the
+page at all: the tests hold the browser's rows to them.
 
 Layout: the controls, the matrix and the sense plot are the stage, the loss and accuracy curves under
 them; beside them (under them on a phone) the readouts, W_Q and W_K, what was learned and the box for your
@@ -124,11 +124,15 @@ def trajectory() -> QKTrajectory:
 
 @lru_cache(maxsize=1)
 def _playback_json() -> str:
-    return json.dumps(trajectory().to_plain(frames=FRAMES), separators=(",", ":"))
+    plain = trajectory().to_plain(frames=FRAMES)
+    for s in plain["sentences"]:   # the core's own rows and points: the tests hold the browser's to them
+        del s["weights"], s["point"]
+    return json.dumps(plain, separators=(",", ":"))
 
 
 def playback() -> dict:
-    """The path the page plays: ``trajectory().to_plain(frames=FRAMES)`` (a fresh copy each call)."""
+    """The path the page plays: ``trajectory().to_plain(frames=FRAMES)`` without the shown sentences' rows of
+    weights and output points, which the browser computes itself (a fresh copy each call)."""
     return json.loads(_playback_json())
 
 

@@ -86,6 +86,8 @@ def test_the_path_handed_to_the_browser_is_the_cores(built, core):
     for s in p["sentences"]:
         x, unknown = attention.encode(s["tokens"])
         assert unknown == [] and np.array_equal(np.array(s["x"]), x)
+        # the core's rows and points stay out of the page: the browser computes what it draws
+        assert "weights" not in s and "point" not in s
 
 
 def test_the_word_readers_model_encodes_as_the_core_does(built):

@@ -455,6 +455,12 @@ def test_the_section_follows_self_attention_on_the_whole_page(static_file, watch
     assert shown_step(page) == 0
     click(page, "routing_step")
     wait_step(page, STEPS[1])
+    # presentation mode switched on by the page's own toggle (the regression section's) reaches this section
+    page.evaluate("() => { AttnPage.doc.get_model_by_name('present_toggle').active = true; }")
+    page.wait_for_function("() => document.querySelector('.attn-page').getAttribute('data-present') === '1'")
+    page.wait_for_function("""() => AttnPage.doc.get_model_by_name('routing_sense_plot').renderers.every((r) =>
+      !r.glyph || r.glyph.type !== 'Text' || JSON.stringify(r.glyph.text_font_size).includes('20px'))""")
+    assert min(float(size[:-2]) for _, _, size, _ in page.evaluate(CANVAS_TEXT, list(FIGURES))) >= 20
     assert [e for e in watch.console_errors() if "(routing)" in e] == []
 
 
