@@ -3,6 +3,8 @@
     attention-explorable readout --query 3.2 --bandwidth 0.62 [--json]
     attention-explorable serve [--port N] [--show] [--allow-host HOST] [--address IP] [--num-procs N] [--sessions]
     attention-explorable export lecture.html [--sections regression,sentence] [--query 3.2 ...] [--tour FILE]
+    attention-explorable tour check my-tour.json [--sections regression,sentence]
+    attention-explorable tour schema > tour.schema.json
 
 Bad arguments exit with code 2 and one line on standard error, never a traceback.
 """
@@ -150,6 +152,69 @@ def _export(args) -> int:
     return 0
 
 
+MAX_ERROR_LINES = 40   # `tour check` prints at most this many problems, then how many more there are
+
+
+def _kept_sections(tour, text: str):
+    """``tour`` with only the steps of the sections named in ``text``, and a notice for the steps left out."""
+    wanted = [s.strip() for s in text.split(",") if s.strip()]
+    if not wanted:
+        raise ValueError("--sections: name at least one section, e.g. --sections regression,sentence")
+    from .tour import TourError
+
+    try:
+        kept = tour.only(wanted)
+    except TourError as e:
+        raise ValueError(f"--sections: {e}") from None
+    left = [(k, s.section) for k, s in enumerate(tour.steps, 1) if s.section not in wanted]
+    if not left:
+        return kept, None
+    names = ", ".join(dict.fromkeys(sec for _, sec in left))
+    return kept, (f"notice: left out {len(left)} step{'s' if len(left) > 1 else ''} of {names} "
+                  f"(step{'s' if len(left) > 1 else ''} {', '.join(str(k) for k, _ in left)})")
+
+
+def _tour_summary(tour) -> str:
+    counts = ", ".join(f"{sec} {sum(s.section == sec for s in tour.steps)}" for sec in tour.sections())
+    optional = sum(s.optional for s in tour.steps)
+    extra = f", {optional} optional" if optional else ""
+    return (f"fine: {len(tour)} step{'s' if len(tour) != 1 else ''} ({counts}{extra}); every Show me reaches its "
+            f"step's goal, by the numpy core")
+
+
+def _tour_check(args) -> int:
+    """Validate a tour file: one line per problem on standard error and exit code 2, or a one-line summary."""
+    from .tour import check_tour_file, show_me_problems
+
+    name = args.file
+    tour, errors = check_tour_file(args.file)
+    notice = None
+    if not errors and args.sections is not None:
+        try:
+            tour, notice = _kept_sections(tour, args.sections)
+        except ValueError as e:
+            errors = [str(e)]
+    if notice:
+        print(f"{name}: {notice}")
+    if not errors:
+        errors = show_me_problems(tour)
+    if errors:
+        for line in errors[:MAX_ERROR_LINES]:
+            print(f"{name}: {line}", file=sys.stderr)
+        if len(errors) > MAX_ERROR_LINES:
+            print(f"{name}: and {len(errors) - MAX_ERROR_LINES} more problems", file=sys.stderr)
+        return 2
+    print(f"{name}: {_tour_summary(tour)}")
+    return 0
+
+
+def _tour_schema(args) -> int:
+    from .tour.model import schema_json
+
+    sys.stdout.write(schema_json())
+    return 0
+
+
 LOOPBACK = ("127.0.0.1", "localhost", "::1")
 
 
@@ -268,6 +333,17 @@ def build_parser() -> argparse.ArgumentParser:
     e.add_argument("--title", default="Attention as kernel regression")
     e.add_argument("--tour", metavar="FILE", help="a guided tour file (JSON) to show instead of the shipped one")
     e.set_defaults(func=_export)
+
+    t = sub.add_parser("tour", help="check a guided tour file, or print the tour files' JSON Schema")
+    tsub = t.add_subparsers(dest="tour_command", metavar="{check,schema}", required=True, parser_class=_Parser)
+    c = tsub.add_parser("check", help="validate a tour file: one line per problem (exit code 2), or a summary")
+    c.add_argument("file", help="the tour file (JSON), e.g. my-tour.json")
+    c.add_argument("--sections", metavar="LIST",
+                   help="comma-separated, e.g. regression,sentence: check only these sections' steps (the others "
+                        "are left out, with a notice), as a page built with those sections shows the tour")
+    c.set_defaults(func=_tour_check)
+    sc = tsub.add_parser("schema", help="print the tour files' JSON Schema (draft 2020-12)")
+    sc.set_defaults(func=_tour_schema)
     return p
 
 

@@ -25,12 +25,14 @@ from bokeh.resources import INLINE
 from .sections import SECTIONS, build_sections
 from .state import ExplorableState
 from .ui import theme
+from .tour.model import LOOK
 from .ui.engine import read_js
-from .ui.layout import SKELETON_CSS, element_id, section_html
+from .ui.layout import SKELETON_CSS, element_id, layout_names, section_html
 
 UI = Path(__file__).resolve().parent / "ui"
 EXTERNAL_SCRIPT = re.compile(r'<script\b[^>]*\ssrc="(?!data:)[^"]*"[^>]*>\s*</script>\s*')
 DEFAULT_TITLE = "Attention as kernel regression"
+LOOK_NAMES = {n for names in LOOK.values() for n in names} | {"readout_strip"}
 
 
 @dataclass
@@ -50,6 +52,7 @@ def build_document(state: ExplorableState | None = None, *, sections=SECTIONS, t
     state = state or ExplorableState()
     built = build_sections(state, sections=sections, tour=tour)
     pages = built.pages()
+    theme.slim([b.model for p in pages for b in p.blocks] + [e for p in pages for e in p.engines])
     doc = Document()
     blocks, engines, css = [], {}, [SKELETON_CSS]
     for p in pages:
@@ -57,12 +60,14 @@ def build_document(state: ExplorableState | None = None, *, sections=SECTIONS, t
         css.append(p.css)
         for b in p.blocks:
             doc.add_root(b.model)
+            looks = sorted(n for n in layout_names(b.model) if n in LOOK_NAMES)
             blocks.append({"name": b.name, "root": b.model.id, "el": element_id(b), "section": p.name,
-                           "first": b.first})
+                           "first": b.first, **({"looks": looks} if looks else {})})
     shared = built.shared_figures()
-    for p in pages:   # a page opened in presentation mode is built at its sizes
+    for p in pages:   # a page opened in presentation mode is built at its sizes; every text names the font
         for b in p.blocks:
             theme.present_figures(b.model, state.present)
+            theme.name_fonts(b.model)
     doc.title = title
     plan = {"blocks": blocks, "engines": engines, "shared": [f.id for f in shared],
             "theme": theme.js_config(state.present), "present": bool(state.present)}

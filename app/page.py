@@ -167,6 +167,7 @@ class Explorable(pn.viewable.Viewer, ExplorableState):
                 share.visible = False
         layout = bokeh_layout(built.pages(), present=bool(self.present))
         theme.present_figures(layout, bool(self.present))   # a page opened in presentation mode is built so
+        theme.name_fonts(layout)
         return pn.Column(EnginePane(layout, built.engines(), sizing_mode="stretch_width"), *starter,
                          sizing_mode="stretch_width", name="explorable",
                          styles=theme.root_styles(bool(self.present)))  # the text sizes of app/ui/theme.py

@@ -106,13 +106,97 @@ def load_dataset(name: str = "default") -> Dataset:
                    function=func, noise=d.get("noise"), meta=d)
 
 
+SEED_MAX = 2 ** 32 - 1     # the generator's state is seeded from one 32-bit word
+
+_M32 = 0xFFFFFFFF
+
+
+def _splitmix32(state: int) -> tuple[int, int]:
+    """One step of splitmix32: (new state, output), all arithmetic mod 2^32.
+
+    state += 0x9E3779B9 (a Weyl sequence); the output is murmur3's finaliser of
+    the new state: z ^= z >> 16; z *= 0x85EBCA6B; z ^= z >> 13; z *= 0xC2B2AE35;
+    z ^= z >> 16.  The finaliser is a bijection, so distinct states give distinct
+    outputs (four successive outputs are never all 0).
+    """
+    state = (state + 0x9E3779B9) & _M32
+    z = state
+    z = ((z ^ (z >> 16)) * 0x85EBCA6B) & _M32
+    z = ((z ^ (z >> 13)) * 0xC2B2AE35) & _M32
+    return state, z ^ (z >> 16)
+
+
+def _rotl(v: int, k: int) -> int:
+    return ((v << k) | (v >> (32 - k))) & _M32
+
+
+def _xoshiro128ss(state, count: int) -> list[int]:
+    """``count`` 32-bit outputs of xoshiro128** (Blackman and Vigna) from four 32-bit state words."""
+    s0, s1, s2, s3 = state
+    out = []
+    for _ in range(count):  # a loop over the generator's outputs
+        out.append(_rotl((s1 * 5) & _M32, 7) * 9 & _M32)
+        t = (s1 << 9) & _M32
+        s2 ^= s0
+        s3 ^= s1
+        s1 ^= s2
+        s0 ^= s3
+        s2 ^= t
+        s3 = _rotl(s3, 11)
+    return out
+
+
+def _uniforms(seed: int, count: int) -> np.ndarray:
+    """``count`` doubles in [0, 1) from xoshiro128** seeded with ``seed``; see ``make_dataset``."""
+    st, state = seed, []
+    for _ in range(4):
+        st, z = _splitmix32(st)
+        state.append(z)
+    w = np.array(_xoshiro128ss(state, 2 * count), dtype=np.float64).reshape(count, 2)
+    # 27 high bits of the first word and 26 of the second: (a 2^26 + b) / 2^53, exact in a double
+    return (np.floor(w[:, 0] / 32.0) * 67108864.0 + np.floor(w[:, 1] / 64.0)) / 9007199254740992.0
+
+
 def make_dataset(function: str = "wave", n: int = 24, noise: float = 0.3, seed: int = 0,
                  x_range: tuple[float, float] = (0.0, 6.0)) -> Dataset:
     """Draw n noisy samples y = f(x) + N(0, noise^2) of a named true function.
 
-    x is a jittered grid: x_i = lo + (i + 1/2) s + U(-0.4 s, 0.4 s) with
-    s = (hi - lo) / n, sorted; x and y are rounded to 2 decimals, as in the
-    shipped files.  The same seed gives the same samples on every machine.
+    x is a jittered grid, y the true function plus Gaussian noise, both rounded
+    to 2 decimals as in the shipped files:
+
+        x_i = round(lo + (i + 1/2) s + (a + (b - a) u_i), 2),   s = (hi - lo) / n,
+              a = -0.4 s,  b = 0.4 s,                           then sorted;
+        y_i = round(f(x_i) + noise z_i, 2),
+              z_i = sqrt(-2 log(1 - v_i)) cos(2 pi w_i)         (Box-Muller),
+
+    where round(v, 2) = rint(100 v) / 100 with ties to even (numpy's np.round).
+    Before rounding, sample i lies inside its own cell [lo + i s, lo + (i + 1) s]
+    and rounding keeps the order, so sorting changes nothing (it is kept as a
+    promise).
+
+    The uniforms u_0 .. u_{n-1}, v_0, w_0, v_1, w_1, ... (in that order) come
+    from xoshiro128** (Blackman and Vigna), whose four 32-bit state words are
+    the first four outputs of splitmix32 (see ``_splitmix32``) started at the
+    seed.  Each step outputs rotl(s1 * 5, 7) * 9 and then updates
+    t = s1 << 9; s2 ^= s0; s3 ^= s1; s1 ^= s2; s0 ^= s3; s2 ^= t; s3 = rotl(s3, 11),
+    all mod 2^32.  A uniform takes two outputs, their 27 and 26 high bits:
+    (floor(o1 / 2^5) 2^26 + floor(o2 / 2^6)) / 2^53, in [0, 1).  Only 32-bit
+    integer arithmetic and exact double operations are involved, so a
+    re-implementation (``app/ui/generator.js`` uses Math.imul and >>> 0)
+    produces the same u, v, w and the same x, bit for bit.
+
+    y also goes through log, cos and f's sin, cos or exp, which may differ by an
+    ulp or two between math libraries (numpy, libm, a browser's JavaScript).
+    Before rounding, that is a difference of 1e-15 to 1e-14; rounding to 2
+    decimals removes it unless the value lies within that distance of a
+    rounding boundary (for one sample the odds are below 1e-11).  So every
+    implementation gives the same y, which tests/browser/test_compute_parity.py
+    checks (within 1e-12) for 50 settings.
+
+    The seed is a whole number from 0 to 2^32 - 1 (``SEED_MAX``); the same seed
+    gives the same samples on every machine and in the browser.  (Samples drawn
+    before this generator, with numpy's default_rng, differ: the shipped files
+    keep theirs.)
     """
     if function not in FUNCTIONS:
         raise ValueError(f"function must be one of {', '.join(map(repr, FUNCTIONS))}, got {function!r}")
@@ -121,16 +205,19 @@ def make_dataset(function: str = "wave", n: int = 24, noise: float = 0.3, seed: 
     sigma = float(noise)
     if not np.isfinite(sigma) or not 0 <= sigma <= 10:
         raise ValueError(f"noise must be a number from 0 to 10, got {noise!r}")
-    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
-        raise ValueError(f"seed must be a whole number >= 0, got {seed!r}")
+    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or not 0 <= seed <= SEED_MAX:
+        raise ValueError(f"seed must be a whole number from 0 to {SEED_MAX}, got {seed!r}")
     lo, hi = (float(v) for v in x_range)
     if not (np.isfinite(lo) and np.isfinite(hi) and lo < hi):
         raise ValueError(f"x_range must be two finite numbers lo < hi, got {x_range!r}")
+    n, seed = int(n), int(seed)
     f, formula = FUNCTIONS[function]
-    rng = np.random.default_rng(seed)
+    u = _uniforms(seed, 3 * n)
     s = (hi - lo) / n
-    x = np.sort(np.round(lo + (np.arange(n) + 0.5) * s + rng.uniform(-0.4 * s, 0.4 * s, n), 2))
-    y = np.round(f(x) + rng.normal(0.0, sigma, n), 2)
+    a, b = -0.4 * s, 0.4 * s
+    x = np.sort(np.round(lo + (np.arange(n) + 0.5) * s + (a + (b - a) * u[:n]), 2))
+    z = np.sqrt(-2.0 * np.log(1.0 - u[n::2])) * np.cos(2.0 * np.pi * u[n + 1::2])
+    y = np.round(f(x) + sigma * z, 2)
     desc = f"{n} samples of {formula} with noise {sigma:g} (seed {seed})"
     return Dataset(name=f"generated:{function}:{n}:{sigma:g}:{seed}", x=x, y=y, true_function=f,
                    description=desc, function=function, noise=sigma,

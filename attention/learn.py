@@ -26,7 +26,10 @@ other scores fixed).  The softmax gives dp_i/ds_ij = alpha_ij (y_j - p_i), so
 and for any parameter theta, dL/dtheta = sum_ij G_ij ds_ij/dtheta.  Because
 every row of G sums to 0, a constant added to a row of scores changes nothing:
 the code uses scores shifted so each row's maximum is 0, which keeps the
-numbers finite for any h from 1e-100 to 1e100.
+numbers finite for any h from 1e-100 to 1e100.  For the bandwidth, each row
+sums only over the keys whose weight is at least 1e-16 of its largest, one run
+of the keys sorted by x (see ``loo_loss_and_grad``): a step costs far less
+than n^2 at small h, and the browser's twin (app/ui/train.js) does the same.
 
 Gradient descent runs on log h (not h), so a step changes h by a factor and h
 can never turn negative.  A step that would give a non-finite loss, send h (or
@@ -136,27 +139,98 @@ def _loo_from_excess(excess, y, scale):
     return float(r @ r) / n, a
 
 
-def _sq_dist_1d(x):
-    """(x_i - x_j)^2 minus each row's smallest off-diagonal value (diagonal left at 0)."""
-    d = x[:, None] - x[None, :]
-    D = d * d
-    np.fill_diagonal(D, np.inf)
-    D -= D.min(axis=1, keepdims=True)
-    np.fill_diagonal(D, 0.0)
-    return D
-
-
 # ---------------------------------------------------------------------------
 # 1-D: learn the bandwidth
 # ---------------------------------------------------------------------------
 
-def _bandwidth_eval(D, y, log_h, temperature):
-    """(loss, dL/dlog h) from the shifted squared distances D; see ``loo_loss_and_grad``."""
+# Row i keeps the keys whose weight is at least WINDOW_WEIGHT times its largest: a key scoring more than
+# WINDOW_SCORE = ln(1 / WINDOW_WEIGHT) below the row's best is left out.  The JS twin (app/ui/train.js)
+# carries the same number.
+WINDOW_WEIGHT = 1e-16
+WINDOW_SCORE = 36.841361487904734       # ln(1e16)
+_ROWS_PER_BLOCK = 32                    # rows summed together in one set of numpy operations
+
+
+class _Sorted1D(NamedTuple):
+    """Keys sorted by x, their values minus the mean, and each key's squared distance to its nearest other key
+    (plus what every evaluation reuses: room for rounding around each x, and the columns [1, y])."""
+
+    x: np.ndarray
+    y: np.ndarray
+    dmin: np.ndarray
+    pad: np.ndarray
+    one_y: np.ndarray
+
+
+def _sorted_1d(x, y) -> _Sorted1D:
+    """Sort by x (ties keep their order) and centre y.
+
+    Neither changes the loss or its gradient: the loss sums over rows in any
+    order, and adding a constant to every y adds it to every prediction too.
+    Centred values keep the sums below small, so they lose less to rounding.
+    In sorted order the nearest other key is a neighbour:
+    dmin_i = min((x_i - x_{i-1})^2, (x_{i+1} - x_i)^2).
+    """
+    order = np.argsort(x, kind="stable")
+    xs = x[order]
+    yc = y[order] - y.mean()
+    g = np.diff(xs) ** 2
+    dmin = np.minimum(np.concatenate([[np.inf], g]), np.concatenate([g, [np.inf]]))
+    return _Sorted1D(xs, yc, dmin, 4.0 * np.spacing(np.abs(xs)), np.stack([np.ones_like(yc), yc], axis=1))
+
+
+def _windows(P: _Sorted1D, K: float) -> tuple[np.ndarray, np.ndarray]:
+    """For each row i, indices lo_i <= i <= hi_i (hi exclusive) of a run of sorted keys that holds its window.
+
+    Key j is in row i's window when D_ij = (x_i - x_j)^2 - dmin_i <= K.  That is
+    |x_i - x_j| <= sqrt(dmin_i + K), so the window is one run of the sorted
+    keys around i; binary search with a slightly larger radius finds a run that
+    contains it, and ``_window_sums`` keeps exactly the keys that pass the test
+    (the same test app/ui/train.js applies).
+    """
+    radius = np.sqrt(P.dmin + K) * (1.0 + 1e-9) + P.pad                            # room for rounding
+    lo = np.searchsorted(P.x, P.x - radius, side="left")
+    hi = np.searchsorted(P.x, P.x + radius, side="right")
+    return lo, hi
+
+
+def _window_sums(P: _Sorted1D, c: float) -> tuple[np.ndarray, ...]:
+    """Per row i: Z, A, B, C = sums over the window's keys j != i of e, e y_j, e sigma, e sigma y_j,
+    with sigma_ij = c D_ij and e = exp(-sigma_ij); see ``loo_loss_and_grad``.
+
+    Rows go in blocks, each over the run of keys that holds all its rows' windows; a key outside a row's
+    window gets sigma = 1e4, whose exp is exactly 0 (cheaper than masking the exp)."""
+    n = P.x.shape[0]
+    K = WINDOW_SCORE / c
+    lo, hi = _windows(P, K)
+    one_y = P.one_y
+    sums = np.empty((n, 4))
+    for r0 in range(0, n, _ROWS_PER_BLOCK):  # a loop over blocks of rows; each block is one set of array operations
+        r1 = min(n, r0 + _ROWS_PER_BLOCK)
+        k0, k1 = int(lo[r0:r1].min()), int(hi[r0:r1].max())
+        d = P.x[r0:r1, None] - P.x[None, k0:k1]
+        D = np.multiply(d, d, out=d)
+        D -= P.dmin[r0:r1, None]
+        out = D > K
+        rows = np.arange(r0, r1)
+        out[rows - r0, rows - k0] = True                       # never the key itself
+        sigma = np.multiply(D, c, out=D)
+        np.copyto(sigma, 1e4, where=out)
+        e = np.exp(np.negative(sigma))
+        es = np.multiply(e, sigma, out=sigma)
+        sums[r0:r1, :2] = e @ one_y[k0:k1]                     # Z, A
+        sums[r0:r1, 2:] = es @ one_y[k0:k1]                    # B, C
+    return tuple(sums.T)
+
+
+def _bandwidth_eval(P: _Sorted1D, log_h, temperature):
+    """(loss, dL/dlog h) from the windowed sums; see ``loo_loss_and_grad``."""
     c = 0.5 * math.exp(-2.0 * log_h) / temperature     # s_ij = -c (x_i - x_j)^2
-    loss, G = _loo_from_excess(D, y, c)
-    # ds_ij/dlog h = -2 s_ij = 2 c D_ij  (shifted scores are fine: rows of G sum to 0)
-    grad = 2.0 * c * float(np.sum(G * D))
-    return loss, grad
+    Z, A, B, C = _window_sums(P, c)
+    p = A / Z
+    r = P.y - p
+    n = P.x.shape[0]
+    return float(r @ r) / n, (-4.0 / n) * float(r @ ((C - p * B) / Z))
 
 
 def loo_loss_and_grad(x, y, log_h, *, temperature=1.0) -> tuple[float, float]:
@@ -181,15 +255,37 @@ def loo_loss_and_grad(x, y, log_h, *, temperature=1.0) -> tuple[float, float]:
       with r_i = y_i - p_i.
 
     Because sum_j alpha_ij (y_j - p_i) = 0, sbar_i may be replaced by any
-    per-row constant; the code uses each row's largest score, so every term is
-    finite (the diagonal has alpha_ii = 0 and contributes nothing).  All n x n
-    terms are computed at once.  T and h enter only as h^2 T.
+    per-row constant; the code uses each row's largest score.  With
+    dmin_i = min_{j != i} (x_i - x_j)^2 and c = 1 / (2 h^2 T) the shifted score
+    is -sigma_ij, sigma_ij = c ((x_i - x_j)^2 - dmin_i) >= 0, the nearest key
+    scores 0 and gets e_ij = exp(-sigma_ij) = 1, and
+
+        p_i = A_i / Z_i,    dL/du = -(4/n) sum_i r_i (C_i - p_i B_i) / Z_i,
+
+    with the four row sums Z = sum_j e_ij, A = sum_j e_ij y_j,
+    B = sum_j e_ij sigma_ij, C = sum_j e_ij sigma_ij y_j.
+
+    The window.  A key with sigma_ij > WINDOW_SCORE = ln(1e16) has weight
+    e_ij < 1e-16, less than half an ulp of the nearest key's 1, so it is left
+    out of the four sums.  The keys kept satisfy
+
+        (x_i - x_j)^2 - dmin_i <= 2 h^2 T ln(1e16),
+
+    a condition that grows with |x_i - x_j|: with the keys sorted by x they form
+    one run around key i, found by binary search.  The weight left out of a row
+    is below (n - 1) 1e-16 of Z_i, the size of the rounding error of summing
+    Z_i itself, and with keys spread along x the Gaussian tail makes it far
+    smaller.  A row then costs its window's length instead of n:
+    about 2 sqrt(2 ln(1e16)) h sqrt(T) = 8.6 h sqrt(T) times the keys per unit
+    of x, so small bandwidths are cheap and h large enough to cover all keys
+    costs the full n^2.  Every sum term is finite (e_ij in [1e-16, 1]) for any
+    h from 1e-100 to 1e100.  T and h enter only as h^2 T.
 
     Returns (L, dL/dlog h) as floats.
     """
     xa, ya = _xy_1d(x, y)
     t = _checks.positive("temperature", temperature)
-    return _bandwidth_eval(_sq_dist_1d(xa), ya, _log_h(log_h), t)
+    return _bandwidth_eval(_sorted_1d(xa, ya), _log_h(log_h), t)
 
 
 def loo_loss(x, y, log_h, *, temperature=1.0) -> float:
@@ -223,12 +319,12 @@ def _refusal(loss0, loss1, size, size_name, lr):
     return f"step refused: {why}; {HINT} (learning rate {lr:g}, try {lr / 10:g})"
 
 
-def _bandwidth_try(D, y, log_h, loss, grad, lr, t):
+def _bandwidth_try(P, log_h, loss, grad, lr, t):
     """Propose log h - lr * grad; return (new_log_h, new_loss, new_grad, message)."""
     new = log_h - lr * grad
     h1 = math.exp(new) if math.isfinite(new) and abs(new) < 700.0 else math.inf
     if H_MIN <= h1 <= H_MAX:
-        loss1, grad1 = _bandwidth_eval(D, y, new, t)
+        loss1, grad1 = _bandwidth_eval(P, new, t)
     else:
         loss1, grad1 = math.nan, math.nan          # not evaluated: h alone refuses the step
     msg = _refusal(loss, loss1, h1, "h", lr)
@@ -248,9 +344,9 @@ def bandwidth_step(x, y, log_h, learning_rate, *, temperature=1.0) -> BandwidthS
     t = _checks.positive("temperature", temperature)
     lr = _checks.positive("learning_rate", learning_rate)
     u = _log_h(log_h)
-    D = _sq_dist_1d(xa)
-    loss, grad = _bandwidth_eval(D, ya, u, t)
-    new, _, _, msg = _bandwidth_try(D, ya, u, loss, grad, lr, t)
+    P = _sorted_1d(xa, ya)
+    loss, grad = _bandwidth_eval(P, u, t)
+    new, _, _, msg = _bandwidth_try(P, u, loss, grad, lr, t)
     return BandwidthStep(u, loss, grad, False, msg) if msg else BandwidthStep(new, loss, grad, True, "")
 
 
@@ -310,13 +406,13 @@ def train_bandwidth(x, y, *, h0, learning_rate=DEFAULT_BANDWIDTH_LEARNING_RATE, 
     if not H_MIN <= h <= H_MAX:
         raise ValueError(f"h0 must lie in [{H_MIN:g}, {H_MAX:g}], got {h0!r}")
     n_steps = _steps(steps)
-    D = _sq_dist_1d(xa)
+    P = _sorted_1d(xa, ya)
     u = math.log(h)
-    loss, grad = _bandwidth_eval(D, ya, u, t)
+    loss, grad = _bandwidth_eval(P, u, t)
     us, losses, grads = [u], [loss], [grad]
     status, message = [STATUS_START], [""]
     for _ in range(n_steps):  # a loop over training steps
-        new, loss1, grad1, msg = _bandwidth_try(D, ya, u, loss, grad, lr, t)
+        new, loss1, grad1, msg = _bandwidth_try(P, u, loss, grad, lr, t)
         if not msg:
             u, loss, grad = new, loss1, grad1
         us.append(u)

@@ -61,7 +61,7 @@ table.errors td { font-weight: bold; text-align: right; padding: 3px 0; }
 # --------------------------------------------------------------------------- words on the page
 
 INTRO = """
-<h2>Why attention won, and when you can do without it</h2>
+<h2>Why attention won: fewer steps in a row, not less work</h2>
 """
 
 SEQUENCE = """
@@ -77,7 +77,7 @@ SEQUENCE_AFTER = """
 updates. But it needs one sequential step where the RNN needs n. Hardware with thousands of parallel
 units (a graphics card) runs the n&sup2; scores side by side and cannot speed up a chain that must go
 in order, which is why attention won. The same n&sup2; scores are why long contexts cost so much
-memory. On one processor core, as here, the time mostly follows the arithmetic, not the chain.</p>
+memory.</p>
 """
 
 LAG = """
@@ -385,14 +385,31 @@ def graph_caption(n: int) -> str:
 
 
 def timing_note(t: dict) -> str:
-    """The measured figures in words: the largest n measured, and how the time was taken."""
-    n, r, a = t["n"][-1], t["rnn_s"][-1], t["attention_s"][-1]
+    """The measured figures in words, true whichever of the two came out faster on the machine that built the page:
+    the largest n measured, which was faster there, and from which n on when that changed."""
+    ns, rnn, att = t["n"], t["rnn_s"], t["attention_s"]
+    n, r, a = ns[-1], rnn[-1], att[-1]
     cut = "" if t["complete"] else (f" The time budget of {t['budget_s']:.1f} s stopped the measurement at "
                                     f"n = {n}.")
-    return (f"<p>Measured once when this page was built, on the computer that built it (fastest of up to 5 "
-            f"runs, vectors of {t['d']} numbers). At n = {fmt_count(n)} the RNN loop took {fmt_ms(r)} ms for "
-            f"{fmt_count(n)} steps in a row; attention took {fmt_ms(a)} ms for {fmt_count(n * n)} scores in one "
-            f"step.{cut}</p>")
+    head = (f"Measured once when this page was built, on the computer that built it (fastest of up to 5 runs, "
+            f"vectors of {t['d']} numbers). At n = {fmt_count(n)} the RNN loop took "
+            f"{fmt_ms(r)} ms for {fmt_count(n)} steps in a row; attention took {fmt_ms(a)} ms for "
+            f"{fmt_count(n * n)} scores in one step.")
+    slower_from = None   # the smallest n from which on attention took longer at every n measured
+    for k, x, y in reversed(list(zip(ns, rnn, att))):
+        if y <= x:
+            break
+        slower_from = k
+    if a > r:
+        since = "" if slower_from in (None, ns[0]) else f" from n = {fmt_count(slower_from)} on"
+        verdict = (f" Here attention took longer{since}: this processor works through the n\u00b2 scores a few at "
+                   f"a time, and there are more of them than the RNN's n updates. Its advantage is the single step, "
+                   f"which hardware with thousands of parallel units turns into speed.")
+    else:
+        verdict = (" Here attention was faster: its n\u00b2 scores are one matrix product, which numpy runs in fast "
+                   "compiled code, while the RNN's n updates wait for each other in a loop. As n grows, the n\u00b2 "
+                   "work catches up on a processor with few cores; on hardware with thousands it does not.")
+    return f"<p>{head}{verdict}{cut}</p>"
 
 
 # --------------------------------------------------------------------------- the view

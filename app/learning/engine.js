@@ -47,10 +47,38 @@ const Learning = (function (M, E) {
                  status: Array.from(d.status), message: Array.from(d.message) };
       }
       c.bw.waiting = true;   // the browser is working it out
+      requestPath(a, c, lr);
       return null;
     }
     const t = c.cfg.bandwidth.trajectories[name];
     return t ? t[lr] || null : null;
+  }
+
+  // Train h on a dataset the page made (the generator): AttnTrain, the twin of attention.train_bandwidth, in a
+  // Web Worker for a large dataset (the drag stays smooth meanwhile), on the spot for a small one.  The path
+  // arrives in the `gen` source, tagged with its dataset and rate, as any path does (dispatch: ev === a.gen).
+  function requestPath(a, c, lr) {
+    const key = JSON.stringify([a.ds.tags[0] || "", lr]);
+    if (c.bw.asked === key) return;
+    c.bw.asked = key;
+    const cfg = c.cfg.bandwidth, x = Array.from(a.ds.data.x), y = Array.from(a.ds.data.y);
+    const payload = { x, y, lr, h0: cfg.h0, steps: cfg.steps, presets: cfg.presets };
+    const tag = { lr, dataset: a.ds.tags[0] || "" };
+    const arrive = (cols, extra) => {
+      if (c.bw.asked !== key) return;   // the dataset or the rate changed meanwhile
+      a.gen.tags = [JSON.stringify(Object.assign({}, tag, extra || {}))];
+      a.gen.data = cols;
+    };
+    const empty = { h: [], loss: [], grad: [], status: [], message: [] };
+    const failed = (e) => { if (e.reason !== "cancelled") arrive(empty, { error: e.message }); };
+    const here = () => AttnWorker.runHere(AttnTrain.trainColumns, payload, { key: "learning-path" });
+    if (x.length <= c.cfg.worker_above_n) { here().promise.then(arrive, failed); return; }
+    AttnWorker.run(c.cfg.worker_sources, "AttnTrain.trainColumns", payload, { key: "learning-path" }).promise.then(arrive, (e) => {
+      if (e.reason !== "unavailable") return failed(e);
+      // no worker in this browser: train here (the page pauses for a moment), and say why
+      c.bw.workerNote = e.message;
+      here().promise.then(arrive, failed);
+    });
   }
 
   function lastStep(s) { return s.traj ? s.traj.loss.length - 1 : 0; }
@@ -88,7 +116,7 @@ const Learning = (function (M, E) {
     const s = c.bw, T = s.traj, k = s.step, steps = c.cfg.bandwidth.steps;
     const t = 10 ** a.w_logt.value, hname = t === 1 ? "h" : "h\u00b7\u221aT";
     if (!T) {
-      setHtml(a.bw_readout, s.waiting ? para("step", "Working out the path for this dataset on the server\u2026")
+      setHtml(a.bw_readout, s.waiting ? para("step", "Working out the path for this dataset\u2026")
         : para("step", s.error ? `No path for this dataset: ${s.error}` : "No path for this dataset."));
       setHtml(a.bw_status, "");
       return;
@@ -114,6 +142,7 @@ const Learning = (function (M, E) {
     if (s.notes.link) notes.push(["dataset", "Training moves h alone, so \u201clink h and T\u201d was switched off."]);
     if (s.manual)
       notes.push(["dataset", `You moved h by hand. Step or Play carries on along the path from step ${k}.`]);
+    if (s.workerNote) notes.push(["notice", s.workerNote]);
     setHtml(a.bw_status, notes.map(([cls, m]) => para(cls, m)).join(""));   // (Bokeh's .text re-lays out the page)
   }
 
@@ -235,10 +264,19 @@ const Learning = (function (M, E) {
     return true;
   }
 
+  function reducedMotion() {
+    return typeof matchMedia === "function" && matchMedia("(prefers-reduced-motion: reduce)").matches;
+  }
+
   function play(a, c, which) {
     const d = demo(a, c, which);
     if (d.s.timer || !d.s.traj) return;
     if (d.s.step >= lastStep(d.s)) { d.s.step = 0; d.show(true); }  // at the end: play again from the start
+    if (reducedMotion()) {   // a student who asked for less motion gets the path's end at once, drawn whole
+      d.s.step = lastStep(d.s) - 1;
+      stepOnce(a, c, which);
+      return;
+    }
     quiet(d.play, "disabled", true);
     quiet(d.pause, "disabled", false);
     // The path advances with the clock, one step per tick_ms: when a redraw takes
@@ -342,7 +380,7 @@ const Learning = (function (M, E) {
     if (ev === a.bw_lr) {  // a new learning rate starts again from h0 (ignore the echo of our own change)
       if (a.bw_lr.value === c.bw.lr) return;
       loadBandwidth(a, c);
-      c.bw.moveOnArrival = c.bw.waiting;   // a generated dataset: the server's path is on its way
+      c.bw.moveOnArrival = c.bw.waiting;   // a generated dataset: its path is being trained
       return showBandwidth(a, c, c.bw.traj !== null);
     }
     if (ev === a.ds) {  // a new dataset: a new path, at step 0; the slider stays where it is
@@ -351,7 +389,7 @@ const Learning = (function (M, E) {
       c.bw.moveOnArrival = false;
       return showBandwidth(a, c, false);
     }
-    if (ev === a.gen) {  // the server's path for a generated dataset has arrived
+    if (ev === a.gen) {  // the browser's path for a generated dataset has arrived
       if (!c.bw.waiting) return;
       const move = c.bw.moveOnArrival === true;
       loadBandwidth(a, c);

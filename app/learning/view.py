@@ -38,7 +38,7 @@ import attention
 from attention import learn
 
 from app.ui import theme
-from app.ui.engine import engine_args, engine_code, url_rules
+from app.ui.engine import engine_args, engine_code, url_rules, worker_sources
 from app.ui.layout import Block
 from app.ui.theme import BLUE, GREEN, GREY, PAGE_CSS, PAGE_STYLES, VERMILLION
 from app.state import (BANDWIDTH_LR_PRESETS, BANDWIDTH_TRAIN_STEPS, METRIC_LR_PRESETS, METRIC_TRAIN_STEPS,
@@ -57,6 +57,7 @@ METRIC_QUERY = (1.0, 0.0)      # where the metric demo's query starts
 ELLIPSE_LEVEL = 1.0            # keys inside the curve score above -1: weight >= e^-1 of a key at the query
 ELLIPSE_POINTS = 96
 ELLIPSE_MAX_RADIUS = 50.0      # a nearly ignored direction is drawn this long (far off the plot)
+WORKER_ABOVE_N = 300           # a path on more samples than this is trained in a Web Worker (n = 2000: ~1 s)
 TICK_MS = 40                   # playback: one step every 40 ms (25 steps a second)
 URL_KEYS = ("lr", "step", "metric_lr", "metric_step")
 Y_PALETTE = ("#2d004b", "#542788", "#8073ac", "#b2abd2", "#d8daeb", "#f7f7f7", "#fee0b6", "#fdb863", "#e08214",
@@ -177,7 +178,7 @@ def precompute() -> float:
 @lru_cache(maxsize=None)
 def engine_source() -> str:
     """ui/mirror.js (formulas), ui/common.js (URL parser, number formats, the page's bus), engine.js (glue)."""
-    return engine_code(HERE / "engine.js", "Learning.handle", ENGINE_ARGS)
+    return engine_code(HERE / "engine.js", "Learning.handle", ENGINE_ARGS, extra=("train.js", "worker.js"))
 
 
 ENGINE_ARGS = [
@@ -206,11 +207,11 @@ def _dataset_name(ds) -> str:
 
 
 def _buttons(prefix: str):
-    play = Button(label="\u25b6 Play", button_type="primary", width=90, name=f"{prefix}_play",
+    play = Button(label="\u25b6 Play", button_type="primary", min_width=90, name=f"{prefix}_play",
                   stylesheets=[InlineStyleSheet(css=theme.PRIMARY_BUTTON_CSS)])
-    pause = Button(label="\u275a\u275a Pause", width=90, name=f"{prefix}_pause", disabled=True)
-    step = Button(label="Step \u203a", width=90, name=f"{prefix}_step_button")
-    reset = Button(label="\u21ba Reset", width=90, name=f"{prefix}_reset")
+    pause = Button(label="\u275a\u275a Pause", min_width=90, name=f"{prefix}_pause", disabled=True)
+    step = Button(label="Step \u203a", min_width=90, name=f"{prefix}_step_button")
+    reset = Button(label="\u21ba Reset", min_width=90, name=f"{prefix}_reset")
     return play, pause, step, reset
 
 
@@ -377,6 +378,9 @@ class LearningSection:
             "defaults": {k: spec[k]["default"] for k in URL_KEYS},
             "bandwidth": {"h0": H0, "steps": STEPS, "presets": list(BANDWIDTH_LR_PRESETS),
                           "trajectories": bandwidth_trajectories()},
+            # a path on a dataset the page made (the generator, your own data) is trained in the browser: in a
+            # Web Worker (ui/worker.js running ui/common.js + ui/train.js) above this many samples
+            "worker_sources": worker_sources("common.js", "train.js"), "worker_above_n": WORKER_ABOVE_N,
             "metric": metric_config(), "url_rules": url_rules(),
         }
 

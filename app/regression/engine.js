@@ -40,26 +40,8 @@ const Explorable = (function (M, U) {
     return { x: xs[i], y: ys[i], index: i, nearest: Math.abs(xs[i] - q) <= nearest + 1e-9 };
   }
 
-  // What the prediction curve does across the plot (twin of curve_facts in app/regression/text.py): how many
-  // samples win somewhere, the share of the grid won by the query's nearest sample, and the share where one
-  // sample holds at least `sharp` of the weight.
-  function curveFacts(grid, xs, opt, sharp) {
-    const emb = opt.kernel === "dot" ? M.embedKeys(xs, opt.bandwidth, M.circleRadius(xs), opt.keyScale) : null;
-    const winners = new Set();
-    let nearestCount = 0, sharpCount = 0;
-    for (let i = 0; i < grid.length; i++) {
-      const w = M.weights1d(grid[i], xs, opt, emb);
-      let top = 0, near = Infinity;
-      for (let j = 0; j < w.length; j++) { if (w[j] > w[top]) top = j; near = Math.min(near, Math.abs(grid[i] - xs[j])); }
-      winners.add(top);
-      if (Math.abs(grid[i] - xs[top]) <= near + 1e-9) nearestCount += 1;
-      if (w[top] >= sharp) sharpCount += 1;
-    }
-    return { winners: winners.size, nearest_share: nearestCount / grid.length, sharp_share: sharpCount / grid.length };
-  }
-
   // limits: the thresholds of app/regression/text.py (config.limits).  Every claim is checked against the
-  // numbers: `heaviest` at the query, `curve` along the prediction curve (curveFacts).
+  // numbers: `heaviest` at the query, `curve` along the prediction curve (AttnMirror.curveFacts).
   function limitNotices(r, heaviest, curve, limits, keyNorm) {
     const out = [], mw = `Max weight ${fixed(r.max_weight, 3)}`;
     const why = "a dot product rewards a key's length as well as its direction";
@@ -211,23 +193,28 @@ const Explorable = (function (M, U) {
       x: Array.from(c.grid), pred: Array.from(pred), ent: Array.from(ent), eff, nn: Array.from(nn),
       truth: f ? Array.from(c.grid, f) : Array.from(c.grid, () => NaN),
     };
-    c.curveFacts = curveFacts(c.grid, c.x, opt, c.cfg.limits.sharp_weight);
+    c.curveFacts = M.curveFacts(c.grid, c.x, opt, c.cfg.limits.sharp_weight);
     const heff = c.h * Math.sqrt(c.t);
     for (const s of [a.hspan_ent, a.hspan_bv]) setWidget(s, "location", heff);
     queryViews(a, c);
   }
 
   // Leave-one-out error, bias² and variance against h (at T = 1): they follow the data and the kernel only.
+  // A large dataset's curves (2000 samples: 2000 x 2000 pairs at each of 61 bandwidths) are worked out in a Web
+  // Worker, so the drag stays smooth meanwhile; a small one's on the spot.
   function errorCurves(a, c) {
     c.hcurveStale = false;
-    const opt = Object.assign(options(c), { temperature: 1 });
-    c.hcols = { loo: Array.from(M.looError(c.x, c.y, c.hgrid, opt)) };
-    const bv = c.noise === null ? null : M.biasVarianceExact(c.x, c.fn, c.noise, c.hgrid, opt);
-    const nan = () => Array.from(c.hgrid, () => NaN);
-    c.hcols.bias2 = bv ? Array.from(bv.bias2) : nan();
-    c.hcols.variance = bv ? Array.from(bv.variance) : nan();
-    c.hcols.error = bv ? Array.from(bv.error) : nan();
-    a.hcurve.data = Object.assign({ h: c.hlist }, c.hcols);
+    const payload = { x: c.x, y: c.y, fn: c.fn, noise: c.noise, hs: c.hlist, kernel: c.kernel,
+                      tilt: c.kernel === "dot" ? c.key_norm : 0 };
+    const show = (cols) => { c.hcols = cols; a.hcurve.data = Object.assign({ h: c.hlist }, cols); };
+    if (c.x.length <= c.cfg.worker_above_n) { show(M.errorCurves(payload)); return; }
+    const nan = c.hlist.map(() => NaN);
+    show({ loo: nan, bias2: nan, variance: nan, error: nan });   // until the worker answers
+    const ask = (job) => job.promise.then(show, (e) => {
+      if (e.reason === "unavailable") return ask(AttnWorker.runHere(M.errorCurves, payload, { key: "error-curves" }));
+      if (e.reason !== "cancelled") showNotices(a, [e.message]);
+    });
+    ask(AttnWorker.run(c.cfg.worker_sources, "AttnMirror.errorCurves", payload, { key: "error-curves" }));
   }
 
   function dataViews(a, c) {
@@ -389,6 +376,24 @@ const Explorable = (function (M, U) {
   // On a touch screen the main plot keeps horizontal drags (they move the query) and leaves vertical
   // swipes to the browser, so a swipe that starts on the plot scrolls the page.  This rule, in the canvas'
   // own shadow root, wins over Bokeh's; the sideways-arrow cursor says that the plot is dragged sideways.
+  // The main plot takes the keyboard's focus (the first Tab stop): its arrow keys move the query, as the
+  // slider's do (Shift: ten times further), outside presentation mode, where they turn the tour's steps.
+  function arrowKeysMoveQuery(a, c) {
+    const v = U.findView(a.shared_figs[0]), el = v && v.canvas_view && v.canvas_view.el;
+    if (!el || el.__attnKeys) return;
+    el.__attnKeys = true;
+    el.setAttribute("tabindex", "0");
+    el.setAttribute("role", "application");
+    el.setAttribute("aria-label", "the main plot: the left and right arrow keys move the query");
+    el.addEventListener("keydown", (e) => {
+      if ((e.key !== "ArrowLeft" && e.key !== "ArrowRight") || e.altKey || e.ctrlKey || e.metaKey || c.present) return;
+      e.preventDefault();
+      e.stopPropagation();
+      const d = (e.key === "ArrowRight" ? 1 : -1) * (e.shiftKey ? 0.5 : 0.05);
+      U.runGuarded(c, () => { setQuery(a, c, c.query + d); setWidget(a.w_query, "value", c.query); }, (err) => showError(a, err));
+    });
+  }
+
   function letVerticalSwipesScroll(fig) {
     const v = U.findView(fig), cv = v && v.canvas_view, root = cv && cv.shadow_el;
     if (!root || root.querySelector("style[data-attn-touch]")) return;
@@ -435,6 +440,7 @@ const Explorable = (function (M, U) {
     const live = U.findView(a.announce_div);
     if (live && live.markup_el && !live.markup_el.hasAttribute("aria-live")) live.markup_el.setAttribute("aria-live", "polite");
     letVerticalSwipesScroll(a.shared_figs[0]);
+    arrowKeysMoveQuery(a, c);
     if (c.hentStale && U.plotView(a.figs[3])) { c.hentStale = false; queryViews(a, c); }
     if (c.hcurveStale && U.plotView(a.figs[4])) errorCurves(a, c);
   }

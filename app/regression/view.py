@@ -26,7 +26,7 @@ import attention
 
 from app.state import X_RANGE, ExplorableState, url_spec
 from app.ui import theme
-from app.ui.engine import by_name, engine_args, engine_code, url_rules
+from app.ui.engine import by_name, engine_args, engine_code, url_rules, worker_sources
 from app.ui.layout import WIDE, Block
 from app.ui.share import build_share
 from app.ui.theme import (BLUE, GREEN, ORANGE, PAGE_CSS, PAGE_STYLES, PURPLE, SKY, VERMILLION,  # noqa: F401
@@ -43,7 +43,8 @@ URL_DELAY_MS = 150               # the address (and a served page's query slider
 @lru_cache(maxsize=None)
 def engine_source() -> str:
     """The JS that runs the section: the shared files (ui/), then this section's engine.js."""
-    return engine_code(HERE / "engine.js", "Explorable.handle", ENGINE_ARGS, theme=True)
+    return engine_code(HERE / "engine.js", "Explorable.handle", ENGINE_ARGS, theme=True,
+                       extra=("generator.js", "worker.js"))
 
 
 # Bokeh paints a plot on two canvases: "overlay" renderers on the top one, all others below.  A change to an
@@ -60,6 +61,9 @@ ENGINE_ARGS = [
 # A Div that screen readers read and eyes do not see.
 VISUALLY_HIDDEN = {"position": "absolute", "width": "1px", "height": "1px", "overflow": "hidden",
                    "clip": "rect(0 0 0 0)", "white-space": "nowrap"}
+# A dataset with more samples than this has its error curves against h worked out in a Web Worker (at 2000
+# samples they weigh 2000 x 2000 pairs at each of 61 bandwidths: seconds of work); smaller ones on the spot.
+WORKER_ABOVE_N = 300
 # The seeded generator's deep-link keys (app/state.py); the page draws its samples with ui/generator.js.
 GENERATOR_KEYS = ("fn", "n", "noise", "seed")
 # The main plot's lines; the HTML legend under it draws the same (text.legend_html).
@@ -315,7 +319,7 @@ class RegressionSection:
         options = [(n, n) for n in self.names] + [("generated", "generated (seeded)")]
         form = [theme.widget_css()]   # the selects' and checkboxes' text at the theme's size
         return dict(
-            query=Slider(start=X_RANGE[0], end=X_RANGE[1], step=0.01, value=state.query, title="query x",
+            query=Slider(start=X_RANGE[0], end=X_RANGE[1], step=0.01, value=state.query, title="query x", format="0.00",
                          sizing_mode="stretch_width", name="query_slider"),
             logh=log_slider("bandwidth", state.bandwidth, "bandwidth h", "bandwidth_slider"),
             logt=log_slider("temperature", state.temperature, "temperature T", "temperature_slider"),
@@ -357,6 +361,8 @@ class RegressionSection:
         return {
             "spec": spec, "x_range": list(X_RANGE), "grid_n": GRID_N, "h_grid": list(H_GRID),
             "generator_keys": list(GENERATOR_KEYS),
+            # the error curves against h of a large dataset are worked out in a Web Worker (ui/worker.js)
+            "worker_sources": worker_sources("mirror.js"), "worker_above_n": WORKER_ABOVE_N,
             "datasets": {n: dataset_payload(n) for n in self.names},
             "initial": {"query": state.query, "bandwidth": state.bandwidth, "temperature": state.temperature,
                         "kernel": state.kernel, "key_norm": state.key_norm},
@@ -437,7 +443,7 @@ class RegressionSection:
         the link.  Its own block, drawn when the student opens it (or when the browser is idle)."""
         for key in ("kernel", "dataset"):
             w[key].min_width = 200
-        self.reset = Button(label="Reset", button_type="default", width=90, name="reset_button")
+        self.reset = Button(label="Reset", button_type="default", min_width=90, name="reset_button")
         hidden = [row(w["kernel"], w["dataset"], sizing_mode="stretch_width", styles=WRAP),
                   w["keynorm"],
                   row(w["link"], w["limits"], w["present"], sizing_mode="stretch_width", styles=WRAP),
@@ -462,7 +468,9 @@ class RegressionSection:
                                 divs["announce"], sizing_mode="stretch_width", name="stage_controls")
         self.more_button = Button(label=MORE_LABEL, name="more_controls_toggle", button_type="default",
                                   stylesheets=[InlineStyleSheet(css=MORE_CSS)])
-        readouts = column(divs["readout"], self.more_button, sizing_mode="stretch_width", name="readout_box")
+        readouts = column(divs["readout"], Div(text=text.ENTROPY_WORDS, stylesheets=css, sizing_mode="stretch_width",
+                                                name="entropy_words"),
+                          self.more_button, sizing_mode="stretch_width", name="readout_box")
         more = self.more_box(w)
         texts = column(divs["caption"], divs["limits"], divs["dataset"], sizing_mode="stretch_width",
                        name="state_words")

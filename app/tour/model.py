@@ -3,23 +3,41 @@
 A tour file is JSON, small enough to read and write by hand::
 
     {"title": "Attention as a weighted average",
-     "steps": [{"title": "Shrink h",
+     "steps": [{"id": "shrink-h", "section": "regression",
+                "title": "Shrink h",
                 "text": "One idea in one to three plain sentences.",
                 "do": "One thing to do.",
                 "state": {"bandwidth": 0.05, "limits": true},
                 "when": [["max_weight", ">=", 0.95]],
                 "found": "One sentence about what the student found."}]}
 
-``state`` uses the deep links' names and values (app/state.py); a setting left
-out goes back to its default, as in a link, so "show me" always reaches the
-same picture.  ``when`` is a list of comparisons that must all hold:
-``[name, operator, value]`` with a readout or setting from ``NAMES``, one of
-``OPERATORS`` and a number (or, for kernel and dataset, a choice).  Nothing in
-a tour file is ever run as code or inserted as HTML.
+Every step has an ``id`` (a slug such as ``shrink-h``, unique in the file, so
+``?tour=shrink-h`` opens it) and a ``section`` (``SECTIONS``, in the page's
+order; the steps follow that order).  ``optional: true`` marks a step only an
+explorer needs; ``needs_shipped_data: true`` one whose picture and goal are
+written for the shipped datasets.
+
+``state`` is what "Show me" sets, in the deep links' names and values
+(app/state.py): the settings of the step's section, plus the few that its
+picture reads from an earlier one (``READS``).  A setting of the step's own
+section left out goes back to its default, as in a link, so "Show me" always
+reaches the same picture; a setting it reads from another section changes only
+when the step names it.
+
+``when`` is a list of comparisons that must all hold: ``[name, operator,
+value]``, a name of the step's section from ``CONDITIONS`` (each with its
+description and units), one of ``OPERATORS`` and a value of the name's kind (a
+number; for a name, a word, a sentence or true/false only ``==`` and ``!=``).
+Nothing in a tour file is ever run as code or inserted as HTML.
+
+Files written before ids and sections existed (no step names either) still
+load: every step is a regression step, and its id is made from its title
+(``slug``).
 
 ``load_tour`` and ``parse_tour`` raise ``TourError`` whose message names the
-step (counted from 1) and the field, e.g. ``step 3, "when" [1]: unknown name
-"max_wieght"``.
+step (counted from 1, with its id) and the field, e.g. ``step 3 (widen-h),
+"when" [1]: unknown name "max_wieght" (known: ...)``; ``check_tour_data``
+returns every error of a file instead of the first.
 """
 
 from __future__ import annotations
@@ -27,6 +45,7 @@ from __future__ import annotations
 import json
 import math
 import re
+import unicodedata
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -34,45 +53,199 @@ from pathlib import Path
 import numpy as np
 
 import attention
+from attention import lags
 
-MAX_STEPS = 20
-MAX_TEXT = 400         # characters of a step's text; a title, "do" and "found" get less
+# The page's sections, in the order a student meets them (app/sections.py PAGE_ORDER; a test holds them equal).
+SECTIONS = ("regression", "learning", "sentence", "ideas")
+MAX_STEPS = 40
+MAX_CONDITIONS = 8      # comparisons in one step's "when"
+MAX_TEXT = 400          # characters of a step's text; a title, "do" and "found" get less
 MAX_FILE_BYTES = 200_000
-# The settings a step may set: the regression section's, in the deep links' terms.
+MAX_ID = 40
+# A slug with at least one letter, so that it never reads as a step number in ?tour=.
+ID_PATTERN = r"^(?=[a-z0-9-]*[a-z])[a-z0-9]+(-[a-z0-9]+)*$"
+ID_RE = re.compile(ID_PATTERN)
+
+# The settings a step may set: its section's, in the deep links' terms (app/state.py) ...
 STATE_KEYS = ("query", "bandwidth", "temperature", "kernel", "key_norm", "dataset", "link", "limits")
-OPERATORS = ("<", "<=", ">", ">=", "==", "!=")
-# Every name a condition may compare, and what it means (the README lists them from here).
-NAMES = {
-    "query": "the query position x",
-    "bandwidth": "the bandwidth h",
-    "temperature": "the temperature T",
-    "h_eff": "the bandwidth the weights act as, h·√T",
-    "key_norm": "the key-norm tilt (dot product only)",
-    "kernel": "the similarity: gaussian or dot",
-    "dataset": "the dataset's name",
-    "n": "the number of samples",
-    "max_weight": "the largest weight",
-    "entropy_bits": "the entropy of the weights, in bits",
-    "effective_points": "effective points, 2 to the power of the entropy",
-    "effective_share": "effective points divided by the number of samples (1 = uniform weights)",
-    "prediction": "the prediction at the query",
-    "global_mean": "the mean of all the samples' y values",
-    "winner_gap": "how much farther the heaviest sample is from the query than the nearest one (0 when the nearest wins)",
-    "loo_excess": "leave-one-out error at h·√T over its lowest value across bandwidths, minus 1 (0 at the best h)",
+SECTION_KEYS = {
+    "regression": STATE_KEYS,
+    "learning": ("lr", "step", "metric_lr", "metric_step"),
+    "sentence": ("sentence", "token", "head", "att_temperature", "causal"),
+    "ideas": ("period",),
 }
-CHOICE_NAMES = ("kernel", "dataset")
-# The bandwidths over which loo_excess looks for the lowest leave-one-out error (h·√T, at T = 1).
-LOO_GRID = (0.005, 50.0, 241)
-STEP_FIELDS = {"title": True, "text": True, "do": True, "state": True, "when": True, "found": True}
+# ... and the settings of another section that its picture reads: the bandwidth's path is trained on the
+# regression's dataset, and the ideas' graphs follow the self-attention section's sentence.
+READS = {"learning": ("dataset",), "ideas": ("sentence",)}
+# Deep-link keys the page does not have yet (app/state.py): the lag panel's period (app/ideas/view.py PERIODS).
+PENDING_KEYS = {"period": {"kind": "int", "lo": 3, "hi": lags.MAX_LAG, "default": lags.DEFAULT_PERIOD,
+                           "lo_text": "3", "hi_text": str(lags.MAX_LAG)}}
+
+NUMBER_OPERATORS = ("<", "<=", ">", ">=", "==", "!=")
+EQUALITY_OPERATORS = ("==", "!=")
+OPERATORS = NUMBER_OPERATORS
+STEP_FIELDS = ("title", "text", "do", "state", "when", "found")     # required
+EXTRA_FIELDS = ("id", "section", "optional", "needs_shipped_data", "look")  # optional (id and section: see _step)
+# What a step's card talks about and asks the student to move, by the page's names: after Show me, Next and
+# Previous the page keeps them on screen together.  A step that says nothing looks at its section's first.
+LOOK = {
+    "regression": ("main_plot", "weights_plot", "entropy_x_plot", "entropy_h_plot", "bias_variance_plot",
+                   "readouts", "query_slider", "bandwidth_slider", "temperature_slider", "kernel_select",
+                   "keynorm_slider", "dataset_select", "link_toggle", "limits_toggle"),
+    "learning": ("learn_fit_plot", "learn_path_plot", "learn_loss_plot", "learn_bw_controls", "learn_lr_select",
+                 "metric_plot", "metric_loss_plot", "learn_metric_controls", "metric_lr_select"),
+    "sentence": ("attention_heatmap", "row_bars", "sense_plot", "heads_box", "cost_plot", "timing_plot",
+                 "sentence_controls", "token_select", "head_select", "causal_toggle", "att_temperature_slider",
+                 "preset_select", "sentence_input"),
+    "ideas": ("dependency_graph", "sequence_timing_plot", "sequence_counts_plot", "lag_weights", "lag_predictions",
+              "lag_period_select"),
+}
+MAX_LOOK = 3
+FLAGS = ("optional", "needs_shipped_data")
+TOUR_FIELDS = ("title", "steps", "$schema")
 TEXT_LIMITS = {"title": (80, 1), "text": (MAX_TEXT, 3), "do": (240, 2), "found": (240, 1)}  # (characters, sentences)
 SENTENCE_END = re.compile(r"[.!?][\"”’)]?(?=\s|$)")
 EXPONENT = re.compile(r"\d[eE][+\-\u2212]?\d")
 HYPHEN_MINUS = re.compile(r"(?<![\w)\]])-(?=\d)")
+MARKUP = re.compile(r"<[A-Za-z/!?]|&(#[0-9]+|#[xX][0-9a-fA-F]+|[A-Za-z][A-Za-z0-9]*);")
+WHITESPACE = " \t\n\r\f\v"   # app/state.py's, for ?tour= as for every other key
+MAX_SHOWN = 40               # characters of a bad value repeated back
 
 
 class TourError(ValueError):
     """A tour file that cannot be used; the message names the step and the field."""
 
+
+# ---- the names a condition may compare ------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Name:
+    """One name of ``when``: its section, kind (number, bool, choice, word, sentence), meaning and units.
+
+    ``runtime``: only the browser knows it (whether Play is running); the Show-me check takes such a
+    comparison as met, since "Show me" moves to a state and never presses Play (see ``holds``).
+    """
+
+    section: str
+    kind: str
+    description: str
+    units: str
+    runtime: bool = False
+
+
+def _n(section, kind, description, units, runtime=False) -> Name:
+    return Name(section, kind, description, units, runtime)
+
+
+CONDITIONS = {
+    # the regression section (the names of the first tour, unchanged)
+    "query": _n("regression", "number", "the query position x", "x, on the data's axis"),
+    "bandwidth": _n("regression", "number", "the bandwidth h", "x units"),
+    "temperature": _n("regression", "number", "the temperature T", "none: a factor"),
+    "h_eff": _n("regression", "number", "the bandwidth the weights act as, h·√T", "x units"),
+    "key_norm": _n("regression", "number", "the key-norm tilt (dot product only)", "none: from −2 to 2"),
+    "kernel": _n("regression", "choice", "the similarity: gaussian or dot", "a name"),
+    "dataset": _n("regression", "choice", "the dataset's name", "a name"),
+    "n": _n("regression", "number", "the number of samples", "samples"),
+    "max_weight": _n("regression", "number", "the largest weight", "share of the weight, 0 to 1"),
+    "entropy_bits": _n("regression", "number", "the entropy of the weights", "bits"),
+    "effective_points": _n("regression", "number", "effective points, 2 to the power of the entropy", "samples"),
+    "effective_share": _n("regression", "number",
+                          "effective points divided by the number of samples (1 = uniform weights)", "0 to 1"),
+    "prediction": _n("regression", "number", "the prediction at the query", "y, on the data's axis"),
+    "global_mean": _n("regression", "number", "the mean of all the samples' y values", "y units"),
+    "winner_gap": _n("regression", "number", "how much farther the heaviest sample is from the query than the "
+                     "nearest one (0 when the nearest wins)", "x units"),
+    "loo_excess": _n("regression", "number", "leave-one-out error at h·√T over its lowest value across "
+                     "bandwidths, minus 1 (0 at the best h)", "a fraction: 0.02 is 2 % above the lowest"),
+    "curve_winners": _n("regression", "number", "how many samples take the largest weight somewhere along the "
+                        "prediction curve (1: the same sample wins wherever the query is)", "samples"),
+    "nearest_share": _n("regression", "number", "the share of the prediction curve where the query's nearest "
+                        "sample has the largest weight (1: nearest-neighbour everywhere)", "0 to 1"),
+    "sharp_share": _n("regression", "number", "the share of the prediction curve where one sample holds at "
+                      "least 0.9 of the weight (near 1: the curve is made of flat steps)", "0 to 1"),
+    "curve_range": _n("regression", "number", "how far the prediction curve rises and falls across the plot, over "
+                      "the range of the samples' y values (0: the curve is flat)", "0 to 1"),
+    # the learning section: the bandwidth's path, then the metric's
+    "lr": _n("learning", "choice", "the learning rate on log h, one of the presets", "a preset, written as text"),
+    "step": _n("learning", "number", "the step of the bandwidth's path shown (0 is the start; a link or Show me "
+               "past the path's end shows its last step)", "steps"),
+    "learned_h": _n("learning", "number", "the bandwidth h·√T the path has reached at that step", "x units"),
+    "learned_excess": _n("learning", "number", "leave-one-out error at learned_h over its lowest value across "
+                         "bandwidths, minus 1 (0 at the bias–variance optimum)",
+                         "a fraction: 0.01 is 1 % above the lowest"),
+    "refused": _n("learning", "bool", "whether the step shown was refused, the learning rate being too large",
+                  "true or false"),
+    "finished": _n("learning", "bool", "whether the step shown is the path's last (done, or stopped by a refusal)",
+                   "true or false"),
+    "playing": _n("learning", "bool", "whether Play is running the bandwidth's path (known in the browser only)",
+                  "true or false", runtime=True),
+    "metric_lr": _n("learning", "choice", "the learning rate on the metric W, one of the presets",
+                    "a preset, written as text"),
+    "metric_step": _n("learning", "number", "the step of the metric's path shown", "steps"),
+    "column_ratio": _n("learning", "number", "how much a step along x₂ counts against one along x₁: the length "
+                       "of W's x₂ column over its x₁ column (1 at the start)", "a ratio: 0.05 is 5 %"),
+    "metric_refused": _n("learning", "bool", "whether the metric's step shown was refused", "true or false"),
+    "metric_finished": _n("learning", "bool", "whether the metric's step shown is its path's last",
+                          "true or false"),
+    "metric_playing": _n("learning", "bool", "whether Play is running the metric's path (known in the browser "
+                         "only)", "true or false", runtime=True),
+    # the self-attention section
+    "sentence": _n("sentence", "sentence", "the sentence, as its words: lowercase, one space apart, no "
+                   "punctuation", "text"),
+    "n_tokens": _n("sentence", "number", "the number of words n", "words"),
+    "n_scores": _n("sentence", "number", "the number of scores, n², one per pair of words", "scores"),
+    "token": _n("sentence", "number", "the selected row, counted from 0", "a word's position"),
+    "word": _n("sentence", "word", "the selected row's word", "a word"),
+    "head": _n("sentence", "number", "the head shown, counted from 0", "a head's number"),
+    "head_name": _n("sentence", "choice", "the head shown, by its name", "a name"),
+    "causal": _n("sentence", "bool", "whether the causal mask is on", "true or false"),
+    "att_temperature": _n("sentence", "number", "the temperature T of the sentence's softmax", "none: a factor"),
+    "top_word": _n("sentence", "word", "the word the selected row gives the most weight (the first one on a tie)",
+                   "a word"),
+    "top_weight": _n("sentence", "number", "the selected row's largest weight", "share of the weight, 0 to 1"),
+    "row_sum": _n("sentence", "number", "the selected row's weights added up (1, up to rounding)",
+                  "share of the weight"),
+    "future_weight": _n("sentence", "number", "the weight the selected row gives to the words after it (0 with "
+                        "the causal mask)", "share of the weight, 0 to 1"),
+    "sense_water": _n("sentence", "number", "where the selected word's output lands in the sense plot, across: "
+                      "how much water and nature it carries", "the sense plot's units, about 0 to 1"),
+    "sense_money": _n("sentence", "number", "where the selected word's output lands in the sense plot, up: how "
+                      "much money and finance it carries", "the sense plot's units, about 0 to 1"),
+    # the ideas section
+    "rnn_steps": _n("ideas", "number", "the steps in a row an RNN needs for the current sentence (its n words)",
+                    "steps"),
+    "attention_steps": _n("ideas", "number", "the steps attention needs for it: always 1", "steps"),
+    "period": _n("ideas", "number", "the period the sales pattern repeats with", "days"),
+    "top_lag": _n("ideas", "number", "the lag with attention's largest learned weight", "days back"),
+    "top_lag_weight": _n("ideas", "number", "that largest weight", "share of the weight, 0 to 1"),
+    "rmse_attention": _n("ideas", "number", "attention's error on the 4 held-out weeks (root mean square)",
+                         "sales units"),
+    "rmse_linear": _n("ideas", "number", "the one-lag linear model's error on the held-out weeks (root mean "
+                      "square)", "sales units"),
+}
+# Every name and what it means (the README lists them from here).
+NAMES = {name: c.description for name, c in CONDITIONS.items()}
+RUNTIME_NAMES = tuple(name for name, c in CONDITIONS.items() if c.runtime)
+# The bandwidths over which loo_excess and learned_excess look for the lowest leave-one-out error (h·√T, T = 1).
+LOO_GRID = (0.005, 50.0, 241)
+
+
+def names_of(section: str) -> tuple[str, ...]:
+    """The condition names of one section, in ``CONDITIONS``' order."""
+    return tuple(name for name, c in CONDITIONS.items() if c.section == section)
+
+
+def settable_keys(section: str) -> tuple[str, ...]:
+    """The settings a step of ``section`` may set: its own, then the ones it reads from another section."""
+    return SECTION_KEYS[section] + READS.get(section, ())
+
+
+def _operators(name: str) -> tuple[str, ...]:
+    return NUMBER_OPERATORS if CONDITIONS[name].kind == "number" else EQUALITY_OPERATORS
+
+
+# ---- the tour and its steps -------------------------------------------------------------------------
 
 @dataclass(frozen=True)
 class Step:
@@ -82,10 +255,26 @@ class Step:
     state: dict
     when: tuple
     found: str
+    id: str = ""
+    section: str = "regression"
+    optional: bool = False
+    needs_shipped_data: bool = False
+    look: tuple = ()
+
+    @property
+    def looks_at(self) -> tuple:
+        """What the page keeps on screen for this step: its ``look``, or its section's first figure."""
+        return self.look or (LOOK[self.section][0],)
 
     def as_dict(self) -> dict:
-        return {"title": self.title, "text": self.text, "do": self.do, "state": dict(self.state),
-                "when": [list(c) for c in self.when], "found": self.found}
+        out = {"id": self.id, "section": self.section, "title": self.title, "text": self.text, "do": self.do,
+               "state": dict(self.state), "when": [list(c) for c in self.when], "found": self.found}
+        for flag in FLAGS:
+            if getattr(self, flag):
+                out[flag] = True
+        if self.look:
+            out["look"] = list(self.look)
+        return out
 
 
 @dataclass(frozen=True)
@@ -100,34 +289,58 @@ class Tour:
     def as_dict(self) -> dict:
         return {"title": self.title, "steps": [s.as_dict() for s in self.steps]}
 
+    @property
+    def ids(self) -> tuple[str, ...]:
+        return tuple(s.id for s in self.steps)
+
+    def number_of(self, step_id: str) -> int:
+        """The step's number (from 1) for its id; 0 when the tour has no such step."""
+        return self.ids.index(step_id) + 1 if step_id in self.ids else 0
+
+    def sections(self) -> tuple[str, ...]:
+        """The sections the steps go through, in the page's order."""
+        return tuple(s for s in SECTIONS if any(st.section == s for st in self.steps))
+
+    def only(self, sections) -> "Tour":
+        """The tour with the steps of ``sections`` only (a page built without the others); ``TourError`` if
+        none is left or a name is not a section."""
+        wanted = tuple(sections)
+        bad = [s for s in wanted if s not in SECTIONS]
+        if bad:
+            raise TourError(f"{_shown_json(bad[0])} is not a section (one of {', '.join(SECTIONS)})")
+        steps = tuple(s for s in self.steps if s.section in wanted)
+        if not steps:
+            raise TourError(f"no step goes through {', '.join(wanted)} (the tour's sections: "
+                            f"{', '.join(self.sections())})")
+        return Tour(title=self.title, steps=steps, source=self.source)
+
 
 def _spec() -> dict:
+    """app/state.py's url_spec, with the keys the tour needs that the page does not have yet."""
     from app.state import url_spec
 
-    return url_spec()
+    spec = dict(url_spec())
+    for key, s in PENDING_KEYS.items():
+        spec.setdefault(key, s)
+    return spec
 
 
-def _where(i: int | None, fld: str) -> str:
-    return f'step {i}, "{fld}"' if i is not None else f'"{fld}"'
+def _label(i: int | None, sid: str | None = None) -> str:
+    if i is None:
+        return ""
+    return f"step {i} ({sid})" if sid else f"step {i}"
 
 
-def _text(i, fld, v) -> str:
-    limit, sentences = TEXT_LIMITS[fld] if fld in TEXT_LIMITS else (200, 1)
-    if not isinstance(v, str):
-        raise TourError(f"{_where(i, fld)}: expected text, got {_kind(v)}")
-    v = " ".join(v.split())
-    if not v:
-        raise TourError(f"{_where(i, fld)}: is empty")
-    if len(v) > limit:
-        raise TourError(f"{_where(i, fld)}: {len(v)} characters, at most {limit}")
-    n = len(SENTENCE_END.findall(v)) or 1
-    if fld != "title" and n > sentences:
-        raise TourError(f"{_where(i, fld)}: {n} sentences, at most {sentences}")
-    if EXPONENT.search(v):
-        raise TourError(f"{_where(i, fld)}: write numbers plainly, without exponent notation ({EXPONENT.search(v)[0]!r})")
-    if HYPHEN_MINUS.search(v):
-        raise TourError(f"{_where(i, fld)}: write a negative number with the minus sign \u2212, not a hyphen")
-    return v
+def _where(label: str, fld: str) -> str:
+    return f'{label}, "{fld}"' if label else f'"{fld}"'
+
+
+def _shown(text: str) -> str:
+    return text if len(text) <= MAX_SHOWN else text[:MAX_SHOWN] + "\u2026"
+
+
+def _shown_json(v) -> str:
+    return _shown(json.dumps(v, ensure_ascii=False))
 
 
 def _kind(v) -> str:
@@ -148,115 +361,448 @@ def _number(v) -> bool:
     return isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)
 
 
-def _state(i, raw) -> dict:
+def _whole(v) -> bool:
+    """A whole number, as JSON Schema's "integer" reads it (60 and 60.0 alike)."""
+    return _number(v) and float(v).is_integer()
+
+
+# ---- texts -------------------------------------------------------------------------------------------
+
+def _text(label, fld, v) -> str:
+    limit, sentences = TEXT_LIMITS[fld]
+    where = _where(label, fld)
+    if not isinstance(v, str):
+        raise TourError(f"{where}: expected text, got {_kind(v)}")
+    v = " ".join(v.split())
+    if not v:
+        raise TourError(f"{where}: is empty")
+    if len(v) > limit:
+        raise TourError(f"{where}: {len(v)} characters, at most {limit}")
+    n = len(SENTENCE_END.findall(v)) or 1
+    if fld != "title" and n > sentences:
+        raise TourError(f"{where}: {n} sentences, at most {sentences}")
+    if MARKUP.search(v):
+        raise TourError(f"{where}: markup ({MARKUP.search(v)[0]!r}) is shown as it is written, never as HTML: "
+                        f"write plain text (*word* sets a word in italics)")
+    if EXPONENT.search(v):
+        raise TourError(f"{where}: write numbers plainly, without exponent notation ({EXPONENT.search(v)[0]!r})")
+    if HYPHEN_MINUS.search(v):
+        raise TourError(f"{where}: write a negative number with the minus sign \u2212, not a hyphen")
+    return v
+
+
+def slug(title: str, taken=()) -> str:
+    """An id made from a title, for files written before steps had ids.
+
+    The title is decomposed (NFKD) and its accents dropped, lowercased; every run of characters other than
+    a-z and 0-9 becomes one hyphen, and hyphens at either end go.  Longer than 40 characters, it is cut at
+    the last hyphen within them.  With no letter left it is ``step``.  An id already ``taken`` gets ``-2``,
+    ``-3``, ... (the first one free).
+
+    >>> slug("Shrink h: one sample takes everything")
+    'shrink-h-one-sample-takes-everything'
+    >>> slug("Widen h", taken={"widen-h"})
+    'widen-h-2'
+    """
+    plain = "".join(ch for ch in unicodedata.normalize("NFKD", str(title)) if not unicodedata.combining(ch))
+    s = re.sub(r"[^a-z0-9]+", "-", plain.lower()).strip("-")
+    if len(s) > MAX_ID:
+        cut = s[:MAX_ID + 1]
+        s = cut[:cut.rfind("-")] if "-" in cut else s[:MAX_ID]
+    if not re.search("[a-z]", s):
+        s = "step"
+    base, k = s, 2
+    while s in taken:
+        tail = f"-{k}"
+        s = base[:MAX_ID - len(tail)].rstrip("-") + tail
+        k += 1
+    return s
+
+
+# ---- one step's fields -----------------------------------------------------------------------------
+
+def _step_id(label, v) -> str:
+    where = _where(label, "id")
+    if not isinstance(v, str):
+        raise TourError(f"{where}: expected text, got {_kind(v)}")
+    if len(v) > MAX_ID:
+        raise TourError(f"{where}: {len(v)} characters, at most {MAX_ID}")
+    if not ID_RE.match(v):
+        raise TourError(f"{where}: {_shown_json(v)} is not an id: lowercase letters, digits and single hyphens, "
+                        f"with at least one letter, like \"shrink-h\"")
+    return v
+
+
+def _section(label, v) -> str:
+    if v not in SECTIONS:
+        raise TourError(f"{_where(label, 'section')}: {_shown_json(v)} is not a section "
+                        f"(one of {', '.join(SECTIONS)})")
+    return v
+
+
+def _look(label, section, v) -> tuple:
+    """A step's ``look``: 1 to MAX_LOOK names from its section's LOOK, each once."""
+    known = LOOK[section]
+    if not isinstance(v, list) or not 1 <= len(v) <= MAX_LOOK or not all(isinstance(n, str) for n in v):
+        raise TourError(f"{_where(label, 'look')}: expected a list of 1 to {MAX_LOOK} names, got {_kind(v)}")
+    for n in v:
+        if n not in known:
+            raise TourError(f"{_where(label, 'look')}: unknown name {_shown_json(n)} for a {section} step "
+                            f"(known: {', '.join(known)})")
+    if len(set(v)) != len(v):
+        raise TourError(f"{_where(label, 'look')}: a name is given twice")
+    return tuple(v)
+
+
+def _flag(label, fld, v) -> bool:
+    if not isinstance(v, bool):
+        raise TourError(f"{_where(label, fld)}: expected true or false, got {_kind(v)}")
+    return v
+
+
+def _setting(where, key, v, s):
+    """One value of a step's state, checked against the deep link's kind and bounds."""
+    kind = s["kind"]
+    if kind == "bool":
+        if not isinstance(v, bool):
+            raise TourError(f"{where}: expected true or false, got {_kind(v)}")
+        return v
+    if kind in ("float", "int"):
+        if not (_number(v) if kind == "float" else _whole(v)):
+            want = "a number" if kind == "float" else "a whole number"
+            raise TourError(f"{where}: expected {want}, got {_kind(v) if not _number(v) else _plain(v)}")
+        if not s["lo"] <= v <= s["hi"]:
+            raise TourError(f"{where}: {_plain(v)} is outside {s['lo_text']} to {s['hi_text']}")
+        return float(v) if kind == "float" else int(v)
+    if kind == "choice":
+        choices = [c for c in s["choices"] if not (key == "dataset" and c == "generated")]
+        if v not in choices:
+            hint = " (written as text, in quotes)" if _number(v) and _plain(v) in choices else ""
+            raise TourError(f"{where}: {_shown_json(v)} is not one of {', '.join(choices)}{hint}")
+        return v
+    # text: the sentence, as a link carries it
+    if not isinstance(v, str):
+        raise TourError(f"{where}: expected text, got {_kind(v)}")
+    if len(v) > s["max"]:
+        raise TourError(f"{where}: {len(v)} characters, at most {s['max']}")
+    try:
+        attention.sentences.tokenize(v)
+    except ValueError as e:
+        raise TourError(f"{where}: {e}") from None
+    return v
+
+
+def _state(label, section, raw, errors) -> dict | None:
+    """A step's state; every bad setting is one error in ``errors``."""
     if not isinstance(raw, dict):
-        raise TourError(f"{_where(i, 'state')}: expected an object of settings, got {_kind(raw)}")
-    spec = _spec()
-    out = {}
+        errors.append(f"{_where(label, 'state')}: expected an object of settings, got {_kind(raw)}")
+        return None
+    spec, keys, out, ok = _spec(), settable_keys(section), {}, True
     for key, v in raw.items():
-        where = f'step {i}, "state" {key}'
-        if key not in STATE_KEYS:
-            raise TourError(f'{where}: not a setting a step can set (one of {", ".join(STATE_KEYS)})')
-        s = spec[key]
-        if s["kind"] == "bool":
-            if not isinstance(v, bool):
-                raise TourError(f"{where}: expected true or false, got {_kind(v)}")
-        elif s["kind"] == "float":
-            if not _number(v):
-                raise TourError(f"{where}: expected a number, got {_kind(v)}")
-            if not s["lo"] <= v <= s["hi"]:
-                raise TourError(f"{where}: {v:g} is outside {s['lo_text']} to {s['hi_text']}")
-            v = float(v)
-        elif s["kind"] == "choice":
-            choices = [c for c in s["choices"] if not (key == "dataset" and c == "generated")]
-            if v not in choices:
-                raise TourError(f"{where}: {json.dumps(v, ensure_ascii=False)[:40]} is not one of {', '.join(choices)}")
-        out[key] = v
-    return out
+        where = f'{_where(label, "state")} {_shown(key)}'
+        try:
+            if key not in keys:
+                owner = next((s for s in SECTIONS if key in SECTION_KEYS[s]), None)
+                why = f" (it belongs to the {owner} section)" if owner else ""
+                raise TourError(f"{where}: not a setting a {section} step can set{why}; it sets {', '.join(keys)}")
+            out[key] = _setting(where, key, v, spec[key])
+        except TourError as e:
+            errors.append(str(e))
+            ok = False
+    if ok and section == "sentence":
+        ok = _sentence_fits(label, out, spec, errors)
+    return out if ok else None
 
 
-def _condition(i, j, raw) -> tuple:
-    where = f'step {i}, "when" [{j}]'
+def _sentence_fits(label, state, spec, errors) -> bool:
+    """The selected word and head exist in the step's sentence and the toy model."""
+    n = len(attention.sentences.tokenize(state.get("sentence", spec["sentence"]["default"])))
+    heads = attention.sentences.load_sentence_model().head_names
+    ok = True
+    if state.get("token", spec["token"]["default"]) > n - 1:
+        errors.append(f'{_where(label, "state")} token: {state.get("token", spec["token"]["default"])} is past the '
+                      f"end of the {n}-word sentence (its words are 0 to {n - 1})")
+        ok = False
+    if state.get("head", spec["head"]["default"]) > len(heads) - 1:
+        errors.append(f'{_where(label, "state")} head: there is no head {state["head"]} (the heads are 0 to '
+                      f"{len(heads) - 1}: {', '.join(heads)})")
+        ok = False
+    return ok
+
+
+def _choices(name: str) -> list:
+    if name == "head_name":
+        return list(attention.sentences.load_sentence_model().head_names)
+    return list(_spec()[name]["choices"])
+
+
+def _value(where, name, value):
+    """A condition's value, checked against its name's kind."""
+    kind = CONDITIONS[name].kind
+    if kind == "number":
+        if not _number(value):
+            raise TourError(f"{where}: {name} is compared with a number, got {_kind(value)}")
+    elif kind == "bool":
+        if not isinstance(value, bool):
+            raise TourError(f"{where}: {name} is compared with true or false, got {_kind(value)}")
+    elif kind == "choice":
+        choices = _choices(name)
+        if value not in choices:
+            hint = " (written as text, in quotes)" if _number(value) and _plain(value) in choices else ""
+            raise TourError(f"{where}: {_shown_json(value)} is not a {name} (one of {', '.join(choices)}){hint}")
+    else:   # a word or a sentence, as the page splits the text into words
+        if not isinstance(value, str):
+            raise TourError(f"{where}: {name} is compared with text, got {_kind(value)}")
+        try:
+            words = attention.sentences.tokenize(value)
+        except ValueError:
+            words = []
+        if kind == "word" and words != [value]:
+            raise TourError(f"{where}: write a word as the page shows it: one lowercase word without punctuation, "
+                            f"like \"bank\" (got {_shown_json(value)})")
+        if kind == "sentence" and " ".join(words) != value:
+            raise TourError(f"{where}: write the sentence as the page splits it: lowercase words one space apart, "
+                            f"without punctuation (got {_shown_json(value)})")
+    return value
+
+
+def _condition(label, j, section, raw) -> tuple:
+    where = f'{_where(label, "when")} [{j}]'
     if not (isinstance(raw, list) and len(raw) == 3):
         raise TourError(f'{where}: expected [name, operator, value], like ["max_weight", ">=", 0.95]')
     name, op, value = raw
-    if not isinstance(name, str) or name not in NAMES:
-        shown = json.dumps(name, ensure_ascii=False)[:40]
-        raise TourError(f"{where}: unknown name {shown} (known: {', '.join(NAMES)})")
-    if op not in OPERATORS:
-        raise TourError(f"{where}: unknown operator {json.dumps(op, ensure_ascii=False)[:20]} "
-                        f"(one of {' '.join(OPERATORS)})")
-    if name in CHOICE_NAMES:
-        spec = _spec()[name]
-        if op not in ("==", "!="):
-            raise TourError(f"{where}: {name} is compared with == or !=, not {op}")
-        if value not in spec["choices"]:
-            raise TourError(f"{where}: {json.dumps(value, ensure_ascii=False)[:40]} is not a {name} "
-                            f"(one of {', '.join(spec['choices'])})")
-    elif not _number(value):
-        raise TourError(f"{where}: {name} is compared with a number, got {_kind(value)}")
-    return (name, op, value)
+    if not isinstance(name, str) or name not in CONDITIONS:
+        raise TourError(f"{where}: unknown name {_shown_json(name)} (known: {', '.join(names_of(section))})")
+    if CONDITIONS[name].section != section:
+        raise TourError(f"{where}: {name} is a name of the {CONDITIONS[name].section} section; a {section} step "
+                        f"compares {', '.join(names_of(section))}")
+    if op not in NUMBER_OPERATORS:
+        raise TourError(f"{where}: unknown operator {_shown_json(op)} (one of {' '.join(NUMBER_OPERATORS)})")
+    if op not in _operators(name):
+        raise TourError(f"{where}: {name} is compared with == or !=, not {op}")
+    return (name, op, _value(where, name, value))
 
 
-def _step(i, raw) -> Step:
+def _when(label, section, raw, errors) -> tuple | None:
+    if not isinstance(raw, list) or not raw:
+        errors.append(f'{_where(label, "when")}: expected a non-empty list of [name, operator, value]')
+        return None
+    if len(raw) > MAX_CONDITIONS:
+        errors.append(f'{_where(label, "when")}: {len(raw)} comparisons, at most {MAX_CONDITIONS}')
+        return None
+    out, ok = [], True
+    for j, c in enumerate(raw, 1):
+        try:
+            out.append(_condition(label, j, section, c))
+        except TourError as e:
+            errors.append(str(e))
+            ok = False
+    if ok and all(CONDITIONS[name].runtime for name, _, _ in out):
+        errors.append(f'{_where(label, "when")}: {", ".join(RUNTIME_NAMES)} are known in the browser only; '
+                      f"add a comparison the page's numbers can check")
+        ok = False
+    return tuple(out) if ok else None
+
+
+def _named(i, raw, fld, check, errors, sid=None):
+    """A step's own id or section (None, with an error, when it is missing or bad)."""
+    label = _label(i, sid)
+    if fld not in raw:
+        why = "a tour whose steps have ids and sections gives every step both"
+        errors.append(f'{label}, "{fld}": missing ({why})')
+        return None
+    try:
+        return check(label, raw[fld])
+    except TourError as e:
+        errors.append(str(e))
+        return None
+
+
+def _step(i, raw, made_id, errors) -> Step | None:
+    """One step; ``made_id`` is the id made from its title in a file without ids (None: the step needs one)."""
     if not isinstance(raw, dict):
-        raise TourError(f"step {i}: expected an object with {', '.join(STEP_FIELDS)}, got {_kind(raw)}")
+        errors.append(f"step {i}: expected an object with {', '.join(STEP_FIELDS)}, got {_kind(raw)}")
+        return None
+    before = len(errors)
+    if made_id is not None:   # a file from before ids and sections: every step a regression step
+        sid, section = made_id, "regression"
+    else:
+        sid = _named(i, raw, "id", _step_id, errors)
+        section = _named(i, raw, "section", _section, errors, sid)
+    label = _label(i, sid)
     for key in raw:
-        if key not in STEP_FIELDS:
-            raise TourError(f'step {i}, "{key}": unknown field (a step has {", ".join(STEP_FIELDS)})')
+        if key not in STEP_FIELDS + EXTRA_FIELDS:
+            errors.append(f'{label}, "{_shown(key)}": unknown field (a step has {", ".join(STEP_FIELDS)}, and may '
+                          f'have {", ".join(EXTRA_FIELDS)})')
     for key in STEP_FIELDS:
         if key not in raw:
-            raise TourError(f'step {i}, "{key}": missing')
-    when = raw["when"]
-    if not isinstance(when, list) or not when:
-        raise TourError(f'{_where(i, "when")}: expected a non-empty list of [name, operator, value]')
-    return Step(title=_text(i, "title", raw["title"]), text=_text(i, "text", raw["text"]),
-                do=_text(i, "do", raw["do"]), state=_state(i, raw["state"]),
-                when=tuple(_condition(i, j, c) for j, c in enumerate(when, 1)),
-                found=_text(i, "found", raw["found"]))
+            errors.append(f'{label}, "{key}": missing')
+    texts = {}
+    for key in TEXT_LIMITS:
+        if key in raw:
+            try:
+                texts[key] = _text(label, key, raw[key])
+            except TourError as e:
+                errors.append(str(e))
+    flags = {}
+    for key in FLAGS:
+        try:
+            flags[key] = _flag(label, key, raw.get(key, False))
+        except TourError as e:
+            errors.append(str(e))
+    state = when = None
+    look = ()
+    if section is not None:   # a step of no known section: its state and conditions cannot be read
+        if "state" in raw:
+            state = _state(label, section, raw["state"], errors)
+        if "when" in raw:
+            when = _when(label, section, raw["when"], errors)
+        if "look" in raw:
+            try:
+                look = _look(label, section, raw["look"])
+            except TourError as e:
+                errors.append(str(e))
+    if len(errors) > before:
+        return None
+    return Step(title=texts["title"], text=texts["text"], do=texts["do"], state=state, when=when,
+                found=texts["found"], id=sid, section=section, look=look, **flags)
+
+
+def _across(steps, errors) -> None:
+    """What no step can check alone: ids unique, sections in the page's order."""
+    seen, last = {}, None
+    for k, s in enumerate(steps, 1):
+        label = _label(k, s.id)
+        if s.id in seen:
+            errors.append(f'{label}, "id": {s.id!r} is already step {seen[s.id]}\'s id')
+        seen.setdefault(s.id, k)
+        if last is not None and SECTIONS.index(s.section) < SECTIONS.index(last):
+            errors.append(f'{label}, "section": a {s.section} step after a {last} step; steps follow the page\'s '
+                          f"order: {', '.join(SECTIONS)}")
+        last = s.section if last is None else max(last, s.section, key=SECTIONS.index)
+
+
+def check_tour_data(data, source: str = "") -> tuple[Tour | None, list[str]]:
+    """Every problem of decoded JSON as a tour, one plain line each; the ``Tour`` when there is none."""
+    errors: list[str] = []
+    if not isinstance(data, dict):
+        return None, [f'expected an object with "title" and "steps", got {_kind(data)}']
+    for key in data:
+        if key not in TOUR_FIELDS:
+            errors.append(f'"{_shown(key)}": unknown field (a tour has "title" and "steps")')
+    title = None
+    if "title" not in data:
+        errors.append('"title": missing')
+    else:
+        try:
+            title = _text("", "title", data["title"])
+        except TourError as e:
+            errors.append(str(e))
+    if "$schema" in data and not isinstance(data["$schema"], str):
+        errors.append(f'"$schema": expected text (the schema\'s address), got {_kind(data["$schema"])}')
+    steps = data.get("steps")
+    if not isinstance(steps, list) or not steps:
+        errors.append('"steps": expected a non-empty list of steps')
+        return None, errors
+    if len(steps) > MAX_STEPS:
+        errors.append(f'"steps": {len(steps)} steps, at most {MAX_STEPS}')
+        return None, errors
+    made = _made_ids(steps)
+    parsed = [_step(i, s, made[i - 1], errors) for i, s in enumerate(steps, 1)]
+    if errors:
+        return None, errors
+    _across(parsed, errors)
+    if errors:
+        return None, errors
+    return Tour(title=title, steps=tuple(parsed), source=source), []
+
+
+def _made_ids(steps) -> list:
+    """Ids made from the titles when no step has an id or a section (a file from before they existed), else
+    None for every step (each names its own)."""
+    if any(isinstance(s, dict) and ("id" in s or "section" in s) for s in steps):
+        return [None] * len(steps)
+    taken: set = set()
+    out = []
+    for s in steps:
+        t = s.get("title") if isinstance(s, dict) else None
+        sid = slug(t if isinstance(t, str) else "step", taken)
+        taken.add(sid)
+        out.append(sid)
+    return out
 
 
 def parse_tour(data, source: str = "") -> Tour:
     """A ``Tour`` from decoded JSON; raises ``TourError`` naming the step and field of the first problem."""
-    if not isinstance(data, dict):
-        raise TourError(f"expected an object with \"title\" and \"steps\", got {_kind(data)}")
-    for key in data:
-        if key not in ("title", "steps"):
-            raise TourError(f'"{key}": unknown field (a tour has "title" and "steps")')
-    if "title" not in data:
-        raise TourError('"title": missing')
-    title = _text(None, "title", data["title"])
-    steps = data.get("steps")
-    if not isinstance(steps, list) or not steps:
-        raise TourError('"steps": expected a non-empty list of steps')
-    if len(steps) > MAX_STEPS:
-        raise TourError(f'"steps": {len(steps)} steps, at most {MAX_STEPS}')
-    tour = Tour(title=title, steps=tuple(_step(i, s) for i, s in enumerate(steps, 1)), source=source)
+    tour, errors = check_tour_data(data, source)
+    if errors:
+        raise TourError(errors[0])
     return tour
+
+
+def _no_twice(pairs):
+    keys = [k for k, _ in pairs]
+    for k in keys:
+        if keys.count(k) > 1:
+            raise TourError(f'the field "{_shown(k)}" is given twice in one object')
+    return dict(pairs)
+
+
+def _no_constant(name):
+    raise TourError(f"not valid JSON: {name} is not a number JSON knows")
+
+
+def read_tour_json(path: str | Path):
+    """The decoded JSON of a tour file; ``TourError`` with one line if it cannot be read as such."""
+    p = Path(path)
+    try:
+        size = p.stat().st_size
+        if size > MAX_FILE_BYTES:
+            raise TourError(f"{size} bytes; a tour file is at most {MAX_FILE_BYTES}")
+        with p.open("rb") as f:
+            raw = f.read(MAX_FILE_BYTES + 1)
+    except OSError as e:
+        raise TourError(f"cannot read the file: {e.strerror or e}") from None
+    if len(raw) > MAX_FILE_BYTES:
+        raise TourError(f"more than {MAX_FILE_BYTES} bytes; a tour file is at most {MAX_FILE_BYTES}")
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        raise TourError("not UTF-8 text") from None
+    try:
+        return json.loads(text, object_pairs_hook=_no_twice, parse_constant=_no_constant)
+    except json.JSONDecodeError as e:
+        raise TourError(f"not valid JSON (line {e.lineno}, column {e.colno}: {e.msg})") from None
+    except RecursionError:
+        raise TourError("not valid JSON for a tour: nested too deeply") from None
+
+
+def check_tour_file(path: str | Path) -> tuple[Tour | None, list[str]]:
+    """``check_tour_data`` for a file: every problem, one line each (a file that cannot be read: one line)."""
+    try:
+        data = read_tour_json(path)
+    except TourError as e:
+        return None, [str(e)]
+    return check_tour_data(data, source=str(path))
 
 
 def load_tour(path: str | Path) -> Tour:
     """Read and validate a tour file; ``TourError`` says what is wrong, with the step and field."""
-    p = Path(path)
-    try:
-        raw = p.read_bytes()
-    except OSError as e:
-        raise TourError(f"cannot read the file: {e.strerror or e}") from None
-    if len(raw) > MAX_FILE_BYTES:
-        raise TourError(f"{len(raw)} bytes; a tour file is at most {MAX_FILE_BYTES}")
-    try:
-        data = json.loads(raw.decode("utf-8"))
-    except UnicodeDecodeError:
-        raise TourError("not UTF-8 text") from None
-    except json.JSONDecodeError as e:
-        raise TourError(f"not valid JSON (line {e.lineno}, column {e.colno}: {e.msg})") from None
-    return parse_tour(data, source=str(p))
+    tour, errors = check_tour_file(path)
+    if errors:
+        raise TourError(errors[0])
+    return tour
+
+
+def tour_path(name: str = "regression"):
+    """A shipped tour: ``regression`` (the first section's seven steps) or ``lesson`` (the whole page)."""
+    from attention.datasets import data_path
+
+    return data_path("tours", f"{name}.json")
 
 
 def default_tour_path():
-    from attention.datasets import data_path
-
-    return data_path("tours", "regression.json")
+    return tour_path("regression")
 
 
 ENV_TOUR = "ATTENTION_EXPLORABLE_TOUR"   # set by `attention-explorable serve --tour FILE` for the server it starts
@@ -282,25 +828,100 @@ def _load_once(path: str, stamp) -> Tour:   # one read per file version, not one
     return load_tour(path)
 
 
-@lru_cache(maxsize=1)
+@lru_cache(maxsize=4)
+def shipped_tour(name: str = "regression") -> Tour:
+    """A shipped tour (``tour_path``), read once."""
+    p = tour_path(name)
+    return parse_tour(json.loads(p.read_text(encoding="utf-8")), source=f"{name}.json")
+
+
 def default_tour() -> Tour:
-    """The shipped tour through the regression section (data/tours/regression.json)."""
-    p = default_tour_path()
-    return parse_tour(json.loads(p.read_text(encoding="utf-8")), source="regression.json")
+    """The tour the page shows unless told otherwise: the regression section's (data/tours/regression.json)."""
+    return shipped_tour("regression")
+
+
+def lesson_tour() -> Tour:
+    """The whole lesson, every section (data/tours/lesson.json); its steps 1 to 7 are the regression tour's."""
+    return shipped_tour("lesson")
+
+
+# ---- ?tour= ----------------------------------------------------------------------------------------------
+
+def resolve_step(raw: str | None, tour: Tour) -> tuple[int, str | None]:
+    """The step a link's ``tour`` value opens, and a notice when the value had to be corrected.
+
+    Returns ``(k, notice)``: ``k`` from 1 to ``len(tour)``, or 0 for a card hidden (``?tour=0``).  The browser
+    mirrors these rules and notices character for character:
+
+    1. no value (``None``): step 1, no notice;
+    2. spaces, tabs and line breaks at either end are ignored; nothing left: step 1, "Ignored an empty
+       value for “tour”.";
+    3. ASCII digits only: that number; 0 hides the card; past the last step: step 1, "There is no step
+       99 in this tour (it has 18 steps); showing step 1.";
+    4. otherwise, with A-Z lowered to a-z: the step with that id; an id no step has: step 1, "There is no
+       step “xyz” in this tour; showing step 1.";
+    5. anything else: step 1, "Ignored tour=“…”: expected a step's number (0 to 18) or its id, such as
+       “query-listens” (the first step's id); showing step 1."
+
+    A value repeated back is cut to 40 characters and "…".  Nothing in a notice is HTML: the page escapes it.
+
+    >>> t = Tour("t", (Step("A", "a.", "a.", {}, (), "a.", id="first"), Step("B", "b.", "b.", {}, (), "b.", id="second")))
+    >>> resolve_step("2", t), resolve_step(" Second ", t), resolve_step("0", t)
+    ((2, None), (2, None), (0, None))
+    >>> resolve_step("9", t)
+    (1, 'There is no step 9 in this tour (it has 2 steps); showing step 1.')
+    """
+    if raw is None:
+        return 1, None
+    n = len(tour)
+    value = str(raw).strip(WHITESPACE)
+    if value == "":
+        return 1, "Ignored an empty value for \u201ctour\u201d."
+    if re.fullmatch(r"[0-9]+", value):
+        k = int(value)
+        if k <= n:
+            return k, None
+        return 1, f"There is no step {_shown(value)} in this tour (it has {n} step{'s' if n != 1 else ''}); showing step 1."
+    low = re.sub(r"[A-Z]", lambda m: m[0].lower(), value)
+    if low in tour.ids:
+        return tour.number_of(low), None
+    if ID_RE.match(low) and len(low) <= MAX_ID:
+        return 1, f"There is no step \u201c{_shown(value)}\u201d in this tour; showing step 1."
+    example = tour.ids[0] if n else "shrink-h"
+    return 1, (f"Ignored tour=\u201c{_shown(value)}\u201d: expected a step's number (0 to {n}) or its id, such as "
+               f"\u201c{example}\u201d; showing step 1.")
+
+
+# ---- what "Show me" sets ---------------------------------------------------------------------------------
+
+def full_state(values: dict, section: str = "regression") -> dict:
+    """The settings ``section``'s step sets, every left-out one at its default (as a deep link reads)."""
+    spec = _spec()
+    return {k: values.get(k, spec[k]["default"]) for k in settable_keys(section)}
+
+
+def show_me_settings(step: Step) -> dict:
+    """What "Show me" sets: every setting of the step's section (left out: its default), and the settings it
+    reads from another section only when the step names them."""
+    spec = _spec()
+    out = {k: step.state.get(k, spec[k]["default"]) for k in SECTION_KEYS[step.section]}
+    out.update({k: step.state[k] for k in READS.get(step.section, ()) if k in step.state})
+    return out
+
+
+def tour_sentences(tour: Tour) -> list[str]:
+    """The sentences the steps' "Show me" sets: an offline page must carry their analyses (it cannot compute
+    a sentence it has not got)."""
+    return list(dict.fromkeys(s.state["sentence"] for s in tour.steps if "sentence" in s.state))
 
 
 # ---- conditions, computed with the numpy core ------------------------------------------------
 
-def full_state(values: dict) -> dict:
-    """A step's state with every left-out setting at its default (as a deep link reads)."""
-    spec = _spec()
-    return {k: values.get(k, spec[k]["default"]) for k in STATE_KEYS}
+def readouts(values: dict, dataset=None, needs=None) -> dict:
+    """Every regression name of ``CONDITIONS`` for a state (deep-link values, defaults filled in), with attention/'s
+    functions.  The browser computes the same numbers with app/ui/mirror.js (tour.js).
 
-
-def readouts(values: dict, dataset=None) -> dict:
-    """Every name in ``NAMES`` for a state (deep-link values, defaults filled in), with attention/'s functions.
-
-    The browser computes the same numbers with app/ui/mirror.js (tour.js).
+    ``needs``: the names wanted (None: all); without loo_excess the leave-one-out curve is not computed.
     """
     s = full_state(values)
     d = dataset if dataset is not None else attention.load_dataset(s["dataset"])
@@ -311,36 +932,303 @@ def readouts(values: dict, dataset=None) -> dict:
     w = np.asarray(attention.weights(q, x, kernel=kernel, bandwidth=h, temperature=t, key_scale=ks)).reshape(-1)
     dist = np.abs(x - q)
     h_eff = h * math.sqrt(t)
-    grid = np.geomspace(*LOO_GRID[:2], LOO_GRID[2])
-    loo_grid = attention.loo_error(x, y, bandwidths=grid, kernel=kernel, key_scale=ks)
-    loo_here = float(attention.loo_error(x, y, bandwidths=[h_eff], kernel=kernel, key_scale=ks)[0])
-    best = min(float(loo_grid.min()), loo_here)
-    return {
+    out = {
         "query": q, "bandwidth": h, "temperature": t, "h_eff": h_eff, "key_norm": float(s["key_norm"]),
         "kernel": kernel, "dataset": s["dataset"], "n": r.n, "max_weight": r.max_weight,
         "entropy_bits": r.entropy_bits, "effective_points": r.effective_points,
         "effective_share": r.effective_points / r.n, "prediction": r.prediction, "global_mean": r.global_mean,
         "winner_gap": float(dist[int(np.argmax(w))] - dist.min()),
-        "loo_excess": loo_here / best - 1.0 if best > 0 else 0.0,
     }
+    if needs is None or "curve_range" in needs:
+        from app.regression.view import GRID_N
+        from app.state import X_RANGE
+
+        pred = attention.predict(np.linspace(*X_RANGE, GRID_N), x, y, kernel=kernel, bandwidth=h, temperature=t,
+                                 key_scale=ks)
+        spread = float(y.max() - y.min())
+        out["curve_range"] = float(pred.max() - pred.min()) / spread if spread > 0 else 0.0
+    if needs is None or {"curve_winners", "nearest_share", "sharp_share"} & set(needs):
+        from app.regression.text import curve_facts
+        from app.regression.view import GRID_N
+        from app.state import X_RANGE
+
+        grid = np.linspace(*X_RANGE, GRID_N)
+        W = attention.weights(grid, x, kernel=kernel, bandwidth=h, temperature=t, key_scale=ks)
+        facts = curve_facts(grid, x, W)
+        out.update(curve_winners=facts["winners"], nearest_share=facts["nearest_share"],
+                   sharp_share=facts["sharp_share"])
+    if needs is None or "loo_excess" in needs:
+        grid = np.geomspace(*LOO_GRID[:2], LOO_GRID[2])
+        loo_grid = attention.loo_error(x, y, bandwidths=grid, kernel=kernel, key_scale=ks)
+        loo_here = float(attention.loo_error(x, y, bandwidths=[h_eff], kernel=kernel, key_scale=ks)[0])
+        best = min(float(loo_grid.min()), loo_here)
+        out["loo_excess"] = loo_here / best - 1.0 if best > 0 else 0.0
+    return out
+
+
+@lru_cache(maxsize=16)
+def _lowest_loo(dataset: str) -> float:
+    """The lowest leave-one-out error of a shipped dataset across LOO_GRID (Gaussian kernel, T = 1)."""
+    d = attention.load_dataset(dataset)
+    grid = np.geomspace(*LOO_GRID[:2], LOO_GRID[2])
+    return float(attention.loo_error(d.x, d.y, bandwidths=grid).min())
+
+
+BANDWIDTH_PATH_NAMES = ("lr", "step", "learned_h", "learned_excess", "refused", "finished")
+
+
+def learning_readouts(values: dict, needs=None) -> dict:
+    """The learning names for a state: the shipped paths the page plays (app/learning/view.py, computed by
+    ``attention.train_bandwidth`` and ``attention.train_metric``) at the steps shown.  The runtime names
+    (playing, metric_playing) are not here: see ``holds``.
+
+    The page shows step min(step, last) of a path that stopped early; ``learned_excess`` is the path's loss
+    at that step over min(lowest across LOO_GRID, that loss), minus 1.  ``needs``: the names wanted (None:
+    all); without a name of the bandwidth's path, that path is not looked up.
+    """
+    from app.learning.view import bandwidth_trajectory, metric_trajectory
+
+    s = full_state(values, "learning")
+    m = metric_trajectory(s["metric_lr"])
+    km = min(int(s["metric_step"]), len(m["W"]) - 1)
+    W = np.asarray(m["W"][km], dtype=float)
+    lengths = np.linalg.norm(W, axis=0)          # the lengths of W's columns, x1's then x2's
+    out = {"metric_lr": s["metric_lr"], "metric_step": km, "column_ratio": float(lengths[1] / lengths[0]),
+           "metric_refused": m["status"][km] == attention.learn.STATUS_DIVERGED,
+           "metric_finished": km == len(m["W"]) - 1}
+    if needs is not None and not set(needs) & set(BANDWIDTH_PATH_NAMES):
+        return out
+    bw = bandwidth_trajectory(s["dataset"], s["lr"])
+    k = min(int(s["step"]), len(bw["h"]) - 1)
+    loss = float(bw["loss"][k])
+    best = min(_lowest_loo(s["dataset"]), loss)
+    out.update({"lr": s["lr"], "step": k, "learned_h": float(bw["h"][k]),
+                "learned_excess": loss / best - 1.0 if best > 0 else 0.0,
+                "refused": bw["status"][k] == attention.learn.STATUS_DIVERGED, "finished": k == len(bw["h"]) - 1})
+    return out
+
+
+def sentence_readouts(values: dict) -> dict:
+    """The self-attention names for a state, with ``attention.analyze_sentence`` (the page clamps a word or
+    head past the end to the last one; so does this)."""
+    s = full_state(values, "sentence")
+    a = attention.analyze_sentence(s["sentence"], temperature=float(s["att_temperature"]), causal=bool(s["causal"]))
+    i, h = min(int(s["token"]), a.n - 1), min(int(s["head"]), len(a.head_names) - 1)
+    w = a.weights[h][i]
+    top = int(np.argmax(w))                      # the first largest, as the page's loop finds it
+    water, money = (float(v) for v in a.output_xy[h][i])
+    return {
+        "sentence": " ".join(a.tokens), "n_tokens": a.n, "n_scores": a.n * a.n, "token": i, "word": a.tokens[i],
+        "head": h, "head_name": a.head_names[h], "causal": a.causal, "att_temperature": a.temperature,
+        "top_word": a.tokens[top], "top_weight": float(w[top]), "row_sum": float(w.sum()),
+        "future_weight": float(w[i + 1:].sum()), "sense_water": water, "sense_money": money,
+    }
+
+
+def ideas_readouts(values: dict) -> dict:
+    """The ideas names for a state: the sentence's step counts (``attention.sequential_steps``) and the lag
+    panel's shipped results for the period (app/ideas/view.py ``lag_results``, by ``compare_lag_models``)."""
+    from app.ideas.view import lag_results
+
+    s = full_state(values, "ideas")
+    counts = attention.sequential_steps(len(attention.sentences.tokenize(s["sentence"])))
+    res = lag_results()[str(int(s["period"]))]
+    top = int(res["top_lag"])
+    return {"rnn_steps": counts["rnn"], "attention_steps": counts["attention"], "period": int(s["period"]),
+            "top_lag": top, "top_lag_weight": float(res["weights"][top - 1]),
+            "rmse_attention": float(res["rmse_attention"]), "rmse_linear": float(res["rmse_linear"])}
+
+
+def section_readouts(section: str, values: dict, needs=None) -> dict:
+    """Every name of ``section`` the core can compute, for a state in deep-link values (defaults filled in);
+    ``needs`` (the names a step compares) lets the regression and learning sections skip their costlier numbers."""
+    if section not in SECTIONS:
+        raise ValueError(f"section must be one of {', '.join(SECTIONS)}, got {section!r}")
+    if section == "regression":
+        return readouts(values, needs=needs)
+    if section == "learning":
+        return learning_readouts(values, needs=needs)
+    return sentence_readouts(values) if section == "sentence" else ideas_readouts(values)
+
+
+def step_readouts(step: Step, values: dict | None = None) -> dict:
+    """The numbers ``step``'s goal compares, in the state "Show me" reaches (everything it leaves out at its
+    default), or in ``values`` (deep-link settings) when given."""
+    return section_readouts(step.section, step.state if values is None else values,
+                            needs={name for name, _, _ in step.when})
 
 
 EQUAL_TOLERANCE = 1e-9
 
 
 def compare(a, op: str, b) -> bool:
-    """``a op b`` for one comparison of a condition (numbers within 1e-9 count as equal)."""
-    if isinstance(b, str) or isinstance(a, str):
-        return (a == b) if op == "==" else (a != b) if op == "!=" else False
+    """``a op b`` for one comparison of a condition (numbers within 1e-9 count as equal; text and true/false
+    are equal or not)."""
+    if isinstance(a, (str, bool)) or isinstance(b, (str, bool)):
+        same = type(a) is type(b) and a == b
+        return same if op == "==" else (not same) if op == "!=" else False
     close = abs(a - b) <= EQUAL_TOLERANCE
     return {"<": a < b and not close, "<=": a <= b or close, ">": a > b and not close, ">=": a >= b or close,
             "==": close, "!=": not close}[op]
 
 
 def holds(when, values: dict) -> bool:
-    """Whether every comparison of a step's ``when`` holds for the readouts ``values``."""
-    return all(compare(values[name], op, v) for name, op, v in when)
+    """Whether every comparison of a step's ``when`` holds for the readouts ``values``.
+
+    A runtime name (``RUNTIME_NAMES``: whether Play runs) missing from ``values`` counts as met: the Show-me
+    check cannot press Play, and every ``when`` also has a comparison the core checks.
+    """
+    return all(compare(values[name], op, v) for name, op, v in when
+               if not (CONDITIONS[name].runtime and name not in values))
 
 
-__all__ = ["Tour", "Step", "TourError", "parse_tour", "load_tour", "default_tour", "active_tour", "ENV_TOUR", "default_tour_path",
-           "readouts", "holds", "compare", "full_state", "NAMES", "OPERATORS", "STATE_KEYS", "MAX_STEPS"]
+def _plain(v) -> str:
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, str):
+        return json.dumps(v, ensure_ascii=False)
+    return np.format_float_positional(float(v), precision=4, unique=True, fractional=False, trim="-")
+
+
+def show_me_problems(tour: Tour) -> list[str]:
+    """Each comparison that the state "Show me" reaches does not meet, by the numpy core; one line each."""
+    out = []
+    for k, step in enumerate(tour.steps, 1):
+        values = step_readouts(step)
+        for j, (name, op, v) in enumerate(step.when, 1):
+            if name in values and not compare(values[name], op, v):
+                out.append(f'{_label(k, step.id)}, "when" [{j}]: Show me does not reach it: {name} is '
+                           f"{_plain(values[name])} there, and the step asks {op} {_plain(v)}")
+    return out
+
+
+# ---- the JSON Schema (data/tours/tour.schema.json is this, written out) ----------------------------------
+
+SCHEMA_ID = "urn:attention-explorable:tour"
+# What the schema cannot say; `attention-explorable tour check` checks these too.
+PYTHON_ONLY = (
+    "ids are unique, and a file gives every step an id and a section or none (then every step is a "
+    "regression step, with an id made from its title)",
+    "steps follow the page's order of sections",
+    "a text's sentences are counted, its whitespace collapsed before its length is measured, and a negative "
+    "number is written with the minus sign",
+    "a word or a sentence in a condition is written as the page splits text into words",
+    "a sentence in a state splits into 1 to 32 words, and its selected word and head exist",
+    "every step has a comparison the page's numbers can check (not only playing or metric_playing)",
+    "the state Show me reaches meets the step's own condition, by the numpy core",
+)
+
+
+def _text_schema(fld: str) -> dict:
+    limit, sentences = TEXT_LIMITS[fld]
+    what = "one sentence" if sentences == 1 else f"one to {sentences} sentences"
+    return {"type": "string", "maxLength": limit, "pattern": r"\S",
+            "not": {"anyOf": [{"pattern": EXPONENT.pattern}, {"pattern": MARKUP.pattern}]},
+            "description": f"Plain text, {what}, at most {limit} characters; *word* sets a word in italics. "
+                           f"Numbers without exponent notation, negative ones with the minus sign."}
+
+
+def _setting_schema(key: str, s: dict) -> dict:
+    kind = s["kind"]
+    if kind == "bool":
+        return {"type": "boolean"}
+    if kind in ("float", "int"):
+        return {"type": "number" if kind == "float" else "integer", "minimum": s["lo"], "maximum": s["hi"]}
+    if kind == "choice":
+        return {"enum": [c for c in s["choices"] if not (key == "dataset" and c == "generated")]}
+    return {"type": "string", "minLength": 1, "maxLength": s["max"]}
+
+
+def _value_schema(name: str) -> dict:
+    kind = CONDITIONS[name].kind
+    if kind == "number":
+        return {"type": "number"}
+    if kind == "bool":
+        return {"type": "boolean"}
+    if kind == "choice":
+        return {"enum": _choices(name)}
+    return {"type": "string", "minLength": 1, "pattern": r"^\S+$" if kind == "word" else r"^\S+( \S+)*$"}
+
+
+def _condition_schema(section: str) -> dict:
+    alternatives = []
+    for name in names_of(section):
+        c = CONDITIONS[name]
+        note = " Known in the browser only: the Show-me check takes it as met." if c.runtime else ""
+        alternatives.append({"prefixItems": [
+            {"const": name, "description": f"{c.description[0].upper()}{c.description[1:]}. Units: {c.units}.{note}"},
+            {"enum": list(_operators(name))}, _value_schema(name)]})
+    return {"type": "array", "minItems": 3, "maxItems": 3, "anyOf": alternatives,
+            "description": f"[name, operator, value]: a name of the {section} section."}
+
+
+def tour_schema() -> dict:
+    """The tour file's JSON Schema (draft 2020-12), made from the definitions above."""
+    spec = _spec()
+    defs = {}
+    for section in SECTIONS:
+        keys = settable_keys(section)
+        defs[f"state-{section}"] = {"type": "object", "additionalProperties": False,
+                                    "properties": {k: _setting_schema(k, spec[k]) for k in keys},
+                                    "description": f"What Show me sets for a {section} step (deep-link names)."}
+        defs[f"condition-{section}"] = _condition_schema(section)
+    step = {
+        "type": "object", "required": list(STEP_FIELDS), "additionalProperties": False,
+        "properties": {
+            "id": {"type": "string", "maxLength": MAX_ID, "pattern": ID_PATTERN,
+                   "description": "A stable name, unique in the file: ?tour=<id> opens the step."},
+            "section": {"enum": list(SECTIONS), "description": "The section the step is about."},
+            **{fld: _text_schema(fld) for fld in ("title", "text", "do")},
+            "state": {"type": "object", "description": "What Show me sets."},
+            "when": {"type": "array", "minItems": 1, "maxItems": MAX_CONDITIONS,
+                     "description": "Comparisons that must all hold: the step's goal."},
+            "found": _text_schema("found"),
+            "optional": {"type": "boolean", "description": "A step only an explorer needs."},
+            "needs_shipped_data": {"type": "boolean",
+                                   "description": "Its Show me and goal are written for the shipped datasets."},
+            "look": {"type": "array", "minItems": 1, "maxItems": MAX_LOOK, "uniqueItems": True,
+                     "items": {"type": "string"},
+                     "description": "What the card talks about and asks the student to move, by the page's names "
+                                    "(the plot first): after Show me, Next and Previous the page keeps them on "
+                                    "screen together. Default: the section's first figure."},
+        },
+        # a step without a section is a regression step (a file from before sections existed)
+        "allOf": [{"if": {"properties": {"section": {"const": section}},
+                          **({} if section == "regression" else {"required": ["section"]})},
+                   "then": {"properties": {"state": {"$ref": f"#/$defs/state-{section}"},
+                                           "when": {"items": {"$ref": f"#/$defs/condition-{section}"}},
+                                           "look": {"items": {"enum": list(LOOK[section])}}}}}
+                  for section in SECTIONS],
+    }
+    defs["step"] = step
+    return {
+        "$schema": "https://json-schema.org/draft/2020-12/schema", "$id": SCHEMA_ID,
+        "title": "A guided tour of the attention explorable",
+        "description": "Checked by `attention-explorable tour check FILE`, which also checks what a schema "
+                       "cannot say: " + "; ".join(PYTHON_ONLY) + ".",
+        "type": "object", "required": ["title", "steps"], "additionalProperties": False,
+        "properties": {"$schema": {"type": "string"}, "title": _text_schema("title"),
+                       "steps": {"type": "array", "minItems": 1, "maxItems": MAX_STEPS,
+                                 "items": {"$ref": "#/$defs/step"}}},
+        "$defs": defs,
+    }
+
+
+def schema_path():
+    from attention.datasets import data_path
+
+    return data_path("tours", "tour.schema.json")
+
+
+def schema_json() -> str:
+    """``tour_schema()`` as the shipped file holds it."""
+    return json.dumps(tour_schema(), indent=1, ensure_ascii=False) + "\n"
+
+
+__all__ = ["Tour", "Step", "Name", "TourError", "parse_tour", "load_tour", "check_tour_data", "check_tour_file",
+           "read_tour_json", "default_tour", "lesson_tour", "shipped_tour", "active_tour", "ENV_TOUR",
+           "default_tour_path", "tour_path", "resolve_step", "slug", "readouts", "learning_readouts",
+           "sentence_readouts", "ideas_readouts", "section_readouts", "step_readouts", "holds", "compare",
+           "full_state", "show_me_settings", "show_me_problems", "tour_sentences", "tour_schema", "schema_json",
+           "schema_path", "names_of", "settable_keys", "CONDITIONS", "NAMES", "OPERATORS", "SECTIONS",
+           "SECTION_KEYS", "READS", "STATE_KEYS", "RUNTIME_NAMES", "MAX_STEPS"]

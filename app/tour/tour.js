@@ -45,6 +45,17 @@ const AttnTour = (function (M) {
       effective_share: r.effective_points / r.n, prediction: r.prediction, global_mean: r.global_mean,
       winner_gap: Math.abs(xs[top] - v.query) - near,
     });
+    if (needs.has("curve_range")) {
+      const pred = M.predictCurve(c.grid, xs, ys, opt);
+      let lo = Infinity, hi = -Infinity, ylo = Infinity, yhi = -Infinity;
+      for (const p of pred) { lo = Math.min(lo, p); hi = Math.max(hi, p); }
+      for (const v of ys) { ylo = Math.min(ylo, v); yhi = Math.max(yhi, v); }
+      out.curve_range = yhi > ylo ? (hi - lo) / (yhi - ylo) : 0;
+    }
+    if (needs.has("curve_winners") || needs.has("nearest_share") || needs.has("sharp_share")) {
+      const f = M.curveFacts(c.grid, xs, opt, c.cfg.sharp_weight);
+      Object.assign(out, { curve_winners: f.winners, nearest_share: f.nearest_share, sharp_share: f.sharp_share });
+    }
     if (needs.has("loo_excess")) {
       const o = { kernel: v.kernel, bandwidth: out.h_eff, temperature: 1, keyScale: ks };
       const here = M.looError(xs, ys, [out.h_eff], o)[0];
@@ -153,7 +164,7 @@ const AttnTour = (function (M) {
     if (c.visible && step && step.more && a.more && a.more.visible !== true) a.more.visible = true;
   }
 
-  function go(a, c, k) {
+  function go(a, c, k, look) {
     const n = c.cfg.steps.length;
     k = Math.min(Math.max(k, 1), n);
     stopTween(c);
@@ -164,6 +175,13 @@ const AttnTour = (function (M) {
     openMore(a, c);
     writeStepper(a, c);
     writeUrl(c);
+    if (look) reveal(c);
+  }
+
+  // What the step talks about and asks the student to move, on screen together (app/ui/loader.js reveal).
+  function reveal(c) {
+    const step = c.cfg.steps[c.step - 1], page = globalThis.AttnPage;
+    if (c.visible && step && page && page.reveal) page.reveal(step.look).catch((e) => console.error(e));
   }
 
   function setVisible(a, c, visible) {
@@ -188,6 +206,7 @@ const AttnTour = (function (M) {
     c.wrote = {};
     const own = (key, m, prop, v) => { c.wrote[key] = v; set(m, prop, v); c.wrote[key] = m[prop]; };
     openMore(a, c);
+    reveal(c);
     own("link", w.link, "active", false);   // linked, moving h would move T: unlink while the numbers travel
     own("dataset", w.dataset, "value", target.dataset);
     own("kernel", w.kernel, "value", target.kernel);
@@ -198,7 +217,9 @@ const AttnTour = (function (M) {
     const from = keys.map(([, m]) => m.value);
     // Over tween_ms, and in at least min_frames frames: where a frame takes long (a slow machine, a big
     // page) the move takes longer rather than jumping.
-    const t0 = performance.now(), dur = c.cfg.tween_ms, minFrames = c.cfg.min_frames;
+    // (a student who asked for less motion gets the step's state at once)
+    const still = typeof matchMedia === "function" && matchMedia("(prefers-reduced-motion: reduce)").matches;
+    const t0 = performance.now(), dur = still ? 0 : c.cfg.tween_ms, minFrames = still ? 1 : c.cfg.min_frames;
     let k = 0;
     const frame = (now) => {
       if (!c.tweening) return;
@@ -214,6 +235,7 @@ const AttnTour = (function (M) {
       c.held = holds(a, c);
       if (c.held && c.status !== "found") c.status = "shown";
       render(a, c);
+      reveal(c);   // the state is reached: what it talks about, on screen (a column that opened moved things)
     };
     c.tween = requestAnimationFrame(frame);
   }
@@ -271,13 +293,14 @@ const AttnTour = (function (M) {
         if (role === "slider" || (el.classList && el.classList.contains("noUi-handle")) || el.isContentEditable) return;
       }
       e.preventDefault();
-      go(a, c, c.step + (e.key === "ArrowRight" ? 1 : -1));
+      go(a, c, c.step + (e.key === "ArrowRight" ? 1 : -1), true);
     });
   }
 
   function init(a, c) {
     c.cfg = a.config;
     c.looGrid = M.geomspace(c.cfg.loo_grid[0], c.cfg.loo_grid[1], c.cfg.loo_grid[2]);
+    c.grid = M.linspace(c.cfg.x_grid[0], c.cfg.x_grid[1], c.cfg.x_grid[2]);
     // in a notebook, the synced step (Python may have moved it since the page was built); else the link's
     const synced = a.stepper && Number.isFinite(Number(a.stepper.value)) ? Number(a.stepper.value) : c.cfg.initial_step;
     const k = globalThis.__attnHostOwnsAddress !== true ? stepFromUrl(c.cfg) : Math.min(Math.max(synced, 0), c.cfg.steps.length);
@@ -303,8 +326,8 @@ const AttnTour = (function (M) {
       if (ready) return;
       const origin = ev && ev.origin;
       if (ev && ev.event_name === "button_click") {
-        if (origin === a.next) go(a, c, c.step + 1);
-        else if (origin === a.prev) go(a, c, c.step - 1);
+        if (origin === a.next) go(a, c, c.step + 1, true);
+        else if (origin === a.prev) go(a, c, c.step - 1, true);
         else if (origin === a.show) showMe(a, c);
         else if (origin === a.hide) { stopTween(c); setVisible(a, c, false); }
         else if (origin === a.open) setVisible(a, c, true);

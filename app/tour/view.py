@@ -26,6 +26,10 @@ from bokeh.models import Button, CustomJS, Div, InlineStyleSheet, NumericInput
 from app.ui.engine import by_name
 from app.ui.layout import Block
 
+from app.regression.text import SHARP_WEIGHT
+from app.regression.view import GRID_N
+from app.state import X_RANGE
+
 from .model import EQUAL_TOLERANCE, LOO_GRID, Tour, default_tour, full_state
 
 HERE = Path(__file__).resolve().parent
@@ -122,6 +126,10 @@ def engine_source() -> str:
             "stepper});\n")
 
 
+# A step's "look" names the page's models by name; "readouts" is the line under the main plot, which stays
+# in view with it on every screen.
+LOOK_MODELS = {"readouts": "readout_strip"}
+
 # The settings whose controls sit behind the regression section's "More controls" (app/regression/view.py
 # MORE_KEYS): a step whose state sets one away from its default opens that disclosure.
 MORE_KEYS = ("kernel", "key_norm", "dataset", "link", "limits", "present")
@@ -138,7 +146,9 @@ def tour_config(tour: Tour, *, step: int) -> dict:
     return {
         "initial_step": int(step), "tween_ms": TWEEN_MS, "min_frames": MIN_FRAMES, "tolerance": EQUAL_TOLERANCE,
         "loo_grid": list(LOO_GRID), "defaults": full_state({}),
-        "steps": [{"state": dict(s.state), "when": [list(c) for c in s.when], "more": needs_more(s.state)}
+        "x_grid": [*X_RANGE, GRID_N], "sharp_weight": SHARP_WEIGHT,
+        "steps": [{"state": dict(s.state), "when": [list(c) for c in s.when], "more": needs_more(s.state),
+                   "look": [LOOK_MODELS.get(n, n) for n in s.looks_at]}
                   for s in tour.steps],
         "cards": [card_html(tour, k) for k in range(1, len(tour) + 1)],
         "found": [_status(s, True) for s in tour.steps],

@@ -18,41 +18,30 @@ from app.state import FALSE_WORDS, INTEGER, MAX_SHOWN, NUMBER, TRUE_WORDS
 
 UI = Path(__file__).resolve().parent
 
-# How a section is built: "served" (a Panel session per visit: the notebook component and `panel serve
-# app/main.py`; Python reads the link and answers every widget), "static" (the offline file: the browser does
-# everything, with the shipped data only) or "live" (`attention-explorable serve`: the offline page, built once
-# per server process, that asks the server's small JSON endpoints for what only Python can do, app/live/).
-MODES = ("served", "static", "live")
-
-
-def check_mode(mode: str) -> str:
-    """``mode`` if it is one of MODES, else a ValueError that names it."""
-    if mode not in MODES:
-        raise ValueError(f"mode must be one of {', '.join(MODES)}, got {mode!r}")
-    return mode
-
-
-def python_behind(mode: str) -> bool:
-    """Whether a Python server answers this page (generator, typed sentences, training on generated data)."""
-    return check_mode(mode) != "static"
-
-
 @lru_cache(maxsize=None)
 def read_js(path: Path) -> str:
     """The text of one JS file (read once per process)."""
     return Path(path).read_text(encoding="utf-8")
 
 
-def engine_code(section_js: Path, handler: str, arg_names, *, theme: bool = False, mirror: bool = True) -> str:
-    """The code of a section's engine: the shared files, the section's ``engine.js``, then the call.
+def engine_code(section_js: Path, handler: str, arg_names, *, theme: bool = False, mirror: bool = True,
+                extra=()) -> str:
+    """The code of a section's engine: the shared files, ``extra`` ones from ui/ (e.g. "generator.js"), the
+    section's ``engine.js``, then the call.
 
     >>> code = engine_code(UI / "common.js", "AttnCommon.clamp", ["a"], mirror=False)
     >>> code.rstrip().endswith("AttnCommon.clamp(cb_obj, {a});")
     True
     """
     files = ([UI / "mirror.js"] if mirror else []) + ([UI / "theme.js"] if theme else []) + [UI / "common.js"]
+    files += [UI / name for name in extra]
     files += [] if Path(section_js) in files else [Path(section_js)]
     return "\n".join(read_js(f) for f in files) + f"\n{handler}(cb_obj, {{{', '.join(arg_names)}}});\n"
+
+
+def worker_sources(*names) -> list[str]:
+    """The text of ui/ files a Web Worker runs (ui/worker.js builds the worker from them), in order."""
+    return [read_js(UI / name) for name in names]
 
 
 def engine_args(synced: dict, browser_only: dict) -> dict:

@@ -75,6 +75,20 @@ class SectionBlocks:
         return [b for b in self.blocks if b.place in places]
 
 
+def layout_names(model) -> list[str]:
+    """The names of the models a block shows: the layout tree under ``model`` (children of rows and columns),
+    not everything it refers to (a figure refers to its engine, and the engine to every widget)."""
+    out, stack = [], [model]
+    while stack:
+        m = stack.pop()
+        if getattr(m, "name", None):
+            out.append(m.name)
+        kids = getattr(m, "children", None)
+        if kids:
+            stack.extend(k[0] if isinstance(k, tuple) else k for k in kids)
+    return out
+
+
 def element_id(block: Block) -> str:
     return f"attn-b-{block.name}"
 
@@ -163,4 +177,5 @@ def bokeh_layout(sections, *, present: bool = False):
 
 
 __all__ = ["Block", "SectionBlocks", "PLACES", "WIDE", "SKELETON_CSS", "section_html", "placeholder", "element_id",
+           "layout_names",
            "bokeh_layout"]

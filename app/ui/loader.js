@@ -16,7 +16,7 @@ const AttnPage = (function (U) {
   const QUIET_MS = 200;        // after a pointer move or a key, wait this long before drawing a block
   const NEAR = "150% 0px";     // a block this near the screen (1.5 screens) is drawn before the others
   const S = { doc: null, views: null, plan: null, byName: new Map(), started: new Set(), near: new Set(),
-              pointers: 0, lastInput: 0, timer: null, firstDone: false, drawing: null };
+              pointers: 0, lastInput: 0, timer: null, firstDone: false, drawing: null, timings: [] };
 
   // ---- what the student is doing: drawing waits for a pause --------------------------------------
 
@@ -24,7 +24,9 @@ const AttnPage = (function (U) {
     const busy = () => { S.lastInput = performance.now(); };
     addEventListener("pointerdown", () => { S.pointers += 1; busy(); }, true);
     for (const t of ["pointerup", "pointercancel"]) addEventListener(t, () => { S.pointers = Math.max(0, S.pointers - 1); busy(); }, true);
-    for (const t of ["pointermove", "keydown", "wheel", "touchmove"]) addEventListener(t, busy, { capture: true, passive: true });
+    // a pointer that moves with a button down (a drag) or a finger; a mouse merely passing over does not count
+    addEventListener("pointermove", (e) => { if (e.buttons || e.pointerType === "touch") busy(); }, { capture: true, passive: true });
+    for (const t of ["keydown", "wheel", "touchmove"]) addEventListener(t, busy, { capture: true, passive: true });
   }
 
   function quiet() { return S.pointers === 0 && performance.now() - S.lastInput >= QUIET_MS; }
@@ -36,10 +38,12 @@ const AttnPage = (function (U) {
     b.drawing = (async () => {
       const model = S.doc.get_model_by_id(b.root), el = document.getElementById(b.el);
       if (!model || !el) throw new Error(`block ${b.name} has no model or no element`);
+      const t0 = performance.now();
       const view = await S.views.build_view(model);
       view.build(el);
       b.view = view;
       setUp(view);
+      S.timings.push({ block: b.name, ms: performance.now() - t0, at: t0 });
       el.style.minHeight = "";
       el.setAttribute("data-drawn", "");
       if (start) await startSection(b.section);
@@ -189,8 +193,67 @@ const AttnPage = (function (U) {
 
   function drawn(name) { const b = S.byName.get(name); return !!(b && b.view); }
 
+  // ---- keeping what a step talks about on screen ---------------------------------------------------
+
+  // The block that holds a named model (plan.blocks[].looks: the names a tour step may look at).
+  function blockOf(name) { return S.plan.blocks.find((b) => (b.looks || []).includes(name)) || null; }
+
+  function elementOf(name) {
+    const m = S.doc.get_model_by_name(name), v = m && Bokeh.index.find_one(m);
+    return v && v.el && v.el.isConnected ? v.el : null;
+  }
+
+  function stickyAncestor(el) {
+    for (let e = el; e; e = e.parentElement || (e.getRootNode && e.getRootNode().host) || null)
+      if (e.nodeType === 1 && getComputedStyle(e).position === "sticky") return e;
+    return null;
+  }
+
+  // Scroll as little as possible so that every named element is on screen, below whatever stays stuck at the
+  // top of the screen above it (the stage on a phone).  Elements inside a sticky column stay in view by
+  // themselves once their section is; the others decide where to scroll.
+  async function reveal(names) {
+    for (const n of names) { const b = blockOf(n); if (b) await draw(b); }
+    // wait until every element has been laid out (a block just drawn, a column just opened), at most 1 s
+    const frame = () => new Promise((r) => requestAnimationFrame(r));
+    let els = [];
+    for (let k = 0; k < 60; k++) {
+      await frame();
+      els = names.map(elementOf);
+      if (els.every((e) => e && e.getBoundingClientRect().height > 0)) break;
+    }
+    els = els.filter((e) => e && e.getBoundingClientRect().height > 0);
+    if (!els.length) return;
+    const free = els.filter((e) => !stickyAncestor(e)), pinned = els.filter((e) => stickyAncestor(e));
+    const H = innerHeight, y0 = scrollY, gap = 8;
+    let want = y0;
+    if (free.length) {
+      const rects = free.map((e) => e.getBoundingClientRect());
+      const top = Math.min(...rects.map((r) => r.top)) + y0, bottom = Math.max(...rects.map((r) => r.bottom)) + y0;
+      const left = Math.min(...rects.map((r) => r.left)), right = Math.max(...rects.map((r) => r.right));
+      // what stays stuck above these elements (sticky and horizontally over them): its height is lost
+      let band = 0;
+      for (const st of document.querySelectorAll(".attn-stage, .attn-fig")) {
+        if (getComputedStyle(st).position !== "sticky") continue;
+        const r = st.getBoundingClientRect();
+        if (r.right > left && r.left < right && r.height < H * 0.75) band = Math.max(band, r.height);
+      }
+      if (top - y0 < band + gap) want = top - band - gap;
+      else if (bottom - y0 > H - gap) want = Math.min(bottom - H + gap, top - band - gap);
+    } else {
+      // only pinned elements: bring their column into view (it then stays at the top)
+      const r = pinned[0].getBoundingClientRect();
+      if (r.top < 0 || r.bottom > H) want = y0 + r.top - gap;
+    }
+    want = Math.max(0, Math.round(want));
+    if (Math.abs(want - y0) < 2) return;
+    const smooth = !(matchMedia && matchMedia("(prefers-reduced-motion: reduce)").matches);
+    scrollTo({ top: want, behavior: smooth ? "smooth" : "auto" });
+  }
+
   function allDrawn() { return !!S.plan && S.plan.blocks.every((b) => b.view); }
 
-  return { start, ensure, drawn, allDrawn, get doc() { return S.doc; } };
+  // timings: how long each block took to build (ms, and when it started), for the benchmarks
+  return { start, ensure, drawn, allDrawn, reveal, blockOf, get doc() { return S.doc; }, get timings() { return S.timings; } };
 })(AttnCommon);
 globalThis.AttnPage = AttnPage;   // for the engines (each runs in its own function) and for tests

@@ -131,6 +131,35 @@ const AttnMirror = (function () {
     };
   }
 
+  // What the prediction curve does across the plot (app/regression/text.py curve_facts, from attention.weights on
+  // the grid): how many samples win somewhere, the share of the grid won by the query's nearest sample, and the
+  // share where one sample holds at least `sharp` of the weight.
+  function curveFacts(grid, xs, opt, sharp) {
+    const emb = opt.kernel === "dot" ? embedKeys(xs, opt.bandwidth, circleRadius(xs), opt.keyScale) : null;
+    const winners = new Set();
+    let nearestCount = 0, sharpCount = 0;
+    for (let i = 0; i < grid.length; i++) {
+      const w = weights1d(grid[i], xs, opt, emb);
+      let top = 0, near = Infinity;
+      for (let j = 0; j < w.length; j++) { if (w[j] > w[top]) top = j; near = Math.min(near, Math.abs(grid[i] - xs[j])); }
+      winners.add(top);
+      if (Math.abs(grid[i] - xs[top]) <= near + 1e-9) nearestCount += 1;
+      if (w[top] >= sharp) sharpCount += 1;
+    }
+    return { winners: winners.size, nearest_share: nearestCount / grid.length, sharp_share: sharpCount / grid.length };
+  }
+
+  // The error curves against h of the bias-variance plot, from plain data (a Web Worker runs this for a large
+  // dataset): leave-one-out error, and bias², variance and their sum when the true function and noise are known.
+  function errorCurves(p) {
+    const keyScale = p.kernel === "dot" && p.tilt ? keyNormTilt(p.x, p.tilt) : null;
+    const opt = { kernel: p.kernel, bandwidth: 1, temperature: 1, keyScale };
+    const out = { loo: Array.from(looError(p.x, p.y, p.hs, opt)) };
+    const bv = p.noise === null || p.noise === undefined ? null : biasVarianceExact(p.x, p.fn, p.noise, p.hs, opt);
+    for (const k of ["bias2", "variance", "error"]) out[k] = bv ? Array.from(bv[k]) : p.hs.map(() => NaN);
+    return out;
+  }
+
   // attention.predict over many queries (the prediction curve)
   function predictCurve(qs, xs, ys, opt) {
     const emb = opt.kernel === "dot" ? embedKeys(xs, opt.bandwidth, circleRadius(xs), opt.keyScale) : null;
@@ -324,6 +353,6 @@ const AttnMirror = (function () {
     TRUE_FUNCTIONS, trueFunction, softmaxInPlace, circleRadius, keyNormTilt, embedKeys, scores1d,
     weights1d, entropyBits, effectivePoints, nearestNeighbor1d, readout, predictCurve, entropyCurve,
     nearestCurve, looError, biasVarianceExact, dotProductAttention, matmul, multiHeadAttention, geomspace,
-    linspace, mean, dot, metricWeights, metricAxes, similarityEllipse,
+    linspace, mean, dot, metricWeights, metricAxes, similarityEllipse, curveFacts, errorCurves,
   };
 })();

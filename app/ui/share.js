@@ -56,7 +56,11 @@ const AttnShare = (function () {
     };
     let writing = null;
     try {
-      if (navigator.clipboard && typeof navigator.clipboard.writeText === "function")
+      // a frame whose host did not allow the clipboard (no allow="clipboard-write"): straight to the field,
+      // rather than asking and logging a refusal
+      const policy = document.permissionsPolicy || document.featurePolicy;
+      const allowed = !policy || typeof policy.allowsFeature !== "function" || policy.allowsFeature("clipboard-write");
+      if (allowed && navigator.clipboard && typeof navigator.clipboard.writeText === "function")
         writing = navigator.clipboard.writeText(link);
     } catch (e) {
       writing = null;

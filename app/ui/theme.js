@@ -55,12 +55,34 @@ const Theme = (function () {
     }
   }
 
+  // Words drawn inside a plot (a text glyph): larger on a projector, at least 20 px (twin of
+  // present_text_size in app/ui/theme.py); their normal size is remembered the first time they are seen.
+  const TEXT_BASE = new WeakMap();
+  function sizeTexts(fig, cfg, present) {
+    for (const r of fig.renderers || []) {
+      const g = r.glyph, size = g && g.text_font_size;
+      if (!size) continue;
+      if (!TEXT_BASE.has(g)) {
+        const raw = typeof size === "string" ? size : size.value;
+        const px = typeof raw === "string" && raw.endsWith("px") ? Number(raw.slice(0, -2)) : NaN;
+        TEXT_BASE.set(g, cfg.built_present ? Math.round(px / cfg.present_text[0]) : px);
+      }
+      const base = TEXT_BASE.get(g);
+      if (!isFinite(base)) continue;
+      const [scale, min] = cfg.present_text;
+      const want = `${present ? Math.max(min, Math.round(base * scale)) : base}px`;
+      const now = typeof size === "string" ? size : size.value;
+      if (now !== want) g.text_font_size = typeof size === "string" ? want : { value: want };
+    }
+  }
+
   function apply(doc, cfg, present, shared, heights) {
     const key = present ? "present" : "normal", s = cfg.sizes[key], vars = cfg.vars[key];
     if (!doc) return;
     for (const m of doc.all_models) {
       if (m.title === undefined || m.left === undefined || m.below === undefined) continue;
       sizeFigure(m, s);
+      sizeTexts(m, cfg, present);
       if (heights && m.height != null && m.frame_height == null && m.sizing_mode !== "stretch_both") {
         const h = Math.round(baseHeight(m, cfg) * (present ? cfg.present_height : 1));
         if (m.height !== h) m.height = h;

@@ -208,6 +208,85 @@ def style_legend(legend, present: bool = False):
     return legend
 
 
+def name_fonts(root) -> int:
+    """Give every text under ``root`` that names no font of its own the page's font (returns how many).
+
+    Bokeh draws canvas text in "helvetica" unless told otherwise (a text glyph's words, a colour bar's labels,
+    a legend's title), and a browser finds "helvetica" wherever it can: Liberation Sans on a Linux machine
+    that has it, something else on the next machine.  Every text names FONT, so the page measures and looks
+    the same on every machine that has the font, and falls back the same way on one that does not.
+    """
+    from bokeh.core.property.dataspec import DataSpec
+    from bokeh.core.property.vectorization import Value
+
+    changed = 0
+    for m in root.references():
+        for name in m.properties():
+            if not name.endswith("text_font"):
+                continue
+            v = getattr(m, name)
+            plain = v.value if isinstance(v, Value) else v
+            if plain != "helvetica":
+                continue
+            spec = isinstance(m.lookup(name).property, DataSpec)
+            setattr(m, name, Value(FONT) if spec else FONT)
+            changed += 1
+    return changed
+
+
+def slim(roots) -> int:
+    """Build less for the browser (returns how many models it saved): a glyph renderer draws no selected or
+    muted copies of its glyph (the page has no selection and no muting, and BokehJS would build a view for
+    each), and equal tick formatters and style sheets are one model each, shared."""
+    from bokeh.models import CustomJSTickFormatter, GlyphRenderer, InlineStyleSheet
+
+    seen, saved, shared = set(), 0, {}
+    models = [m for r in roots for m in r.references() if id(m) not in seen and not seen.add(id(m))]
+    for m in models:
+        if isinstance(m, GlyphRenderer):
+            for name in ("nonselection_glyph", "muted_glyph"):
+                if getattr(m, name) not in (None, "auto"):
+                    setattr(m, name, None)
+                    saved += 1
+    for m in models:
+        for name in ("formatter", "stylesheets"):
+            if name not in m.properties():
+                continue
+            v = getattr(m, name)
+            if isinstance(v, CustomJSTickFormatter):
+                key = ("formatter", v.code, tuple(sorted(v.args.items())) if not v.args else id(v))
+                keep = shared.setdefault(key, v)
+                if keep is not v:
+                    setattr(m, name, keep)
+                    saved += 1
+            elif isinstance(v, list) and any(isinstance(x, InlineStyleSheet) for x in v):
+                new = []
+                for x in v:
+                    if isinstance(x, InlineStyleSheet):
+                        keep = shared.setdefault(("css", x.css), x)
+                        saved += keep is not x
+                        x = keep
+                    new.append(x)
+                setattr(m, name, new)
+    return saved
+
+
+PRESENT_TEXT_SCALE = 1.5   # words drawn inside a plot grow by this much on a projector ...
+PRESENT_TEXT_MIN = 20      # ... to at least this many px
+
+
+def present_text_size(size):
+    """A text glyph's font size for presentation mode: PRESENT_TEXT_SCALE times larger, at least 20 px (the
+    twin of presentTextSize in app/ui/theme.js).  Accepts "13px" or Bokeh's value spec of it."""
+    from bokeh.core.property.vectorization import Value
+
+    raw = size.value if isinstance(size, Value) else size
+    if not isinstance(raw, str) or not raw.endswith("px"):
+        return size
+    px = max(PRESENT_TEXT_MIN, round(float(raw[:-2]) * PRESENT_TEXT_SCALE))
+    return Value(f"{px}px") if isinstance(size, Value) else f"{px}px"
+
+
 def present_figures(root, present: bool) -> None:
     """Size every figure under ``root`` for ``present`` before the page is sent (the twin of Theme.apply).
 
@@ -229,6 +308,10 @@ def present_figures(root, present: bool) -> None:
                 r.major_label_text_font_size, r.axis_label_text_font_size = s["tick"], s["axis_label"]
         if fig.height is not None and fig.frame_height is None and fig.sizing_mode != "stretch_both":
             fig.height = round(fig.height * PRESENT_HEIGHT)
+        for r in fig.renderers:   # words drawn in the plot (a text glyph): at least 20 px on a projector
+            size = getattr(getattr(r, "glyph", None), "text_font_size", None)
+            if size is not None:
+                r.glyph.text_font_size = present_text_size(size)
         if (fig.min_border_left, fig.min_border_right) == SHARED_X_BORDERS["normal"]:
             fig.min_border_left, fig.min_border_right = left, right
 
@@ -243,7 +326,7 @@ def log_format():
 def js_config(built_present: bool = False) -> dict:
     """What app/ui/theme.js needs, from the one definition here (``built_present``: sized by present_figures)."""
     return {"sizes": SIZES, "vars": {k: root_styles(k == "present") for k in SIZES}, "present_height": PRESENT_HEIGHT,
-            "present_marker_scale": PRESENT_MARKER_SCALE,
+            "present_marker_scale": PRESENT_MARKER_SCALE, "present_text": [PRESENT_TEXT_SCALE, PRESENT_TEXT_MIN],
             "built_present": bool(built_present), "narrow_width": NARROW_WIDTH,
             "shared_x_borders": {k: list(v) for k, v in SHARED_X_BORDERS.items()}}
 

@@ -1,4 +1,5 @@
-"""The guided tour without a browser: the file format's checks, the shipped tour, conditions with the core, the CLI."""
+"""The guided tour without a browser: the file format's checks, the shipped tours, ?tour=, conditions with the
+core, the CLI's --tour."""
 
 from __future__ import annotations
 
@@ -6,25 +7,64 @@ import copy
 import json
 import re
 
+import numpy as np
 import pytest
 
+import attention
 from app import cli
 from app.state import ExplorableState, parse_query, url_spec
-from app.tour import (MAX_STEPS, NAMES, STATE_KEYS, TourError, default_tour, default_tour_path, holds, load_tour,
-                      parse_tour, readouts)
-from app.tour.model import compare, full_state
+from app.tour import (CONDITIONS, MAX_STEPS, NAMES, READS, SECTION_KEYS, SECTIONS, STATE_KEYS, Step, Tour, TourError,
+                      check_tour_data, default_tour, default_tour_path, holds, lesson_tour, load_tour, parse_tour,
+                      readouts, resolve_step, section_readouts, show_me_problems, show_me_settings, step_readouts,
+                      tour_sentences)
+from app.tour.model import (MAX_CONDITIONS, PENDING_KEYS, RUNTIME_NAMES, compare, full_state, names_of, shipped_tour,
+                            slug, tour_path)
 from app.tour.view import card_html, tour_length
 
 GOOD_STEP = {"title": "Shrink h", "text": "A small h gives one sample all the weight.", "do": "Drag h down.",
              "state": {"bandwidth": 0.05}, "when": [["max_weight", ">=", 0.95]], "found": "One sample wins."}
+# One good step of each section, in the new format (an id and a section).
+NEW_STEPS = {
+    "regression": dict(GOOD_STEP, id="shrink", section="regression"),
+    "learning": dict(GOOD_STEP, id="refused", section="learning", state={"lr": "300", "step": 1},
+                     when=[["refused", "==", True]]),
+    "sentence": dict(GOOD_STEP, id="mask", section="sentence", state={"causal": True},
+                     when=[["causal", "==", True], ["future_weight", "==", 0]]),
+    "ideas": dict(GOOD_STEP, id="lag", section="ideas", state={"period": 5}, when=[["top_lag", "==", 5]]),
+}
+# The steps of the first tour, by number: links instructors made (?tour=3) keep opening these steps.
+REGRESSION_IDS = ("query-listens", "shrink-h", "widen-h", "temperature-knob", "dot-equal-keys", "long-keys-win",
+                  "best-bandwidth")
+# Every step of the whole lesson, by number: ?tour=<id> links depend on these names, so a rename must be deliberate.
+LESSON_IDS = REGRESSION_IDS + ("learn-play", "learn-overshoot", "learn-refused", "metric-stretch", "bank-row",
+                               "bank-loan", "rows-sum-to-one", "causal-mask", "heads", "n-squared", "rnn-chain",
+                               "lag-feature")
+SHIPPED = ("regression", "lesson")
 
 
 def tour_with(step: dict | None = None, *, at: int = 2, **top) -> dict:
-    """A valid three-step tour whose step ``at`` (from 1) is replaced by ``step``."""
+    """A valid three-step tour (written before steps had ids) whose step ``at`` (from 1) is replaced by ``step``."""
     steps = [copy.deepcopy(GOOD_STEP) for _ in range(3)]
     if step is not None:
         steps[at - 1] = step
     return {"title": "A tour", "steps": steps, **top}
+
+
+def new_tour(*steps) -> dict:
+    """A tour in the new format from steps (default: one of each section, in the page's order)."""
+    steps = steps or tuple(NEW_STEPS[s] for s in SECTIONS)
+    return {"title": "A tour", "steps": [copy.deepcopy(s) for s in steps]}
+
+
+def new_step(of: str, /, **fields) -> dict:
+    """NEW_STEPS[of] with ``fields`` replaced (``...`` deletes one)."""
+    s = copy.deepcopy(NEW_STEPS[of])
+    for k, v in fields.items():
+        if v is ...:
+            del s[k]
+        else:
+            s[k] = v
+    return s
 
 
 def changed(**fields) -> dict:
@@ -35,6 +75,12 @@ def changed(**fields) -> dict:
         else:
             s[k] = v
     return s
+
+
+def errors_of(data) -> list[str]:
+    tour, errors = check_tour_data(data)
+    assert (tour is None) == bool(errors)
+    return errors
 
 
 # ---- bad files: each error names the step and the field ------------------------------------------
@@ -49,8 +95,11 @@ BAD_STEPS = [
     (changed(text="h is 1e-3 here."), '"text"', "exponent"),
     (changed(do="Move the tilt to -2."), '"do"', "minus sign"),
     (changed(found="One. Two."), '"found"', "2 sentences"),
+    (changed(do="Press <b>Show me</b>."), '"do"', "markup"),
+    (changed(found="It was <script>alert(1)</script>."), '"found"', "markup"),
+    (changed(text="Use &lt; here."), '"text"', "markup"),
     (changed(state=[1]), '"state"', "expected an object"),
-    (changed(state={"sentence": "the bank"}), '"state" sentence', "not a setting a step can set"),
+    (changed(state={"sentence": "the bank"}), '"state" sentence', "not a setting a regression step can set"),
     (changed(state={"bandwidth": 500}), '"state" bandwidth', "outside 0.005 to 50"),
     (changed(state={"bandwidth": "wide"}), '"state" bandwidth', "expected a number, got text"),
     (changed(state={"bandwidth": True}), '"state" bandwidth', "expected a number, got true/false"),
@@ -65,16 +114,21 @@ BAD_STEPS = [
     (changed(when=[["kernel", "<", "dot"]]), '"when" [1]', "== or !="),
     (changed(when=[["kernel", "==", "cosine"]]), '"when" [1]', "not a kernel"),
     (changed(when=[["__import__('os')", "==", 1]]), '"when" [1]', "unknown name"),
-    ("just text", "step 2", "expected an object"),
+    (changed(when=[["top_word", "==", "river"]]), '"when" [1]', "top_word is a name of the sentence section"),
+    (changed(when=[["max_weight", ">=", 0.9]] * (MAX_CONDITIONS + 1)), '"when"', f"at most {MAX_CONDITIONS}"),
+    (changed(optional="yes"), '"optional"', "expected true or false"),
+    ("just text", "", "expected an object"),
 ]
 
 
 @pytest.mark.parametrize("step, field, words", BAD_STEPS, ids=[f"{f}:{w}" for _, f, w in BAD_STEPS])
-def test_a_bad_step_is_named_with_its_field(step, field, words):
+def test_a_bad_step_is_named_with_its_number_id_and_field(step, field, words):
     with pytest.raises(TourError) as err:
         parse_tour(tour_with(step, at=2))
     msg = str(err.value)
-    assert msg.startswith(f"step 2, {field}") or (field == "step 2" and msg.startswith("step 2")), msg
+    # a file without ids: the step's id is made from its title (the three steps share one title: -2 is step 2's)
+    where = "step 2: " if isinstance(step, str) else f"step 2 (shrink-h-2), {field}"
+    assert msg.startswith(where), msg
     assert words in msg, msg
     assert "\n" not in msg
 
@@ -85,10 +139,115 @@ def test_a_bad_step_is_named_with_its_field(step, field, words):
     ({"title": "t", "steps": []}, '"steps": expected a non-empty list'),
     ({"title": "t", "steps": [GOOD_STEP], "author": "me"}, '"author": unknown field'),
     ({"title": "t", "steps": [GOOD_STEP] * (MAX_STEPS + 1)}, f"at most {MAX_STEPS}"),
+    ({"title": "<i>t</i>", "steps": [GOOD_STEP]}, '"title": markup'),
+    ({"title": "t", "steps": [GOOD_STEP], "$schema": 3}, '"$schema": expected text'),
 ])
 def test_a_bad_tour_is_named_with_its_field(data, words):
     with pytest.raises(TourError, match=re.escape(words)):
         parse_tour(data)
+
+
+# Steps of the new format: a step names its id and section; its state and conditions are its section's.
+BAD_NEW = [
+    (new_step("regression", id="Shrink H"), 'step 1, "id"', "is not an id"),
+    (new_step("regression", id="42"), 'step 1, "id"', "at least one letter"),
+    (new_step("regression", id="a" * 41), 'step 1, "id"', "41 characters, at most 40"),
+    (new_step("regression", id=7), 'step 1, "id"', "expected text, got a number"),
+    (new_step("regression", id=...), 'step 1, "id"', "missing"),
+    (new_step("regression", section="sentiment"), 'step 1 (shrink), "section"', '"sentiment" is not a section'),
+    (new_step("regression", section=...), 'step 1 (shrink), "section"', "missing"),
+    (new_step("learning", state={"lr": 2}), 'step 1 (refused), "state" lr', "written as text, in quotes"),
+    (new_step("learning", state={"step": 2.5}), 'step 1 (refused), "state" step', "a whole number, got 2.5"),
+    (new_step("learning", state={"step": 61}), 'step 1 (refused), "state" step', "outside 0 to 60"),
+    (new_step("learning", state={"query": 1.0}), 'step 1 (refused), "state" query', "belongs to the regression"),
+    (new_step("learning", when=[["playing", "==", True]]), 'step 1 (refused), "when"', "known in the browser only"),
+    (new_step("learning", when=[["refused", "==", "yes"]]), 'step 1 (refused), "when" [1]', "true or false, got text"),
+    (new_step("learning", when=[["lr", "==", 300]]), 'step 1 (refused), "when" [1]', "written as text"),
+    (new_step("learning", when=[["refused", ">=", True]]), 'step 1 (refused), "when" [1]', "== or !="),
+    (new_step("sentence", state={"token": 7}), 'step 1 (mask), "state" token', "past the end of the 5-word sentence"),
+    (new_step("sentence", state={"head": 3}), 'step 1 (mask), "state" head', "there is no head 3"),
+    (new_step("sentence", state={"sentence": "!!!"}), 'step 1 (mask), "state" sentence', "sentence is empty"),
+    (new_step("sentence", state={"sentence": "a " * 40}), 'step 1 (mask), "state" sentence', "at most 32"),
+    (new_step("sentence", when=[["word", "==", "Bank"]]), 'step 1 (mask), "when" [1]', "write a word as the page"),
+    (new_step("sentence", when=[["sentence", "==", "The bank."]]), 'step 1 (mask), "when" [1]', "as the page splits"),
+    (new_step("sentence", when=[["head_name", "==", "grammar"]]), 'step 1 (mask), "when" [1]', "not a head_name"),
+    (new_step("ideas", state={"period": 15}), 'step 1 (lag), "state" period', "outside 3 to 14"),
+    (new_step("ideas", state={"sentence": "the bank", "token": 1}), 'step 1 (lag), "state" token', "sentence section"),
+]
+
+
+@pytest.mark.parametrize("step, where, words", BAD_NEW, ids=[f"{w}:{x}" for _, w, x in BAD_NEW])
+def test_a_bad_step_of_any_section_is_named(step, where, words):
+    errors = errors_of(new_tour(step))
+    assert len(errors) == 1, errors
+    assert errors[0].startswith(where) and words in errors[0], errors
+
+
+def test_every_problem_of_a_file_is_one_line():
+    bad = new_tour(new_step("regression", title=3, when=[["nope", "<", 1]]),
+                   new_step("learning", state={"lr": "7"}))
+    assert errors_of(bad) == [
+        'step 1 (shrink), "title": expected text, got a number',
+        'step 1 (shrink), "when" [1]: unknown name "nope" (known: ' + ", ".join(names_of("regression")) + ")",
+        'step 2 (refused), "state" lr: "7" is not one of 0.5, 2, 10, 20, 50, 300',
+    ]
+
+
+def test_ids_are_unique_and_sections_follow_the_page():
+    twice = new_tour(NEW_STEPS["regression"], new_step("learning", id="shrink"))
+    assert errors_of(twice) == ['step 2 (shrink), "id": \'shrink\' is already step 1\'s id']
+    backwards = new_tour(NEW_STEPS["sentence"], NEW_STEPS["learning"])
+    assert errors_of(backwards) == ['step 2 (refused), "section": a learning step after a sentence step; steps '
+                                    "follow the page's order: regression, learning, sentence, ideas"]
+    # a later regression step after learning is out of order too, even with a sentence step between
+    late = new_tour(NEW_STEPS["learning"], NEW_STEPS["sentence"], new_step("regression", id="late"))
+    assert [e.split(":")[0] for e in errors_of(late)] == ['step 3 (late), "section"']
+
+
+def test_a_file_gives_every_step_an_id_and_a_section_or_none():
+    mixed = {"title": "t", "steps": [NEW_STEPS["regression"], changed(title="No id")]}
+    assert errors_of(mixed) == ['step 2, "id": missing (a tour whose steps have ids and sections gives every step '
+                                'both)',
+                                'step 2, "section": missing (a tour whose steps have ids and sections gives every '
+                                'step both)']
+
+
+def test_a_file_from_before_ids_loads_with_ids_made_from_its_titles(tmp_path):
+    old = {"title": "t", "steps": [changed(title="Who does the query listen to?"),
+                                   changed(title="Café au lait, h·√T"), changed(title="Café au lait, h·√T"),
+                                   changed(title="42"),
+                                   changed(title="A very long title that goes on and on past forty characters")]}
+    p = tmp_path / "old.json"
+    p.write_text(json.dumps(old), encoding="utf-8")
+    tour = load_tour(p)
+    assert tour.ids == ("who-does-the-query-listen-to", "cafe-au-lait-h-t", "cafe-au-lait-h-t-2", "step",
+                        "a-very-long-title-that-goes-on-and-on")
+    assert {s.section for s in tour.steps} == {"regression"}
+    assert all(len(i) <= 40 for i in tour.ids)
+    assert resolve_step("cafe-au-lait-h-t-2", tour) == (3, None)
+
+
+def test_slug_rules():
+    assert slug("Shrink h: one sample takes everything") == "shrink-h-one-sample-takes-everything"
+    assert slug("   ") == "step" and slug("2 + 2") == "step"
+    assert slug("x" * 50) == "x" * 40                        # no hyphen to cut at: cut at 40
+    assert slug("ab-" * 20, taken={"ab-ab-ab-ab-ab-ab-ab-ab-ab-ab-ab-ab-ab"}) == "ab-ab-ab-ab-ab-ab-ab-ab-ab-ab-ab-ab-ab-2"
+    assert slug("a" * 40, taken={"a" * 40}) == "a" * 38 + "-2"
+
+
+def test_hostile_json_is_one_line(tmp_path):
+    cases = {
+        "twice.json": ('{"title": "a", "title": "b", "steps": []}', 'the field "title" is given twice'),
+        "nan.json": ('{"title": "t", "steps": [{"query": NaN}]}', "NaN is not a number JSON knows"),
+        "deep.json": ("[" * 100_000 + "]" * 100_000, "nested too deeply"),
+        "big.json": ('{"title": "' + "x" * 300_000 + '"}', "a tour file is at most 200000"),
+    }
+    for name, (text, words) in cases.items():
+        p = tmp_path / name
+        p.write_text(text, encoding="utf-8")
+        with pytest.raises(TourError) as err:
+            load_tour(p)
+        assert words in str(err.value) and "\n" not in str(err.value), (name, str(err.value))
 
 
 def test_bad_json_and_unreadable_files_say_so(tmp_path):
@@ -104,53 +263,143 @@ def test_bad_json_and_unreadable_files_say_so(tmp_path):
         load_tour(tmp_path / "missing.json")
 
 
-def test_a_good_file_loads(tmp_path):
+def test_a_good_file_loads_and_a_byte_order_mark_is_fine(tmp_path):
     p = tmp_path / "mine.json"
     p.write_text(json.dumps(tour_with()), encoding="utf-8")
     tour = load_tour(p)
     assert len(tour) == 3 and tour.steps[0].when == (("max_weight", ">=", 0.95),)
+    p.write_bytes(b"\xef\xbb\xbf" + json.dumps(new_tour()).encode("utf-8"))   # as some Windows editors save
+    assert load_tour(p).ids == ("shrink", "refused", "mask", "lag")
 
 
-# ---- the shipped tour -----------------------------------------------------------------------------
+def test_a_step_may_set_what_its_section_reads_from_another():
+    """The bandwidth's path is trained on the regression's dataset; the ideas' graphs follow the sentence."""
+    ok = new_tour(new_step("learning", state={"dataset": "bump", "lr": "2"}),
+                  new_step("ideas", state={"sentence": "the bank", "period": 4}))
+    tour = parse_tour(ok)
+    assert tour.steps[0].state == {"dataset": "bump", "lr": "2"}
+    assert READS == {"learning": ("dataset",), "ideas": ("sentence",)}
 
-def test_the_shipped_tour_validates_and_has_six_to_ten_steps():
-    tour = default_tour()
-    assert 6 <= len(tour) <= 10
-    raw = json.loads(default_tour_path().read_text(encoding="utf-8"))
-    assert parse_tour(raw).as_dict() == tour.as_dict()   # nothing in the file is dropped or rewritten
+
+# ---- the shipped tours ------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("name", SHIPPED)
+def test_the_shipped_tours_validate_as_written(name):
+    tour = shipped_tour(name)
+    raw = json.loads(tour_path(name).read_text(encoding="utf-8"))
+    assert raw["steps"] and all("id" in s and "section" in s for s in raw["steps"])   # nothing made up on reading
+    assert parse_tour(raw).as_dict() == tour.as_dict()
+    assert [s.as_dict() for s in tour.steps] == [
+        {k: v for k, v in s.items()} | {"when": [list(c) for c in s["when"]]} for s in raw["steps"]]
 
 
-def test_the_shipped_tour_reads_as_plain_text():
-    for i, s in enumerate(default_tour().steps, 1):
+def test_the_first_tour_is_the_default_and_has_six_to_ten_steps():
+    assert default_tour() is shipped_tour("regression") and default_tour_path() == tour_path("regression")
+    assert 6 <= len(default_tour()) <= 10
+
+
+def test_numbered_links_keep_their_steps():
+    """?tour=1 ... ?tour=7 open the same seven steps in the first tour and in the whole lesson."""
+    first, lesson = default_tour(), lesson_tour()
+    assert first.ids == REGRESSION_IDS
+    assert [s.as_dict() for s in lesson.steps[:7]] == [s.as_dict() for s in first.steps]
+    for k, sid in enumerate(REGRESSION_IDS, 1):
+        for tour in (first, lesson):
+            assert resolve_step(str(k), tour) == (k, None)
+            assert resolve_step(sid, tour) == (k, None)
+            assert tour.steps[k - 1].id == sid
+
+
+def test_the_lessons_ids_are_stable_and_unique():
+    lesson = lesson_tour()
+    assert lesson.ids == LESSON_IDS
+    assert len(set(lesson.ids)) == len(lesson)
+
+
+def test_the_lesson_goes_through_every_section_in_the_pages_order():
+    lesson = lesson_tour()
+    assert lesson.sections() == SECTIONS
+    order = [SECTIONS.index(s.section) for s in lesson.steps]
+    assert order == sorted(order)
+    counts = {sec: sum(s.section == sec for s in lesson.steps) for sec in SECTIONS}
+    assert counts["learning"] >= 3 and counts["sentence"] >= 6 and counts["ideas"] >= 2
+    assert any(s.optional for s in lesson.steps) and len(lesson) <= MAX_STEPS
+
+
+@pytest.mark.parametrize("name", SHIPPED)
+def test_the_shipped_tours_read_as_plain_text(name):
+    for i, s in enumerate(shipped_tour(name).steps, 1):
         for text in (s.title, s.text, s.do, s.found):
             assert not re.search(r"\d[eE][+\-\u2212]?\d", text), (i, text)
             assert not re.search(r"(?<![\w)])-\d", text), (i, text)
             assert "<" not in text and "&" not in text, (i, text)
 
 
-@pytest.mark.parametrize("k", range(1, len(default_tour()) + 1))
-def test_show_me_reaches_a_state_that_satisfies_the_step(k):
-    """The state "show me" moves to, computed with the numpy core, meets the step's own condition..."""
-    step = default_tour().steps[k - 1]
-    assert holds(step.when, readouts(step.state)), (k, readouts(step.state))
+LESSON_STEPS = [pytest.param(s, id=s.id) for s in lesson_tour().steps]
 
 
-@pytest.mark.parametrize("k", range(1, len(default_tour()) + 1))
-def test_the_opening_state_does_not_satisfy_any_step(k):
-    """... and the page as it opens does not: every step asks the student to change something."""
-    step = default_tour().steps[k - 1]
-    assert not holds(step.when, readouts({})), k
+@pytest.mark.parametrize("step", LESSON_STEPS)
+def test_show_me_reaches_a_state_that_satisfies_the_step(step):
+    """The state "show me" moves to, computed with the numpy core, meets the step's own condition ..."""
+    values = step_readouts(step)
+    assert holds(step.when, values), (step.id, values)
 
+
+@pytest.mark.parametrize("step", LESSON_STEPS)
+def test_the_opening_state_does_not_satisfy_any_step(step):
+    """... and the page as it opens does not: every step asks the student to change something ..."""
+    assert not holds(step.when, step_readouts(step, {})), step.id
+
+
+def arrivals(tour: Tour):
+    """The settings a student meets each step with after pressing Show me on every step before it: all from
+    their defaults, then each step's Show-me settings applied in turn (what "Show me" leaves alone stays)."""
+    spec = {k: url_spec().get(k, PENDING_KEYS.get(k)) for sec in SECTIONS for k in SECTION_KEYS[sec]}
+    now = {k: s["default"] for k, s in spec.items()}
+    for step in tour.steps:
+        yield step, dict(now)
+        now.update(show_me_settings(step))
+
+
+@pytest.mark.parametrize("name", SHIPPED)
+def test_no_step_is_met_where_the_step_before_left_the_page(name):
+    """... nor where "Show me" on the step before left it: a goal met on arrival could never be found."""
+    for step, settings in arrivals(shipped_tour(name)):
+        values = step_readouts(step, settings)
+        assert not holds(step.when, values), (step.id, values)
+
+
+def test_steps_not_marked_for_the_shipped_data_work_on_every_shipped_dataset():
+    """needs_shipped_data marks the steps written for the worked example's samples; the others' Show me meets
+    their goal whichever shipped dataset is loaded (a step's state may still name its own)."""
+    checked = 0
+    for step in lesson_tour().steps:
+        if step.needs_shipped_data or "dataset" not in SECTION_KEYS[step.section] + READS.get(step.section, ()):
+            continue
+        for name in attention.list_datasets():
+            assert holds(step.when, step_readouts(step, {**step.state, "dataset": name})), (step.id, name)
+        checked += 1
+    assert checked >= 4
+    marked = [s.id for s in lesson_tour().steps if s.needs_shipped_data]
+    assert "learn-refused" in marked and "best-bandwidth" in marked
+
+
+def test_a_step_whose_show_me_misses_its_goal_is_reported():
+    step = new_step("sentence", state={"causal": False}, when=[["causal", "==", True], ["top_word", "==", "river"]])
+    problems = show_me_problems(parse_tour(new_tour(step)))
+    assert problems == ['step 1 (mask), "when" [1]: Show me does not reach it: causal is false there, and the step '
+                        'asks == true']
+
+
+# ---- the conditions, by the core ---------------------------------------------------------------------
 
 def test_readouts_are_the_cores_numbers():
-    import attention
-
     d = attention.load_dataset()
     r = readouts({"query": 3.2, "bandwidth": 0.62})
     core = attention.readout(3.2, d.x, d.y, bandwidth=0.62)
     assert r["max_weight"] == core.max_weight and r["effective_points"] == core.effective_points
     assert r["effective_share"] == pytest.approx(core.effective_points / 24)
-    assert set(r) == set(NAMES)
+    assert set(r) == set(names_of("regression"))
     tilted = readouts({"kernel": "dot", "key_norm": 2.0})
     assert tilted["winner_gap"] > 2 and tilted["max_weight"] > 0.99   # a far, long key wins
     assert readouts({"kernel": "dot"})["winner_gap"] == 0.0            # equal lengths: the nearest wins
@@ -158,10 +407,90 @@ def test_readouts_are_the_cores_numbers():
     assert readouts({"bandwidth": 0.27})["loo_excess"] < 0.01 < readouts({})["loo_excess"]
 
 
+def test_learning_readouts_are_the_cores_paths():
+    """The paths trained here, by attention.train_bandwidth / train_metric, from the page's start (h = 0.15, W = I)."""
+    d = attention.load_dataset("bump")
+    tr = attention.train_bandwidth(d.x, d.y, h0=0.15, learning_rate=10.0, steps=60)
+    r = section_readouts("learning", {"dataset": "bump", "lr": "10", "step": 7})
+    assert r["learned_h"] == pytest.approx(tr.h[7], rel=1e-12) and r["step"] == 7
+    grid = np.geomspace(0.005, 50, 241)
+    lowest = min(attention.loo_error(d.x, d.y, bandwidths=grid).min(), tr.loss[7])
+    assert r["learned_excess"] == pytest.approx(tr.loss[7] / lowest - 1, rel=1e-9, abs=1e-12)
+    assert not r["refused"] and not r["finished"]
+    refused = section_readouts("learning", {"lr": "300", "step": 60})     # past the end: its last step
+    x, y = attention.load_dataset().x, attention.load_dataset().y
+    t300 = attention.train_bandwidth(x, y, h0=0.15, learning_rate=300.0, steps=60)
+    assert t300.diverged and refused["step"] == len(t300.h) - 1 and refused["refused"] and refused["finished"]
+    m = attention.learn.load_metric_dataset()
+    tm = attention.train_metric(m.X, m.y, W0=np.eye(2), learning_rate=2.0, steps=150)
+    r = section_readouts("learning", {"metric_step": 40})
+    assert r["column_ratio"] == pytest.approx(tm.column_ratio()[40], rel=1e-12)
+    assert set(r) == set(names_of("learning")) - set(RUNTIME_NAMES)
+
+
+def test_sentence_readouts_are_the_cores_analysis():
+    a = attention.analyze_sentence("the bank approved the loan", temperature=2.0, causal=True)
+    r = section_readouts("sentence", {"sentence": "The bank approved the loan!", "token": 3, "head": 2,
+                                      "att_temperature": 2.0, "causal": True})
+    w = a.weights[2][3]
+    assert r["sentence"] == "the bank approved the loan" and r["word"] == "the" and r["head_name"] == "content words"
+    assert r["top_word"] == a.tokens[int(np.argmax(w))] and r["top_weight"] == float(w.max())
+    assert r["row_sum"] == pytest.approx(1.0, abs=1e-12) and r["future_weight"] == 0.0   # the mask
+    assert (r["sense_water"], r["sense_money"]) == tuple(float(v) for v in a.output_xy[2][3])
+    assert (r["n_tokens"], r["n_scores"]) == (5, 25)
+    assert set(r) == set(names_of("sentence"))
+    unmasked = section_readouts("sentence", {})
+    assert unmasked["future_weight"] == pytest.approx(float(attention.analyze_sentence(
+        "the bank by the river").weights[0][1][2:].sum()))
+
+
+def test_ideas_readouts_are_the_cores_numbers():
+    res = attention.compare_lag_models(9)
+    r = section_readouts("ideas", {"period": 9, "sentence": "we walked to the bank"})
+    assert r["top_lag"] == res["top_lag"]
+    assert r["top_lag_weight"] == pytest.approx(res["weights"][res["top_lag"] - 1], abs=5e-5)   # shipped rounded
+    assert r["rmse_attention"] == pytest.approx(res["rmse_attention"], abs=5e-5)
+    assert r["rmse_linear"] == pytest.approx(res["rmse_linear"], abs=5e-5)
+    assert (r["rnn_steps"], r["attention_steps"]) == (5, 1)
+    assert set(r) == set(names_of("ideas"))
+
+
+def test_every_name_has_a_section_a_kind_a_description_and_units():
+    assert set(NAMES) == set(CONDITIONS)
+    for name, c in CONDITIONS.items():
+        assert c.section in SECTIONS and c.kind in ("number", "bool", "choice", "word", "sentence"), name
+        assert c.description and c.units and not re.search(r"\d[eE]\d", c.description + c.units), name
+    assert RUNTIME_NAMES == ("playing", "metric_playing")
+
+
+def test_the_tours_keys_are_the_pages():
+    """The sections, their deep-link keys and the lag panel's periods, against the page's own definitions."""
+    from app.ideas.view import PERIODS
+    from app.learning.view import URL_KEYS
+    from app.sections import PAGE_ORDER
+    from app.sentence.view import SENTENCE_KEYS
+
+    assert SECTIONS == PAGE_ORDER
+    assert SECTION_KEYS["learning"] == URL_KEYS and SECTION_KEYS["sentence"] == SENTENCE_KEYS
+    spec = url_spec()
+    missing = [k for sec in SECTIONS for k in SECTION_KEYS[sec] if k not in spec]
+    assert missing == list(PENDING_KEYS) == ["period"]   # the page has no deep link for the period yet
+    p = PENDING_KEYS["period"]
+    assert (p["lo"], p["hi"]) == (PERIODS[0], PERIODS[-1]) and p["default"] == attention.lags.DEFAULT_PERIOD
+
+
+def test_runtime_names_count_as_met_only_when_the_page_does_not_say():
+    when = (("playing", "==", True), ("step", ">=", 3))
+    assert holds(when, {"step": 5})                        # the Show-me check: playing unknown
+    assert not holds(when, {"step": 5, "playing": False})  # the page knows
+    assert not holds(when, {"step": 1})
+
+
 @pytest.mark.parametrize("a, op, b, want", [
     (0.95, ">=", 0.95, True), (0.95 - 1e-12, ">=", 0.95, True), (0.94, ">=", 0.95, False),
     (1.0, "<", 1.0, False), (0.0, "==", 0, True), (0.05, "!=", 0, True), ("dot", "==", "dot", True),
-    ("dot", "!=", "gaussian", True), ("dot", "<", "gaussian", False),
+    ("dot", "!=", "gaussian", True), ("dot", "<", "gaussian", False), (True, "==", True, True),
+    (False, "==", True, False), (True, "!=", False, True), (1, "==", True, False), (True, ">=", False, False),
 ])
 def test_compare(a, op, b, want):
     assert compare(a, op, b) is want
@@ -171,13 +500,77 @@ def test_full_state_fills_in_the_defaults_as_a_link_does():
     spec = url_spec()
     s = full_state({"bandwidth": 0.05})
     assert set(s) == set(STATE_KEYS) and s["bandwidth"] == 0.05 and s["query"] == spec["query"]["default"]
+    assert full_state({}, "ideas") == {"period": 7, "sentence": spec["sentence"]["default"]}
+
+
+def test_show_me_sets_its_sections_settings_and_only_the_read_ones_it_names():
+    lesson = {s.id: s for s in lesson_tour().steps}
+    learn = show_me_settings(lesson["learn-refused"])
+    assert learn == {"lr": "300", "step": 1, "metric_lr": "2", "metric_step": 0, "dataset": "default"}
+    assert show_me_settings(lesson["metric-stretch"]) == {"lr": "2", "step": 0, "metric_lr": "2", "metric_step": 150}
+    assert show_me_settings(lesson["lag-feature"]) == {"period": 5}     # the sentence stays as the student left it
+    assert set(show_me_settings(lesson["heads"])) == set(SECTION_KEYS["sentence"])
+
+
+def test_the_sentences_an_offline_page_must_carry():
+    from app.sentence.view import presets_payload
+
+    needed = tour_sentences(lesson_tour())
+    presets = {p["text"] for p in presets_payload()[0]}
+    assert "the bank approved the loan" in needed and len(needed) == len(set(needed))
+    assert set(needed) - presets == {"the fisherman rowed his boat to the muddy river bank",
+                                     "we sat on the muddy bank of the river and the fisherman rowed his boat to the "
+                                     "shore"}
+
+
+# ---- ?tour= ---------------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("raw, want", [
+    (None, (1, None)),
+    ("1", (1, None)), ("7", (7, None)), ("19", (19, None)), ("0", (0, None)), ("007", (7, None)),
+    (" \t12\n", (12, None)),
+    ("heads", (16, None)), ("HEADS", (16, None)), (" Bank-Row ", (12, None)),
+    ("", (1, "Ignored an empty value for \u201ctour\u201d.")),
+    ("  ", (1, "Ignored an empty value for \u201ctour\u201d.")),
+    ("99", (1, "There is no step 99 in this tour (it has 19 steps); showing step 1.")),
+    ("-1", (1, "Ignored tour=\u201c-1\u201d: expected a step's number (0 to 19) or its id, such as "
+               "\u201cquery-listens\u201d; showing step 1.")),
+    ("+3", (1, "Ignored tour=\u201c+3\u201d: expected a step's number (0 to 19) or its id, such as "
+               "\u201cquery-listens\u201d; showing step 1.")),
+    ("3.0", (1, "Ignored tour=\u201c3.0\u201d: expected a step's number (0 to 19) or its id, such as "
+                "\u201cquery-listens\u201d; showing step 1.")),
+    ("\u0663", (1, "Ignored tour=\u201c\u0663\u201d: expected a step's number (0 to 19) or its id, such as "
+                   "\u201cquery-listens\u201d; showing step 1.")),     # an Arabic-Indic three is not a step number
+    ("shrink-hh", (1, "There is no step \u201cshrink-hh\u201d in this tour; showing step 1.")),
+    ("<script>alert(1)</script>", (1, "Ignored tour=\u201c<script>alert(1)</script>\u201d: expected a step's "
+                                      "number (0 to 19) or its id, such as \u201cquery-listens\u201d; showing step 1.")),
+    ("x" * 50, (1, "Ignored tour=\u201c" + "x" * 40 + "\u2026\u201d: expected a step's number (0 to 19) or its id, "
+                   "such as \u201cquery-listens\u201d; showing step 1.")),
+    ("9" * 50, (1, "There is no step " + "9" * 40 + "\u2026 in this tour (it has 19 steps); showing step 1.")),
+])
+def test_a_tour_link_opens_a_step_by_number_or_id(raw, want):
+    assert resolve_step(raw, lesson_tour()) == want
+
+
+def test_a_link_number_counts_the_steps_of_the_tour_shown():
+    only = lesson_tour().only(["sentence"])
+    assert only.ids[0] == "bank-row" and len(only) == 6
+    assert resolve_step("1", only) == (1, None) and resolve_step("heads", only) == (5, None)
+    assert resolve_step("7", only) == (1, "There is no step 7 in this tour (it has 6 steps); showing step 1.")
+    with pytest.raises(TourError, match="no step goes through"):
+        default_tour().only(["ideas"])
+    with pytest.raises(TourError, match='"maths" is not a section'):
+        default_tour().only(["maths"])
 
 
 # ---- the card and the link -----------------------------------------------------------------------
 
 def test_card_text_is_escaped_and_emphasis_is_the_only_markup():
-    data = tour_with(changed(title="<b>bold</b>", text="Watch *this* & <script>alert(1)</script>."), at=1)
-    html = card_html(parse_tour(data), 1)
+    """A tour file cannot hold markup (the checks refuse it); the card escapes everything anyway."""
+    steps = parse_tour(tour_with()).steps
+    odd = Step(title="<b>bold</b>", text="Watch *this* & <script>alert(1)</script>.", do="d", state={},
+               when=steps[0].when, found="f", id="odd")
+    html = card_html(Tour("A tour", (odd,) + steps[1:]), 1)
     assert "<script>" not in html and "&lt;script&gt;" in html and "&lt;b&gt;" in html
     assert "<em>this</em>" in html and "&amp;" in html
     assert "Step 1 of 3" in html
@@ -204,7 +597,7 @@ def test_a_bad_tour_file_exits_2_with_one_line(tmp_path, capsys, command):
     assert cli.main(argv) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1
-    assert f"--tour {bad}: step 2, \"when\" [1]: unknown name \"max_wieght\"" in err
+    assert f"--tour {bad}: step 2 (shrink-h-2), \"when\" [1]: unknown name \"max_wieght\"" in err
     assert not (tmp_path / "out.html").exists()
 
 

@@ -1,4 +1,5 @@
-"""Benchmarks for attention.learn: one gradient step on the bandwidth and on a 2-D metric.
+"""Benchmarks for attention.learn: one gradient step on the bandwidth and on a 2-D metric, and the path the page
+trains on a generated n = 2000 (windowed sums, beside the full n x n sums they replaced).
 
 ``run(quick)`` returns one row per measurement (see tests/bench/__main__.py):
 section, name, median_us, p95_us, n_runs and, where there is a budget,
@@ -64,6 +65,8 @@ def run(quick: bool) -> list[dict]:
                      _time(lambda: learn.train_bandwidth(d.x, d.y, h0=0.15, learning_rate=lr, steps=steps),
                            reps_train, warmup=1), per=steps, note="median of whole runs divided by the steps"))
 
+    rows += _large_path_rows(quick)
+
     m = learn.make_metric_dataset(n=200, noise=0.1, seed=0)
     W = np.eye(2)
     lr2 = learn.DEFAULT_METRIC_LEARNING_RATE
@@ -81,6 +84,38 @@ def run(quick: bool) -> list[dict]:
     rows.append(_row(f"metric_step, 2-D, n = {mm.n} (metric2d.json)",
                      _time(lambda: learn.metric_step(mm.X, mm.y, W, lr2), reps_2d)))
     rows += _section_rows(quick)
+    return rows
+
+
+# ---------------------------------------------------------------------------
+# a generated n = 2000: the path the page trains, windowed against the full n x n sums
+# ---------------------------------------------------------------------------
+
+def _full_sums(x, y, log_h):
+    """The loss and slope from all n x n terms (the algorithm before the window), with the core's own helper."""
+    d = x[:, None] - x[None, :]
+    D = d * d
+    np.fill_diagonal(D, np.inf)
+    D -= D.min(axis=1, keepdims=True)
+    np.fill_diagonal(D, 0.0)
+    c = 0.5 * math.exp(-2.0 * log_h)
+    loss, G = learn._loo_from_excess(D, y, c)
+    return loss, 2.0 * c * float(np.sum(G * D))
+
+
+def _large_path_rows(quick: bool) -> list[dict]:
+    big = attention.make_dataset("wave", 2000, 0.3, 0)
+    lr, steps = learn.DEFAULT_BANDWIDTH_LEARNING_RATE, learn.DEFAULT_BANDWIDTH_STEPS
+    reps = 2 if quick else 7
+    tr = learn.train_bandwidth(big.x, big.y, h0=0.15, learning_rate=lr, steps=steps)
+    rows = [_row(f"train_bandwidth, wave n = 2000 (seed 0), h0 = 0.15, learning rate {lr:g}, {steps} steps",
+                 _time(lambda: learn.train_bandwidth(big.x, big.y, h0=0.15, learning_rate=lr, steps=steps), reps,
+                       warmup=1),
+                 note="windowed sums: each row sums over the keys of weight >= 1e-16 of its best "
+                      f"(h from 0.15 to {tr.final_h:.3f} on this path)")]
+    rows.append(_row("the same path's 61 evaluations with the full n x n sums (the algorithm before the window)",
+                     _time(lambda: [_full_sums(big.x, big.y, u) for u in tr.log_h], max(2, reps // 2), warmup=0),
+                     note="reference for the row above: the loss and slope at each h of the path"))
     return rows
 
 

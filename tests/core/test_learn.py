@@ -414,3 +414,78 @@ def test_learn_imports_only_numpy_and_the_standard_library():
         elif isinstance(node, ast.ImportFrom) and node.level == 0:
             roots.add(node.module.split(".")[0])
     assert roots - {"numpy"} <= set(sys.stdlib_module_names)
+
+
+# ---------------------------------------------------------------------------
+# 1-D bandwidth: the windowed sums against the full n x n sums
+# ---------------------------------------------------------------------------
+
+def _exact_loo_and_grad(x, y, h, temperature=1.0):
+    """All n x n terms in extended precision, straight from the formulas of ``loo_loss_and_grad``'s docstring:
+    s_ij = -(x_i - x_j)^2 / (2 h^2 T), alpha = softmax over j != i, dL/du = (4/n) sum_i r_i sum_j alpha_ij
+    (s_ij - sbar_i)(y_j - p_i).  No window, no sorting, no centring."""
+    x = np.asarray(x, dtype=np.longdouble)
+    y = np.asarray(y, dtype=np.longdouble)
+    d = x[:, None] - x[None, :]
+    s = -(d * d) / (2 * np.longdouble(h) ** 2 * np.longdouble(temperature))
+    np.fill_diagonal(s, -np.inf)
+    e = np.exp(s - s.max(axis=1, keepdims=True))
+    a = e / e.sum(axis=1, keepdims=True)
+    p = a @ y
+    r = y - p
+    np.fill_diagonal(s, 0)
+    sbar = (a * s).sum(axis=1)
+    t = (a * (s - sbar[:, None]) * (y[None, :] - p[:, None])).sum(axis=1)
+    n = x.shape[0]
+    return float(r @ r / n), float(4 * (r @ t) / n)
+
+
+def _hard_datasets(seed):
+    """Random datasets of the shapes that stress a window: spread out, many duplicated x, tight clusters far
+    apart, an isolated key, and noise-free values."""
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(20, 400))
+    spread = np.sort(rng.uniform(0, 6, n))
+    dup = np.round(rng.uniform(0, 6, n), 1)                                   # ~60 distinct x, each many times
+    centres = rng.uniform(0, 6, 5)
+    clusters = centres[rng.integers(0, 5, n)] + rng.normal(0, 1e-3, n)      # five clusters 1e-3 wide
+    lonely = np.concatenate([rng.uniform(0, 1, n - 1), [40.0]])              # one key far from the rest
+    out = []
+    for x in (spread, dup, clusters, lonely):
+        y = np.sin(2 * x) + rng.normal(0, 0.3, n)
+        out.append((x, y))
+    out.append((spread, np.sin(2 * spread)))
+    return out
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_windowed_loss_and_gradient_match_the_full_sums(seed):
+    rng = np.random.default_rng(100 + seed)
+    hs = [0.005, 50.0] + [float(v) for v in 10 ** rng.uniform(-2.5, 1.5, 4)]
+    for x, y in _hard_datasets(seed):
+        for h in hs:
+            t = float(rng.choice([1.0, 0.3, 2.0]))
+            loss, grad = learn.loo_loss_and_grad(x, y, math.log(h), temperature=t)
+            loss_ref, grad_ref = _exact_loo_and_grad(x, y, h, t)
+            assert abs(loss - loss_ref) <= 1e-10 * loss_ref, (seed, h, t)
+            # relative to the slope, or to the loss where the slope is flatter than the loss itself (as at
+            # h = 0.005 on duplicated x: every row's weight sits on its duplicates and the slope is ~1e-17)
+            assert abs(grad - grad_ref) <= 1e-10 * max(abs(grad_ref), loss_ref), (seed, h, t, grad, grad_ref)
+
+
+def test_the_window_holds_every_key_that_counts_and_saves_work():
+    d = attention.make_dataset("wave", 2000, 0.3, 0)
+    P = learn._sorted_1d(d.x, d.y)
+    assert np.all(np.diff(P.x) >= 0) and abs(P.y.mean()) < 1e-12
+    n = P.x.shape[0]
+    for h in (0.005, 0.05, 0.5):
+        c = 0.5 / h ** 2
+        lo, hi = learn._windows(P, learn.WINDOW_SCORE / c)
+        sigma = c * ((P.x[:, None] - P.x[None, :]) ** 2 - P.dmin[:, None])
+        inside = np.zeros((n, n), dtype=bool)
+        for i in range(n):
+            inside[i, lo[i]:hi[i]] = True
+        assert np.all(inside[sigma <= learn.WINDOW_SCORE])            # every key of weight >= 1e-16 of the best
+        assert np.all(np.exp(-sigma[~inside]) < 1e-16)                  # only keys below it are left out
+        assert (hi - lo).sum() < n * n * min(1.0, 3 * h)                # a small h costs a fraction of n^2
+    assert learn.WINDOW_SCORE == pytest.approx(math.log(1 / learn.WINDOW_WEIGHT), rel=1e-15)

@@ -1,0 +1,210 @@
+"""The browser's reader of an instructor's data (app/ui/userdata.js) against its Python twin (app/userdata.py).
+
+app/ui/userdata.js is loaded into a blank page with app.userdata.config(), and every input of
+tests/core/test_userdata.py's corpus, plus seeded random texts, goes through both: the numbers must be
+equal and the sentences equal character for character.  Links made by one side must open on the other.
+A file over the limit must be refused before anything reads it.  Each batch is one ``page.evaluate``.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import struct
+
+import numpy as np
+import pytest
+
+from app import userdata as u
+from tests.browser.pageutil import ROOT
+from tests.core.test_userdata import CORPUS, EXAMPLE, FRAGMENTS_REFUSED, REFUSED, random_text
+
+HARNESS = r"""
+window.ud = (function (U) {
+  const parse = (cases) => cases.map(([text, opts]) => U.parse(text, opts, CFG));
+  return {
+    parse: (cases) => ({ results: parse(cases), body: document.body.innerHTML, images: document.images.length }),
+    numbers: (vs) => vs.map((v) => U.numberText(v)),
+    sizes: (ns) => ns.map((n) => U.sizeText(n)),
+    scale: (cases) => cases.map((c) => {
+      const s = U.scaleFor(c.x, CFG);
+      return { s, page: c.x.map((v) => U.fromUnits(s, v)), back: c.q.map((v) => U.toUnits(s, v)),
+               h: [U.hFromUnits(s, c.h), U.hToUnits(s, c.h)] };
+    }),
+    encode: (datas) => Promise.all(datas.map((d) => U.encodeFragment(d, CFG))),
+    decode: (frags) => Promise.all(frags.map((f) => U.decodeFragment(f, CFG))),
+    read: (files) => Promise.all(files.map((f) =>
+      U.readFile(new File([new Uint8Array(f.bytes)], f.name, { type: f.type }), CFG))),
+    // a 50 MB file whose readers throw: checkFile and readFile must refuse it from its size alone
+    big: async () => {
+      const calls = [];
+      const reader = (name) => () => { calls.push(name); throw new Error("the file was read"); };
+      const fake = { size: 50 * 1024 * 1024, type: "text/csv", name: "big.csv" };
+      for (const name of ["text", "arrayBuffer", "stream", "slice"]) fake[name] = reader(name);
+      const real = new File([new Uint8Array(50 * 1024 * 1024)], "big.csv", { type: "text/csv" });
+      for (const name of ["text", "arrayBuffer", "stream", "slice"]) real[name] = reader("real " + name);
+      return { fake: U.checkFile(fake, CFG), fakeRead: await U.readFile(fake, CFG),
+               real: U.checkFile(real, CFG), realRead: await U.readFile(real, CFG), calls };
+    },
+  };
+})(AttnUserData);
+"""
+
+
+@pytest.fixture(scope="module")
+def js(browser):
+    """A blank page holding ui/userdata.js and the config; js(name, cases) runs one batch."""
+    ctx = browser.new_context()
+    page = ctx.new_page()
+    page.set_default_timeout(60000)
+    errors = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.set_content("<html><body></body></html>")
+    source = (ROOT / "app" / "ui" / "userdata.js").read_text(encoding="utf-8")
+    page.add_script_tag(content=f"{source}\nconst CFG = {json.dumps(u.config())};\n{HARNESS}")
+    assert page.evaluate("() => typeof window.ud") == "object", errors
+
+    def run(name, cases=None):
+        return page.evaluate("([n, cs]) => window.ud[n](cs)", [name, cases])
+
+    yield run
+    assert errors == []
+    ctx.close()
+
+
+def py_parse(text, opts):
+    try:
+        d = u.parse_text(text, **opts)
+    except ValueError as e:
+        return {"error": str(e)}
+    return {"x": d.x.tolist(), "y": d.y.tolist(), "xName": d.x_name, "yName": d.y_name, "notices": list(d.notices)}
+
+
+def test_parse_matches_python_on_the_corpus_and_random_texts(js):
+    rng = random.Random(28)
+    cases = [(t, o) for t, o, _ in REFUSED] + list(CORPUS) + [random_text(rng) for _ in range(600)]
+    cases.append(("x,y\n" + "".join(f"{i},{i % 7}\n" for i in range(2500)), {}))      # cut to 2000
+    cases.append(("a;b\n" + "".join(f"{i},5;{i}\n" for i in range(30)), {}))          # decimal commas
+    out = js("parse", cases)
+    assert out["body"] == "" and out["images"] == 0        # nothing from the text became markup
+    for (text, opts), got in zip(cases, out["results"]):
+        assert got == py_parse(text, opts), (text, opts)
+    # the corpus's sentences are the ones the Python tests expect, so the page says exactly those
+    assert [r.get("error") for r in out["results"][:len(REFUSED)]] == [s for _, _, s in REFUSED]
+    kinds = [("error" in r) for r in out["results"]]
+    assert 100 < sum(kinds) < len(kinds) - 100             # the random texts exercise both outcomes
+
+
+def _random_doubles(rng: random.Random, count: int) -> list[float]:
+    out = []
+    while len(out) < count:
+        v = struct.unpack("<d", struct.pack("<Q", rng.getrandbits(64)))[0]
+        if v == v and abs(v) != float("inf"):
+            out.append(v)
+    return out
+
+
+def test_number_text_matches_javascripts_string(js):
+    rng = random.Random(7)
+    vs = _random_doubles(rng, 3000)
+    vs += [round(rng.uniform(-1e4, 1e4), rng.randint(0, 6)) for _ in range(2000)]
+    vs += [10.0 ** k for k in range(-30, 30)] + [1e-7, 9.99e-7, 1e-6, 1e21, 9.99e20, 5e-324, 2.0 ** 53, 0.1 + 0.2]
+    assert js("numbers", vs) == [u.number_text(v) for v in vs]
+
+
+def test_size_text_matches(js):
+    sizes = [0, 1, 2, 1023, 1024, 1025, 1536, 5 * 1024 * 1024, 5 * 1024 * 1024 + 1, 50 * 1024 * 1024,
+             1024 ** 3 - 1, 3 * 1024 ** 3 + 7]
+    assert js("sizes", sizes) == [u._size_text(s) for s in sizes]
+
+
+def test_scale_and_units_match(js):
+    rng = np.random.default_rng(2)
+    xs = [[0.0, 6.0], [1.0, 4.0], [2.0, 3.0], [-1.0, 4.0], list(range(1, 366)), [1990.0, 2024.0],
+          [1e-6, 2e-6], rng.uniform(-1e6, 1e6, 40).tolist()]
+    cases = [{"x": x, "q": [-0.5, 0.0, 1.7, 6.0, 6.5], "h": 0.62} for x in xs]
+    for c, got in zip(cases, js("scale", cases)):
+        s = u.scale_for(c["x"])
+        assert got["s"] == {"scaled": s.scaled, "x0": s.x0, "span": s.span, "u0": s.u0, "uspan": s.uspan,
+                            "factor": s.factor, "sentence": s.sentence}
+        assert got["page"] == [s.from_units(v) for v in c["x"]]
+        assert got["back"] == [s.to_units(v) for v in c["q"]]
+        assert got["h"] == [s.h_from_units(c["h"]), s.h_to_units(c["h"])]
+
+
+def _datasets():
+    rng = np.random.default_rng(11)
+    year = u.read_csv_file(EXAMPLE)
+    idx = np.round(np.linspace(0, 364, 200)).astype(int)
+    return [
+        u.from_arrays(year.x[idx], year.y[idx], "day", "temp_c"),
+        year,
+        u.from_arrays([1, 2, 1], [0.1 + 0.2, -1e15, 5e-324], "t\u00e9mp\u00e9rature \u2603", "<i>y</i>"),
+        u.from_arrays(rng.uniform(0, 6, 60), rng.normal(size=60) * 10 ** rng.uniform(-9, 9, 60)),
+    ]
+
+
+def test_links_made_by_python_open_in_the_browser_and_back(js):
+    datas = _datasets()
+    made_here = [u.encode_fragment(d) for d in datas]
+    opened = js("decode", made_here)
+    made_there = js("encode", [{"x": d.x.tolist(), "y": d.y.tolist(), "xName": d.x_name, "yName": d.y_name}
+                               for d in datas])
+    for d, there, link in zip(datas, opened, made_there):
+        assert there["x"] == d.x.tolist() and there["y"] == d.y.tolist()
+        assert (there["xName"], there["yName"], there["notices"]) == (d.x_name, d.y_name, list(u.decode_fragment(
+            u.encode_fragment(d)).notices))
+        assert isinstance(link, str) and link.startswith("data1.") and len(link) <= u.MAX_FRAGMENT_CHARS
+        back = u.decode_fragment("#" + link)
+        assert np.array_equal(back.x, d.x) and np.array_equal(back.y, d.y)
+        assert (back.x_name, back.y_name) == (d.x_name, d.y_name)
+    # about 200 points of a year of temperatures fit in a link made by either side
+    print(f"\n200 days of temperatures: a fragment of {len(made_here[0])} characters from Python, "
+          f"{len(made_there[0])} from the browser; the whole year: {len(made_here[1])} and {len(made_there[1])}")
+
+
+def test_what_a_link_cannot_carry_is_said_alike(js):
+    rng = np.random.default_rng(0)
+    d = u.from_arrays(np.sort(rng.uniform(0, 6, 400)), rng.normal(size=400))
+    got = js("encode", [{"x": d.x.tolist(), "y": d.y.tolist(), "xName": "x", "yName": "y"}])
+    with pytest.raises(ValueError) as e:
+        u.encode_fragment(d)
+    assert got == [{"error": str(e.value)}]
+
+
+def test_damaged_and_foreign_links_are_said_alike(js):
+    got = js("decode", [f for f, _ in FRAGMENTS_REFUSED])
+    assert got == [{"error": s} for _, s in FRAGMENTS_REFUSED]
+
+
+def test_files_are_read_as_python_reads_them(js):
+    files = [
+        ("t.csv", "text/csv", "\ufeffday;temp_\u00b0C\r\n1;3,5\r\n2;4\r\n".encode("utf-8")),
+        ("t.txt", "text/plain", b"\xff\xfe" + "day\ttemp\n1\t3.5\n2\t4\n".encode("utf-16-le")),
+        ("t.txt", "", b"\xfe\xff" + "day\ttemp\n1\t3.5\n2\t4\n".encode("utf-16-be")),
+        ("t.csv", "application/vnd.ms-excel", b"x,y\n1,2\n2,3\n"),
+        ("t.csv", "text/csv", b"PK\x03\x04\x14\x00\x06\x00" + bytes(range(256))),
+        ("t.csv", "text/csv", b"day,temp\n" + b"\xe9" * 11 + b"\n1,2\n2,3\n"),
+        ("t.csv", "text/csv", b"day,temp\n" + b"\xe9" * 3 + b"\n1,2\n2,3\n"),
+        ("temps.xlsx", "", b"x,y\n1,2\n"),
+        ("t.bin", "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet", b"x"),
+        ("empty.csv", "text/csv", b""),
+    ]
+    got = js("read", [{"name": n, "type": t, "bytes": list(b)} for n, t, b in files])
+    for (name, type_, data), there in zip(files, got):
+        try:
+            u.check_file(len(data), name, type_)
+            here = u.decode_bytes(data)
+        except ValueError as e:
+            here = {"error": str(e)}
+        assert there == here, name
+    assert got[0].startswith("\ufeffday;") and got[4] == {"error": u.SAY.binary}
+
+
+def test_a_big_file_is_refused_before_anything_reads_it(js):
+    got = js("big")
+    sentence = "This file is 50 MB; the page reads files up to 5 MB."
+    with pytest.raises(ValueError, match=sentence):
+        u.check_file(50 * 1024 * 1024, "big.csv", "text/csv")
+    assert got == {"fake": {"error": sentence}, "fakeRead": {"error": sentence},
+                   "real": {"error": sentence}, "realRead": {"error": sentence}, "calls": []}
