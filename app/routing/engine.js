@@ -378,15 +378,6 @@ const Routing = (function (M, E, W) {
     return !!page && page.getAttribute("data-present") === "1";
   }
 
-  // The text drawn inside this section's plots (cells, words, the sides' names); titles, axes and legends
-  // follow the page's theme (app/ui/theme.js).
-  function applyPresent(a, c) {
-    const size = sizes(c).tick;
-    for (const fig of a.figs)
-      for (const r of fig.renderers)
-        if (r.glyph && r.glyph.type === "Text" && r.glyph.text_font_size !== size) r.glyph.text_font_size = size;
-  }
-
   // ---- start and dispatch -----------------------------------------------------------------------------------
 
   // The link's step and sentence (a notebook's address is JupyterLab's: it keeps the component's own).
@@ -412,7 +403,6 @@ const Routing = (function (M, E, W) {
     setHtml(a.notice_div, o.notices.map((s) => para("notice", s)).join(""));
     if (o.notices.length) a.notice_div.visible = true;
     c.frame = o.frame;
-    applyPresent(a, c);
     setWidget(a.w_sentence, "value", String(clamp(o.sentence, 0, c.sentences.length - 1)));
     showShown(a, c, o.sentence);
     c.ready = true;
@@ -447,8 +437,7 @@ const Routing = (function (M, E, W) {
     if (name === "button_click") return onButton(a, c, ev.origin);
     if (name === "present") {
       if (ev.present === c.present) return;
-      c.present = ev.present;
-      applyPresent(a, c);
+      c.present = ev.present;   // (the page's theme sizes every text: app/ui/theme.js; here the matrix's labels)
       matrixAxes(a, c);
       return showFrame(a, c);
     }

@@ -28,8 +28,6 @@ from functools import lru_cache
 from pathlib import Path
 
 import numpy as np
-from bokeh.core.property.dataspec import DataSpec
-from bokeh.core.property.vectorization import value
 from bokeh.layouts import column, row
 from bokeh.models import (Button, ColumnDataSource, CustomJS, CustomJSTickFormatter, Div, FixedTicker, HoverTool,
                           InlineStyleSheet, LinearColorMapper, Range1d, Select, Slider, Slope, TextInput)
@@ -60,7 +58,7 @@ STEP_LAYER = "overlay"       # the sense plot's axes; a typed sentence's made-up
 ENGINE_ARGS = [
     "config", "w_sentence", "w_play", "w_pause", "w_step", "w_reset", "w_frame", "w_input", "tokens_src", "ticker",
     "cells", "cell_labels", "rowmark", "heat", "sense_values", "sense_trail", "sense_point", "sense_fig", "loss_src",
-    "acc_src", "figs", "status_div", "readout_div", "weights_div", "own_div", "notice_div",
+    "acc_src", "status_div", "readout_div", "weights_div", "own_div", "notice_div",
 ]
 
 ROUTING_CSS = PAGE_CSS + """
@@ -159,9 +157,8 @@ def words_model() -> dict:
 @lru_cache(maxsize=None)
 def engine_source() -> str:
     """ui/mirror.js, ui/common.js, ui/words.js when the page has it, then engine.js and its call."""
-    if WORDS_JS.exists():   # ui/words.js and engine_code's words=True come together
-        return engine_code(HERE / "engine.js", "Routing.handle", ENGINE_ARGS, words=True)
-    return engine_code(HERE / "engine.js", "Routing.handle", ENGINE_ARGS)
+    return engine_code(HERE / "engine.js", "Routing.handle", ENGINE_ARGS,
+                       extra=("words.js",) if WORDS_JS.exists() else ())
 
 
 def precompute() -> float:
@@ -196,19 +193,6 @@ def _div(name: str, css, html: str = "", **props) -> Div:
     return Div(text=html, name=name, stylesheets=css, sizing_mode="stretch_width", disable_math=True, **props)
 
 
-def _fonts(fig):
-    """The page's font on every canvas text of ``fig`` (its title, axes, legends and glyphs): any text left
-    without one falls back to Bokeh's "helvetica".  (tests/app/test_routing_view.py walks every model.)"""
-    glyphs = [g for r in fig.renderers for k in ("glyph", "selection_glyph", "nonselection_glyph", "hover_glyph",
-                                                 "muted_glyph") if not isinstance(g := getattr(r, k, None), (str, type(None)))]
-    for m in [fig.title, *fig.axis, *fig.legend, *glyphs]:
-        for name in m.properties():
-            if name.endswith("text_font"):   # a glyph's is a data spec, where a plain string names a column
-                spec = isinstance(m.lookup(name).property, DataSpec)
-                setattr(m, name, value(theme.FONT) if spec else theme.FONT)
-    return fig
-
-
 def _sentence_label(s: dict) -> str:
     where = "training" if s["split"] == "train" else "held out"
     return f"{s['text']} ({where})"
@@ -229,8 +213,6 @@ class RoutingSection:
         self.sources()
         figs = dict(matrix=self.matrix_figure(), sense=self.sense_figure(), loss=self.loss_figure(),
                     accuracy=self.accuracy_figure())
-        for f in figs.values():
-            _fonts(f)
         w = self.controls()
         divs = self.texts()
         engine, models = self.engine(figs, w, divs)
@@ -397,7 +379,7 @@ return (i >= 0 && i < t.length && Math.abs(tick - i) < 1e-6) ? String(t[i]) : ""
             synced=dict(config=self.config(), w_sentence=w["sentence"], w_play=w["play"], w_pause=w["pause"],
                         w_step=w["step"], w_reset=w["reset"], w_frame=w["frame"], w_input=w["input"]),
             browser_only=dict(**s, ticker=self.ticker, heat=figs["matrix"], sense_fig=figs["sense"],
-                              figs=list(figs.values()), status_div=divs["status"], readout_div=divs["readout"],
+                              status_div=divs["status"], readout_div=divs["readout"],
                               weights_div=divs["weights"], own_div=divs["own"], notice_div=divs["notice"]))
         if set(models) != set(ENGINE_ARGS):
             raise RuntimeError(f"the engine's arguments and ENGINE_ARGS differ: {set(models) ^ set(ENGINE_ARGS)}")

@@ -117,22 +117,21 @@ def test_the_opening_state_comes_from_the_state_and_its_keys_are_bounded():
     assert rv.build_routing().models["config"]["initial"] == {"qk_step": 0, "qk_sentence": 2}
 
 
-def _font_props(fig):
-    for m in fig.references():
-        for name in m.properties():
-            if name.endswith("text_font"):
-                yield m, name, getattr(m, name)
-
-
-def test_every_canvas_text_names_the_pages_font(built):
+def test_every_canvas_text_names_the_pages_font():
+    """As the page is built (theme.name_fonts): any canvas text left without a font would be "helvetica"."""
+    page = build_document(ExplorableState(), sections=("routing",))
     count = 0
-    for fig in built.figures.values():
-        for m, name, v in _font_props(fig):
-            font = v.get("value") if isinstance(v, dict) else getattr(v, "value", v)
-            # (a glyph's font is a data spec: a bare string there would name a column, not a font)
-            assert font == theme.FONT and (isinstance(m.lookup(name).property, DataSpec) or isinstance(v, str)), \
-                (type(m).__name__, name, v)
-            count += 1
+    for b in page.built.routing.blocks:
+        for m in b.model.references():
+            for name in m.properties():
+                if not name.endswith("text_font"):
+                    continue
+                v = getattr(m, name)
+                font = v.get("value") if isinstance(v, dict) else getattr(v, "value", v)
+                # (a glyph's font is a data spec: a bare string there would name a column, not a font)
+                assert font == theme.FONT and (isinstance(m.lookup(name).property, DataSpec) or isinstance(v, str)), \
+                    (type(m).__name__, name, v)
+                count += 1
     assert count >= 25   # the titles, axes and text glyphs of four plots
 
 

@@ -351,9 +351,6 @@ def test_canvas_text_is_large_in_presentation_mode_and_in_the_pages_font(opened,
     for name, kind, size, font in texts:
         assert size.endswith("px") and float(size[:-2]) >= least, (name, kind, size)
         assert font == theme.FONT, (name, kind, font)
-    if present:   # the presentation sizes of app/ui/theme.py, nothing smaller than its tick labels
-        assert {float(s[:-2]) for _, _, s, _ in texts} <= {float(v[:-2]) for v in theme.SIZES["present"].values()
-                                                           if v.endswith("px")}
 
 
 # ---- your own sentence ----------------------------------------------------------------------------------------
@@ -458,8 +455,10 @@ def test_the_section_follows_self_attention_on_the_whole_page(static_file, watch
     # presentation mode switched on by the page's own toggle (the regression section's) reaches this section
     page.evaluate("() => { AttnPage.doc.get_model_by_name('present_toggle').active = true; }")
     page.wait_for_function("() => document.querySelector('.attn-page').getAttribute('data-present') === '1'")
-    page.wait_for_function("""() => AttnPage.doc.get_model_by_name('routing_sense_plot').renderers.every((r) =>
-      !r.glyph || r.glyph.type !== 'Text' || JSON.stringify(r.glyph.text_font_size).includes('20px'))""")
+    page.wait_for_function("""() => AttnPage.doc.get_model_by_name('routing_sense_plot').renderers.every((r) => {
+      if (!r.glyph || r.glyph.type !== 'Text') return true;
+      const s = r.glyph.text_font_size, px = parseFloat(typeof s === 'string' ? s : s.value);
+      return px >= 20; })""")
     assert min(float(size[:-2]) for _, _, size, _ in page.evaluate(CANVAS_TEXT, list(FIGURES))) >= 20
     assert [e for e in watch.console_errors() if "(routing)" in e] == []
 
