@@ -107,7 +107,7 @@ def build_sections(state, *, sections=SECTIONS, tour=None, notices=(), dataset=N
             s.regression = build_regression(state, notices=notices, dataset=dataset)
         s.tour = add_tour(s.regression, state, tour=tour)
     if "sentence" in sections:
-        s.sentence = build_sentence(state, mode="static")
+        s.sentence = build_sentence(state)
     if "ideas" in sections:   # its dependency graphs follow the sentence section's words
         s.ideas = build_ideas(tokens_src=s.sentence.models.get("tokens_src") if s.sentence else None)
     if "learning" in sections:   # it plays its paths on the regression's bandwidth slider and plots

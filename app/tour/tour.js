@@ -224,7 +224,7 @@ const AttnTour = (function (M) {
     const frame = (now) => {
       if (!c.tweening) return;
       k += 1;
-      const u = Math.min(1, Math.max(0, (now - t0) / dur), k / minFrames);
+      const u = dur > 0 ? Math.min(1, Math.max(0, (now - t0) / dur), k / minFrames) : 1;
       const e = u < 0.5 ? 2 * u * u : 1 - (-2 * u + 2) ** 2 / 2;
       keys.forEach(([key, m, to], i) => own(key, m, "value", u >= 1 ? to : from[i] + (to - from[i]) * e));
       if (!c.tweening) return;   // the student took over during this frame

@@ -16,7 +16,7 @@ const AttnPage = (function (U) {
   const QUIET_MS = 200;        // after a pointer move or a key, wait this long before drawing a block
   const NEAR = "150% 0px";     // a block this near the screen (1.5 screens) is drawn before the others
   const S = { doc: null, views: null, plan: null, byName: new Map(), started: new Set(), near: new Set(),
-              pointers: 0, lastInput: 0, timer: null, firstDone: false, drawing: null, timings: [] };
+              pointers: 0, lastInput: 0, timer: null, firstDone: false, drawing: null, timings: [], revealing: 0 };
 
   // ---- what the student is doing: drawing waits for a pause --------------------------------------
 
@@ -213,6 +213,11 @@ const AttnPage = (function (U) {
   // top of the screen above it (the stage on a phone).  Elements inside a sticky column stay in view by
   // themselves once their section is; the others decide where to scroll.
   async function reveal(names) {
+    S.revealing += 1;
+    try { await revealNow(names); } finally { S.revealing -= 1; }
+  }
+
+  async function revealNow(names) {
     for (const n of names) { const b = blockOf(n); if (b) await draw(b); }
     // wait until every element has been laid out (a block just drawn, a column just opened), at most 1 s
     const frame = () => new Promise((r) => requestAnimationFrame(r));
@@ -254,6 +259,7 @@ const AttnPage = (function (U) {
   function allDrawn() { return !!S.plan && S.plan.blocks.every((b) => b.view); }
 
   // timings: how long each block took to build (ms, and when it started), for the benchmarks
-  return { start, ensure, drawn, allDrawn, reveal, blockOf, get doc() { return S.doc; }, get timings() { return S.timings; } };
+  return { start, ensure, drawn, allDrawn, reveal, blockOf, get doc() { return S.doc; }, get timings() { return S.timings; },
+           get revealing() { return S.revealing; } };
 })(AttnCommon);
 globalThis.AttnPage = AttnPage;   // for the engines (each runs in its own function) and for tests
