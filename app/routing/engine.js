@@ -1,8 +1,7 @@
 // The routing section's engine: plays back W_Q and W_K learning the sense of "bank" (attention.train_qk).
 //
 // One Bokeh CustomJS holds ui/mirror.js (the formulas), ui/common.js (the URL parser, number formats and the
-// page's bus), ui/words.js when the page carries it (AttnWords: a typed sentence's tokens and vectors) and
-// this file.  Python hands over the path as plain data (QKTrajectory.to_plain()): W_Q and W_K at each
+// page's bus), ui/words.js (AttnWords: a typed sentence's tokens and vectors) and this file.  Python hands over the path as plain data (QKTrajectory.to_plain()): W_Q and W_K at each
 // recorded step, the loss and accuracy at every step, and the shown sentences' X.  Everything drawn is
 // computed here from those, for the chosen sentence at the chosen step:
 //
@@ -77,8 +76,6 @@ const Routing = (function (M, E, W) {
              count: tokens.filter((t) => t === word).length, clue: null, sense: null, split: null,
              unknown: Array.from(enc.unknown || []), own: true };
   }
-
-  function isRefusal(e) { return !!e && ((W && typeof W.isRefusal === "function" && W.isRefusal(e)) || e.name === "ValueError"); }
 
   // The ambiguous word's output point at every recorded step (its trail on the sense plot), once per sentence.
   function trailOf(c) {
@@ -300,14 +297,9 @@ const Routing = (function (M, E, W) {
 
   // The box's sentence: read it (AttnWords), show it with the trained projections; a refusal keeps what is shown.
   function showTyped(a, c, raw) {
-    if (!W) {
-      ownInfo(a, c, para("notice", "This copy of the page cannot read typed sentences; pick one of the " +
-        "sentences in the list above."));
-      return;
-    }
     let s;
     try { s = typedSentence(c.cfg, String(raw)); } catch (e) {
-      if (!isRefusal(e)) throw e;
+      if (!W.isRefusal(e)) throw e;
       ownInfo(a, c, para("notice", `That sentence was not used: ${e.message}. The sentence shown stays.`));
       return;
     }
@@ -467,4 +459,4 @@ const Routing = (function (M, E, W) {
   }
 
   return { handle, attend, senseOf, preference, frameAt, cacheFor };
-})(AttnMirror, AttnCommon, typeof AttnWords !== "undefined" ? AttnWords : null);
+})(AttnMirror, AttnCommon, AttnWords);

@@ -2,8 +2,7 @@
 
 ``build_routing(state)`` returns the section as blocks (app/ui/layout.py) and its engine, one ``CustomJS``
 made of ``ui/mirror.js`` (the formulas), ``ui/common.js`` (URL parser, number formats, the page's bus),
-``ui/words.js`` when the page has it (a typed sentence's tokens and vectors) and this section's
-``engine.js``.
+``ui/words.js`` (AttnWords: a typed sentence's tokens and vectors) and this section's ``engine.js``.
 
 Python trains once per process (``attention.train_qk()``, cached) and hands the browser the path as plain
 data (``QKTrajectory.to_plain()``): W_Q and W_K at every recorded step, the loss and the accuracy at every
@@ -38,7 +37,7 @@ from attention.sentences import MAX_TOKENS, load_sentence_model
 
 from app.state import QK_SHOWN, url_spec
 from app.ui import theme
-from app.ui.engine import UI, engine_args, engine_code, url_rules
+from app.ui.engine import engine_args, engine_code, url_rules
 from app.ui.layout import WIDE, Block
 from app.ui.theme import BLUE, GREY, ORANGE, PAGE_CSS, VERMILLION, WEIGHT_PALETTE
 
@@ -49,7 +48,6 @@ FRAMES = DEFAULT_FRAMES           # recorded states of the path the page plays (
 TICK_MS = 120                     # playback: one recorded state every 120 ms (about 6 s for the whole path)
 URL_KEYS = ("qk_step", "qk_sentence")
 OWN = "own"                       # the sentence picker's entry for a typed sentence
-WORDS_JS = UI / "words.js"        # AttnWords: tokenize and encode in the browser (when the page carries it)
 SENSE_RANGE = (-0.12, 1.12)
 # Bokeh paints a plot on two canvases: "overlay" renderers on the top one, all others below.  What changes at
 # every step lives there, so a step repaints that canvas only and the axes and grid stay painted.
@@ -156,9 +154,8 @@ def words_model() -> dict:
 
 @lru_cache(maxsize=None)
 def engine_source() -> str:
-    """ui/mirror.js, ui/common.js, ui/words.js when the page has it, then engine.js and its call."""
-    return engine_code(HERE / "engine.js", "Routing.handle", ENGINE_ARGS,
-                       extra=("words.js",) if WORDS_JS.exists() else ())
+    """ui/mirror.js, ui/common.js, ui/words.js, then engine.js and its call."""
+    return engine_code(HERE / "engine.js", "Routing.handle", ENGINE_ARGS, extra=("words.js",))
 
 
 def precompute() -> float:

@@ -7,7 +7,7 @@
   readout, the learned preference) too, in a blank page;
 * the link's qk_step and qk_sentence, and presentation mode's canvas text (at least 20 px, the page's font);
 * your own sentence, read by AttnWords (ui/words.js), against the core's encode and the trained W_Q and W_K:
-  unknown words named, a sentence without "bank", an over-long one refused; without AttnWords, a plain notice.
+  unknown words named, a sentence without "bank", an over-long one refused with the core's words.
 
 ``python -m tests.browser.test_routing screenshots`` writes the README's before and after pictures;
 ``python -m tests.browser.test_routing measure`` prints the section's build time and the engine's frame times.
@@ -39,7 +39,6 @@ STEPS = PLAIN["frame_steps"]
 LAST = len(STEPS) - 1
 SHOWN = PLAIN["sentences"]
 OPENING = url_spec()["qk_sentence"]["default"]
-WORDS_JS = ROOT / "app" / "ui" / "words.js"
 FIGURES = ("routing_matrix_plot", "routing_sense_plot", "routing_loss_plot", "routing_accuracy_plot")
 
 
@@ -267,12 +266,13 @@ window.routingParity = (cases) => cases.map((c) => {
 
 @pytest.fixture(scope="module")
 def js(browser):
-    """A blank page holding ui/mirror.js, ui/common.js and the routing engine.js, as the engine joins them."""
+    """A blank page holding ui/mirror.js, ui/common.js, ui/words.js and the routing engine.js, as the engine
+    joins them."""
     ctx = browser.new_context()
     page = ctx.new_page()
     page.set_content("<html><body></body></html>")
     code = "\n".join((ROOT / p).read_text(encoding="utf-8")
-                     for p in ("app/ui/mirror.js", "app/ui/common.js", "app/routing/engine.js"))
+                     for p in ("app/ui/mirror.js", "app/ui/common.js", "app/ui/words.js", "app/routing/engine.js"))
     page.add_script_tag(content=code + HARNESS)
     yield page
     ctx.close()
@@ -355,18 +355,6 @@ def test_canvas_text_is_large_in_presentation_mode_and_in_the_pages_font(opened,
 
 # ---- your own sentence ----------------------------------------------------------------------------------------
 
-def words_script():
-    """AttnWords for a page built before ui/words.js was merged: the words branch's file after the mirror it
-    uses, as a script that runs before the page's own (None when the page carries ui/words.js itself)."""
-    if WORDS_JS.exists():
-        return None
-    out = subprocess.run(["git", "show", "words:app/ui/words.js"], cwd=ROOT, capture_output=True, text=True)
-    if out.returncode != 0:
-        pytest.skip("needs AttnWords: app/ui/words.js is not in this tree and no 'words' branch holds it")
-    mirror = (ROOT / "app" / "ui" / "mirror.js").read_text(encoding="utf-8")
-    return f"{mirror}\n{out.stdout}\nglobalThis.AttnWords = AttnWords;"
-
-
 def type_sentence(page, raw):
     box = element(page, "routing_input", "input")
     box.fill(raw)
@@ -385,12 +373,8 @@ def core_typed(raw):
     return tokens, unknown, a, out
 
 
-def test_your_own_sentence_is_routed_by_the_trained_projections(watch, routing_file):
-    script = words_script()
-    if script:
-        watch.page.add_init_script(script)
-    block_outside(watch.page)
-    page = open_routing(watch.page, routing_file.as_uri())
+def test_your_own_sentence_is_routed_by_the_trained_projections(opened):
+    page = opened()
     raw = "The bank by the lake, with zorble!"
     type_sentence(page, raw)
     wait_own(page, "zorble")
@@ -430,16 +414,6 @@ def test_your_own_sentence_is_routed_by_the_trained_projections(watch, routing_f
     page.evaluate("() => { AttnPage.doc.get_model_by_name('routing_sentence_select').value = '0'; }")
     page.wait_for_function("(t) => AttnPage.doc.get_model_by_name('routing_tokens').data.tok.join(' ') === t",
                            arg=" ".join(SHOWN[0]["tokens"]))
-    assert watch.console_errors() == []
-
-
-def test_without_the_word_reader_a_typed_sentence_gets_a_plain_notice(opened):
-    if WORDS_JS.exists():
-        pytest.skip("this page carries ui/words.js: typed sentences are read (the test above)")
-    page = opened()
-    type_sentence(page, "the bank by the lake")
-    wait_own(page, "cannot read typed sentences")
-    assert columns(page, "routing_tokens")["tok"] == SHOWN[OPENING]["tokens"]   # the example stays
 
 
 # ---- the whole page -----------------------------------------------------------------------------------------------
