@@ -127,7 +127,8 @@ def _tour_arg(args):
 def _export(args) -> int:
     from .export import SECTIONS, export_html, write_atomic
 
-    sections = tuple(s.strip() for s in args.sections.split(",") if s.strip())
+    given = ",".join(SECTIONS) if args.sections is None else args.sections
+    sections = tuple(s.strip() for s in given.split(",") if s.strip())
     try:
         if not sections or any(s not in SECTIONS for s in sections):
             raise ValueError(f"--sections must be a comma-separated subset of {','.join(SECTIONS)}, "
@@ -388,8 +389,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     e = sub.add_parser("export", help="write one self-contained HTML file that works offline")
     e.add_argument("output", help="the HTML file to write, e.g. lecture.html")
-    e.add_argument("--sections", default="regression,sentence,ideas,learning",
-                   help="comma-separated: regression,sentence,ideas,learning (default: all four)")
+    e.add_argument("--sections", default=None,
+                   help="comma-separated: regression,sentence,ideas,learning,routing (default: all of them)")
     e.add_argument("--query", type=_number)
     e.add_argument("--bandwidth", type=_positive)
     e.add_argument("--temperature", type=_positive)

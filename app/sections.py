@@ -4,7 +4,8 @@ The offline file and the served page (``app/export.py``) and the notebook compon
 call :func:`build_sections`, so which sections exist, how they are wired to each other and the order in
 which a student meets them are written once:
 
-    kernel regression (with the tour's step card) -> learning the kernel -> self-attention -> the ideas
+    kernel regression (with the tour's step card) -> learning the kernel -> self-attention
+    -> W_Q and W_K learned from a task (routing) -> the ideas
 
 Each section gives its blocks (app/ui/layout.py: the pieces the browser draws on its own) and its engines;
 :meth:`Sections.pages` lists them in page order.  No Panel here: the offline file is written without it.
@@ -22,12 +23,14 @@ from dataclasses import dataclass
 from .ideas.view import build_ideas
 from .learning.view import build_learning
 from .regression.view import build_regression
+from .routing.view import build_routing
 from .sentence.view import build_sentence
 from .tour.view import add_tour, tour_length
 from .ui.layout import SectionBlocks
 
-SECTIONS = ("regression", "sentence", "ideas", "learning")   # the names --sections takes
-PAGE_ORDER = ("regression", "learning", "sentence", "ideas")  # learning follows the regression it trains
+SECTIONS = ("regression", "sentence", "ideas", "learning", "routing")   # the names --sections takes
+# learning follows the regression it trains; routing (W_Q and W_K learned) follows the hand-made heads
+PAGE_ORDER = ("regression", "learning", "sentence", "routing", "ideas")
 
 
 @dataclass
@@ -38,6 +41,7 @@ class Sections:
     tour: object = None
     learning: object = None
     sentence: object = None
+    routing: object = None
     ideas: object = None
 
     def in_page_order(self) -> list[tuple[str, object]]:
@@ -108,6 +112,8 @@ def build_sections(state, *, sections=SECTIONS, tour=None, notices=(), dataset=N
         s.ideas = build_ideas(tokens_src=s.sentence.models.get("tokens_src") if s.sentence else None)
     if "learning" in sections:   # it plays its paths on the regression's bandwidth slider and plots
         s.learning = build_learning(state, regression=s.regression)
+    if "routing" in sections:
+        s.routing = build_routing(state)
     return s
 
 
