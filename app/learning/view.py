@@ -44,6 +44,8 @@ from app.ui.theme import BLUE, GREEN, GREY, PAGE_CSS, PAGE_STYLES, VERMILLION
 from app.state import (BANDWIDTH_LR_PRESETS, BANDWIDTH_TRAIN_STEPS, METRIC_LR_PRESETS, METRIC_TRAIN_STEPS,
                     ExplorableState, url_spec)
 
+from app.tour.model import LOO_GRID   # the tour's grid for the lowest leave-one-out error (learned_excess)
+
 from . import text
 
 HERE = Path(__file__).resolve().parent
@@ -373,7 +375,7 @@ class LearningSection:
     def config(self) -> dict:
         state, spec = self.state, self.spec
         return {
-            "tick_ms": TICK_MS, "keys": list(URL_KEYS), "spec": {k: spec[k] for k in URL_KEYS},
+            "tick_ms": TICK_MS, "loo_grid": list(LOO_GRID), "keys": list(URL_KEYS), "spec": {k: spec[k] for k in URL_KEYS},
             "initial": {"lr": state.lr, "step": state.step, "metric_lr": state.metric_lr,
                         "metric_step": state.metric_step},
             "defaults": {k: spec[k]["default"] for k in URL_KEYS},
