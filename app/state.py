@@ -186,6 +186,9 @@ def parse_query(query: str | dict, cls=ExplorableState) -> tuple[dict, list[str]
         if len(vals) > 1:
             notices.append(f"\u201c{key}\u201d was given {len(vals)} times; using the last value.")
         raw = vals[-1].strip(WHITESPACE)
+        if raw == "" and spec[key]["kind"] == "tour":   # the tour says so itself (resolve_step)
+            values[key] = raw
+            continue
         if raw == "":
             notices.append(f"Ignored an empty value for \u201c{key}\u201d.")
             continue

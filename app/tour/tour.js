@@ -187,20 +187,26 @@ const AttnTour = (function (M, U) {
     moveCard(step);
   }
 
-  // The card travels with its section: in a section with a side column it heads that column (the slot at its
-  // top, app/ui/layout.py), beside the figure kept in view; in a section of one column it stands right above
-  // the block that holds the step's figure.  (In a notebook the page has no slots, and the card stays put.)
+  // The card travels with its section.  Where the section's figure stays in view (a wide screen, or a phone whose
+  // stage sticks), the card heads the side column beside it; where one column holds everything and the figure
+  // scrolls with the page, the card stands above the figure; in a section of one column, right above the block
+  // that holds the step's figure.  (In a notebook the page has no slots, and the card stays put.)
   function moveCard(step) {
     if (typeof document === "undefined") return;
     const card = document.getElementById("attn-b-tour"), page = globalThis.AttnPage;
-    const slot = document.querySelector(`.attn-card-slot[data-section="${step.section}"]`);
-    if (!card || !slot) return;
-    let where = slot, before = null;
-    if (!slot.closest(".attn-side") && page && page.blockOf) {
-      const b = page.blockOf(step.look[0]), el = b && document.getElementById(b.el);
+    const slot = (where) => document.querySelector(`.attn-card-slot[data-section="${step.section}"][data-where="${where}"]`);
+    if (!card) return;
+    let where = null, before = null;
+    if (slot("side")) {
+      const sec = document.getElementById(`attn-sec-${step.section}`), stage = sec && sec.querySelector(".attn-stage");
+      const pinned = innerWidth >= 900 || (stage && getComputedStyle(stage).position === "sticky");
+      where = pinned ? slot("side") : slot("top");
+    } else if (slot("body")) {
+      where = slot("body");
+      const b = page && page.blockOf ? page.blockOf(step.look[0]) : null, el = b && document.getElementById(b.el);
       if (el && el.parentElement) { where = el.parentElement; before = el; }
     }
-    if (card.parentElement !== where || card.nextElementSibling !== before) where.insertBefore(card, before);
+    if (where && (card.parentElement !== where || card.nextElementSibling !== before)) where.insertBefore(card, before);
   }
 
   // ---- the other sections: their numbers from the page's bus, their Show me through it -------------------
@@ -214,7 +220,13 @@ const AttnTour = (function (M, U) {
         c.sectionReadouts[section] = r;
         const step = c.cfg.steps[c.step - 1];
         if (step && step.section === section) {
-          if (c.showing === section && holds(a, c)) { c.showing = null; c.held = true; if (c.status !== "found") c.status = "shown"; render(a, c); }
+          if (c.showing === section && holds(a, c)) {
+            c.showing = null;
+            c.held = true;
+            if (c.status !== "found") c.status = "shown";
+            render(a, c);
+            reveal(c);   // the card's new line moved what is under it
+          }
           else moved(a, c);
         }
       });
@@ -415,7 +427,7 @@ const AttnTour = (function (M, U) {
     c.foundSteps = new Set();
     c.ready = true;
     c.urlArmed = true;   // a corrected link is written back at once
-    go(a, c, c.step);
+    go(a, c, c.step, c.step > 1);   // a link to a later step brings its figure into view
     keys(a, c);
   }
 

@@ -129,6 +129,7 @@ const AttnCommon = (function () {
       }
       if (vals.length > 1) notices.push(`\u201c${key}\u201d was given ${vals.length} times; using the last value.`);
       const raw = vals[vals.length - 1].replace(WS, "");
+      if (raw === "" && spec[key].kind === "tour") { values[key] = raw; continue; }   // the tour says so itself
       if (raw === "") { notices.push(`Ignored an empty value for \u201c${key}\u201d.`); continue; }
       parseValue(key, raw, spec[key], R, notices, values);
     }

@@ -104,10 +104,11 @@ def placeholder(block: Block) -> str:
     return f'<div class="attn-block b-{block.name}" id="{element_id(block)}"{style}></div>'
 
 
-def card_slot(section: SectionBlocks) -> str:
+def card_slot(section: SectionBlocks, where: str) -> str:
     """Where the tour's step card stands while it shows a step of this section (app/tour/tour.js moves it):
-    at the top of the side column, or of the body in a section without one."""
-    return f'<div class="attn-card-slot" data-section="{section.name}"></div>'
+    at the top of the side column ("side"), above the figure when one column holds everything and the figure
+    does not stay in view ("top"), or at the top of the body in a section without a side column ("body")."""
+    return f'<div class="attn-card-slot" data-section="{section.name}" data-where="{where}"></div>'
 
 
 def section_html(section: SectionBlocks) -> str:
@@ -118,9 +119,10 @@ def section_html(section: SectionBlocks) -> str:
         parts.append(_div("attn-head", blocks("head")))
     if grid:
         fig = _div("attn-fig", _div("attn-stage", blocks("stage")) + _div("attn-xplots", blocks("xplots")))
-        parts.append(_div("attn-grid", fig + _div("attn-side", card_slot(section) + blocks("side"))))
+        parts.append(card_slot(section, "top"))
+        parts.append(_div("attn-grid", fig + _div("attn-side", card_slot(section, "side") + blocks("side"))))
     if section.placed("body") or not grid:
-        parts.append(_div("attn-body", ("" if grid else card_slot(section)) + blocks("body")))
+        parts.append(_div("attn-body", ("" if grid else card_slot(section, "body")) + blocks("body")))
     return (f'<section class="attn-sec attn-sec-{section.name}" id="attn-sec-{section.name}" '
             f'data-section="{section.name}">{"".join(parts)}</section>')
 

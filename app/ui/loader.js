@@ -203,6 +203,13 @@ const AttnPage = (function (U) {
     return v && v.el && v.el.isConnected ? v.el : null;
   }
 
+  // The page's section an element is in (walking out of the shadow roots BokehJS draws into).
+  function sectionOf(el) {
+    for (let e = el; e; e = e.parentElement || (e.getRootNode && e.getRootNode().host) || null)
+      if (e.nodeType === 1 && e.classList.contains("attn-sec")) return e;
+    return null;
+  }
+
   function stickyAncestor(el) {
     for (let e = el; e; e = e.parentElement || (e.getRootNode && e.getRootNode().host) || null)
       if (e.nodeType === 1 && getComputedStyle(e).position === "sticky") return e;
@@ -215,7 +222,10 @@ const AttnPage = (function (U) {
   // options.with: the id of one more element to keep on screen when it fits too (the step card above a figure).
   async function reveal(names, options) {
     S.revealing += 1;
-    try { await revealNow(names, options || {}); } finally { S.revealing -= 1; }
+    try {
+      // a block just drawn may still be settling into its size: look again until nothing needs to move
+      for (let k = 0; k < 4; k++) if (!(await revealNow(names, options || {}))) break;
+    } finally { S.revealing -= 1; }
   }
 
   async function revealNow(names, options) {
@@ -231,38 +241,54 @@ const AttnPage = (function (U) {
     }
     await frame();
     els = els.filter((e) => e && e.getBoundingClientRect().height > 0);
-    if (!els.length) return;
+    if (!els.length) return false;
     const free = els.filter((e) => !stickyAncestor(e)), pinned = els.filter((e) => stickyAncestor(e));
     const H = innerHeight, y0 = scrollY, gap = 8;
-    // the extra element, when it is not pinned and fits on screen together with the others
-    const extra = options.with ? document.getElementById(options.with) : null;
-    if (extra && free.length && !stickyAncestor(extra) && extra.getBoundingClientRect().height > 0) {
-      const all = free.concat([extra]).map((e) => e.getBoundingClientRect());
-      if (Math.max(...all.map((r) => r.bottom)) - Math.min(...all.map((r) => r.top)) < H * 0.85) free.push(extra);
-    }
     let want = y0;
     if (free.length) {
-      const rects = free.map((e) => e.getBoundingClientRect());
-      const top = Math.min(...rects.map((r) => r.top)) + y0, bottom = Math.max(...rects.map((r) => r.bottom)) + y0;
-      const left = Math.min(...rects.map((r) => r.left)), right = Math.max(...rects.map((r) => r.right));
-      // what stays stuck above these elements (sticky and horizontally over them): its height is lost
+      const span = (list) => {
+        const rs = list.map((e) => e.getBoundingClientRect());
+        return { top: Math.min(...rs.map((r) => r.top)) + y0, bottom: Math.max(...rs.map((r) => r.bottom)) + y0,
+                 left: Math.min(...rs.map((r) => r.left)), right: Math.max(...rs.map((r) => r.right)) };
+      };
+      const need = span(free);
+      // what stays stuck above these elements (sticky, in their section, horizontally over them): its height is lost
       let band = 0;
-      for (const st of document.querySelectorAll(".attn-stage, .attn-fig")) {
+      const sec = sectionOf(free[0]);
+      for (const st of sec ? sec.querySelectorAll(".attn-stage, .attn-fig") : []) {
         if (getComputedStyle(st).position !== "sticky") continue;
         const r = st.getBoundingClientRect();
-        if (r.right > left && r.left < right && r.height < H * 0.75) band = Math.max(band, r.height);
+        if (r.right > need.left && r.left < need.right && r.height < H * 0.75) band = Math.max(band, r.height);
       }
-      if (top - y0 < band + gap) want = top - band - gap;
-      else if (bottom - y0 > H - gap) want = Math.min(bottom - H + gap, top - band - gap);
+      const room = H - band - 2 * gap;
+      // the scroll positions that show a span whole: [bottom - H + gap, top - band - gap]
+      const range = (sp) => [sp.bottom - H + gap, sp.top - band - gap];
+      let [lo, hi] = range(need);
+      if (need.bottom - need.top > room) {   // too tall together: the first (the figure) whole, at the top
+        const first = span([free[0]]);
+        lo = hi = first.top - band - gap;
+      } else {
+        // one more element (the step card), when everything fits with it
+        const extra = options.with ? document.getElementById(options.with) : null;
+        if (extra && !stickyAncestor(extra) && extra.getBoundingClientRect().height > 0) {
+          const all = span(free.concat([extra]));
+          if (all.bottom - all.top <= room) [lo, hi] = range(all);
+        }
+      }
+      want = Math.min(Math.max(y0, lo), hi);
     } else {
       // only pinned elements: bring their column into view (it then stays at the top)
       const r = pinned[0].getBoundingClientRect();
       if (r.top < 0 || r.bottom > H) want = y0 + r.top - gap;
     }
     want = Math.max(0, Math.round(want));
-    if (Math.abs(want - y0) < 2) return;
+    if (Math.abs(want - y0) < 2) return false;
     const smooth = !(matchMedia && matchMedia("(prefers-reduced-motion: reduce)").matches);
     scrollTo({ top: want, behavior: smooth ? "smooth" : "auto" });
+    if (smooth) {   // the glide's end, at most a second
+      for (let k = 0; k < 60 && Math.abs(scrollY - want) > 2; k++) await frame();
+    }
+    return true;
   }
 
   function allDrawn() { return !!S.plan && S.plan.blocks.every((b) => b.view); }
