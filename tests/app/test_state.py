@@ -209,7 +209,7 @@ def test_to_query_of_the_defaults_is_empty():
 
 @pytest.mark.parametrize("params", [
     {"query": 2.5, "bandwidth": 0.3, "kernel": "dot", "temperature": 2.0},
-    {"key_norm": -1.25, "dataset": "step", "link": True, "limits": True, "present": True},
+    {"key_norm": -0.2, "dataset": "step", "link": True, "limits": True, "present": True},
     {"dataset": "generated", "fn": "sine", "n": 37, "noise": 0.5, "seed": 12345},
     {"sentence": "the <b>bank</b> & river", "token": 3, "causal": True, "att_temperature": 0.5},
     {"bandwidth": 0.005, "temperature": 1000.0, "query": -0.5},
