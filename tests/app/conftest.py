@@ -1,4 +1,5 @@
-"""What several test files of tests/app read and none of them changes: the offline page, built once per run.
+"""What several test files of tests/app read and none of them changes: the offline page and the notebook
+component, each built once per run.
 
 Building the whole page takes seconds, so the tests that only read it (what the file holds, how the sections
 are ordered, which engines start) share one build.  A test that needs another state builds its own.
@@ -26,3 +27,14 @@ def offline_html(offline) -> str:
     from app.export import page_html
 
     return page_html(offline)
+
+
+@pytest.fixture(scope="session")
+def component():
+    """The notebook component at ?query=2.5&bandwidth=0.3, built as a notebook shows it (read it, never change
+    its parameters: test_param_sync.py and test_tour.py build their own to drive)."""
+    from app.page import Explorable
+
+    page = Explorable(query=2.5, bandwidth=0.3)
+    page.__panel__()
+    return page

@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import asyncio
 import math
+import socket
+import time
 import urllib.error
 import urllib.request
 from urllib.parse import quote
@@ -29,12 +31,26 @@ enc = lambda v: quote(v, safe="")  # noqa: E731
 # A handful of the worst links: HTML and script in values and keys, numbers no parser should take, values out of
 # range, repeated and unknown keys, percent junk, a control character.
 HOSTILE = [
-    "dataset=" + enc("<script>alert(1)</script>") + "&bandwidth=-inf&query=nan",
-    enc("<script>") + "=1&kernel=" + enc('"><img src=x onerror=alert(1)>') + "&temperature=1e999",
-    "sentence=" + enc("</p><script>alert(1)</script>") + "&token=-1&head=99&att_temperature=0",
-    "%zz=%zz&query=1e999&query=-1e999&fn=" + enc("</p>") + "&present=" + enc("\x00") + "&n=5000",
-    "seed=99999999999999999999&noise=nan&key_norm=-1e999&link=maybe&tour=" + "9" * 400,
+    "dataset=" + enc("<script>alert(1)</script>") + "&bandwidth=-inf&query=nan&seed=99999999999999999999",
+    enc("<script>") + "=1&kernel=" + enc('"><img src=x onerror=alert(1)>') + "&temperature=1e999&noise=nan",
+    "sentence=" + enc("</p><script>alert(1)</script>") + "&token=-1&head=99&key_norm=-1e999&link=maybe",
+    "%zz=%zz&query=1e999&query=-1e999&fn=" + enc("</p>") + "&present=" + enc("\x00") + "&n=5000&tour=" + "9" * 400,
 ]
+
+
+def _listening(server: AppServer, timeout: float = OPEN_TIMEOUT) -> AppServer:
+    """Wait until ``server`` accepts connections.  ``panel serve`` listens before it builds any page, so this
+    costs no page build (``AppServer.wait_ready`` fetches one); the first session builds the first page."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if not server.alive():
+            raise RuntimeError(f"the server exited early:\n{server.log_text()}")
+        try:
+            socket.create_connection(("127.0.0.1", server.port), timeout=1).close()
+            return server
+        except OSError:
+            time.sleep(0.1)   # polling a port: the server is another process
+    raise RuntimeError(f"the server did not listen within {timeout} s:\n{server.log_text()}")
 
 
 @pytest.fixture(scope="module")
@@ -42,7 +58,7 @@ def servers():
     """A server of app/main.py and one of the probe app (its injected fault), started together."""
     started = [AppServer().launch(), AppServer(script=PROBE_APP, env={"PROBE_FAULT": "1"}).launch()]
     try:
-        yield [s.wait_ready(OPEN_TIMEOUT) for s in started]
+        yield [_listening(s) for s in started]
     finally:
         for s in started:
             s.cleanup()

@@ -37,10 +37,8 @@ def rough():
 
 
 @pytest.fixture(scope="module")
-def plain():
-    page = Explorable(query=2.5, bandwidth=0.3)
-    page.__panel__()
-    return page
+def plain(component):
+    return component
 
 
 # ---- create_page: the link ------------------------------------------------------------------------------

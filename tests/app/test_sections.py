@@ -5,16 +5,15 @@ from __future__ import annotations
 
 import pytest
 
-from app.page import Explorable
 from app.sections import PAGE_ORDER, SECTIONS, build_sections, check_sections
 from app.state import ExplorableState
 from app.ui.engine import by_name
 
 
 @pytest.fixture(scope="module")
-def notebook_layout():
+def notebook_layout(component):
     """The Bokeh layout the notebook component shows (the first object of its Panel column)."""
-    return Explorable(query=2.5, bandwidth=0.3).__panel__()[0].object
+    return component.__panel__()[0].object
 
 
 def test_sections_come_in_page_order_and_the_learning_follows_the_regression(offline):
