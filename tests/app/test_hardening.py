@@ -81,62 +81,73 @@ def _markup_problems(session: BokehSession) -> list[str]:
             and any(tag in m["attributes"]["text"].lower() for tag in ("<script", "<img", "<iframe"))]
 
 
-# -- hostile links ------------------------------------------------------------------------------------
+# -- hostile links, and what a visit gets ------------------------------------------------------------------
 
-def test_hostile_links_open_sessions_with_escaped_notices(servers):
-    """Each link a real session: it opens, says what it ignored, escapes it, and the server logs no error.
+CLAMPED = "query=9&bandwidth=-1&kernel=dot&tour=3"   # values out of range beside good ones
 
-    The links take turns between the two servers (the probe app builds the same page as app/main.py; its fault
-    is only for ?n=1999), so both cores build pages.
+
+@pytest.fixture(scope="module")
+def visits(servers):
+    """Every link of HOSTILE and CLAMPED opened as a real session, two at a time, then closed: {query: (the
+    server's index, the session or the reason it did not open)}.
+
+    The hostile links take turns between the two servers (the probe app builds the same page as app/main.py; its
+    fault is only for ?n=1999), so both cores build pages; CLAMPED goes to app/main.py.  One link is opened the
+    browser's way (GET the page, then its websocket), the others as bokeh.client does.
     """
     marks = [s.log_mark() for s in servers]
-    failures: list[str] = []
+    plan = [(k % 2, q) for k, q in enumerate(HOSTILE)] + [(0, CLAMPED)]
+    out = {}
 
-    async def one(k, query, sem):
+    async def one(k, which, query, sem):
         async with sem:
-            server = servers[k % 2]
-            try:   # one the browser's way (GET the page, then its websocket), the others bokeh.client's
-                s = await BokehSession.open(server.url, query, via_page=k == 1, timeout=OPEN_TIMEOUT)
-            except Exception as e:  # noqa: BLE001
-                failures.append(f"{query[:80]!r}: did not open: {e!r}")
-                return
             try:
-                failures.extend(f"{query[:80]!r}: {p}" for p in notice_problems(s, query) + _markup_problems(s))
-                failures.extend(f"{query[:80]!r}: {e}" for e in s.errors)
-            finally:
-                await s.close()
+                s = await BokehSession.open(servers[which].url, query, via_page=k == 1, timeout=OPEN_TIMEOUT)
+            except Exception as e:  # noqa: BLE001
+                out[query] = (which, f"did not open: {e!r}")
+                return
+            await s.close()
+            out[query] = (which, s)
 
-    async def all_cases():
+    async def all_visits():
         sem = asyncio.Semaphore(2)
-        await asyncio.gather(*(one(k, q, sem) for k, q in enumerate(HOSTILE)))
+        await asyncio.gather(*(one(k, which, q, sem) for k, (which, q) in enumerate(plan)))
 
-    run(all_cases())
+    run(all_visits())
+    return out, marks
+
+
+def test_hostile_links_open_sessions_with_escaped_notices(servers, visits):
+    """Each link a real session: it opens, says what it ignored, escapes it, and the server logs no error."""
+    opened, marks = visits
+    failures: list[str] = []
+    for query in HOSTILE:
+        _which, s = opened[query]
+        if isinstance(s, str):
+            failures.append(f"{query[:80]!r}: {s}")
+            continue
+        failures.extend(f"{query[:80]!r}: {p}" for p in notice_problems(s, query) + _markup_problems(s))
+        failures.extend(f"{query[:80]!r}: {e}" for e in s.errors)
     assert failures == []
+    assert {opened[q][0] for q in HOSTILE} == {0, 1}
     for server, mark in zip(servers, marks):
         assert server.alive()
         assert server.error_lines(mark) == [] and server.tracebacks(mark) == 0
 
 
-def test_a_session_has_the_pages_sections_and_the_links_values(server, offline):
+def test_a_session_has_the_pages_sections_and_the_links_values(visits, offline):
     """The served page is the offline page's sections, in the same order, opened at the link's state."""
-    async def scenario():
-        s = await BokehSession.open(server.url, "query=9&bandwidth=-1&kernel=dot&tour=3", timeout=OPEN_TIMEOUT)
-        try:
-            kids = s.attr("explorable_page", "children")
-            sections = [s.models[k["id"]]["attributes"].get("name") for k in kids]
-            values = {name: s.attr(name, "value") for name in ("query_slider", "bandwidth_slider", "kernel_select",
-                                                               "tour_step")}
-            return sections, set(s.by_name), s.attr("notices", "text"), values, s.errors
-        finally:
-            await s.close()
-
-    sections, names, notices, values, errors = run(scenario())
-    assert errors == []
+    which, s = visits[0][CLAMPED]
+    assert which == 0 and not isinstance(s, str), s
+    assert s.errors == []
+    sections = [s.models[k["id"]]["attributes"].get("name") for k in s.attr("explorable_page", "children")]
     assert sections == [f"{name}_section" for name in PAGE_ORDER]
-    assert {m.name for m in offline.doc.models if m.name} <= names
+    assert {m.name for m in offline.doc.models if m.name} <= set(s.by_name)
+    notices = s.attr("notices", "text")
     assert "query=9 is outside" in notices and "bandwidth=-1 is outside" in notices
-    assert values["query_slider"] == 6.5 and values["bandwidth_slider"] == pytest.approx(math.log10(0.005))
-    assert values["kernel_select"] == "dot" and values["tour_step"] == 3
+    assert s.attr("query_slider", "value") == 6.5
+    assert s.attr("bandwidth_slider", "value") == pytest.approx(math.log10(0.005))
+    assert s.attr("kernel_select", "value") == "dot" and s.attr("tour_step", "value") == 3
 
 
 # -- a failing callback -------------------------------------------------------------------------------
