@@ -1,7 +1,8 @@
 """The ``attention-explorable`` command line.
 
     attention-explorable readout --query 3.2 --bandwidth 0.62 [--json]
-    attention-explorable serve [--port N] [--show] [--allow-host HOST] [--address IP] [--num-procs N] [--sessions]
+    attention-explorable serve [--port N] [--address IP] [--allow-host HOST] [--num-procs N] [--tour FILE] [--show]
+                               [--prefix PATH] [--basic-auth PASSWORD --cookie-secret SECRET] [...] [-- PANEL-SERVE-FLAGS]
     attention-explorable export lecture.html [--sections regression,sentence] [--query 3.2 ...] [--tour FILE]
     attention-explorable tour check my-tour.json [--sections regression,sentence]
     attention-explorable tour schema > tour.schema.json
@@ -14,6 +15,7 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import os
 import sys
 
 
@@ -125,7 +127,8 @@ def _tour_arg(args):
 def _export(args) -> int:
     from .export import SECTIONS, export_html, write_atomic
 
-    sections = tuple(s.strip() for s in args.sections.split(",") if s.strip())
+    given = ",".join(SECTIONS) if args.sections is None else args.sections
+    sections = tuple(s.strip() for s in given.split(",") if s.strip())
     try:
         if not sections or any(s not in SECTIONS for s in sections):
             raise ValueError(f"--sections must be a comma-separated subset of {','.join(SECTIONS)}, "
@@ -215,18 +218,44 @@ def _tour_schema(args) -> int:
 
 
 LOOPBACK = ("127.0.0.1", "localhost", "::1")
+PLUGIN = "app.plugin"   # the page at / (app/plugin.py), added to panel serve with --plugins
+# panel serve's own flags that `serve` takes by name: (flag, metavar or None for a switch, help).  Any other
+# flag of panel serve goes after `--`.
+PANEL_FLAGS = (
+    ("--prefix", "PATH", "serve everything under this URL path, e.g. /course (the page is then at /course/)"),
+    ("--basic-auth", "PASSWORD|FILE", "ask for a password (or a JSON file of users and passwords) before the page; "
+                                      "needs --cookie-secret"),
+    ("--cookie-secret", "SECRET", "signs the login cookie: any long random text (`bokeh secret` prints one), the same "
+                                  "for every server behind one address (PANEL_COOKIE_SECRET also works)"),
+    ("--oauth-provider", "NAME", "log in through an OAuth provider (github, google, azure, ...); see Panel's "
+                                 "how-to 'Configuring OAuth'; needs --cookie-secret"),
+    ("--oauth-key", "KEY", "the OAuth application's client id"),
+    ("--oauth-secret", "SECRET", "the OAuth application's client secret"),
+    ("--oauth-redirect-uri", "URL", "where the OAuth provider sends the browser back to"),
+    ("--oauth-encryption-key", "KEY", "encrypts the OAuth tokens in the cookies (`panel oauth-secret` prints one)"),
+    ("--ssl-certfile", "FILE", "serve https: the certificate (PEM)"),
+    ("--ssl-keyfile", "FILE", "serve https: the private key (PEM)"),
+    ("--use-xheaders", None, "behind a proxy: take the client's address and scheme from X-Forwarded-* headers"),
+    ("--admin", None, "Panel's admin dashboard at /admin (sessions, logs, profiling of /main)"),
+)
+COOKIE_SECRET_VARIABLES = ("PANEL_COOKIE_SECRET", "BOKEH_COOKIE_SECRET")
+
+
+def _flag_dest(flag: str) -> str:
+    return "panel_" + flag.lstrip("-").replace("-", "_")
 
 
 def serve_command(args) -> list[str]:
-    """The ``panel serve`` command line that ``attention-explorable serve`` runs (built here, so tests can read it)."""
+    """The ``panel serve`` command line that ``attention-explorable serve`` runs (built here, so tests can read it):
+    app/main.py (a Panel session per visit, at /main) with the page at / from app/plugin.py."""
     from pathlib import Path
 
     main_py = Path(__file__).resolve().parent / "main.py"
-    cmd = [sys.executable, "-m", "panel", "serve", str(main_py), "--port", str(args.port),
-           "--address", args.address, "--index", "main",
+    cmd = [sys.executable, "-m", "panel", "serve", str(main_py), "--plugins", PLUGIN,
+           "--port", str(args.port), "--address", args.address, "--num-procs", str(args.num_procs),
            "--check-unused-sessions", str(args.check_unused_sessions),
            "--unused-session-lifetime", str(args.unused_session_lifetime),
-           "--num-procs", str(args.num_procs)]
+           "--log-level", args.log_level]
     origins = args.allow_websocket_origin or []
     if args.address not in LOOPBACK and not origins:
         raise ValueError(f"--address {args.address} serves other machines: name the host[:port] they will open "
@@ -235,47 +264,80 @@ def serve_command(args) -> list[str]:
         origins = origins + [f"localhost:{args.port}", f"127.0.0.1:{args.port}"]
     for origin in origins:
         cmd += ["--allow-websocket-origin", origin]
-    if args.show:
-        cmd.append("--show")
-    return cmd
+    for flag, metavar, _help in PANEL_FLAGS:
+        value = getattr(args, _flag_dest(flag), None)
+        if metavar is None and value:
+            cmd.append(flag)
+        elif metavar is not None and value is not None:
+            cmd += [flag, value]
+    logs_in = args.panel_basic_auth is not None or args.panel_oauth_provider is not None
+    if logs_in and args.panel_cookie_secret is None and not any(os.environ.get(v) for v in COOKIE_SECRET_VARIABLES):
+        flag = "--basic-auth" if args.panel_basic_auth is not None else "--oauth-provider"
+        raise ValueError(f"{flag} needs --cookie-secret SECRET to sign the login cookie (any long random text, the "
+                         f"same for every server; `bokeh secret` prints one)")
+    return cmd + list(args.panel_args)
+
+
+def page_url(args) -> str:
+    """The page's address on this machine, as ``serve`` prints it (and ``--show`` opens it)."""
+    host = "localhost" if args.address in (*LOOPBACK, "0.0.0.0", "::", "") else args.address
+    if ":" in host:
+        host = f"[{host}]"
+    prefix = (args.panel_prefix or "").strip("/")
+    scheme = "https" if args.panel_ssl_certfile else "http"
+    return f"{scheme}://{host}:{args.port}/" + (f"{prefix}/" if prefix else "")
+
+
+def open_when_listening(url: str, timeout: float = 300.0) -> bool:
+    """Open ``url`` in a browser once something listens on its host and port (``serve --show``); False if
+    nothing did within ``timeout`` s.
+
+    The page is built before the server binds its port (app/plugin.py), so a port that accepts means a page
+    ready.  Run in a child process while ``panel serve`` starts.
+    """
+    import socket
+    import time
+    import webbrowser
+    from urllib.parse import urlsplit
+
+    where = urlsplit(url)
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        try:
+            socket.create_connection((where.hostname, where.port), timeout=1).close()
+        except OSError:
+            time.sleep(0.5)
+            continue
+        webbrowser.open(url)
+        return True
+    return False
 
 
 def _serve(args) -> int:
-    import os
-
-    # one BLAS thread per request: the server answers many students at once, and numpy's threads would
+    # one BLAS thread per process: the server answers many students at once, and numpy's threads would
     # fight each other (and the event loop) for the same cores (set before numpy is first imported)
     for var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
         os.environ.setdefault(var, "1")
     try:
-        cmd = serve_command(args)   # checks --address against the hosts, for both kinds of server
-        if _tour_arg(args) is not None:   # checked here, read again by the page the server builds
+        cmd = serve_command(args)
+        if _tour_arg(args) is not None:   # checked here, read again by app/plugin.py in the server
             from .tour import ENV_TOUR
 
             os.environ[ENV_TOUR] = os.path.abspath(args.tour)
     except ValueError as e:
         print(f"attention-explorable serve: error: {e}", file=sys.stderr)
         return 2
-    if args.sessions:   # a Panel session per visit, as `panel serve app/main.py`
-        print(f"attention-explorable: serving on http://{args.address}:{args.port}/ (Ctrl-C stops)", flush=True)
-        os.execv(sys.executable, cmd)
-        return 0  # not reached
-    import logging
+    url = page_url(args)
+    print(f"attention-explorable: serving the page on {url} (Panel's app with Python callbacks on {url}main), "
+          f"once it is built: a few seconds (Ctrl-C stops)", flush=True)
+    if args.show:
+        import subprocess
 
-    logging.basicConfig(level=getattr(logging, args.log_level.upper()), format="%(levelname)s %(name)s %(message)s")
-    from .live.server import serve
-
-    print(f"attention-explorable: serving on http://{args.address}:{args.port}/ (Ctrl-C stops)", flush=True)
-    try:
-        serve(port=args.port, address=args.address, hosts=args.allow_websocket_origin or [],
-              num_procs=args.num_procs, show=args.show)
-    except OSError as e:
-        print(f"attention-explorable serve: error: cannot listen on {args.address}:{args.port}: {e.strerror or e}",
-              file=sys.stderr)
-        return 2
-    except KeyboardInterrupt:
-        return 0
-    return 0
+        code = "import sys; from app.cli import open_when_listening; open_when_listening(sys.argv[1])"
+        subprocess.Popen([sys.executable, "-c", code, url], stdin=subprocess.DEVNULL,
+                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+    os.execv(sys.executable, cmd)   # this process becomes panel serve: its signals, its exit code
+    return 0  # not reached (except under a test that replaces os.execv)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -293,7 +355,11 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("--json", action="store_true", help="print one JSON object")
     r.set_defaults(func=_readout)
 
-    s = sub.add_parser("serve", help="serve the explorable to a class: one page built once, answered for every visit")
+    s = sub.add_parser("serve", help="serve the explorable to a class: Panel's server with the page at /, built once",
+                       description="Runs `panel serve app/main.py --plugins app.plugin`: the page at / (the same "
+                                   "bytes for every visit; the browser computes everything) and Panel's app with "
+                                   "Python callbacks at /main.  Flags of panel serve not named here go after `--`, "
+                                   "e.g. `attention-explorable serve -- --oauth-optional`.")
     s.add_argument("--port", type=_port, default=5006)
     s.add_argument("--address", default="127.0.0.1",
                    help="interface to listen on (default 127.0.0.1: this machine only; 0.0.0.0 for a class)")
@@ -301,26 +367,30 @@ def build_parser() -> argparse.ArgumentParser:
                    metavar="HOST[:PORT]",
                    help="a host the page is opened under (repeat for several); needed to serve other machines")
     s.add_argument("--num-procs", type=_int_in(1, 64), default=1,
-                   help="forked processes sharing the port (default 1; one per core for a big class). With "
-                        "--sessions a page's websocket may reach another process than its page, which then builds "
-                        "the page again: there, prefer one process per core behind nginx (README: Serving a class)")
-    s.add_argument("--sessions", action="store_true",
-                   help="a Panel session per visit instead (what `panel serve app/main.py` does): every widget "
-                        "reaches Python, at about 2 s of server CPU per visit")
+                   help="forked processes sharing the port and the page, built once before forking (default 1; "
+                        "one per core for a big class).  /main's websocket may then reach another process than its "
+                        "page, which builds that session again: for /main, prefer one process per core behind nginx "
+                        "(app/deploy/nginx.conf)")
     s.add_argument("--check-unused-sessions", type=_int_in(100, 3_600_000), default=5000, metavar="MS",
-                   help="--sessions: how often to look for sessions whose browser left (ms, default 5000)")
+                   help="/main: how often to look for sessions whose browser left (ms, default 5000)")
     s.add_argument("--unused-session-lifetime", type=_int_in(100, 86_400_000), default=15000, metavar="MS",
-                   help="--sessions: how long a session may stay without a browser before it is freed (ms, default 15000)")
+                   help="/main: how long a session may stay without a browser before it is freed (ms, default 15000)")
     s.add_argument("--log-level", choices=["debug", "info", "warning", "error"], default="warning",
                    help="what the server logs (default warning)")
     s.add_argument("--tour", metavar="FILE", help="a guided tour file (JSON) to show instead of the shipped one")
-    s.add_argument("--show", action="store_true", help="open a browser")
-    s.set_defaults(func=_serve)
+    s.add_argument("--show", action="store_true", help="open the page in a browser once it is served")
+    panel = s.add_argument_group("panel serve's own flags", "passed on to panel serve as they are")
+    for flag, metavar, text in PANEL_FLAGS:
+        if metavar is None:
+            panel.add_argument(flag, dest=_flag_dest(flag), action="store_true", help=text)
+        else:
+            panel.add_argument(flag, dest=_flag_dest(flag), metavar=metavar, help=text)
+    s.set_defaults(func=_serve, panel_args=())
 
     e = sub.add_parser("export", help="write one self-contained HTML file that works offline")
     e.add_argument("output", help="the HTML file to write, e.g. lecture.html")
-    e.add_argument("--sections", default="regression,sentence,ideas,learning",
-                   help="comma-separated: regression,sentence,ideas,learning (default: all four)")
+    e.add_argument("--sections", default=None,
+                   help="comma-separated: regression,sentence,ideas,learning,routing (default: all of them)")
     e.add_argument("--query", type=_number)
     e.add_argument("--bandwidth", type=_positive)
     e.add_argument("--temperature", type=_positive)
@@ -346,9 +416,22 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
+def parse_args(argv=None) -> argparse.Namespace:
+    """The command line's arguments; for ``serve``, everything after ``--`` goes to ``panel serve`` unread
+    (``args.panel_args``)."""
+    argv = list(sys.argv[1:] if argv is None else argv)
+    rest: list[str] = []
+    if argv[:1] == ["serve"] and "--" in argv:
+        i = argv.index("--")
+        argv, rest = argv[:i], argv[i + 1:]
+    args = build_parser().parse_args(argv)
+    if rest:
+        args.panel_args = tuple(rest)
+    return args
+
+
 def main(argv=None) -> int:
-    parser = build_parser()
-    args = parser.parse_args(argv)
+    args = parse_args(argv)
     return args.func(args)
 
 

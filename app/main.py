@@ -1,8 +1,8 @@
-"""Entry point for ``panel serve app/main.py`` (and ``attention-explorable serve --sessions``).
+"""Panel's app at /main: ``panel serve app/main.py --plugins app.plugin`` (what ``attention-explorable serve`` runs).
 
 One Panel session per visit: Python builds the whole page for every student (about 2 s of server CPU)
-and follows every widget.  ``attention-explorable serve`` shows the live page instead (app/live/): built
-once per process, a visit costs the server a few milliseconds.
+and follows every widget.  The page at / (app/plugin.py) is the offline file's instead, built once per
+server: a visit costs the server one reply.
 """
 
 import sys

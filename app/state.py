@@ -80,23 +80,50 @@ class LearningState(param.Parameterized):
     metric_step = param.Integer(0, bounds=(0, METRIC_TRAIN_STEPS), doc="Step of the metric's training path shown.")
 
 
-def _shipped_tour_steps() -> int:
-    """The number of steps of the shipped tour (data/tours/regression.json; app/tour checks the rest)."""
-    import json
+class IdeasState(param.Parameterized):
+    """The ideas section: the lag panel's period."""
 
-    from attention.datasets import data_path
-
-    return len(json.loads(data_path("tours", "regression.json").read_text(encoding="utf-8"))["steps"])
+    period = param.Integer(attention.lags.DEFAULT_PERIOD, bounds=(3, attention.lags.MAX_LAG),
+                           doc="The lag panel's pattern: it repeats every this many days.")
 
 
-class ExplorableState(RegressionState, SentenceState, LearningState):
+
+
+# The routing section plays back attention.train_qk (W_Q and W_K learning the sense of "bank") at its defaults:
+# the path's length and the sentences it shows come from the core and data/senses.json, one definition each.
+QK_TRAIN_STEPS = attention.learn_qk.DEFAULT_QK_STEPS   # 150
+
+
+def _shipped_shown_sentences() -> tuple[str, ...]:
+    """The sentences the routing section shows (data/senses.json, "show": true), in the file's order."""
+    return tuple(s.text for s in attention.load_sense_corpus().shown)
+
+
+QK_SHOWN = _shipped_shown_sentences()
+QK_OPENING = "the bank by the river"   # the page's running example, if the file shows it
+
+
+class RoutingState(param.Parameterized):
+    """The routing section: the meaning head's W_Q and W_K trained on a task, played back step by step."""
+
+    qk_step = param.Integer(0, bounds=(0, QK_TRAIN_STEPS),
+                            doc="Training step of W_Q and W_K shown (the recorded step at or before it).")
+    qk_sentence = param.Integer(QK_SHOWN.index(QK_OPENING) if QK_OPENING in QK_SHOWN else 0,
+                                bounds=(0, len(QK_SHOWN) - 1),
+                                doc="Which of the shown sentences (data/senses.json) the routing section draws.")
+
+
+class ExplorableState(RegressionState, SentenceState, LearningState, RoutingState, IdeasState):
     """Every setting a deep link can carry."""
 
     present = param.Boolean(False, doc="Presentation mode: larger fonts and markers for a projector.")
-    # Up to the shipped tour's number of steps; a page showing another tour file rebinds it
-    # (app.tour.view.bind_tour_length), so ?tour=N is clamped to the steps that page has.
-    tour = param.Integer(1, bounds=(0, _shipped_tour_steps()),
-                         doc="Step of the guided tour shown (1 is the first); 0 hides the tour.")
+    # A step's number (1 is the first, 0 hides the card) or its id ("shrink-h"); the tour resolves it against
+    # the steps the page has (app.tour.model.resolve_step, and its twin in app/tour/tour.js), with a notice for a
+    # value it cannot use.
+    tour = param.ClassSelector(class_=(int, str), default=1,
+                               doc="Step of the guided tour shown: its number (1 is the first, 0 hides the card) "
+                                   "or its id.")
+
 
 
 def _fmt(v) -> str:
@@ -121,6 +148,8 @@ def url_spec(cls=ExplorableState) -> dict:
             spec[name] = {"kind": "choice", "choices": list(p.objects), "default": p.default}
         elif isinstance(p, param.String):
             spec[name] = {"kind": "text", "default": p.default, "max": 500}
+        elif name == "tour":   # a step's number or id, kept as written: the tour resolves it (resolve_step)
+            spec[name] = {"kind": "tour", "default": p.default, "max": 80}
     return spec
 
 
@@ -187,6 +216,8 @@ def parse_query(query: str | dict, cls=ExplorableState) -> tuple[dict, list[str]
             else:
                 notices.append(f"Ignored {key}=\u201c{_shown(raw)}\u201d: expected one of "
                                f"{', '.join(s['choices'])}.")
+        elif kind == "tour":
+            values[key] = raw[:s["max"]]
         else:  # text
             if len(raw) > s["max"]:
                 notices.append(f"Ignored {key}: longer than {s['max']} characters.")

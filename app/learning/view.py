@@ -44,6 +44,8 @@ from app.ui.theme import BLUE, GREEN, GREY, PAGE_CSS, PAGE_STYLES, VERMILLION
 from app.state import (BANDWIDTH_LR_PRESETS, BANDWIDTH_TRAIN_STEPS, METRIC_LR_PRESETS, METRIC_TRAIN_STEPS,
                     ExplorableState, url_spec)
 
+from app.tour.model import LOO_GRID   # the tour's grid for the lowest leave-one-out error (learned_excess)
+
 from . import text
 
 HERE = Path(__file__).resolve().parent
@@ -264,7 +266,8 @@ class LearningSection:
     def draw_on_bias_variance(self):
         """h's path, drawn on the regression's bias-variance plot."""
         fb = self.regression.figures["bias_variance"]
-        fb.line("h", "loss", source=self.bw_path, line_color=GREEN, line_width=2, legend_label="gradient descent on h")
+        fb.line("h", "loss", source=self.bw_path, line_color=GREEN, line_width=2)
+        self.regression.add_bias_legend("gradient descent on h", GREEN)
         fb.scatter("h", "loss", source=self.bw_path, size=5, color=GREEN)
         fb.scatter("h", "loss", source=self.bw_now, size=12, marker="diamond", fill_color=GREEN, line_color="white",
                    line_width=1.5)
@@ -372,7 +375,7 @@ class LearningSection:
     def config(self) -> dict:
         state, spec = self.state, self.spec
         return {
-            "tick_ms": TICK_MS, "keys": list(URL_KEYS), "spec": {k: spec[k] for k in URL_KEYS},
+            "tick_ms": TICK_MS, "loo_grid": list(LOO_GRID), "keys": list(URL_KEYS), "spec": {k: spec[k] for k in URL_KEYS},
             "initial": {"lr": state.lr, "step": state.step, "metric_lr": state.metric_lr,
                         "metric_step": state.metric_step},
             "defaults": {k: spec[k]["default"] for k in URL_KEYS},

@@ -95,6 +95,13 @@ class RegressionView:
     generator: dict = field(default_factory=dict)  # the generator's widgets (fn, n, noise, seed, go)
     named: dict = field(default_factory=dict)     # every named model of the section, by name
     css: str = ""                                 # the page CSS of its blocks (STAGE_CSS)
+    bias_legend: Div | None = None                # the bias-variance plot's legend (theme.legend_html)
+    bias_items: list = field(default_factory=list)
+
+    def add_bias_legend(self, label: str, color: str, line: str = "solid") -> None:
+        """One more entry in the bias-variance plot's legend (another section drawing on that plot)."""
+        self.bias_items.append((label, color, line))
+        self.bias_legend.text = theme.legend_html(self.bias_items)
 
     @property
     def engines(self) -> list:
@@ -115,18 +122,6 @@ def _effective_axis(fig):
                       major_label_text_font_size=s["tick"], axis_label_text_font_size=s["axis_label"],
                       axis_label_text_font_style="normal")
     fig.add_layout(axis, "right")
-
-
-def _legend_below(fig):
-    """The legend under the plot, one entry a line: as wide as its longest entry, so it fits a phone."""
-    legend = fig.legend[0]
-    legend.orientation = "vertical"
-    theme.style_legend(legend)
-    legend.spacing = 8
-    legend.padding = 2
-    legend.margin = 2
-    legend.border_line_color = None
-    fig.add_layout(legend, "below")
 
 
 def build_regression(state: ExplorableState, *, notices=(), dataset=None) -> RegressionView:
@@ -174,7 +169,7 @@ class RegressionSection:
         return RegressionView(blocks=blocks, engine=engine, ds=self.ds, widgets=widgets,
                               notice_div=divs["notice"], models=models, figures=figures,
                               disclosure=self.disclosure(widgets), generator=self.generator, named=named,
-                              css=STAGE_CSS)
+                              css=STAGE_CSS, bias_legend=self.bias_legend, bias_items=list(self.bias_items))
 
     # -- data ------------------------------------------------------------------------------------------
     def sources(self):
@@ -292,18 +287,19 @@ class RegressionSection:
 
     def bias_variance_figure(self):
         """Leave-one-out error, bias² and variance against the bandwidth, with the current h·√T marked."""
-        fb = _style(figure(height=380, sizing_mode="stretch_width", min_width=260, x_axis_type="log",
+        fb = _style(figure(height=300, sizing_mode="stretch_width", min_width=260, x_axis_type="log",
                            x_range=self.h_range, tools="", title="Bias and variance",
                            y_range=DataRange1d(start=0), name="bias_variance_plot"))
         src = self.hcurve
-        fb.line("h", "loo", source=src, line_color="black", line_width=2.5, legend_label="leave-one-out error")
-        fb.line("h", "bias2", source=src, line_color=ORANGE, line_width=2, legend_label="bias\u00b2")
-        fb.line("h", "variance", source=src, line_color=SKY, line_width=2, legend_label="variance")
-        fb.line("h", "error", source=src, line_color=PURPLE, line_width=2, line_dash="dashed",
-                legend_label="bias\u00b2 + variance")
+        # its legend is HTML under it (bias_legend): it wraps on a phone and takes no room from the plot
+        self.bias_items = [("leave-one-out error", "black", "solid"), ("bias\u00b2", ORANGE, "solid"),
+                           ("variance", SKY, "solid"), ("bias\u00b2 + variance", PURPLE, "dashed")]
+        fb.line("h", "loo", source=src, line_color="black", line_width=2.5)
+        fb.line("h", "bias2", source=src, line_color=ORANGE, line_width=2)
+        fb.line("h", "variance", source=src, line_color=SKY, line_width=2)
+        fb.line("h", "error", source=src, line_color=PURPLE, line_width=2, line_dash="dashed")
         self.hspan_bv = self._h_span()
         fb.add_layout(self.hspan_bv)
-        _legend_below(fb)
         fb.xaxis.axis_label = "bandwidth h\u00b7\u221aT"
         fb.yaxis.axis_label = "squared error"
         fb.yaxis.formatter = theme.steady_ticks()   # its span follows the dataset
@@ -475,6 +471,8 @@ class RegressionSection:
         texts = column(divs["caption"], divs["limits"], divs["dataset"], sizing_mode="stretch_width",
                        name="state_words")
         explain_bv = Div(text=text.EXPLAIN_BIAS_VARIANCE, stylesheets=css, sizing_mode="stretch_width")
+        self.bias_legend = Div(text=theme.legend_html(self.bias_items), stylesheets=css, sizing_mode="stretch_width",
+                               name="bias_legend")
         explain = Div(text=text.EXPLAIN_REGRESSION, stylesheets=css, sizing_mode="stretch_width",
                       name="explain_regression")
         head = column(Div(text=text.INTRO, stylesheets=css, sizing_mode="stretch_width", name="intro"),
@@ -493,8 +491,8 @@ class RegressionSection:
             Block("regression-more", more, "side", height=330 if more.visible else 0),
             Block("regression-words", texts, "side", height=150),
             Block("regression-spread-h", f["entropy_h"], "side", height=260),
-            Block("regression-bias", column(f["bias_variance"], explain_bv, sizing_mode="stretch_width"), "side",
-                  height=700),
+            Block("regression-bias", column(f["bias_variance"], self.bias_legend, explain_bv,
+                                            sizing_mode="stretch_width"), "side", height=640),
             Block("regression-explain", explain, "side", height=60),
         ]
 

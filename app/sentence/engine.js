@@ -1,20 +1,22 @@
 // The self-attention section's engine: runs in the browser on every gesture.
 //
 // One Bokeh CustomJS holds ui/mirror.js (the formulas), ui/common.js (the
-// helpers every section shares) and this file.  Python precomputes each head's Q, K
-// and V for a sentence (attention.analyze_sentence(...).to_plain()); here the
-// weights, the outputs and the sense-plane points are recomputed with AttnMirror
-// for the chosen temperature and mask, and drawn.  Every text that reaches a
-// Div goes through esc(): words, sentences and notices are never HTML.
+// helpers every section shares), ui/words.js and this file.  Every sentence (the
+// opening one, an example, the link's, a typed one) is analysed here by AttnWords,
+// the twin of attention.analyze_sentence(...).to_plain(), from the toy model in the
+// config; then the weights, the outputs and the sense-plane points are recomputed
+// with AttnMirror for the chosen temperature and mask, and drawn.  Typed text is
+// only ever data: every text that reaches a Div goes through esc(), so words,
+// sentences and notices are never HTML.
 
-const SentenceExplorable = (function (M, X) {
+const SentenceExplorable = (function (M, X, W) {
   "use strict";
 
   const esc = X.esc, fixed = X.fixed, plain = X.plain, signed = X.signed;
   const clamp = X.clamp, setWidget = X.setWidget;
 
-  // the state lives on the page, keyed by the data holder (one entry per section on the page)
-  function cacheFor(a) { return X.pageState("__attentionSentenceState", a.holder, { pending: [] }); }
+  // the state lives on the page, keyed by the tokens source (one entry per section on the page)
+  function cacheFor(a) { return X.pageState("__attentionSentenceState", a.tokens_src, { pending: [] }); }
 
   // New data for a source, applied once the handler is done.  BokehJS rebuilds a glyph from new data
   // asynchronously, but a Div's new text lays the page out (and paints every plot) at once; a plot
@@ -29,13 +31,40 @@ const SentenceExplorable = (function (M, X) {
   function flush(c) { const p = c.pending; c.pending = []; for (const [src, data] of p) src.data = data; }
   function sameArray(p, q) { return p.length === q.length && p.every((v, i) => v === q[i]); }
 
-  // Close enough to attention.tokenize to find a precomputed sentence (the static file has no Python).
-  function roughTokens(text) {
-    return String(text).normalize("NFKC").toLowerCase().replace(/[\p{P}\p{S}\p{C}]/gu, " ").split(/\s+/)
-      .filter((t) => t.length > 0);
+  // ---- a sentence ------------------------------------------------------------------
+
+  function notify(a, notices) {
+    a.notice_div.text = notices.map((s) => `<p class="notice">${esc(s)}</p>`).join("");
+    a.notice_div.visible = notices.length > 0;
   }
 
-  // ---- a sentence ------------------------------------------------------------------
+  // A template of the config's "refused" with its {reason} (and {shown}) filled in (functions, so that no "$"
+  // in a reason is read as a replacement pattern).
+  function fill(template, reason, shown) {
+    return template.replace("{reason}", () => reason).replace("{shown}", () => shown);
+  }
+
+  // The analysis of `raw` (AttnWords.analyze), or {reason} when the core would refuse it; other errors throw.
+  function analysis(c, raw) {
+    if (Array.from(raw).length > c.cfg.spec.sentence.max) return { reason: c.cfg.refused.too_long };
+    try {
+      return { plain: W.analyze(raw, c.cfg.model) };
+    } catch (e) {
+      if (!W.isRefusal(e)) throw e;
+      return { reason: e.message };
+    }
+  }
+
+  // The text box's sentence (Enter): shown when the core would take it; otherwise the page stays as it was,
+  // with the reason.
+  function typed(a, c, raw) {
+    if (raw === c.plain.text) return;   // the box already shows the page's sentence (an example, the link's)
+    const r = analysis(c, String(raw));
+    if (!r.plain) return notify(a, [fill(c.cfg.refused.typed, r.reason)]);
+    notify(a, []);
+    loadSentence(a, c, r.plain, "typed");
+    redrawAll(a, c);
+  }
 
   function loadSentence(a, c, plain, how) {
     const old = c.plain;
@@ -203,7 +232,7 @@ const SentenceExplorable = (function (M, X) {
                     color: toks.map((_, j) => (j === i ? c.cfg.colors.selected : c.cfg.colors.row)) });
     let mx = 0, arg = 0;
     for (let j = 0; j < n; j++) if (w[j] > mx) { mx = w[j]; arg = j; }
-    a.bars_fig.y_range.setv({ start: 0, end: Math.max(mx * 1.1, 0.05) });
+    // (the bars' axis stays at 0 to 1, as the regression's weights do: a row's peakedness compares by eye)
     const H = M.entropyBits(w);
     // with the causal mask, row i sees only words 0..i: its spread is out of those k words
     const k = c.causal ? i + 1 : n;
@@ -300,8 +329,7 @@ const SentenceExplorable = (function (M, X) {
 
   function stateQuery(c) {
     const s = c.cfg.spec, out = new URLSearchParams(window.location.search);
-    const defaultKey = roughTokens(c.cfg.default_sentence).join(" ");
-    if (c.key === defaultKey) out.delete("sentence");
+    if (c.key === c.defaultKey) out.delete("sentence");
     else if (Array.from(c.plain.text).length <= s.sentence.max) out.set("sentence", c.plain.text);
     const put = (k, v) => { if (v === s[k].default) out.delete(k); else out.set(k, String(v)); };
     put("token", c.token);
@@ -311,7 +339,34 @@ const SentenceExplorable = (function (M, X) {
     return out.toString();
   }
 
-  function scheduleUrl(a, c) { X.scheduleUrl(c, () => stateQuery(c)); }
+  function scheduleUrl(a, c) { X.scheduleUrl(c, () => stateQuery(c)); tell(a, c); }
+
+  // ---- what the tour reads and sets (app/tour/model.py sentence_readouts, show_me_settings) -------------
+
+  function readouts(c) {
+    const i = c.token, h = c.head, toks = c.plain.tokens, w = c.res.weights[h][i];
+    let top = 0, sum = 0, future = 0;
+    for (let j = 0; j < w.length; j++) { if (w[j] > w[top]) top = j; sum += w[j]; if (j > i) future += w[j]; }
+    const o = c.outXY[h][i];
+    return { sentence: c.key, n_tokens: c.n, n_scores: c.n * c.n, token: i, word: toks[i], head: h,
+             head_name: c.plain.heads[h].name, causal: c.causal, att_temperature: c.t, top_word: toks[top],
+             top_weight: w[top], row_sum: sum, future_weight: future, sense_water: o[0], sense_money: o[1] };
+  }
+
+  function tell(a, c) { X.tellReadouts(a.heat.document, c, "sentence", () => readouts(c)); }
+
+  // A tour step's Show me: the sentence (analysed here, as a typed one), then the word, the head, T and the mask.
+  function apply(a, c, v) {
+    if (v.sentence !== undefined) {
+      const r = analysis(c, String(v.sentence));
+      if (r.plain) { notify(a, []); loadSentence(a, c, r.plain, "preset"); setWidget(a.w_input, "value", r.plain.text); }
+    }
+    if (v.token !== undefined) c.token = clamp(Number(v.token), 0, c.n - 1);
+    if (v.head !== undefined) c.head = clamp(Number(v.head), 0, c.plain.heads.length - 1);
+    if (v.att_temperature !== undefined) c.t = Number(v.att_temperature);
+    if (v.causal !== undefined) c.causal = !!v.causal;
+    redrawAll(a, c);
+  }
 
   // ---- start -------------------------------------------------------------------------------------
 
@@ -324,75 +379,63 @@ const SentenceExplorable = (function (M, X) {
     });
   }
 
+  // A word or head the sentence does not have: the last one, with a notice.
+  function clampToSentence(c, plain, notices) {
+    const n = plain.tokens.length, H = plain.heads.length;
+    if (c.token > n - 1) {
+      notices.push(`token=${c.token} is past the end of this ${n}-word sentence; showing the last word (${n - 1}).`);
+      c.token = n - 1;
+    }
+    if (c.head > H - 1) {
+      notices.push(`head=${c.head} does not exist (there are ${H} heads, 0 to ${H - 1}); showing head ${H - 1}.`);
+      c.head = H - 1;
+    }
+  }
+
+  // The offline file and the live page read their own link (served, Python read it into the config): its
+  // settings go into c, and its sentence, analysed here, is returned (null when it has none or it is refused).
+  function readLink(a, c, notices) {
+    const spec = c.cfg.spec;
+    const { values, notices: more } = X.parseQuery(mySearch(window.location.search, spec), spec, c.cfg.url_rules);
+    notices.push(...more);
+    if (values.token !== undefined) c.token = values.token;
+    if (values.head !== undefined) c.head = values.head;
+    if (values.att_temperature !== undefined) c.t = values.att_temperature;
+    if (values.causal !== undefined) c.causal = values.causal;
+    if (values.sentence === undefined) return null;
+    const r = analysis(c, values.sentence);
+    if (!r.plain) notices.push(fill(c.cfg.refused.link, r.reason, c.cfg.initial.text));
+    return r.plain || null;
+  }
+
   function init(a, c) {
     c.cfg = a.config;
     const i0 = c.cfg.initial;
     c.token = i0.token; c.head = i0.head; c.t = i0.temperature; c.causal = i0.causal;
     c.present = false;
+    c.defaultKey = W.tokenize(c.cfg.default_sentence).join(" ");
     listenForPresent(a, c);
     let plain = null;
-    if (c.cfg.mode !== "served") {   // the offline file and the live page read their own link
+    if (!X.hostOwnsAddress()) {   // the page reads its own link (in a notebook, Python set the state)
       const notices = c.cfg.notices.slice();
-      const { values, notices: more } = X.parseQuery(mySearch(window.location.search, c.cfg.spec), c.cfg.spec, c.cfg.url_rules);
-      notices.push(...more);
-      let asked = false;   // the live page asks its server for the link's sentence (app/live/bridge.js)
-      if (values.sentence !== undefined) {
-        const key = roughTokens(values.sentence).join(" ");
-        if (Object.prototype.hasOwnProperty.call(c.cfg.sentences, key)) plain = c.cfg.sentences[key];
-        else if (c.cfg.mode === "live" && a.w_input) {
-          asked = true;
-          c.fromLink = { token: values.token, head: values.head };
-          setWidget(a.w_input, "value", values.sentence);
-        } else notices.push("This offline file only carries the example sentences, so the sentence from the link " +
-          "is not shown (custom sentences need the served app).");
-      }
-      if (values.token !== undefined) c.token = values.token;
-      if (values.head !== undefined) c.head = values.head;
-      if (values.att_temperature !== undefined) c.t = values.att_temperature;
-      if (values.causal !== undefined) c.causal = values.causal;
-      plain = plain || c.cfg.sentences[i0.key];
-      const n = plain.tokens.length, H = plain.heads.length;
-      if (asked) {
-        // the word and head the link names belong to the sentence still on its way: checked when it comes
-      } else if (c.token > n - 1) {
-        notices.push(`token=${c.token} is past the end of this ${n}-word sentence; showing the last word (${n - 1}).`);
-        c.token = n - 1;
-      }
-      if (c.head > H - 1) {
-        notices.push(`head=${c.head} does not exist (there are ${H} heads, 0 to ${H - 1}); showing head ${H - 1}.`);
-        c.head = H - 1;
-      }
-      a.notice_div.text = notices.map((s) => `<p class="notice">${esc(s)}</p>`).join("");
-      a.notice_div.visible = notices.length > 0;
+      plain = readLink(a, c, notices) || W.analyze(i0.text, c.cfg.model);
+      clampToSentence(c, plain, notices);
+      notify(a, notices);
     } else {
-      plain = JSON.parse(a.holder.data.json[0]);
+      plain = W.analyze(i0.text, c.cfg.model);   // Python checked it, and the word and head, against the core
     }
     loadSentence(a, c, plain, "initial");
+    setWidget(a.w_input, "value", plain.text);   // the box shows the sentence on the page
     applyPresent(a, c);
     c.ready = true;
     redrawAll(a, c);
     c.urlArmed = true;
-    if (c.cfg.mode !== "served" && !c.fromLink) scheduleUrl(a, c);   // (a sentence on its way keeps its link)
-  }
-
-  // The live page's link named a sentence of its own: the server's answer has come, with the word and head
-  // the link asked for, which are checked against this sentence (as init checks an example's).
-  function linkSentence(a, c, plain, link) {
-    const n = plain.tokens.length, notices = [];
-    if (link.token !== undefined) c.token = link.token;
-    if (link.head !== undefined) c.head = link.head;
-    if (c.token > n - 1) {
-      notices.push(`token=${c.token} is past the end of this ${n}-word sentence; showing the last word (${n - 1}).`);
-      c.token = n - 1;
-    }
-    loadSentence(a, c, plain, "initial");
-    setWidget(a.w_token, "value", String(c.token));
-    if (notices.length) {
-      a.notice_div.text = (a.notice_div.text || "") + notices.map((s) => `<p class="notice">${esc(s)}</p>`).join("");
-      a.notice_div.visible = true;
-    }
-    redrawAll(a, c);
-    scheduleUrl(a, c);
+    if (!X.hostOwnsAddress()) scheduleUrl(a, c);
+    tell(a, c);
+    X.onApply(a.heat.document, c, "sentence", (v) => X.runGuarded(c, () => { apply(a, c, v); flush(c); }, (e) => {
+      c.pending = [];
+      console.error("attention explorable (sentence):", e);
+    }));
   }
 
   // ---- dispatch --------------------------------------------------------------------------------------
@@ -413,19 +456,13 @@ const SentenceExplorable = (function (M, X) {
       if (h >= 0 && h !== c.head) { c.head = h; setWidget(a.w_head, "active", h); return redrawHead(a, c); }
       return;
     }
-    if (ev === a.holder) {   // Python (served) or the live page's server sent a new sentence
-      const plain = JSON.parse(a.holder.data.json[0]);
-      const link = c.fromLink;
-      c.fromLink = null;
-      if (link) return linkSentence(a, c, plain, link);
-      loadSentence(a, c, plain, "pushed");
-      return redrawAll(a, c);
-    }
+    if (ev === a.w_input) return typed(a, c, a.w_input.value);
     if (ev === a.w_preset) {
       const p = c.cfg.presets[Number(a.w_preset.value)];
       if (!a.w_preset.value || !p || p.key === c.key) return;
-      loadSentence(a, c, c.cfg.sentences[p.key], "preset");
-      if (a.w_input) setWidget(a.w_input, "value", p.text);   // served: Python learns the sentence too
+      notify(a, []);   // a notice about an earlier sentence is out of date
+      loadSentence(a, c, W.analyze(p.text, c.cfg.model), "preset");
+      setWidget(a.w_input, "value", p.text);   // the box shows it (served, Python learns the sentence too)
       return redrawAll(a, c);
     }
     // (the engine's own widget writes come back here a moment later: those change nothing and return)
@@ -465,12 +502,9 @@ const SentenceExplorable = (function (M, X) {
     X.runGuarded(c, () => { if (!c.ready) init(a, c); else dispatch(ev, a, c); flush(c); }, (e) => {
       c.pending = [];
       console.error("attention explorable (sentence):", e);
-      if (c.cfg && c.cfg.mode !== "served" && a.notice_div) {
-        a.notice_div.text = `<p class="notice">Something went wrong while redrawing (${esc(e.message)}).</p>`;
-        a.notice_div.visible = true;
-      }
+      if (a.notice_div) notify(a, [`Something went wrong while redrawing (${e.message}).`]);
     });
   }
 
-  return { handle, roughTokens, sizes, cacheFor };
-})(AttnMirror, AttnCommon);
+  return { handle, sizes, cacheFor };
+})(AttnMirror, AttnCommon, AttnWords);

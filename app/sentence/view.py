@@ -1,17 +1,17 @@
 """The self-attention section: one sentence's attention matrix, a row as a regression query, the sense plane,
 several heads and the O(n^2) cost.
 
-``build_sentence(state, mode=...)`` returns the section as a Bokeh layout plus
+``build_sentence(state)`` returns the section as blocks of the page plus
 the engine (a ``CustomJS`` made of ``ui/mirror.js``, ``ui/common.js`` for the
-shared helpers, and this section's ``engine.js``).  Python precomputes Q, K and V of every
-head with ``attention.analyze_sentence(...).to_plain()``; the browser
-recomputes the weights, outputs and sense-plane points for any temperature,
-mask, head or selected word with ``AttnMirror``.
-
-Served: a typed sentence reaches ``SentenceView.set_sentence`` (wired by
-``app/page.py``), which tokenizes it in Python and pushes the new Q, K, V as
-JSON into the data holder the engine watches.  Static: the example sentences
-(and ``state.sentence``) are precomputed into the engine's config.
+shared helpers, ``ui/words.js`` and this section's ``engine.js``).  The engine's
+config carries the toy sentence model (``browser_model()``, from
+``data/sentences.json``); the browser analyses every sentence itself, whatever
+the delivery: the opening one, an example, the link's and a typed one, with
+``AttnWords.analyze`` (the twin of ``attention.analyze_sentence(...).to_plain()``,
+held to it by tests/browser/test_words_parity.py), then recomputes the weights,
+outputs and sense-plane points for any temperature, mask, head or selected word
+with ``AttnMirror``.  A sentence the core would refuse keeps the previous one,
+with the core's reason.
 """
 
 from __future__ import annotations
@@ -36,14 +36,6 @@ from attention.sentences import MAX_TOKENS, load_sentence_model
 from app.state import SentenceState, url_spec
 from app.ui import text, theme
 from app.ui.engine import engine_args, engine_code, url_rules
-
-
-def check_mode(mode: str) -> str:   # the typed sentence moves into the browser (issue 25): until then, two modes
-    return mode
-
-
-def python_behind(mode: str) -> bool:
-    return mode != "static"
 from app.ui.theme import (BLUE, GREY, MONO_FONT, ORANGE, PAGE_CSS, PAGE_STYLES, PURPLE, VERMILLION,
                           WEIGHT_PALETTE)
 
@@ -136,18 +128,49 @@ week is a good guide), a column &ldquo;sales 7 days ago&rdquo; in a simple linea
 same work, cheaper and easier to check.</p>
 """
 
-STATIC_INPUT_NOTE = ("This file carries the example sentences only; typing your own sentence needs the served "
-                     "app (attention-explorable serve).")
-
 # (how words are split is said once, under the box, with the sentence's tokens: TOKENIZE_NOTE)
 INPUT_NOTE = (f"Type a sentence of at most {MAX_TOKENS} words and press Enter. Words the toy "
               "vocabulary does not know get made-up vectors (the same every time).")
 
 
+# A sentence that is not used: the core's reason (its ValueError, or TOO_LONG) fills {reason}.
+REFUSED_TYPED = "That sentence was not used: {reason}. The previous sentence stays."
+REFUSED_LINK = "The sentence from the link was not used: {reason}. Showing \u201c{shown}\u201d."
+TOO_LONG = "it is longer than {max} characters"   # the link's limit too: a shown sentence always fits the link
+
+
 # --------------------------------------------------------------------------- data for the browser
 
+@lru_cache(maxsize=1)
+def _browser_model_json() -> str:
+    m = load_sentence_model()
+    sp = m.sense_plane
+    return json.dumps({
+        "dims": list(m.dims), "position_features": list(m.position_features),
+        "vocab": {word: vec.tolist() for word, vec in m.vocab.items()}, "unknown_scale": m.unknown_scale,
+        "d_k": m.d_k, "d_v": m.d_v,
+        "heads": [{"name": h.name, "description": h.description, "qk_columns": list(h.qk_columns),
+                   "w_q": h.w_q.tolist(), "w_k": h.w_k.tolist(), "w_v": h.w_v.tolist()} for h in m.heads],
+        "value_columns": list(m.value_columns), "output_columns": list(m.output_columns), "w_o": m.w_o.tolist(),
+        "sense_plane": {"head": sp.head, "head_name": sp.head_name, "x_label": sp.x_label, "y_label": sp.y_label,
+                        "value_projection": sp.value_projection.tolist(),
+                        "output_projection": sp.output_projection.tolist()},
+    }, separators=(",", ":"))
+
+
+def browser_model() -> dict:
+    """The toy sentence model as the browser reads it (``AttnWords`` in app/ui/words.js): what
+    ``attention.load_sentence_model()`` checked in data/sentences.json, as plain lists.
+
+    Keys: ``dims``, ``position_features`` (names), ``vocab`` (word -> vector), ``unknown_scale``, ``d_k``,
+    ``d_v``, ``heads`` (name, description, qk_columns, w_q, w_k, w_v), and ``value_columns``,
+    ``output_columns``, ``w_o``, ``sense_plane`` as ``SentenceAnalysis.to_plain()`` gives them.
+    """
+    return json.loads(_browser_model_json())
+
+
 def sentence_key(tokens) -> str:
-    """How the engine looks a sentence up among the precomputed ones: its tokens joined by spaces."""
+    """How the engine knows a sentence (an example on the page, the default): its tokens joined by spaces."""
     return " ".join(tokens)
 
 
@@ -157,26 +180,14 @@ def _plain_json(text_: str) -> str:
 
 
 def sentence_plain(text_: str) -> dict:
-    """``analyze_sentence(text).to_plain()`` (T = 1, no mask: the browser recomputes both). Raises ValueError."""
+    """``analyze_sentence(text).to_plain()`` (T = 1, no mask). Raises ValueError."""
     return json.loads(_plain_json(text_))
 
 
-@lru_cache(maxsize=1)
-def _presets_payload() -> tuple[str, str]:
-    m = load_sentence_model()
-    presets, sentences = [], {}
-    for p in m.presets:
-        plain = sentence_plain(p.text)
-        key = sentence_key(plain["tokens"])
-        presets.append({"text": p.text, "note": p.note, "key": key})
-        sentences[key] = plain
-    return json.dumps(presets), json.dumps(sentences)
-
-
-def presets_payload() -> tuple[list, dict]:
-    """The example sentences: [{text, note, key}] and {key: plain analysis}."""
-    p, s = _presets_payload()
-    return json.loads(p), json.loads(s)
+def presets_payload() -> list[dict]:
+    """The example sentences: [{text, note, key}]; the browser analyses each when it is picked."""
+    return [{"text": p.text, "note": p.note, "key": sentence_key(attention.tokenize(p.text))}
+            for p in load_sentence_model().presets]
 
 
 @lru_cache(maxsize=1)
@@ -260,15 +271,16 @@ def geometry(tokens, *, present: bool = False, inner_width: int = 1280) -> dict:
 
 @dataclass
 class SentenceView:
+    """The built section: its blocks (``blocks``), its engine, and its widgets for the notebook's parameters.
+    The engine analyses every sentence itself, in the browser."""
+
     layout: object
     engine: CustomJS
     widgets: dict
     notice_div: Div
-    text_input: TextInput | None
-    holder: ColumnDataSource
+    text_input: TextInput
     models: dict = field(default_factory=dict)
     parts: dict = field(default_factory=dict)
-    mode: str = "served"
 
     @property
     def blocks(self) -> list:
@@ -277,34 +289,6 @@ class SentenceView:
 
         return [Block(f"sentence-{k}", m, "body", height=0 if not getattr(m, "visible", True) else BLOCK_PX.get(k, 200))
                 for k, m in self.parts.items()]
-
-    def current_plain(self) -> dict:
-        return json.loads(self.holder.data["json"][0])
-
-    def show_notice(self, message: str | None) -> None:
-        if message:  # visible first: the browser applies the two changes in this order
-            self.notice_div.visible = True
-            self.notice_div.text = f'<p class="notice">{text.escape(message)}</p>'
-        else:
-            self.notice_div.text = ""
-            self.notice_div.visible = False
-
-    def set_sentence(self, raw: str) -> bool:
-        """Served: tokenize ``raw`` and push its Q, K, V to the browser; on a refusal keep the old sentence.
-
-        Returns True when the sentence was pushed.  Never raises for bad input:
-        an empty or over-long sentence gives a notice with the reason.
-        """
-        if not isinstance(raw, str):
-            raw = "" if raw is None else str(raw)
-        try:
-            payload = _plain_json(raw)
-        except ValueError as e:
-            self.show_notice(f"That sentence was not used: {e}. The previous sentence stays.")
-            return False
-        self.holder.data = {"json": [payload]}   # the engine lists the unknown words (sentence_info)
-        self.show_notice(None)
-        return True
 
 
 def _tick_formatter(tokens_src):
@@ -331,12 +315,13 @@ return short(tick);""")
 
 @lru_cache(maxsize=None)
 def engine_source() -> str:
-    """ui/mirror.js (formulas), ui/common.js (shared text and URL helpers), engine.js (this section's glue)."""
-    return engine_code(HERE / "engine.js", "SentenceExplorable.handle", ENGINE_ARGS)
+    """ui/mirror.js (formulas), ui/common.js (shared text and URL helpers), ui/words.js (a sentence's
+    tokens, vectors and heads), engine.js (this section's glue)."""
+    return engine_code(HERE / "engine.js", "SentenceExplorable.handle", ENGINE_ARGS, extra=("words.js",))
 
 
 ENGINE_ARGS = [
-    "config", "holder", "tokens_src", "cells", "cell_labels", "rowsums", "rowmark", "bars", "sense_values", "sense_arrows",
+    "config", "tokens_src", "cells", "cell_labels", "rowsums", "rowmark", "bars", "sense_values", "sense_arrows",
     "sense_output", "sense_combined", "cost_now", "minis", "mini_figs", "heat", "bars_fig", "sense_fig",
     "figs", "cmap", "ticker", "fmt", "matrix_box", "w_preset", "w_input", "w_token", "w_head", "w_logt", "w_causal",
     "readout_div", "caption_div", "info_div", "notice_div", "preset_div", "head_divs",
@@ -349,7 +334,7 @@ def _initial(state, notices: list[str]) -> tuple[str, dict]:
     try:
         plain = sentence_plain(raw)
     except ValueError as e:
-        notices.append(f"The sentence from the link was not used: {e}. Showing \u201c{DEFAULT_SENTENCE}\u201d.")
+        notices.append(REFUSED_LINK.format(reason=e, shown=DEFAULT_SENTENCE))
         return DEFAULT_SENTENCE, sentence_plain(DEFAULT_SENTENCE)
     return raw, plain
 
@@ -359,9 +344,9 @@ def _div(**props) -> Div:
     return Div(disable_math=True, **props)
 
 
-def build_sentence(state=None, *, mode: str = "served", notices=()) -> SentenceView:
+def build_sentence(state=None, *, notices=()) -> SentenceView:
     """The self-attention section for ``state`` (any object with SentenceState's parameters)."""
-    return SentenceSection(state, mode=mode, notices=notices).view()
+    return SentenceSection(state, notices=notices).view()
 
 
 class SentenceSection:
@@ -369,11 +354,10 @@ class SentenceSection:
     figure (matrix, row bars, sense plane, the heads, the cost, the timings), the controls, the texts, the
     engine and the layout.  ``view()`` runs them in order and returns the ``SentenceView``."""
 
-    def __init__(self, state=None, *, mode: str = "served", notices=()):
-        check_mode(mode)
-        self.state, self.mode, self.notices = state or SentenceState(), mode, list(notices)
+    def __init__(self, state=None, *, notices=()):
+        self.state, self.notices = state or SentenceState(), list(notices)
         self.model = load_sentence_model()
-        self.presets, self.sentences = presets_payload()
+        self.presets = presets_payload()
         self.css = InlineStyleSheet(css=SENTENCE_CSS)
         self.opening()
 
@@ -382,7 +366,6 @@ class SentenceSection:
         state, notices = self.state, self.notices
         self.raw, plain = _initial(state, notices)
         self.plain = plain
-        self.sentences.setdefault(sentence_key(plain["tokens"]), plain)
         n = self.n = len(plain["tokens"])
         n_heads = len(plain["heads"])
         self.temperature = float(getattr(state, "att_temperature", 1.0))
@@ -409,18 +392,14 @@ class SentenceSection:
         divs = self.texts()
         engine, models = self.engine(f, w, divs)
         layout, parts = self.layout(f, w, divs, timing_note)
-        widgets = {k: w[k] for k in ("preset", "token", "head", "temperature", "causal")}
-        if w["input"] is not None:
-            widgets["input"] = w["input"]
+        widgets = {k: w[k] for k in ("input", "preset", "token", "head", "temperature", "causal")}
         return SentenceView(layout=layout, engine=engine, widgets=widgets, notice_div=divs["notice"],
-                            text_input=w["input"], holder=self.src["holder"], models=models, parts=parts,
-                            mode=self.mode)
+                            text_input=w["input"], models=models, parts=parts)
 
     # -- data ------------------------------------------------------------------------------------------
     def sources(self):
         cds = lambda name, cols: ColumnDataSource({k: [] for k in cols}, name=name)  # noqa: E731
         s = self.src = dict(
-            holder=ColumnDataSource({"json": [_plain_json(self.raw)]}, name="sentence_data"),
             tokens_src=ColumnDataSource({"tok": list(self.plain["tokens"])}, name="sentence_tokens"),
             cells=cds("attention_cells", ("x", "y", "w", "wc", "q_tok", "k_tok")),
             cell_labels=cds("cell_labels", ("x", "y", "label", "tc")),
@@ -605,12 +584,11 @@ class SentenceSection:
         spec = url_spec()
         preset_options = [("", "\u2014 your own sentence \u2014")] + [(str(i), p["text"])
                                                                        for i, p in enumerate(self.presets)]
-        w_input = None
         form = [theme.widget_css()]   # the inputs' and selects' text at the theme's size
-        if python_behind(self.mode):
-            w_input = TextInput(title="your own sentence (press Enter)", value=self.raw,
-                                max_length=spec["sentence"]["max"], placeholder="the bank by the river",
-                                name="sentence_input", sizing_mode="stretch_width", min_width=240, stylesheets=form)
+        # typed text reaches the engine only as the widget's value, which it hands to the tokenizer as data
+        w_input = TextInput(title="your own sentence (press Enter)", value=self.raw,
+                            max_length=spec["sentence"]["max"], placeholder="the bank by the river",
+                            name="sentence_input", sizing_mode="stretch_width", min_width=240, stylesheets=form)
         t_spec = spec["att_temperature"]
         return dict(
             preset=Select(title="example sentence", options=preset_options, value="", name="preset_select",
@@ -642,10 +620,12 @@ class SentenceSection:
     def config(self) -> dict:
         spec = url_spec()
         return {
-            "mode": self.mode, "spec": {k: spec[k] for k in SENTENCE_KEYS}, "presets": self.presets,
-            "sentences": self.sentences, "default_sentence": DEFAULT_SENTENCE, "max_tokens": MAX_TOKENS,
-            "initial": {"key": sentence_key(self.plain["tokens"]), "token": self.token, "head": self.head,
+            "spec": {k: spec[k] for k in SENTENCE_KEYS}, "presets": self.presets,
+            "model": browser_model(), "default_sentence": DEFAULT_SENTENCE,
+            "initial": {"text": self.raw, "token": self.token, "head": self.head,
                         "temperature": self.temperature, "causal": self.causal},
+            "refused": {"typed": REFUSED_TYPED, "link": REFUSED_LINK,
+                        "too_long": TOO_LONG.format(max=spec["sentence"]["max"])},
             "notices": self.notices, "tokenize_note": TOKENIZE_NOTE, "theme": theme.js_config(),
             "url_rules": url_rules(), "colors": {"row": BLUE, "selected": VERMILLION}, "geometry": GEOMETRY,
         }
@@ -661,25 +641,23 @@ class SentenceSection:
                                  styles={"overflow-x": "auto", "overflow-y": "hidden", "flex": "0 0 auto"})
         drawn = [f["heat"], f["bars"], f["sense"]]
         models = engine_args(
-            synced=dict(config=self.config(), holder=s["holder"], figs=[*drawn, f["cost"], f["timing"], *mini_figs],
+            synced=dict(config=self.config(), figs=[*drawn, f["cost"], f["timing"], *mini_figs],
                         w_preset=w["preset"], w_input=w["input"], w_token=w["token"], w_head=w["head"],
-                        w_logt=w["temperature"], w_causal=w["causal"], head_divs=self.head_divs, fmt=self.fmt,
-                        **({"notice_div": divs["notice"]} if self.mode == "served" else {})),
+                        w_logt=w["temperature"], w_causal=w["causal"], head_divs=self.head_divs, fmt=self.fmt),
             browser_only=dict(
                 **{k: s[k] for k in ("tokens_src", "cells", "cell_labels", "rowsums", "rowmark", "bars",
                                      "sense_values", "sense_arrows", "sense_output", "sense_combined", "cost_now")},
                 minis=minis, mini_figs=mini_figs, heat=heat, bars_fig=f["bars"], sense_fig=f["sense"],
                 cmap=self.cmap, ticker=self.ticker, matrix_box=self.matrix_box,
                 readout_div=divs["readout"], caption_div=divs["caption"], info_div=divs["info"],
-                preset_div=divs["preset"], **({"notice_div": divs["notice"]} if self.mode != "served" else {})))
+                preset_div=divs["preset"], notice_div=divs["notice"]))
         if set(models) != set(ENGINE_ARGS):
             raise RuntimeError(f"the engine's arguments and ENGINE_ARGS differ: {set(models) ^ set(ENGINE_ARGS)}")
         for m in [f["cost"], *heat.axis, *f["bars"].axis, *f["cost"].axis, *f["sense"].axis,
                   *[a for g in mini_figs for a in g.axis], *[r for g in drawn + mini_figs for r in (g.x_range, g.y_range)]]:
             m.syncable = False   # resized and relabelled by the engine, not engine arguments themselves
         engine = CustomJS(args=models, code=engine_source())
-        s["holder"].js_on_change("data", engine)
-        for key in ("preset", "token", "temperature"):
+        for key in ("input", "preset", "token", "temperature"):
             w[key].js_on_change("value", engine)
         w["head"].js_on_change("active", engine)
         w["causal"].js_on_change("active", engine)
@@ -691,15 +669,10 @@ class SentenceSection:
     # -- the layout ------------------------------------------------------------------------------------
     def controls_box(self, w: dict, divs: dict):
         css = [self.css]
-        if python_behind(self.mode):
-            input_row = row(w["input"], w["preset"], sizing_mode="stretch_width",
-                            styles={"flex-wrap": "wrap", "gap": "0 12px"})
-            input_note = _div(text=f'<p class="small">{text.escape(INPUT_NOTE)}</p>', stylesheets=css,
-                              sizing_mode="stretch_width")
-        else:
-            input_row = row(w["preset"], sizing_mode="stretch_width")
-            input_note = _div(text=f'<p class="small">{text.escape(STATIC_INPUT_NOTE)}</p>', stylesheets=css,
-                              sizing_mode="stretch_width", name="sentence_static_note")
+        input_row = row(w["input"], w["preset"], sizing_mode="stretch_width",
+                        styles={"flex-wrap": "wrap", "gap": "0 12px"})
+        input_note = _div(text=f'<p class="small">{text.escape(INPUT_NOTE)}</p>', stylesheets=css,
+                          sizing_mode="stretch_width", name="sentence_input_note")
         return column(
             input_row, input_note, divs["preset"], divs["info"],
             row(w["head"], sizing_mode="stretch_width", styles={"flex-wrap": "wrap"}),

@@ -1,8 +1,8 @@
 """Engine wiring every section shares: the JS an engine is made of, and the models it is handed.
 
 An engine is one Bokeh ``CustomJS`` whose code is ``ui/mirror.js`` (the core's formulas), optionally
-``ui/theme.js``, ``ui/common.js`` (the helpers every section shares) and the section's own
-``engine.js``, then one call, ``<Name>.handle(cb_obj, {args})``.  No section's engine includes
+``ui/theme.js``, ``ui/common.js`` (the helpers every section shares), optionally ``ui/words.js`` (a
+sentence's tokens and vectors, after the mirror it uses) and the section's own ``engine.js``, then one call, ``<Name>.handle(cb_obj, {args})``.  No section's engine includes
 another's: sections talk through Python attributes and, in the browser, the page-level bus of
 common.js (``publish``/``subscribe``).
 """
@@ -26,13 +26,15 @@ def read_js(path: Path) -> str:
 
 def engine_code(section_js: Path, handler: str, arg_names, *, theme: bool = False, mirror: bool = True,
                 extra=()) -> str:
-    """The code of a section's engine: the shared files, ``extra`` ones from ui/ (e.g. "generator.js"), the
-    section's ``engine.js``, then the call.
+    """The code of a section's engine: the shared files, ``extra`` ones from ui/ (e.g. "generator.js",
+    "words.js"), the section's ``engine.js``, then the call.
 
     >>> code = engine_code(UI / "common.js", "AttnCommon.clamp", ["a"], mirror=False)
     >>> code.rstrip().endswith("AttnCommon.clamp(cb_obj, {a});")
     True
     """
+    if "words.js" in extra and not mirror:
+        raise ValueError("ui/words.js needs mirror=True: it computes the heads with AttnMirror")
     files = ([UI / "mirror.js"] if mirror else []) + ([UI / "theme.js"] if theme else []) + [UI / "common.js"]
     files += [UI / name for name in extra]
     files += [] if Path(section_js) in files else [Path(section_js)]

@@ -104,17 +104,23 @@ def placeholder(block: Block) -> str:
     return f'<div class="attn-block b-{block.name}" id="{element_id(block)}"{style}></div>'
 
 
+def card_slot(section: SectionBlocks) -> str:
+    """Where the tour's step card stands while it shows a step of this section (app/tour/tour.js moves it):
+    at the top of the side column, or of the body in a section without one."""
+    return f'<div class="attn-card-slot" data-section="{section.name}"></div>'
+
+
 def section_html(section: SectionBlocks) -> str:
-    """The skeleton of one section, with a placeholder for each of its blocks."""
+    """The skeleton of one section, with a placeholder for each of its blocks (and a slot for the step card)."""
     blocks = lambda *places: "".join(placeholder(b) for b in section.placed(*places))  # noqa: E731
-    parts = []
+    parts, grid = [], bool(section.placed(*GRID_PLACES))
     if section.placed("head"):
         parts.append(_div("attn-head", blocks("head")))
-    if section.placed(*GRID_PLACES):
+    if grid:
         fig = _div("attn-fig", _div("attn-stage", blocks("stage")) + _div("attn-xplots", blocks("xplots")))
-        parts.append(_div("attn-grid", fig + _div("attn-side", blocks("side"))))
-    if section.placed("body"):
-        parts.append(_div("attn-body", blocks("body")))
+        parts.append(_div("attn-grid", fig + _div("attn-side", card_slot(section) + blocks("side"))))
+    if section.placed("body") or not grid:
+        parts.append(_div("attn-body", ("" if grid else card_slot(section)) + blocks("body")))
     return (f'<section class="attn-sec attn-sec-{section.name}" id="attn-sec-{section.name}" '
             f'data-section="{section.name}">{"".join(parts)}</section>')
 
@@ -127,12 +133,17 @@ body {{ margin: 0; background: #fff; color: #222; font-family: {theme.FONT}; }}
 .attn-page {{ max-width: var(--page-max-width, 1200px); margin: 0 auto; padding: 0 8px 24px; box-sizing: border-box; }}
 .attn-sec {{ margin: 0 0 28px; }}
 .attn-block {{ min-width: 0; }}
+.attn-card-slot > .attn-block {{ margin: 0 0 8px; }}
 .attn-grid {{ display: block; }}
 .attn-fig {{ display: contents; }}
 .attn-stage {{ position: sticky; top: 0; z-index: 3; background: #fff; box-shadow: 0 6px 6px -6px rgba(0,0,0,0.25); }}
 .attn-side > .attn-block, .attn-body > .attn-block, .attn-head > .attn-block {{ margin: 0 0 8px; }}
 .attn-xplots > .attn-block {{ margin: 4px 0 0; }}
-@media (max-width: 599px) {{ .attn-page {{ padding: 0 4px 24px; }} }}
+/* a phone: the plots take the screen's whole width (their frames keep 280 px of 360), the words keep a margin */
+@media (max-width: 599px) {{ .attn-page {{ padding: 0 4px 24px; }}
+  .attn-stage, .attn-xplots {{ margin-left: -4px; margin-right: -4px; }}
+  .attn-stage > .attn-block:not([class*="-plot"]), .attn-xplots > .attn-block:not([class*="-weights"]):not([class*="-spread"]) {{
+    padding: 0 4px; }} }}
 /* a short screen (a phone turned sideways) keeps nothing in view: the stage would fill it */
 @media (max-height: 560px) and (max-width: {WIDE - 1}px) {{ .attn-stage {{ position: static; box-shadow: none; }} }}
 @media (min-width: {WIDE}px) {{

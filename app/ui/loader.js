@@ -16,7 +16,7 @@ const AttnPage = (function (U) {
   const QUIET_MS = 200;        // after a pointer move or a key, wait this long before drawing a block
   const NEAR = "150% 0px";     // a block this near the screen (1.5 screens) is drawn before the others
   const S = { doc: null, views: null, plan: null, byName: new Map(), started: new Set(), near: new Set(),
-              pointers: 0, lastInput: 0, timer: null, firstDone: false, drawing: null, timings: [] };
+              pointers: 0, lastInput: 0, timer: null, firstDone: false, drawing: null, timings: [], revealing: 0 };
 
   // ---- what the student is doing: drawing waits for a pause --------------------------------------
 
@@ -212,20 +212,34 @@ const AttnPage = (function (U) {
   // Scroll as little as possible so that every named element is on screen, below whatever stays stuck at the
   // top of the screen above it (the stage on a phone).  Elements inside a sticky column stay in view by
   // themselves once their section is; the others decide where to scroll.
-  async function reveal(names) {
+  // options.with: the id of one more element to keep on screen when it fits too (the step card above a figure).
+  async function reveal(names, options) {
+    S.revealing += 1;
+    try { await revealNow(names, options || {}); } finally { S.revealing -= 1; }
+  }
+
+  async function revealNow(names, options) {
     for (const n of names) { const b = blockOf(n); if (b) await draw(b); }
-    // wait until every element has been laid out (a block just drawn, a column just opened), at most 1 s
+    // wait until every element has been laid out (a block just drawn, a column just opened) and the texts that
+    // follow a change have been written (they move what is under them), at most 1 s
     const frame = () => new Promise((r) => requestAnimationFrame(r));
     let els = [];
     for (let k = 0; k < 60; k++) {
       await frame();
       els = names.map(elementOf);
-      if (els.every((e) => e && e.getBoundingClientRect().height > 0)) break;
+      if (els.every((e) => e && e.getBoundingClientRect().height > 0) && !(globalThis.__attnTextsPending > 0)) break;
     }
+    await frame();
     els = els.filter((e) => e && e.getBoundingClientRect().height > 0);
     if (!els.length) return;
     const free = els.filter((e) => !stickyAncestor(e)), pinned = els.filter((e) => stickyAncestor(e));
     const H = innerHeight, y0 = scrollY, gap = 8;
+    // the extra element, when it is not pinned and fits on screen together with the others
+    const extra = options.with ? document.getElementById(options.with) : null;
+    if (extra && free.length && !stickyAncestor(extra) && extra.getBoundingClientRect().height > 0) {
+      const all = free.concat([extra]).map((e) => e.getBoundingClientRect());
+      if (Math.max(...all.map((r) => r.bottom)) - Math.min(...all.map((r) => r.top)) < H * 0.85) free.push(extra);
+    }
     let want = y0;
     if (free.length) {
       const rects = free.map((e) => e.getBoundingClientRect());
@@ -254,6 +268,22 @@ const AttnPage = (function (U) {
   function allDrawn() { return !!S.plan && S.plan.blocks.every((b) => b.view); }
 
   // timings: how long each block took to build (ms, and when it started), for the benchmarks
-  return { start, ensure, drawn, allDrawn, reveal, blockOf, get doc() { return S.doc; }, get timings() { return S.timings; } };
+  // A plot as a PNG file for slides (what BokehJS's save tool does, without a toolbar on the page).
+  async function savePng(name, file) {
+    const b = blockOf(name);
+    if (b) await draw(b);
+    const m = S.doc.get_model_by_name(name), v = m && Bokeh.index.find_one(m);
+    if (!v || typeof v.export !== "function") throw new Error(`no plot named ${name} to save`);
+    const blob = await v.export("png").to_blob();
+    const link = document.createElement("a");
+    link.href = URL.createObjectURL(blob);
+    link.download = `${file || name}.png`;
+    link.dispatchEvent(new MouseEvent("click"));
+    setTimeout(() => URL.revokeObjectURL(link.href), 5000);
+    return link.download;
+  }
+
+  return { start, ensure, drawn, allDrawn, reveal, blockOf, savePng, get doc() { return S.doc; }, get timings() { return S.timings; },
+           get revealing() { return S.revealing; } };
 })(AttnCommon);
 globalThis.AttnPage = AttnPage;   // for the engines (each runs in its own function) and for tests

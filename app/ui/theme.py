@@ -30,9 +30,9 @@ FONT = '"DejaVu Sans", Verdana, "Bitstream Vera Sans", sans-serif'
 MONO_FONT = '"DejaVu Sans Mono", Menlo, Consolas, monospace'
 
 SIZES = {
-    "normal": {"page": "16px", "widget": "15px", "title": "16px", "axis_label": "15px", "tick": "14px",
+    "normal": {"card": "16px", "page": "16px", "widget": "15px", "title": "16px", "axis_label": "15px", "tick": "14px",
                "legend": "14px", "glyph": "13px", "small": "14px", "max_width": "1200px"},
-    "present": {"page": "24px", "widget": "22px", "title": "24px", "axis_label": "22px", "tick": "20px",
+    "present": {"card": "28px", "page": "24px", "widget": "22px", "title": "24px", "axis_label": "22px", "tick": "20px",
                 "legend": "22px", "glyph": "18px", "small": "22px", "max_width": "1800px"},
 }
 
@@ -41,7 +41,7 @@ SIZES = {
 SHARED_X_BORDERS = {"normal": (80, 64), "present": (116, 100),
                     # a phone: the axis labels of these plots step aside (their titles say what they show),
                     # so the main plot's frame keeps 280 px of a 360 px screen
-                    "normal_narrow": (44, 24), "present_narrow": (60, 36)}
+                    "normal_narrow": (48, 32), "present_narrow": (64, 44)}
 NARROW_WIDTH = 600   # px: below this width the shared-x plots use their narrow borders
 # The plots whose height the page's CSS sets (app/ui/layout.Block.css_height): their height in px in a
 # notebook, and the room kept for them before they are drawn.
@@ -118,7 +118,8 @@ def root_styles(present: bool = False) -> dict:
     """The CSS variables that size every HTML text of the page; set on the document's root layout."""
     key = "present" if present else "normal"
     s, (left, right) = SIZES[key], SHARED_X_BORDERS[key]
-    return {"--page-font-size": s["page"], "--bokeh-font-size": s["widget"], "--bokeh-base-font": FONT,
+    return {"--page-font-size": s["page"], "--card-font-size": s["card"], "--bokeh-font-size": s["widget"],
+            "--bokeh-base-font": FONT,
             "--page-max-width": s["max_width"], "--small-font-size": s["small"],
             "--shared-x-left": f"{left}px", "--shared-x-right": f"{right}px"}
 
@@ -285,6 +286,19 @@ def present_text_size(size):
         return size
     px = max(PRESENT_TEXT_MIN, round(float(raw[:-2]) * PRESENT_TEXT_SCALE))
     return Value(f"{px}px") if isinstance(size, Value) else f"{px}px"
+
+
+def legend_html(items) -> str:
+    """A plot's legend as HTML under the plot (it wraps on a phone and takes no room from the plot):
+    ``items`` are (label, colour, line) with line "solid", "dashed", "dotted" or "dot" (a filled circle)."""
+    from html import escape
+
+    out = []
+    for label, color, line in items:
+        key = (f"width:0.7em;height:0.7em;border-radius:50%;background:{color};border:1px solid #222" if line == "dot"
+               else f"border-top:{3 if line == 'solid' else 2}px {line} {color}")
+        out.append(f'<span class="key" style="{key}" aria-hidden="true"></span>{escape(label)}')
+    return '<p class="legend">' + " ".join(out) + "</p>"
 
 
 def present_figures(root, present: bool) -> None:

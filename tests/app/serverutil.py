@@ -1,14 +1,16 @@
 """Run the explorable's server as `attention-explorable serve` does, and talk to it the way browsers do.
 
-* ``AppServer`` -- a ``panel serve`` process (what ``attention-explorable serve --sessions`` runs) on 127.0.0.1 with the flags of ``app.cli.serve_command``; its log
-  goes to a file (levels printed, so a test can look for ERROR lines) and its RSS is read from /proc.
-* ``LiveServer`` -- ``attention-explorable serve`` itself: the live page built once and its JSON endpoints
-  (app/live), with the same interface (``url`` is the page, ``api(name, **params)`` an endpoint's URL).
+* ``AppServer`` -- the ``panel serve`` command of ``app.cli.serve_command`` (app/main.py, a Panel session per
+  visit at /main, and the page at / from app/plugin.py) on 127.0.0.1; ``url`` is /main.  Its log goes to a
+  file (levels printed, so a test can look for ERROR lines) and its RSS is read from /proc.
+* ``LiveServer`` -- ``attention-explorable serve`` itself (the CLI, which becomes that ``panel serve``), with
+  the same interface; ``url`` is the page at / (under ``--prefix``, if given).
 * ``BokehSession`` -- one session over the Bokeh websocket protocol (asyncio + tornado, Bokeh's own message
   classes).  ``open(..., via_page=False)`` opens it as ``bokeh.client.pull_session`` does (a fresh session id,
   the URL arguments on the websocket URL); ``via_page=True`` as a browser does (GET the page, then the
   websocket with the page's token and cookies, which matters behind a load balancer).
-* ``Nginx`` -- nginx in front of several servers, from ``app/deploy/nginx.conf`` rendered into a temp dir.
+* ``Nginx`` -- nginx in front of several servers (``app/deploy/nginx.conf``), or serving an exported file from
+  disk (``static_root``: ``app/deploy/nginx-static.conf``), rendered into a temp dir.
 
 Only loopback addresses are contacted.  Every wait has a timeout.
 """
@@ -31,6 +33,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 NGINX = os.environ.get("NGINX") or shutil.which("nginx") or "/usr/sbin/nginx"
 NGINX_TEMPLATE = ROOT / "app" / "deploy" / "nginx.conf"
+NGINX_STATIC_TEMPLATE = ROOT / "app" / "deploy" / "nginx-static.conf"
 LOG_FORMAT = "%(levelname)s %(name)s %(message)s"
 DEFAULT_TIMEOUT = 120.0  # seconds for any one wait: generous, since a busy machine builds pages slowly
 # Short cleanup times so that benchmarks and tests finish quickly (the CLI's defaults are 5000 / 15000 ms).
@@ -54,10 +57,9 @@ def rss_bytes(pid: int) -> int:
 
 def cli_serve_command(port: int, *cli_args: str) -> list[str]:
     """The command ``attention-explorable serve --port PORT *cli_args`` would run."""
-    from app.cli import build_parser, serve_command
+    from app.cli import parse_args, serve_command
 
-    args = build_parser().parse_args(["serve", "--port", str(port), *cli_args])
-    return serve_command(args)
+    return serve_command(parse_args(["serve", "--port", str(port), *cli_args]))
 
 
 class AppServer:
@@ -76,7 +78,6 @@ class AppServer:
             self.app_name = script.stem
             i = cmd.index("serve") + 1
             cmd[i] = str(script)
-            cmd[cmd.index("--index") + 1] = self.app_name
         self.cmd = cmd + ["--log-format", LOG_FORMAT, "--log-level", "info", *extra]
         self._own_dir = log_dir is None
         self.log_dir = Path(log_dir) if log_dir else Path(tempfile.mkdtemp(prefix="explorable-server-"))
@@ -168,36 +169,37 @@ class AppServer:
 
 
 class LiveServer(AppServer):
-    """``attention-explorable serve`` as a class gets it: the live page built once, and its JSON endpoints
-    (app/live).  Same interface as ``AppServer``; ``url`` is the page (``/``), ``api(name, **params)`` a URL
-    of an endpoint.  ``cli_args`` go to the command line (e.g. ``"--num-procs", "2"``)."""
+    """``attention-explorable serve`` as a class gets it: the page at / (app/plugin.py) and Panel's app at /main.
 
-    def __init__(self, *, port: int | None = None, cli_args=(), env: dict | None = None, log_dir: Path | None = None):
+    Same interface as ``AppServer``; ``url`` is the page.  ``cli_args`` go to the command line (e.g.
+    ``"--num-procs", "2"``), ``panel_args`` after its ``--`` (straight to ``panel serve``).
+    """
+
+    def __init__(self, *, port: int | None = None, cli_args=(), panel_args=(), env: dict | None = None,
+                 log_dir: Path | None = None):
         super().__init__(port=port, env=env, log_dir=log_dir)
-        self.app_name = ""
         self.cmd = [sys.executable, "-m", "app.cli", "serve", "--port", str(self.port), "--log-level", "info",
-                    *cli_args]
-        args = list(cli_args)
-        self.workers = int(args[args.index("--num-procs") + 1]) if "--num-procs" in args else 1
-
-    def wait_ready(self, timeout: float = 60.0) -> "LiveServer":
-        """Wait until the page answers and every forked worker has said it is ready (one line each)."""
-        deadline = time.time() + timeout
-        super().wait_ready(timeout)
-        while self.log_text().count("ready on") < self.workers:
-            if time.time() > deadline or not self.alive():
-                raise RuntimeError(f"{self.workers} workers were not all ready in {timeout} s:\n{self.log_text()}")
-            time.sleep(0.1)   # polling the log: the workers are separate processes
-        return self
+                    *cli_args, "--", "--log-format", LOG_FORMAT, *panel_args]
+        args = list(cli_args) + list(panel_args)
+        self.prefix = "/" + args[args.index("--prefix") + 1].strip("/") if "--prefix" in args else ""
+        self.app_name = ""
 
     @property
     def url(self) -> str:
-        return f"{self.base}/"
+        return f"{self.base}{self.prefix}/"
 
-    def api(self, name: str, **params) -> str:
-        from urllib.parse import urlencode
-
-        return f"{self.base}/api/{name}" + (f"?{urlencode(params)}" if params else "")
+    def workers(self) -> list[int]:
+        """The processes answering requests: the forked children under ``--num-procs N``, else the server."""
+        children = []
+        for d in os.listdir("/proc"):
+            if d.isdigit():
+                try:
+                    with open(f"/proc/{d}/stat") as f:
+                        if int(f.read().rsplit(")", 1)[1].split()[1]) == self.pid:
+                            children.append(int(d))
+                except (OSError, ValueError, IndexError):
+                    pass
+        return sorted(children) or [self.pid]
 
 
 def _stop_group(proc: subprocess.Popen, timeout: float = 10.0) -> None:
@@ -701,13 +703,18 @@ def notice_problems(session: "BokehSession", query: str) -> list[str]:
 
 # -- nginx in front of several servers ---------------------------------------------------------------
 
-def render_nginx_conf(upstream_ports, listen_port: int, prefix: Path, template: Path = NGINX_TEMPLATE) -> Path:
-    """Fill app/deploy/nginx.conf's placeholders for loopback workers; write it into ``prefix``."""
+def render_nginx_conf(upstream_ports, listen_port: int, prefix: Path, template: Path = NGINX_TEMPLATE, *,
+                      static_root: Path | None = None) -> Path:
+    """Fill app/deploy/nginx.conf's placeholders for loopback workers, or (``static_root``: the directory of an
+    exported index.html) app/deploy/nginx-static.conf's; write it into ``prefix``."""
     prefix = Path(prefix)
-    servers = " ".join(f"server 127.0.0.1:{p} max_fails=1 fail_timeout=5s;" for p in upstream_ports)
-    pins = " ".join(f'"127.0.0.1:{p}" 127.0.0.1:{p};' for p in upstream_ports)
-    values = {"@PREFIX@": str(prefix), "@LISTEN@": f"127.0.0.1:{listen_port}", "@SERVER_NAME@": "localhost",
-              "@SERVERS@": servers, "@PINS@": pins}
+    values = {"@PREFIX@": str(prefix), "@LISTEN@": f"127.0.0.1:{listen_port}", "@SERVER_NAME@": "localhost"}
+    if static_root is not None:
+        template = NGINX_STATIC_TEMPLATE if template == NGINX_TEMPLATE else template
+        values["@ROOT@"] = str(Path(static_root).resolve())
+    else:
+        values["@SERVERS@"] = " ".join(f"server 127.0.0.1:{p} max_fails=1 fail_timeout=5s;" for p in upstream_ports)
+        values["@PINS@"] = " ".join(f'"127.0.0.1:{p}" 127.0.0.1:{p};' for p in upstream_ports)
     text = template.read_text()
     for key, value in values.items():
         text = text.replace(key, value)
@@ -720,23 +727,26 @@ def render_nginx_conf(upstream_ports, listen_port: int, prefix: Path, template: 
 
 
 class Nginx:
-    """nginx on 127.0.0.1 (not a daemon; pid, logs and temp files in its own temp dir)."""
+    """nginx on 127.0.0.1 (not a daemon; pid, logs and temp files in its own temp dir), in front of the servers
+    on ``upstream_ports``, or serving the files of ``static_root`` (app/deploy/nginx-static.conf)."""
 
-    def __init__(self, upstream_ports, listen_port: int | None = None):
+    def __init__(self, upstream_ports=(), listen_port: int | None = None, *, static_root: Path | None = None):
         self.port = listen_port or free_port()
         self.prefix = Path(tempfile.mkdtemp(prefix="explorable-nginx-"))
         os.chmod(self.prefix, 0o755)  # worker processes (user nobody when started as root) write temp files here
         (self.prefix / "logs").mkdir()
         (self.prefix / "temp").mkdir()
         os.chmod(self.prefix / "temp", 0o755)
-        self.conf = render_nginx_conf(upstream_ports, self.port, self.prefix)
+        self.conf = render_nginx_conf(upstream_ports, self.port, self.prefix, static_root=static_root)
+        self.probe_path = "/" if static_root is not None else "/main"
         self.proc = None
 
     @property
     def base(self) -> str:
         return f"http://127.0.0.1:{self.port}"
 
-    def start(self, probe_path: str = "/main", timeout: float = DEFAULT_TIMEOUT) -> "Nginx":
+    def start(self, probe_path: str | None = None, timeout: float = DEFAULT_TIMEOUT) -> "Nginx":
+        probe_path = probe_path or self.probe_path
         check = subprocess.run([NGINX, "-t", "-c", str(self.conf), "-p", str(self.prefix)], capture_output=True,
                                text=True)
         if check.returncode != 0:

@@ -1,25 +1,19 @@
-"""The live server (app/live): its endpoints against the numpy core, and the page and its HTTP behaviour.
+"""The live page's endpoints (app/live/api.py) against the numpy core: plain functions, no server.
 
-The endpoints are plain functions (``app.live.api``); the server routes to them (``app.live.server``), tested
-here in-process with tornado's test client.  The browser side is in tests/browser/test_live.py.
+Nothing serves them any more (the page at / is app/plugin.py's, tested in tests/app/test_plugin.py); they stay
+until the browser computes what they computed.
 """
 
 from __future__ import annotations
 
-import gzip
 import json
-import re
-from urllib.parse import urlencode
 
 import numpy as np
 import pytest
-from tornado.testing import AsyncHTTPTestCase
 
 import attention
 from app.learning.view import BANDWIDTH_LR_PRESETS, bandwidth_trajectory_for
 from app.live import api
-from app.live.page import live_page
-from app.live.server import allowed_hosts, make_app
 
 
 def q(**kw):
@@ -88,72 +82,6 @@ def test_a_sentence_the_page_cannot_use_gives_the_reason(text, reason):
 def test_no_text_at_all_is_a_clear_refusal():
     status, reply = api.sentence({})
     assert status == 400 and "no text" in reply["error"]
-
-
-# -- the server ----------------------------------------------------------------------------------------------
-
-def test_hosts_on_loopback_are_not_checked_and_elsewhere_are_only_those_named():
-    assert allowed_hosts("127.0.0.1", 5006, ["x.org"]) is None
-    assert allowed_hosts("0.0.0.0", 8080, ["class.example.org"]) == {"class.example.org", "class.example.org:8080"}
-    assert allowed_hosts("0.0.0.0", 80, ["class.example.org:80"]) == {"class.example.org", "class.example.org:80"}
-
-
-class LiveServerTest(AsyncHTTPTestCase):
-    hosts = None
-
-    def get_app(self):
-        return make_app(self.hosts)
-
-    def get(self, path, **headers):
-        return self.fetch(path, headers=headers, decompress_response=False)
-
-
-class TestThePage(LiveServerTest):
-    def test_every_visit_gets_the_same_page_gzipped_and_a_reload_costs_a_304(self):
-        page = live_page()
-        r = self.get("/", **{"Accept-Encoding": "gzip"})
-        assert r.code == 200 and r.headers["Content-Encoding"] == "gzip"
-        assert gzip.decompress(r.body) == page.html
-        assert r.headers["ETag"] == page.etag and r.headers["Cache-Control"] == "no-cache"
-        again = self.get("/", **{"If-None-Match": page.etag})
-        assert again.code == 304 and again.body == b""
-        plain = self.get("/main")
-        assert plain.code == 200 and plain.body == page.html and "Content-Encoding" not in plain.headers
-
-    def test_the_page_is_the_live_page_and_fetches_nothing_from_elsewhere(self):
-        html = live_page().html.decode()
-        assert '<meta name="viewport"' in html and "AttnLive" in html and "generator_go" in html
-        # no element loads anything: every script is inline (the browser tests watch the requests themselves)
-        assert re.findall(r"<script\b[^>]*\ssrc=", html) == [] and re.findall(r"<link\b[^>]*\shref=\"http", html) == []
-        r = self.get("/")
-        assert "connect-src 'self'" in r.headers["Content-Security-Policy"]
-        assert r.headers["X-Content-Type-Options"] == "nosniff" and "Server" not in r.headers
-
-    def test_endpoints_answer_json_and_refusals_say_why(self):
-        r = self.get("/api/dataset?" + urlencode({"fn": "step", "n": 30, "seed": 5}))
-        assert r.code == 200 and r.headers["Content-Type"].startswith("application/json")
-        np.testing.assert_allclose(json.loads(r.body)["y"], attention.make_dataset("step", 30, 0.3, 5).y)
-        r = self.get("/api/train?" + urlencode({"seed": 5, "lr": "nope"}))
-        assert r.code == 400 and "lr must be one of" in json.loads(r.body)["error"]
-        r = self.get("/api/sentence?" + urlencode({"text": "<script>alert(1)</script> bank"}))
-        assert r.code == 200 and "script" in json.loads(json.loads(r.body)["plain"])["tokens"]
-
-    def test_nothing_else_is_served(self):
-        for path in ("/api/", "/api/admin", "/admin", "/static/js/bokeh.min.js", "/../etc/passwd", "/main/x"):
-            r = self.get(path)
-            assert r.code == 404, path
-            assert b"Traceback" not in r.body
-        assert self.fetch("/api/dataset", method="POST", body="x").code == 405
-
-
-class TestAPublicServer(LiveServerTest):
-    hosts = allowed_hosts("0.0.0.0", 8080, ["class.example.org:8080"])
-
-    def test_requests_for_another_host_are_refused(self):
-        assert self.get("/", Host="class.example.org:8080").code == 200
-        for host in ("evil.example.com", "class.example.org:9999", "localhost:8080"):
-            r = self.get("/api/dataset", Host=host)
-            assert r.code == 403 and b"Unknown host" in r.body, host
 
 
 def test_one_dataset_and_rate_is_trained_once_even_when_asked_for_at_once(monkeypatch):

@@ -1,4 +1,5 @@
-"""The self-attention section without a browser: both builds, the engine's config, the served sentence hook."""
+"""The self-attention section without a browser: every build, the engine's config and code, the served sentence
+hook."""
 
 from __future__ import annotations
 
@@ -9,8 +10,8 @@ from bokeh.models import Div
 
 import attention
 from app.sentence import view as sentence_view
-from app.sentence.view import build_sentence, sentence_key
-from app.state import ExplorableState, SentenceState
+from app.sentence.view import REFUSED_LINK, REFUSED_TYPED, browser_model, build_sentence, sentence_key
+from app.state import ExplorableState, SentenceState, url_spec
 
 MODEL = attention.load_sentence_model()
 INJECTIONS = ["<img src=x onerror=alert(1)>", "<script>alert(1)</script>"]
@@ -24,20 +25,36 @@ def all_div_text(view):
     return "\n".join(d.text for d in divs(view))
 
 
-@pytest.mark.parametrize("mode", ["served", "static"])
-def test_builds_in_both_modes(mode):
+@pytest.mark.parametrize("mode", ["served", "static", "live"])
+def test_builds_the_same_section_in_every_mode(mode):
     v = build_sentence(ExplorableState(), mode=mode)
     assert v.layout.name == "sentence_section"
     assert "SentenceExplorable.handle(cb_obj" in v.engine.code
     assert "function multiHeadAttention" in v.engine.code      # the mirror is inside the engine
-    assert (v.text_input is not None) == (mode == "served")
+    assert "function tokenize" in v.engine.code                # and the tokenizer: the browser reads typed text
     names = {m.name for m in v.layout.references() if m.name}
     for name in ("attention_heatmap", "row_bars", "sense_plot", "cost_plot", "head_select", "token_select",
-                 "att_temperature_slider", "causal_toggle", "preset_select", "sentence_readouts"):
+                 "att_temperature_slider", "causal_toggle", "preset_select", "sentence_readouts",
+                 "sentence_input", "sentence_input_note"):
         assert name in names, name
-    assert ("sentence_input" in names) == (mode == "served")
-    assert ("sentence_static_note" in names) == (mode == "static")
+    assert v.text_input.name == "sentence_input" and v.widgets["input"] is v.text_input
+    assert v.text_input.max_length == url_spec()["sentence"]["max"]
+    assert "sentence_static_note" not in names                  # typing needs no server anywhere
+    note = next(m for m in v.layout.references() if m.name == "sentence_input_note").text
+    assert "served" not in note and f"at most {attention.MAX_TOKENS} words" in note
     assert v.engine.args["config"]["mode"] == mode
+    # the engine hears the text box (Enter), as it hears the other controls
+    assert v.engine in v.text_input.js_property_callbacks["change:value"]
+
+
+def test_the_engine_holds_the_tokenizer_once_after_the_mirror_it_uses():
+    code = build_sentence(SentenceState(), mode="static").engine.code
+    ui = sentence_view.HERE.parent / "ui"
+    mirror, common, words = ((ui / f).read_text(encoding="utf-8") for f in ("mirror.js", "common.js", "words.js"))
+    engine = (sentence_view.HERE / "engine.js").read_text(encoding="utf-8")
+    assert [code.count(js) for js in (mirror, common, words, engine)] == [1, 1, 1, 1]
+    assert code.index(mirror) < code.index(words) < code.index(engine)
+    assert code.count("const AttnWords =") == 1
 
 
 def test_bad_mode_is_refused():
@@ -45,29 +62,51 @@ def test_bad_mode_is_refused():
         build_sentence(SentenceState(), mode="pdf")
 
 
-def test_config_carries_every_preset_with_its_numbers():
+def test_config_carries_every_preset_and_the_model_not_precomputed_sentences():
     v = build_sentence(SentenceState(), mode="static")
     cfg = v.engine.args["config"]
     assert [p["text"] for p in cfg["presets"]] == [p.text for p in MODEL.presets]
     assert [p["note"] for p in cfg["presets"]] == [p.note for p in MODEL.presets]
-    for p in cfg["presets"]:
-        plain = cfg["sentences"][p["key"]]
-        a = attention.analyze_sentence(p["text"])
-        assert plain["tokens"] == a.tokens
-        for h in range(len(MODEL.heads)):
-            np.testing.assert_array_equal(np.array(plain["heads"][h]["q"]), a.q[h])
-            np.testing.assert_array_equal(np.array(plain["heads"][h]["k"]), a.k[h])
-            np.testing.assert_array_equal(np.array(plain["heads"][h]["v"]), a.v[h])
-        np.testing.assert_array_equal(np.array(plain["w_o"]), MODEL.w_o)
+    assert [p["key"] for p in cfg["presets"]] == [sentence_key(attention.tokenize(p.text)) for p in MODEL.presets]
+    assert "sentences" not in cfg                                     # the browser analyses every sentence
+    assert cfg["model"] == browser_model()
     assert cfg["spec"].keys() == {"sentence", "token", "head", "att_temperature", "causal"}
 
 
-def test_static_build_precomputes_the_states_sentence():
+def test_the_browser_model_is_the_cores_model():
+    m = browser_model()
+    assert m["dims"] == list(MODEL.dims) and m["position_features"] == list(MODEL.position_features)
+    assert m["vocab"].keys() == MODEL.vocab.keys()
+    for word, vec in MODEL.vocab.items():
+        np.testing.assert_array_equal(m["vocab"][word], vec)
+    assert m["unknown_scale"] == MODEL.unknown_scale and (m["d_k"], m["d_v"]) == (MODEL.d_k, MODEL.d_v)
+    for got, head in zip(m["heads"], MODEL.heads, strict=True):
+        assert (got["name"], got["description"], got["qk_columns"]) == (head.name, head.description,
+                                                                        list(head.qk_columns))
+        for key in ("w_q", "w_k", "w_v"):
+            np.testing.assert_array_equal(got[key], getattr(head, key))
+    # what an analysis ships of the model, exactly as the core's to_plain() gives it
+    plain = attention.analyze_sentence("the bank by the river").to_plain()
+    for key in ("value_columns", "output_columns", "w_o", "sense_plane", "d_k", "d_v"):
+        assert m[key] == plain[key], key
+
+
+def test_config_opens_on_the_states_sentence():
     state = ExplorableState(sentence="A boat on the river!", token=2, head=1, att_temperature=0.5, causal=True)
     cfg = build_sentence(state, mode="static").engine.args["config"]
-    key = sentence_key(attention.tokenize("A boat on the river!"))
-    assert key in cfg["sentences"]
-    assert cfg["initial"] == {"key": key, "token": 2, "head": 1, "temperature": 0.5, "causal": True}
+    assert cfg["initial"] == {"text": "A boat on the river!", "token": 2, "head": 1, "temperature": 0.5,
+                              "causal": True}
+
+
+def test_the_refusals_say_what_the_served_page_said():
+    """The engine's notices for a refused sentence: the words the served page (app/page.py) and the live
+    page's endpoint (app/live/api.py) gave, reason included."""
+    cfg = build_sentence(SentenceState(), mode="static").engine.args["config"]
+    reason = "sentence has 33 tokens; at most 32 are allowed"
+    assert cfg["refused"]["typed"].replace("{reason}", reason) == \
+        f"That sentence was not used: {reason}. The previous sentence stays."
+    assert cfg["refused"]["too_long"] == f"it is longer than {url_spec()['sentence']['max']} characters"
+    assert cfg["refused"]["typed"] == REFUSED_TYPED and cfg["refused"]["link"] == REFUSED_LINK
 
 
 def test_token_past_the_end_is_clamped_with_a_notice():
@@ -78,8 +117,10 @@ def test_token_past_the_end_is_clamped_with_a_notice():
 
 def test_a_sentence_from_a_link_that_is_too_long_falls_back_with_a_notice():
     v = build_sentence(SentenceState(sentence="word " * 40), mode="served")
-    assert v.current_plain()["text"] == sentence_view.DEFAULT_SENTENCE
-    assert "40 tokens" in v.notice_div.text
+    assert v.engine.args["config"]["initial"]["text"] == sentence_view.DEFAULT_SENTENCE
+    assert v.text_input.value == sentence_view.DEFAULT_SENTENCE
+    assert ("The sentence from the link was not used: sentence has 40 tokens; at most 32 are allowed. Showing "
+            "\u201cthe bank by the river\u201d.") in v.notice_div.text
 
 
 def test_custom_sentence_hook_refuses_33_tokens_and_keeps_the_old_sentence():
@@ -129,10 +170,13 @@ def test_html_in_a_sentence_never_reaches_a_div_as_html(evil):
         if bad in evil:
             assert bad not in text
     # the engines write HTML in one place only (setHtml in ui/common.js, given the same escaped HTML as the
-    # Div's model); this section's engine writes none itself
+    # Div's model); this section's engine and the tokenizer write none themselves, and run nothing they read
     js = (sentence_view.HERE / "engine.js").read_text(encoding="utf-8")
+    words = (sentence_view.HERE.parent / "ui" / "words.js").read_text(encoding="utf-8")
     common = (sentence_view.HERE.parent / "ui" / "common.js").read_text(encoding="utf-8")
-    assert "innerHTML" not in js
+    for code in (js, words):
+        for bad in ("innerHTML", "outerHTML", "insertAdjacentHTML", "eval(", "Function(", "document.write"):
+            assert bad not in code, bad
     assert common.count("innerHTML") == 1 and "view.markup_el.innerHTML = html;" in common
 
 
@@ -141,15 +185,15 @@ def test_html_from_a_link_is_escaped_in_the_notice():
     assert "<script" not in all_div_text(v)
 
 
-def test_engine_writes_only_browser_side_models():
-    v = build_sentence(SentenceState(), mode="served")
+@pytest.mark.parametrize("mode", ["served", "static"])
+def test_engine_writes_only_browser_side_models(mode):
+    v = build_sentence(SentenceState(), mode=mode)
     m = v.models
     for name in ("cells", "rowsums", "rowmark", "bars", "sense_values", "sense_arrows", "sense_output",
-                 "sense_combined", "cost_now", "tokens_src", "readout_div", "caption_div", "info_div"):
-        assert m[name].syncable is False, name
-    assert v.holder.syncable is True                                  # Python pushes sentences through it
-    assert v.notice_div.syncable is True                              # served: only Python writes it
-    assert build_sentence(SentenceState(), mode="static").notice_div.syncable is False
+                 "sense_combined", "cost_now", "tokens_src", "readout_div", "caption_div", "info_div", "notice_div"):
+        assert m[name].syncable is False, name                       # the engine writes the notices everywhere
+    assert "holder" not in m                                         # no sentence comes from Python any more
+    assert m["w_input"].syncable is True                             # served, Python still hears the text box
 
 
 def test_cost_curve_is_the_cores_attention_cost():

@@ -1,5 +1,6 @@
-"""Fixtures for the browser tests: Debian's Chromium driven by Playwright, a real `panel serve`, the live
-server (`attention-explorable serve`), the offline file.
+"""Fixtures for the browser tests: Debian's Chromium driven by Playwright, a real `panel serve app/main.py`
+(a Panel session per visit, at /main), `attention-explorable serve` (the page at /, app/plugin.py), the offline
+file.
 
 Without Chromium the tests skip with the reason, except in CI (CI=true), where
 they fail: a CI run that silently skips the browser does not count.
@@ -85,7 +86,8 @@ def served_app():
 
 @pytest.fixture(scope="session")
 def live_app():
-    """URL of the live page (`attention-explorable serve`, app/live) started once for this test session (…/)."""
+    """URL of the page at / of `attention-explorable serve` (panel serve with app/plugin.py: the offline file's
+    page, built once) started once for this test session (…/)."""
     from tests.app.serverutil import LiveServer
 
     server = LiveServer()
@@ -107,8 +109,8 @@ def static_file(tmp_path_factory):
 
 @pytest.fixture(params=["served", "static", "live"])
 def open_page(request, watch):
-    """The page, served (a Panel session), offline or live (app/live), in one fixture for every test that
-    opens it every way.
+    """The page, served (a Panel session at /main), offline or live (the offline file's page at / of
+    `attention-explorable serve`, under its headers), in one fixture for every test that opens it every way.
 
     open_page(query) opens the page with that query string and waits until it is drawn; open_page.where
     says which ("served", "static" or "live")."""

@@ -1,7 +1,9 @@
 """The self-attention section in a real browser: served and offline, driven with real clicks and keystrokes.
 
 Everything the engine computes is held to numpy (attention.analyze_sentence)
-within 1e-9; the readouts to the core's entropy_bits / effective_points.
+within 1e-9; the readouts to the core's entropy_bits / effective_points.  A typed
+sentence is analysed in the browser in every delivery: the offline file, with every
+request outside the file refused, takes one as the served page does.
 """
 
 from __future__ import annotations
@@ -126,6 +128,30 @@ def no_outside(watch, origin):
     assert watch.console_errors() == []
 
 
+def wait_notice(page, needle, timeout=20000):
+    page.wait_for_function("(s) => Bokeh.documents[0].get_model_by_name('sentence_notices').text.includes(s)",
+                           arg=needle, timeout=timeout)
+
+
+def link_sentence(page):
+    return page.evaluate("() => new URLSearchParams(location.search).get('sentence')")
+
+
+def open_where(request, watch, where, query=""):
+    """Open the page served or as the offline file (every request outside the file refused); its origin."""
+    page = watch.page
+    if where == "served":
+        base = request.getfixturevalue("served_app")
+        origin = base.rsplit("/", 1)[0]
+    else:
+        base = request.getfixturevalue("static_file").as_uri()
+        _offline(page)
+        origin = "file:"
+    page.goto(base + query)
+    wait_section(page)
+    return page, origin
+
+
 # --------------------------------------------------------------------------- served
 
 def test_rows_sum_to_one_and_a_click_on_bank_selects_its_row(served_app, watch):
@@ -170,19 +196,19 @@ def test_typing_a_sentence_updates_the_matrix(served_app, watch):
     np.testing.assert_allclose(matrix(page).sum(axis=1), 1.0, rtol=0, atol=1e-12)
 
     type_sentence(page, " ".join(["river"] * 33))                 # refused with the count, matrix stays
-    page.wait_for_function("() => Bokeh.documents[0].get_model_by_name('sentence_notices').text.includes('33 tokens')")
+    wait_notice(page, "33 tokens")
     assert model_prop(page, "sentence_notices", "visible") is True
     assert source_data(page, "sentence_tokens")["tok"] == tokens
+    check_parity(page, "the loan from the bank was paid")
     no_outside(watch, served_app.rsplit("/", 1)[0])
 
 
+@pytest.mark.parametrize("where", ["served", "offline"])
 @pytest.mark.parametrize("evil", ["<img src=x onerror=alert(1)>", "<script>alert(1)</script>"])
-def test_injection_strings_stay_literal_text(served_app, watch, evil):
-    page = watch.page
+def test_injection_strings_stay_literal_text(request, watch, where, evil):
     dialogs = []
-    page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
-    page.goto(served_app)
-    wait_section(page)
+    watch.page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
+    page, origin = open_where(request, watch, where)
     type_sentence(page, evil + " by the bank")
     wait_tokens(page, attention.tokenize(evil + " by the bank"))
     page.wait_for_function("(s) => Bokeh.documents[0].get_model_by_name('sentence_info').text.includes(s)",
@@ -202,7 +228,8 @@ def test_injection_strings_stay_literal_text(served_app, watch, evil):
     assert live == [0, 0]       # no element exists whose onerror or script could fire later, so no waiting
     assert dialogs == []
     assert model_prop(page, "sentence_input", "value") == evil + " by the bank"
-    assert watch.console_errors() == []
+    check_parity(page, evil + " by the bank")
+    no_outside(watch, origin)
 
 
 def test_causal_mask_zeroes_the_upper_triangle(served_app, watch):
@@ -238,7 +265,7 @@ def test_bank_moves_toward_water_or_money_with_its_context(served_app, watch):
     assert out["y"][0] > out["x"][0]                              # "the bank approved the loan": money
     check_parity(page, "the bank approved the loan")
     assert "loan" in model_prop(page, "preset_note", "text")
-    # served: Python learns the preset through the text box (and sends the same numbers back)
+    # the text box shows the example (served, Python learns it through the box)
     page.wait_for_function("() => Bokeh.documents[0].get_model_by_name('sentence_input').value === "
                            "'the bank approved the loan'")
     no_outside(watch, served_app.rsplit("/", 1)[0])
@@ -375,12 +402,84 @@ def test_causal_rows_count_only_the_words_they_see(static_file, watch):
     assert watch.console_errors() == []
 
 
-def test_offline_file_refuses_a_sentence_it_does_not_carry(static_file, watch):
+def test_offline_typed_sentence_is_analysed_in_the_browser_as_the_core_does(static_file, watch):
+    """The offline file takes a typed sentence, unknown words included, with every outside request refused:
+    the tokens, the matrix and every number equal the core's; a sentence the core refuses leaves the page as
+    it was, with the served page's words for the reason."""
     page = watch.page
     _offline(page)
-    page.goto(static_file.as_uri() + "?sentence=" + quote("<b>zorblat</b> quux"))
+    page.goto(static_file.as_uri())
     wait_section(page)
-    notices = model_prop(page, "sentence_notices", "text")
-    assert "served app" in notices and "<b>" not in notices
-    check_parity(page, "the bank by the river")
+    assert model_prop(page, "sentence_input", "value") == "the bank by the river"   # the box is there offline
+    text = "The zorblat bank, by the quux river!"
+    type_sentence(page, text)
+    want = attention.tokenize(text)
+    assert want == ["the", "zorblat", "bank", "by", "the", "quux", "river"]
+    wait_tokens(page, want)
+    a, s = check_parity(page, text)
+    assert a.unknown == ["zorblat", "quux"] and s["token"] == 2          # a new sentence follows "bank"
+    check_readouts(page, a, s["head"], s["token"])
+    unknown = model_prop(page, "sentence_info", "text").rsplit("Not in the toy vocabulary", 1)[1]
+    assert "\u201czorblat\u201d" in unknown and "\u201cquux\u201d" in unknown
+    page.wait_for_function("(s) => new URLSearchParams(location.search).get('sentence') === s", arg=text)
+    assert not model_prop(page, "sentence_notices", "visible")
+
+    refused = {" ".join(["river"] * 33): "sentence has 33 tokens; at most 32 are allowed",
+               "?! \u2014 \U0001F642": "sentence is empty (no words left once punctuation is removed); type a few words"}
+    for typed, reason in refused.items():
+        type_sentence(page, typed)
+        wait_notice(page, reason)
+        notice = model_prop(page, "sentence_notices", "text")
+        assert notice == f'<p class="notice">That sentence was not used: {reason}. The previous sentence stays.</p>'
+        assert model_prop(page, "sentence_notices", "visible") is True
+        assert source_data(page, "sentence_tokens")["tok"] == want                  # the previous sentence stays
+        check_parity(page, text)
+        assert link_sentence(page) == text
+
+    type_sentence(page, "my bank is closed today")                                  # a good one clears the notice
+    wait_tokens(page, ["my", "bank", "is", "closed", "today"])
+    page.wait_for_function("() => !Bokeh.documents[0].get_model_by_name('sentence_notices').visible")
+    check_parity(page, "my bank is closed today")
+    assert watch.outside_requests(["file:", "data:", "blob:"]) == []
     assert watch.console_errors() == []
+
+
+def test_offline_link_with_its_own_sentence_opens_on_it(static_file, watch):
+    """?sentence=... with words the toy vocabulary lacks (and markup): the offline file analyses it, shows it
+    as text, opens at the linked word and writes it back into the link; a sentence the core refuses falls
+    back to the opening one with the reason."""
+    dialogs = []
+    page = watch.page
+    page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
+    _offline(page)
+    text = "<b>zorblat</b> quux & the bank"
+    page.goto(static_file.as_uri() + "?sentence=" + quote(text) + "&token=3&causal=1")
+    wait_section(page)
+    want = attention.tokenize(text)
+    assert want == ["b", "zorblat", "b", "quux", "the", "bank"]
+    wait_tokens(page, want)
+    a, s = check_parity(page, text)
+    assert (s["token"], s["causal"]) == (3, True)
+    assert not model_prop(page, "sentence_notices", "visible")
+    assert model_prop(page, "sentence_input", "value") == text
+    info = model_element_text(page, "sentence_info")
+    assert text in info and "<b>" not in model_prop(page, "sentence_info", "text")
+    page.wait_for_function("() => location.search.includes('causal=1')")
+    assert link_sentence(page) == text and "token=3" in page.evaluate("() => location.search")
+
+    page.goto(static_file.as_uri() + "?sentence=" + quote("w " * 40) + "&token=4")
+    wait_section(page)
+    wait_notice(page, "40 tokens")
+    notice = model_prop(page, "sentence_notices", "text")
+    assert ("The sentence from the link was not used: sentence has 40 tokens; at most 32 are allowed. "
+            "Showing \u201cthe bank by the river\u201d.") in notice
+    check_parity(page, "the bank by the river")
+    assert state(page)["token"] == 4
+    assert dialogs == [] and watch.console_errors() == []
+    assert watch.outside_requests(["file:", "data:", "blob:"]) == []
+
+
+def model_element_text(page, name):
+    """The text a model's rendered element shows (Bokeh draws into shadow DOM)."""
+    return page.evaluate("""(n) => { const m = Bokeh.documents[0].get_model_by_name(n);
+      const v = Bokeh.index.find_one(m); return (v.shadow_el || v.el).textContent; }""", name)

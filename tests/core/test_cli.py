@@ -1,4 +1,4 @@
-"""The ``attention-explorable readout`` command."""
+"""The ``attention-explorable`` command line: ``readout``, and the command ``serve`` runs."""
 
 from __future__ import annotations
 
@@ -95,10 +95,22 @@ def test_caption_mentions_temperature_and_kernel(capsys):
     (["serve", "--unused-session-lifetime", "-5"], "--unused-session-lifetime"),
     (["serve", "--check-unused-sessions", "1.5"], "--check-unused-sessions"),
     (["serve", "--port", "70000"], "--port"),
+    (["serve", "--address", "0.0.0.0"], "--allow-host"),
+    (["serve", "--basic-auth", "pw"], "--cookie-secret"),
+    (["serve", "--oauth-provider", "github"], "--cookie-secret"),
+    (["serve", "--basic-auth"], "--basic-auth"),
+    (["serve", "--prefix"], "--prefix"),
+    (["serve", "--log-level", "loud"], "--log-level"),
+    (["serve", "--tour", "/nonexistent/tour.json"], "--tour"),
+    (["serve", "--sessions"], "--sessions"),          # gone: that is `panel serve app/main.py` itself
+    (["serve", "--bogus", "--", "--dev"], "--bogus"),  # only what follows -- goes to panel serve unread
     (["nonsense"], "nonsense"),
     ([], "command"),
 ])
-def test_bad_arguments_exit_2_with_one_line(argv, words, capsys):
+def test_bad_arguments_exit_2_with_one_line(argv, words, capsys, monkeypatch):
+    for var in cli.COOKIE_SECRET_VARIABLES:
+        monkeypatch.delenv(var, raising=False)
+    monkeypatch.setattr(os, "execv", lambda *a: pytest.fail(f"serve started a server for {argv}"))
     code, out, err = run(argv, capsys)
     assert code == 2
     assert out == ""
@@ -117,3 +129,77 @@ def test_subprocess(tmp_path):
                          cwd=tmp_path, env=env, capture_output=True, text=True, timeout=60)
     assert bad.returncode == 2 and bad.stdout == ""
     assert bad.stderr.count("\n") == 1 and "Traceback" not in bad.stderr
+
+
+def _cmd(*argv):
+    return cli.serve_command(cli.parse_args(["serve", *argv]))
+
+
+def test_serve_runs_panel_serve_with_the_page_at_root():
+    cmd = _cmd("--port", "5101")
+    i = cmd.index("serve")
+    assert cmd[:i + 1] == [sys.executable, "-m", "panel", "serve"]
+    assert cmd[i + 1] == str(ROOT / "app" / "main.py") and cmd[cmd.index("--plugins") + 1] == "app.plugin"
+    assert cmd[cmd.index("--port") + 1] == "5101" and cmd[cmd.index("--address") + 1] == "127.0.0.1"
+    assert cmd[cmd.index("--log-level") + 1] == "warning" and cmd[cmd.index("--num-procs") + 1] == "1"
+    for flag in ("--index", "--basic-auth", "--prefix", "--admin", "--show", "--dev", "--autoreload"):
+        assert flag not in cmd
+
+
+def test_serve_passes_panels_own_flags_on_named_or_after_the_double_dash():
+    cmd = _cmd("--prefix", "/course", "--basic-auth", "users.json", "--cookie-secret", "s3", "--admin",
+               "--use-xheaders", "--ssl-certfile", "c.pem", "--ssl-keyfile", "k.pem", "--num-procs", "2",
+               "--", "--oauth-optional", "--index", "main")
+    assert cmd[-3:] == ["--oauth-optional", "--index", "main"]   # as given, last
+    for flag, value in (("--prefix", "/course"), ("--basic-auth", "users.json"), ("--cookie-secret", "s3"),
+                        ("--ssl-certfile", "c.pem"), ("--ssl-keyfile", "k.pem"), ("--num-procs", "2")):
+        assert cmd[cmd.index(flag) + 1] == value, flag
+    assert "--admin" in cmd and "--use-xheaders" in cmd
+    # every flag serve passes on by name is one panel serve knows
+    from panel.command.serve import Serve
+
+    known = {a[0] if isinstance(a[0], str) else a[0][0] for a in Serve.args}
+    assert {flag for flag, _m, _h in cli.PANEL_FLAGS} <= known
+
+
+def test_a_cookie_secret_in_the_environment_is_enough(monkeypatch):
+    monkeypatch.setenv("PANEL_COOKIE_SECRET", "from-the-environment")
+    assert "--cookie-secret" not in _cmd("--basic-auth", "pw")
+
+
+def test_the_page_url_follows_address_prefix_and_tls():
+    url = lambda *a: cli.page_url(cli.parse_args(["serve", *a]))  # noqa: E731
+    assert url() == "http://localhost:5006/"
+    assert url("--address", "0.0.0.0", "--allow-host", "x:1", "--port", "80", "--prefix", "course/") == \
+        "http://localhost:80/course/"
+    assert url("--address", "10.0.0.5", "--allow-host", "x:1", "--ssl-certfile", "c.pem") == "https://10.0.0.5:5006/"
+
+
+def test_show_opens_the_page_once_the_port_answers(monkeypatch):
+    import socket
+    import webbrowser
+
+    opened = []
+    monkeypatch.setattr(webbrowser, "open", opened.append)
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+        assert cli.open_when_listening(f"http://127.0.0.1:{port}/", timeout=1) is False and opened == []
+        s.listen()
+        assert cli.open_when_listening(f"http://127.0.0.1:{port}/course/", timeout=10) is True
+    assert opened == [f"http://127.0.0.1:{port}/course/"]
+
+
+def test_serve_becomes_panel_serve_and_show_waits_for_it_beside(monkeypatch, capsys):
+    import subprocess
+
+    ran = {}
+    for var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):   # serve sets them for the server
+        monkeypatch.setenv(var, os.environ.get(var, "1"))
+    monkeypatch.setattr(os, "execv", lambda exe, cmd: ran.setdefault("cmd", cmd))
+    monkeypatch.setattr(subprocess, "Popen", lambda cmd, **kw: ran.setdefault("helper", cmd))
+    assert cli.main(["serve", "--port", "5999", "--show", "--prefix", "course", "--", "--dev"]) == 0
+    assert ran["cmd"] == _cmd("--port", "5999", "--prefix", "course", "--", "--dev") and "--show" not in ran["cmd"]
+    assert ran["helper"][-1] == "http://localhost:5999/course/" and "open_when_listening" in ran["helper"][-2]
+    out = capsys.readouterr().out
+    assert out.count("\n") == 1 and "http://localhost:5999/course/" in out and "/course/main" in out

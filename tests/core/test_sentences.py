@@ -382,3 +382,36 @@ def test_content_head_rows_are_identical_without_the_mask():
     w = a.weights[MODEL.head_names.index("content words")]
     assert np.allclose(w, w[0])
     assert w[0, a.tokens.index("river")] > 3 * w[0, a.tokens.index("the")]
+
+
+# --------------------------------------------------------------------------- rules the browser's twin copies
+# (app/ui/words.js repeats tokenize and unknown_word_vector; tests/browser/test_words_parity.py holds it to them)
+
+def test_final_sigma_is_decided_on_the_whole_text_before_punctuation_is_dropped():
+    # lower() sees "." between the words (a case-ignorable character), so the first sigma is not final
+    assert tokenize("ΟΔΟΣ.ΑΣ") == ["οδοσ", "ας"]
+    assert tokenize("ΟΔΟΣ. ΑΣ") == ["οδος", "ας"]
+    assert tokenize("ὈΔΥΣΣΕΎΣ") == ["ὀδυσσεύς"]
+
+
+def test_a_code_point_without_a_character_separates_words():
+    assert tokenize("bank\u0378river") == ["bank", "river"]      # U+0378: unassigned (Cn), like punctuation
+
+
+def test_a_lone_surrogate_is_hashed_as_its_three_utf8_bytes():
+    import hashlib
+
+    d = hashlib.sha256(b"\xed\xa0\x80").digest()                # "\ud800" with errors="surrogatepass"
+    b = np.array([int.from_bytes(d[2 * i:2 * i + 2], "big") for i in range(3)], dtype=float)
+    assert np.array_equal(unknown_word_vector("\ud800", 3), np.round(0.3 * (2.0 * b / 65535.0 - 1.0), 2))
+
+
+def test_coordinates_past_16_come_from_the_digest_of_the_digest():
+    import hashlib
+
+    d1 = hashlib.sha256("zebra".encode()).digest()
+    d2 = hashlib.sha256(d1).digest()
+    d3 = hashlib.sha256(d2).digest()
+    stream = d1 + d2 + d3
+    b = np.array([int.from_bytes(stream[2 * i:2 * i + 2], "big") for i in range(40)], dtype=float)
+    assert np.array_equal(unknown_word_vector("zebra", 40, 0.5), np.round(0.5 * (2.0 * b / 65535.0 - 1.0), 2))

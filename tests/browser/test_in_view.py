@@ -1,0 +1,162 @@
+"""See it while you do it (issue 23): the figure a tour step talks about and the control it asks the student to
+move are on screen together, on every screen, after Show me, Next and Previous.
+
+Each screen opens the page once (served and offline) and walks the tour: for every step, Next (or the link
+that opens it), then Show me, then Previous and Next back, measuring each of the step's `look` elements
+(data/tours/*.json) against the viewport: fully inside it, and not hidden under what stays stuck at the top
+(the stage on a phone), checked with elementFromPoint at its edges.  Motion is reduced (the context asks for
+it), so Show me lands at once and the page scrolls without gliding; the page still scrolls by itself.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from app.tour import default_tour
+from app.tour.view import LOOK_MODELS
+from tests.browser.pageutil import block_outside, wait_ready
+
+SCREENS = {
+    "laptop": dict(viewport={"width": 1366, "height": 768}),
+    "projector": dict(viewport={"width": 1920, "height": 1080}),
+    "phone": dict(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True),
+    "projector-1280": dict(viewport={"width": 1280, "height": 720}),
+    "projector-1024": dict(viewport={"width": 1024, "height": 768}),
+    "tablet": dict(viewport={"width": 768, "height": 1024}, is_mobile=True, has_touch=True),
+    "tablet-turned": dict(viewport={"width": 1024, "height": 768}, is_mobile=True, has_touch=True),
+}
+PRESENT = {"projector", "projector-1280", "projector-1024"}
+SERVED_SCREENS = ("laptop", "projector", "phone")
+
+# How much of an element is on screen and not covered: the share of a 5 x 3 grid of points inside it that
+# are inside the viewport and hit the element itself (or something inside it).
+SHOWN_JS = """(names) => { const d = Bokeh.documents[0], W = innerWidth, H = innerHeight, out = {};
+  for (const n of names) {
+    const m = d.get_model_by_name(n), v = m && Bokeh.index.find_one(m);
+    if (!v || !v.el.isConnected) { out[n] = 0; continue; }
+    const r = v.el.getBoundingClientRect(); let hit = 0, all = 0;
+    if (r.width === 0 || r.height === 0) { out[n] = 0; continue; }
+    for (let i = 0; i < 5; i++) for (let j = 0; j < 3; j++) {
+      const x = r.left + r.width * (0.05 + 0.9 * i / 4), y = r.top + r.height * (0.08 + 0.84 * j / 2); all++;
+      if (x < 0 || y < 0 || x >= W || y >= H) continue;
+      let e = document.elementFromPoint(x, y);
+      while (e && e.shadowRoot && e.shadowRoot.elementFromPoint) { const f = e.shadowRoot.elementFromPoint(x, y); if (!f || f === e) break; e = f; }
+      for (let p = e; p; p = p.parentNode || p.host) if (p === v.el || (v.shadow_el && p === v.shadow_el)) { hit++; break; }
+    }
+    out[n] = hit / all;
+  }
+  return out; }"""
+SETTLED_JS = """() => new Promise((done) => { let last = -1, still = 0;
+  const tick = () => { const y = scrollY; still = y === last ? still + 1 : 0; last = y;
+    const busy = globalThis.__attnTextsPending > 0 || (window.AttnPage && AttnPage.revealing > 0);
+    if (still >= 6 && !busy) done(true); else requestAnimationFrame(tick); };
+  requestAnimationFrame(tick); })"""
+
+
+def looks(step) -> list[str]:
+    return [LOOK_MODELS.get(n, n) for n in step.looks_at]
+
+
+def shown(page, names) -> dict:
+    page.evaluate(SETTLED_JS)
+    return page.evaluate(SHOWN_JS, names)
+
+
+def walk_tour(page, screen):
+    """Every step: reached by Next, then Show me, then Previous + Next: its look elements on screen."""
+    tour, problems = default_tour(), []
+    for k, step in enumerate(tour.steps, 1):
+        if k > 1:
+            page.get_by_role("button", name="Next →").click()
+            got = shown(page, looks(step))
+            problems += [(screen, k, "Next", n, f) for n, f in got.items() if f < 0.99]
+        page.get_by_role("button", name="Show me").click()
+        page.wait_for_function("() => !(globalThis.__attnTextsPending > 0)")
+        got = shown(page, looks(step))
+        problems += [(screen, k, "Show me", n, f) for n, f in got.items() if f < 0.99]
+        if k > 1:
+            page.get_by_role("button", name="← Previous").click()
+            page.evaluate(SETTLED_JS)
+            page.get_by_role("button", name="Next →").click()
+            got = shown(page, looks(step))
+            problems += [(screen, k, "Previous, Next", n, f) for n, f in got.items() if f < 0.99]
+    return problems
+
+
+def open_at(browser, base, screen, *, offline):
+    ctx = browser.new_context(reduced_motion="reduce", **SCREENS[screen])
+    page = ctx.new_page()
+    page.set_default_timeout(30000)
+    if offline:
+        block_outside(page)
+    page.goto(base + ("?present=1" if screen in PRESENT else ""))
+    wait_ready(page)
+    return ctx, page
+
+
+@pytest.mark.parametrize("screen", list(SCREENS))
+def test_every_step_keeps_its_figure_and_control_on_screen_offline(browser, static_file, screen):
+    ctx, page = open_at(browser, static_file.as_uri(), screen, offline=True)
+    try:
+        assert walk_tour(page, screen) == []
+    finally:
+        ctx.close()
+
+
+@pytest.mark.parametrize("screen", SERVED_SCREENS)
+def test_every_step_keeps_its_figure_and_control_on_screen_served(browser, served_page, screen):
+    ctx, page = open_at(browser, served_page, screen, offline=False)
+    try:
+        assert walk_tour(page, screen) == []
+    finally:
+        ctx.close()
+
+
+GEOMETRY_JS = """(names) => { const d = Bokeh.documents[0], out = {};
+  for (const n of names) { const v = Bokeh.index.find_one(d.get_model_by_name(n)); const r = v.el.getBoundingClientRect();
+    out[n] = {top: r.top, bottom: r.bottom, left: r.left, right: r.right, x3: r.left + (v.frame ? v.frame.x_scale.compute(3) : 0),
+              frame: v.frame ? v.frame.bbox.width : null}; }
+  return out; }"""
+
+
+def test_more_controls_never_push_the_plots_apart(browser, static_file):
+    ctx, page = open_at(browser, static_file.as_uri(), "laptop", offline=True)
+    try:
+        names = ["main_plot", "query_slider", "weights_plot", "entropy_x_plot"]
+        before = page.evaluate(GEOMETRY_JS, names)
+        page.get_by_role("button", name="More controls").click()
+        page.wait_for_function("() => Bokeh.documents[0].get_model_by_name('more_controls').visible === true")
+        page.evaluate(SETTLED_JS)
+        after = page.evaluate(GEOMETRY_JS, names)
+        # the figure column stays as it was: each plot and the slider keep their place under the main plot
+        for n in names:
+            for edge in ("top", "bottom"):
+                was = before[n][edge] - before["main_plot"]["top"]
+                now = after[n][edge] - after["main_plot"]["top"]
+                assert abs(now - was) < 1, (n, edge, was, now)
+        shown = page.evaluate(SHOWN_JS, ["main_plot", "weights_plot"])
+        assert shown == {"main_plot": 1, "weights_plot": 1}   # and stays on screen beside the open column
+    finally:
+        ctx.close()
+
+
+@pytest.mark.parametrize("width", [360, 390])
+def test_a_phone_keeps_the_readouts_under_the_plot_and_a_wide_frame(browser, static_file, width):
+    ctx = browser.new_context(viewport={"width": width, "height": 780}, is_mobile=True, has_touch=True,
+                              reduced_motion="reduce")
+    page = ctx.new_page()
+    try:
+        block_outside(page)
+        page.goto(static_file.as_uri())
+        wait_ready(page)
+        page.wait_for_function("() => AttnPage.drawn('regression-spread')")
+        g = page.evaluate(GEOMETRY_JS, ["main_plot", "readout_strip", "weights_plot", "entropy_x_plot"])
+        strip, plot = g["readout_strip"], g["main_plot"]
+        assert 0 <= strip["top"] - plot["bottom"] <= 12          # the compact readouts right under the plot
+        assert g["main_plot"]["frame"] >= 280                     # the plot's frame keeps 280 px of the screen
+        xs = [g[n]["x3"] for n in ("main_plot", "weights_plot", "entropy_x_plot")]
+        assert max(xs) - min(xs) < 1                              # one x mapping for the three plots
+        text = page.evaluate("() => Bokeh.documents[0].get_model_by_name('readout_strip').text")
+        assert "max weight" in text and "effective points" in text and "prediction" in text
+    finally:
+        ctx.close()

@@ -1,0 +1,544 @@
+"""The routing section in the browser: W_Q and W_K learning the sense of "bank", played back against numpy.
+
+* playback: Play runs to the last step and bank's largest weight lands on the sentence's deciding word;
+  Step, Pause and Reset move one recorded step, stop, and go back to step 0;
+* parity: for every recorded step and every shown sentence, the matrix the page draws (all of it, bank's row
+  included) and bank's output point equal the core's within 1e-9; the engine's formulas (the rows, the sense
+  readout, the learned preference) too, in a blank page;
+* the link's qk_step and qk_sentence, and presentation mode's canvas text (at least 20 px, the page's font);
+* your own sentence, read by AttnWords (ui/words.js), against the core's encode and the trained W_Q and W_K:
+  unknown words named, a sentence without "bank", an over-long one refused with the core's words.
+
+``python -m tests.browser.test_routing screenshots`` writes the README's before and after pictures;
+``python -m tests.browser.test_routing measure`` prints the section's build time and the engine's frame times.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+import attention
+from attention import learn_qk
+from app.routing import view as rv
+from app.state import url_spec
+from app.ui import text as words
+from app.ui import theme
+
+from tests.browser.pageutil import ROOT, block_outside
+
+TOL = 1e-9
+TRAJ = attention.train_qk()
+PLAIN = TRAJ.to_plain(frames=rv.FRAMES)
+STEPS = PLAIN["frame_steps"]
+LAST = len(STEPS) - 1
+SHOWN = PLAIN["sentences"]
+OPENING = url_spec()["qk_sentence"]["default"]
+FIGURES = ("routing_matrix_plot", "routing_sense_plot", "routing_loss_plot", "routing_accuracy_plot")
+
+
+def export(out, sections="routing"):
+    subprocess.run([sys.executable, "-m", "app.cli", "export", str(out), "--sections", sections], cwd=ROOT,
+                   check=True, capture_output=True, text=True, timeout=300)
+    return out
+
+
+@pytest.fixture(scope="module")
+def routing_file(tmp_path_factory):
+    """An offline file with the routing section alone, written by the export command."""
+    return export(tmp_path_factory.mktemp("routing") / "routing.html")
+
+
+# ---- reading and driving the page (the loader's document: AttnPage.doc) -----------------------------------
+
+def prop(page, name, p):
+    return page.evaluate("([n, p]) => AttnPage.doc.get_model_by_name(n)[p]", [name, p])
+
+
+def columns(page, name):
+    return page.evaluate("""(n) => { const s = AttnPage.doc.get_model_by_name(n), out = {};
+      for (const [k, v] of Object.entries(s.data)) out[k] = Array.from(v); return out; }""", name)
+
+
+def element(page, name, selector):
+    h = page.evaluate_handle("""([n, sel]) => { const v = Bokeh.index.find_one(AttnPage.doc.get_model_by_name(n));
+      return v ? v.shadow_el.querySelector(sel) : null; }""", [name, selector]).as_element()
+    assert h is not None, f"no {selector} drawn for {name}"
+    return h
+
+
+def click(page, name):
+    element(page, name, "button").click()
+
+
+def wait_step(page, step, timeout=60000):
+    page.wait_for_function("(s) => AttnPage.doc.get_model_by_name('routing_status').text.includes(s)",
+                           arg=f"Step {step} of {PLAIN['steps']}<", timeout=timeout)
+
+
+def shown_step(page):
+    return int(re.search(r"Step (\d+) of", prop(page, "routing_status", "text")).group(1))
+
+
+def open_routing(page, url):
+    """Open ``url``, draw the routing section's blocks and wait until its engine has written the step."""
+    page.goto(url)
+    page.wait_for_function("() => window.AttnPage && AttnPage.doc")
+    page.evaluate("() => AttnPage.ensure('routing')")
+    page.wait_for_function("() => AttnPage.doc.get_model_by_name('routing_status').text.includes('Step ')")
+    return page
+
+
+@pytest.fixture
+def opened(watch, routing_file):
+    """open(query) opens the routing file (network refused) and checks, at the end, that nothing went wrong."""
+    block_outside(watch.page)
+
+    def go(query=""):
+        return open_routing(watch.page, routing_file.as_uri() + query)
+
+    yield go
+    assert watch.console_errors() == []
+    assert watch.outside_requests(["file:", "data:", "blob:"]) == []
+
+
+# ---- the core's numbers ------------------------------------------------------------------------------------
+
+def core_attention(x, value_xy, f):
+    """The whole matrix and every output point under the recorded step f's W_Q and W_K, by numpy."""
+    x = np.asarray(x)
+    out, a = attention.dot_product_attention(x @ np.asarray(PLAIN["w_q"][f]), x @ np.asarray(PLAIN["w_k"][f]),
+                                             np.asarray(value_xy))
+    return a, out
+
+
+def drawn_matrix(page):
+    d = columns(page, "routing_cells")
+    n = int(round(len(d["w"]) ** 0.5))
+    a = np.zeros((n, n))
+    a[np.array(d["y"], dtype=int), np.array(d["x"], dtype=int)] = d["w"]
+    return a
+
+
+# ---- playback ---------------------------------------------------------------------------------------------
+
+def test_opens_at_step_zero_with_bank_spreading_its_attention(opened):
+    page = opened()
+    s = SHOWN[OPENING]
+    assert s["text"] == "the bank by the river" and shown_step(page) == 0
+    assert columns(page, "routing_tokens")["tok"] == s["tokens"]
+    a, _ = core_attention(s["x"], s["value_xy"], 0)
+    np.testing.assert_allclose(drawn_matrix(page), a, rtol=0, atol=TOL)
+    row = a[s["index"]]
+    assert row.max() - row.min() < 0.05          # untrained: almost even
+    assert "spreads its weight almost evenly" in prop(page, "routing_readout", "text")
+    assert prop(page, "routing_pause", "disabled") is True and prop(page, "routing_play", "disabled") is False
+
+
+def test_play_runs_to_the_end_and_bank_looks_at_the_deciding_word(opened):
+    page = opened()
+    s = SHOWN[OPENING]
+    click(page, "routing_play")
+    page.wait_for_function("() => AttnPage.doc.get_model_by_name('routing_pause').disabled === false")
+    wait_step(page, PLAIN["steps"])
+    page.wait_for_function("() => AttnPage.doc.get_model_by_name('routing_play').disabled === false")
+    a = drawn_matrix(page)
+    row = a[s["index"]]
+    assert s["tokens"][int(np.argmax(row))] == s["clue"] == "river"
+    np.testing.assert_allclose(row, PLAIN["sentences"][OPENING]["weights"][LAST], rtol=0, atol=TOL)
+    point = columns(page, "routing_sense_point")
+    r = TRAJ.readout(s["text"])                    # the trained projections: the path's last entry
+    assert abs(point["x"][0] - r.point[0]) <= TOL and abs(point["y"][0] - r.point[1]) <= TOL
+    assert len(columns(page, "routing_sense_trail")["x"]) == len(STEPS)
+    loss = columns(page, "routing_loss")
+    np.testing.assert_allclose(loss["train"], TRAJ.loss, rtol=0, atol=0)
+    np.testing.assert_allclose(columns(page, "routing_accuracy")["held"], 100 * TRAJ.held_out_accuracy, atol=1e-12)
+    text = prop(page, "routing_readout", "text")
+    assert f"looks most at \u201criver\u201d, with {row.max():.2f} of its weight" in text
+    assert "the water side" in text and text.count("Right:") == 1
+
+
+def test_step_pause_and_reset(opened):
+    page = opened()
+    click(page, "routing_step")
+    wait_step(page, STEPS[1])
+    assert prop(page, "routing_step_slider", "value") == 1
+    click(page, "routing_play")
+    page.wait_for_function(f"() => /Step (\\d+) of/.exec(AttnPage.doc.get_model_by_name('routing_status').text)[1]"
+                           f" >= {STEPS[3]}")
+    click(page, "routing_pause")
+    page.wait_for_function("() => AttnPage.doc.get_model_by_name('routing_play').disabled === false")
+    k = shown_step(page)
+    assert k < PLAIN["steps"]
+    click(page, "routing_step")          # paused: the next step is the one after where it stopped
+    f = STEPS.index(k)
+    wait_step(page, STEPS[f + 1])
+    s = SHOWN[OPENING]
+    a, _ = core_attention(s["x"], s["value_xy"], f + 1)
+    np.testing.assert_allclose(drawn_matrix(page), a, rtol=0, atol=TOL)
+    click(page, "routing_reset")
+    wait_step(page, 0)
+    assert columns(page, "routing_loss")["step"] == [0]
+
+
+# ---- parity: what the page draws against the core ------------------------------------------------------------
+
+# The engine runs a moment after a widget changes (Bokeh runs a CustomJS asynchronously): each change waits
+# until the page shows it, yielding to the browser in between.
+SETTLE_JS = """const settle = async (cond) => {
+  for (let k = 0; k < 2000 && !cond(); k++) await new Promise((r) => setTimeout(r, 0));
+  if (!cond()) throw new Error("the routing engine did not draw the state asked for");
+};"""
+
+PLAY_EVERY = SETTLE_JS + """
+async (counts) => {
+  const d = AttnPage.doc, m = (n) => d.get_model_by_name(n), out = [];
+  const drawn = (step) => m('routing_loss').data.step.length === step + 1;   // the curves end at the step
+  for (let i = 0; i < counts.sentences; i++) {
+    m('routing_sentence_select').value = String(i);
+    await settle(() => m('routing_tokens').data.tok.join(' ') === counts.tokens[i]);
+    const frames = [];
+    for (let f = 0; f < counts.steps.length; f++) {
+      m('routing_step_slider').value = f;
+      await settle(() => drawn(counts.steps[f]));
+      const c = m('routing_cells').data, p = m('routing_sense_point').data;
+      frames.push({ x: Array.from(c.x), y: Array.from(c.y), w: Array.from(c.w), point: [p.x[0], p.y[0]],
+                    tokens: Array.from(m('routing_tokens').data.tok) });
+    }
+    out.push(frames);
+  }
+  return out;
+}"""
+
+
+def test_every_step_of_every_shown_sentence_is_the_cores_matrix(opened):
+    page = opened()
+    drawn = page.evaluate(PLAY_EVERY, {"sentences": len(SHOWN), "steps": STEPS,
+                                       "tokens": [" ".join(s["tokens"]) for s in SHOWN]})
+    worst = 0.0
+    for s, frames in zip(SHOWN, drawn):
+        n, b = len(s["tokens"]), s["index"]
+        for f, got in enumerate(frames):
+            assert got["tokens"] == s["tokens"]
+            a = np.zeros((n, n))
+            a[np.array(got["y"], dtype=int), np.array(got["x"], dtype=int)] = got["w"]
+            core_a, core_out = core_attention(s["x"], s["value_xy"], f)
+            worst = max(worst, np.abs(a - core_a).max(), np.abs(a[b] - np.asarray(s["weights"][f])).max(),
+                        np.abs(np.asarray(got["point"]) - np.asarray(s["point"][f])).max(),
+                        np.abs(core_out[b] - np.asarray(s["point"][f])).max())
+    assert worst <= TOL
+    # at the end of the path, bank's largest weight is on the deciding word in every shown sentence
+    for s in SHOWN:
+        assert s["tokens"][int(np.argmax(s["weights"][LAST]))] == s["clue"]
+
+
+def _table_cells(html):
+    return [re.sub(r"<[^>]+>", "", c) for c in re.findall(r"<td[^>]*>(.*?)</td>", html)]
+
+
+def test_the_tables_of_w_q_and_w_k_are_the_steps(opened):
+    page = opened("?qk_step=150")
+    wait_step(page, PLAIN["steps"])
+    cells = _table_cells(prop(page, "routing_weights", "text"))
+    lw = learn_qk.learned_words(TRAJ)
+    expect = []
+    for i, name in enumerate(PLAIN["model_dims"]):
+        wq, wk = PLAIN["w_q"][LAST][i], PLAIN["w_k"][LAST][i]
+        expect += [words.signed(v, 2) for v in (*wq, *wk)]
+        expect.append(words.signed(lw.preference_after[name], 2) if name in lw.preference_after else "fixed")
+    assert cells == expect
+
+
+HARNESS = r"""
+window.R = Routing;
+window.routingParity = (cases) => cases.map((c) => {
+  const r = Routing.attend(c.x, c.value_xy, c.wq, c.wk), b = c.index, pt = Array.from(r.outputs[b]);
+  return { row: Array.from(r.weights[b]), point: pt, sense: Routing.senseOf(pt, c.beta),
+           preference: Routing.preference(c.xword, c.wq, c.wk, c.dims) };
+});
+"""
+
+
+@pytest.fixture(scope="module")
+def js(browser):
+    """A blank page holding ui/mirror.js, ui/common.js, ui/words.js and the routing engine.js, as the engine
+    joins them."""
+    ctx = browser.new_context()
+    page = ctx.new_page()
+    page.set_content("<html><body></body></html>")
+    code = "\n".join((ROOT / p).read_text(encoding="utf-8")
+                     for p in ("app/ui/mirror.js", "app/ui/common.js", "app/ui/words.js", "app/routing/engine.js"))
+    page.add_script_tag(content=code + HARNESS)
+    yield page
+    ctx.close()
+
+
+def test_the_engines_formulas_are_the_cores(js):
+    """Every recorded step of every shown sentence: bank's row, its point, the sense readout and the learned
+    preference, against attention.learn_qk (sense_readout at that entry, _preference)."""
+    m = attention.load_sentence_model()
+    x_word = attention.encode([PLAIN["word"]])[0][0].tolist()
+    cases, expect = [], []
+    for s in TRAJ.corpus.shown:
+        for f, step in enumerate(STEPS):
+            cases.append({"x": attention.encode(list(s.tokens))[0].tolist(),
+                          "value_xy": (attention.encode(list(s.tokens))[0] @ np.asarray(PLAIN["value_projection"])).tolist(),
+                          "wq": PLAIN["w_q"][f], "wk": PLAIN["w_k"][f], "index": s.index, "beta": PLAIN["readout_scale"],
+                          "xword": x_word, "dims": len(PLAIN["trained_rows"])})
+            expect.append((TRAJ.readout(s, entry=step),
+                           learn_qk._preference(TRAJ.w_q[step], TRAJ.w_k[step], PLAIN["word"], m)))
+    got = js.evaluate("(cs) => window.routingParity(cs)", cases)
+    for g, (r, pref) in zip(got, expect):
+        assert np.abs(np.asarray(g["row"]) - r.weights).max() <= TOL
+        assert np.abs(np.asarray(g["point"]) - r.point).max() <= TOL
+        assert abs(g["sense"]["z"] - r.z) <= TOL and abs(g["sense"]["pWater"] - r.p_water) <= TOL
+        assert g["sense"]["sense"] == r.sense
+        assert np.abs(np.asarray(g["preference"]) - np.asarray(list(pref.values()))).max() <= TOL
+    lw = learn_qk.learned_words(TRAJ)
+    assert list(lw.preference_after.values()) == pytest.approx(got[len(STEPS) - 1]["preference"], abs=TOL)
+    assert js.evaluate("() => [0, 1, 2, 3, 4, 150].map((s) => R.frameAt(%s, s))" % json.dumps(STEPS)) == \
+        [0, 0, 0, 1, 1, LAST]
+
+
+# ---- the link ---------------------------------------------------------------------------------------------------
+
+def test_the_link_opens_at_its_step_and_sentence_and_follows_the_state(opened):
+    page = opened("?qk_step=61&qk_sentence=1")
+    wait_step(page, 60)                       # 61 is not recorded: the recorded step before it, said so
+    notice = prop(page, "routing_notices", "text")
+    assert "showing step 60 for qk_step=61" in notice and prop(page, "routing_notices", "visible") is True
+    assert prop(page, "routing_sentence_select", "value") == "1"
+    assert columns(page, "routing_tokens")["tok"] == SHOWN[1]["tokens"]
+    click(page, "routing_step")
+    wait_step(page, 63)
+    page.wait_for_function("() => location.search.includes('qk_step=63') && location.search.includes('qk_sentence=1')")
+
+
+# ---- presentation mode -----------------------------------------------------------------------------------------
+
+CANVAS_TEXT = """(names) => {
+  const val = (x) => (x !== null && typeof x === 'object' && 'value' in x) ? x.value : x;
+  const out = [];
+  for (const n of names) {
+    const f = AttnPage.doc.get_model_by_name(n);
+    if (f.title && f.title.text) out.push([n, 'title', f.title.text_font_size, f.title.text_font]);
+    for (const ax of [...f.left, ...f.below, ...f.above, ...f.right]) {
+      if (ax.major_label_text_font_size === undefined) continue;
+      out.push([n, 'ticks', ax.major_label_text_font_size, ax.major_label_text_font]);
+      if (ax.axis_label) out.push([n, 'axis label', ax.axis_label_text_font_size, ax.axis_label_text_font]);
+    }
+    for (const r of [...f.center, ...f.right, ...f.below]) if (r.type === 'Legend')
+      out.push([n, 'legend', r.label_text_font_size, r.label_text_font]);
+    for (const r of f.renderers) if (r.glyph && r.glyph.type === 'Text')
+      out.push([n, 'text glyph', val(r.glyph.text_font_size), val(r.glyph.text_font)]);
+  }
+  return out;
+}"""
+
+
+@pytest.mark.parametrize("present, least", [(True, 20), (False, 13)])
+def test_canvas_text_is_large_in_presentation_mode_and_in_the_pages_font(opened, present, least):
+    page = opened("?present=1" if present else "")
+    texts = page.evaluate(CANVAS_TEXT, list(FIGURES))
+    kinds = {(n, k) for n, k, _, _ in texts}
+    assert {("routing_matrix_plot", "text glyph"), ("routing_sense_plot", "text glyph"),
+            ("routing_loss_plot", "title"), ("routing_accuracy_plot", "axis label")} <= kinds
+    for name, kind, size, font in texts:
+        assert size.endswith("px") and float(size[:-2]) >= least, (name, kind, size)
+        assert font == theme.FONT, (name, kind, font)
+
+
+# ---- your own sentence ----------------------------------------------------------------------------------------
+
+def type_sentence(page, raw):
+    box = element(page, "routing_input", "input")
+    box.fill(raw)
+    box.press("Enter")
+
+
+def wait_own(page, needle, timeout=30000):
+    page.wait_for_function("(s) => AttnPage.doc.get_model_by_name('routing_own').text.includes(s)", arg=needle,
+                           timeout=timeout)
+
+
+def core_typed(raw):
+    tokens = attention.tokenize(raw)
+    x, unknown = attention.encode(tokens)
+    a, out = core_attention(x, x @ np.asarray(PLAIN["value_projection"]), LAST)
+    return tokens, unknown, a, out
+
+
+def test_your_own_sentence_is_routed_by_the_trained_projections(opened):
+    page = opened()
+    raw = "The bank by the lake, with zorble!"
+    type_sentence(page, raw)
+    wait_own(page, "zorble")
+    tokens, unknown, a, out = core_typed(raw)
+    assert unknown == ["zorble"] and columns(page, "routing_tokens")["tok"] == tokens
+    wait_step(page, PLAIN["steps"])                 # a typed sentence meets the trained W_Q and W_K
+    np.testing.assert_allclose(drawn_matrix(page), a, rtol=0, atol=TOL)
+    b = tokens.index("bank")
+    assert tokens[int(np.argmax(a[b]))] == "lake"
+    point = columns(page, "routing_sense_point")
+    assert abs(point["x"][0] - out[b][0]) <= TOL and abs(point["y"][0] - out[b][1]) <= TOL
+    own = prop(page, "routing_own", "text")
+    assert "Not in the toy vocabulary" in own and "\u201czorble\u201d" in own
+    assert prop(page, "routing_sentence_select", "value") == rv.OWN
+    # no ambiguous word: said so, and the matrix is still drawn
+    type_sentence(page, "the river flowed")
+    page.wait_for_function("() => AttnPage.doc.get_model_by_name('routing_tokens').data.tok.length === 3")
+    _, _, a, _ = core_typed("the river flowed")
+    np.testing.assert_allclose(drawn_matrix(page), a, rtol=0, atol=TOL)
+    assert "There is no \u201cbank\u201d in this sentence" in prop(page, "routing_readout", "text")
+    assert columns(page, "routing_rowmark")["x"] == [] and columns(page, "routing_sense_point")["x"] == []
+    # too long: the core's own refusal, and the sentence shown stays
+    long = " ".join(["the bank"] * 20)
+    with pytest.raises(ValueError) as refusal:
+        attention.tokenize(long)
+    type_sentence(page, long)
+    wait_own(page, "That sentence was not used")
+    assert str(refusal.value) in prop(page, "routing_own", "text")
+    assert columns(page, "routing_tokens")["tok"] == ["the", "river", "flowed"]
+    # Play on a typed sentence starts training from step 0 on it
+    click(page, "routing_play")
+    page.wait_for_function("() => AttnPage.doc.get_model_by_name('routing_pause').disabled === false")
+    page.wait_for_function("() => AttnPage.doc.get_model_by_name('routing_play').disabled === false")
+    wait_step(page, PLAIN["steps"])
+    assert columns(page, "routing_tokens")["tok"] == ["the", "river", "flowed"]
+    # back to an example sentence
+    page.evaluate("() => { AttnPage.doc.get_model_by_name('routing_sentence_select').value = '0'; }")
+    page.wait_for_function("(t) => AttnPage.doc.get_model_by_name('routing_tokens').data.tok.join(' ') === t",
+                           arg=" ".join(SHOWN[0]["tokens"]))
+
+
+# ---- the whole page -----------------------------------------------------------------------------------------------
+
+def test_the_section_follows_self_attention_on_the_whole_page(static_file, watch):
+    block_outside(watch.page)
+    page = open_routing(watch.page, static_file.as_uri())
+    order = page.evaluate("() => Array.from(document.querySelectorAll('section.attn-sec'), (s) => s.dataset.section)")
+    assert order.index("routing") == order.index("sentence") + 1
+    assert shown_step(page) == 0
+    click(page, "routing_step")
+    wait_step(page, STEPS[1])
+    # presentation mode switched on by the page's own toggle (the regression section's) reaches this section
+    page.evaluate("() => { AttnPage.doc.get_model_by_name('present_toggle').active = true; }")
+    page.wait_for_function("() => document.querySelector('.attn-page').getAttribute('data-present') === '1'")
+    page.wait_for_function("""() => AttnPage.doc.get_model_by_name('routing_sense_plot').renderers.every((r) => {
+      if (!r.glyph || r.glyph.type !== 'Text') return true;
+      const s = r.glyph.text_font_size, px = parseFloat(typeof s === 'string' ? s : s.value);
+      return px >= 20; })""")
+    assert min(float(size[:-2]) for _, _, size, _ in page.evaluate(CANVAS_TEXT, list(FIGURES))) >= 20
+    assert [e for e in watch.console_errors() if "(routing)" in e] == []
+
+
+# ---- pictures and figures (not tests) --------------------------------------------------------------------------
+
+def _screenshots(out_dir):
+    """The README's before and after: the section at step 0 and at the end, at 1366 x 768."""
+    from playwright.sync_api import sync_playwright
+
+    from tests.browser.pageutil import CHROMIUM, LAUNCH_ARGS
+
+    import tempfile
+    from pathlib import Path
+
+    html = export(Path(tempfile.mkdtemp()) / "routing.html")
+    with sync_playwright() as pw:
+        b = pw.chromium.launch(executable_path=CHROMIUM, args=LAUNCH_ARGS)
+        page = b.new_page(viewport={"width": 1366, "height": 768})
+        open_routing(page, html.as_uri())
+        page.evaluate("() => { const el = document.querySelector('.attn-sec-routing .attn-grid');"
+                      " window.scrollTo(0, el.getBoundingClientRect().top + window.scrollY - 8); }")
+        page.wait_for_function("() => !(globalThis.__attnTextsPending > 0)")
+        page.evaluate("() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))")
+        page.screenshot(path=str(out_dir / "screenshot-routing-before.png"))
+        click(page, "routing_play")
+        wait_step(page, PLAIN["steps"])
+        page.evaluate("() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))")
+        page.screenshot(path=str(out_dir / "screenshot-routing-after.png"))
+        b.close()
+
+
+MEASURE_JS = """async (runs) => {
+  const m = (n) => AttnPage.doc.get_model_by_name(n), frame = () => new Promise((r) => requestAnimationFrame(r));
+  const slider = m('routing_step_slider'), engine = slider.js_property_callbacks['change:value'][0];
+  const sync = [], painted = [];
+  for (let run = 0; run < runs; run++) {
+    for (let f = 0; f <= slider.end; f++) {
+      slider.setv({ value: f }, { silent: true });   // the engine is run here, once, and timed
+      const t0 = performance.now();
+      await engine.execute(slider, {});
+      sync.push(performance.now() - t0);
+      await frame(); await frame();                    // the plots paint at the next frame
+      painted.push(performance.now() - t0);
+    }
+  }
+  // real playback: the gaps between animation frames while it plays
+  const gaps = [];
+  slider.value = 0;
+  await frame();
+  Bokeh.index.find_one(m('routing_play')).shadow_el.querySelector('button').click();
+  let last = performance.now();
+  while (m('routing_play').disabled || gaps.length === 0) {
+    await frame();
+    const now = performance.now(); gaps.push(now - last); last = now;
+  }
+  return { sync, painted, gaps };
+}"""
+
+
+def _measure(runs=5):
+    import statistics
+    import tempfile
+    import time
+    from pathlib import Path
+
+    from playwright.sync_api import sync_playwright
+
+    from tests.browser.pageutil import CHROMIUM, LAUNCH_ARGS
+
+    def stats(xs):
+        xs = sorted(xs)
+        return f"median {statistics.median(xs):.2f} ms, p95 {xs[int(0.95 * (len(xs) - 1))]:.2f} ms (n = {len(xs)})"
+
+    build = []
+    for _ in range(runs):
+        for f in (rv.trajectory, rv._playback_json, rv.summary, rv._words_model_json, rv.engine_source):
+            f.cache_clear()
+        t0 = time.perf_counter()
+        rv.build_routing()
+        cold = time.perf_counter() - t0
+        t0 = time.perf_counter()
+        rv.build_routing()
+        build.append((cold * 1000, (time.perf_counter() - t0) * 1000))
+    print("build_routing, first in a process (trains):", stats([c for c, _ in build]))
+    print("build_routing, path cached:", stats([w for _, w in build]))
+    html = export(Path(tempfile.mkdtemp()) / "routing.html")
+    with sync_playwright() as pw:
+        b = pw.chromium.launch(executable_path=CHROMIUM, args=LAUNCH_ARGS)
+        page = b.new_page(viewport={"width": 1366, "height": 768})
+        open_routing(page, html.as_uri())
+        page.evaluate("() => document.querySelector('.attn-sec-routing .attn-grid').scrollIntoView()")
+        r = page.evaluate(MEASURE_JS, runs)
+        print("engine, one step drawn (synchronous work):", stats(r["sync"]))
+        print("engine, one step until painted (two animation frames):", stats(r["painted"]))
+        print("playback, gaps between animation frames:", stats(r["gaps"]))
+        b.close()
+
+
+if __name__ == "__main__":
+    from pathlib import Path
+
+    what = sys.argv[1] if len(sys.argv) > 1 else "screenshots"
+    if what == "screenshots":
+        _screenshots(Path(__file__).resolve().parent / "screenshots")
+    elif what == "measure":
+        _measure()
+    else:
+        sys.exit("usage: python -m tests.browser.test_routing [screenshots|measure]")
