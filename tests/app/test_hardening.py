@@ -53,10 +53,20 @@ def _listening(server: AppServer, timeout: float = OPEN_TIMEOUT) -> AppServer:
     raise RuntimeError(f"the server did not listen within {timeout} s:\n{server.log_text()}")
 
 
+def _sessions_only(server: AppServer) -> AppServer:
+    """The server without the page at / (``--plugins app.plugin``, tested in test_plugin.py): these tests are
+    about Panel's sessions of app/main.py, and building the offline page too would double each server's start."""
+    if "--plugins" in server.cmd:
+        at = server.cmd.index("--plugins")
+        del server.cmd[at:at + 2]
+    return server
+
+
 @pytest.fixture(scope="module")
 def servers():
     """A server of app/main.py and one of the probe app (its injected fault), started together."""
-    started = [AppServer().launch(), AppServer(script=PROBE_APP, env={"PROBE_FAULT": "1"}).launch()]
+    started = [_sessions_only(AppServer()).launch(),
+               _sessions_only(AppServer(script=PROBE_APP, env={"PROBE_FAULT": "1"})).launch()]
     try:
         yield [_listening(s) for s in started]
     finally:

@@ -16,6 +16,7 @@ from app.state import (BANDWIDTH_LR_PRESETS, METRIC_LR_PRESETS, ExplorableState,
                        url_spec)
 from app.ui.engine import worker_sources
 from app.ui.layout import layout_names
+from app.ui.theme import GREEN
 
 from tests.browser.pageutil import ROOT
 
@@ -76,8 +77,10 @@ def test_path_is_drawn_on_the_bias_variance_plot(built):
     fb = next(f for f in reg.models["figs"] if f.name == "bias_variance_plot")
     sources = {r.data_source.name for r in fb.renderers}
     assert {"learn_bw_path", "learn_bw_now", "hcurve"} <= sources
-    labels = [item.label.value for item in fb.legend[0].items]
-    assert "gradient descent on h" in labels
+    # the plot's legend is HTML under it: the path's entry joins the regression's own, in its colour
+    assert ("gradient descent on h", GREEN, "solid") in reg.bias_items
+    assert "gradient descent on h" in reg.bias_legend.text and reg.bias_legend.text.count('class="key"') == len(
+        reg.bias_items) == 5
 
 
 def test_defaults_match_the_core():

@@ -23,7 +23,7 @@ VALUES = {"query": (4.0, 1.25), "bandwidth": (1.0, 0.05), "temperature": (4.0, 0
           "key_norm": (0.1, -0.2), "dataset": ("bump", "step"), "link": (True, False), "limits": (True, False),
           "present": (True, False), "fn": ("sine", "step"), "n": (120, 7), "noise": (0.5, 1.25), "seed": (7, 123),
           "token": (3, 2), "head": (2, 1), "att_temperature": (10.0, 0.1), "causal": (True, False),
-          "sentence": ("the boat by the bank", "a river bank")}
+          "sentence": ("the boat by the bank", "a river bank"), "period": (5, 10)}
 
 
 @pytest.fixture(scope="module")
@@ -50,7 +50,7 @@ def _same(got, want) -> bool:
 
 def _view(page, section):
     return {"regression": page._built.regression, "generator": page._built.regression,
-            "sentence": page._built.sentence}[section]
+            "sentence": page._built.sentence, "ideas": page._built.ideas}[section]
 
 
 def test_every_parameter_of_the_links_is_a_parameter_with_two_test_values():

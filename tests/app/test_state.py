@@ -33,6 +33,8 @@ def test_url_spec_covers_every_parameter_with_its_bounds():
             assert s["choices"] == list(p.objects)
         elif s["kind"] == "bool":
             assert isinstance(p, param.Boolean)
+        elif name == "tour":   # a step's number or id, resolved by the tour (app.tour.model.resolve_step)
+            assert s["kind"] == "tour" and s["max"] > 0
         else:
             assert s["kind"] == "text" and s["max"] > 0
     assert (SPEC["query"]["lo"], SPEC["query"]["hi"]) == X_RANGE
