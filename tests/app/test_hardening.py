@@ -31,9 +31,10 @@ enc = lambda v: quote(v, safe="")  # noqa: E731
 # A handful of the worst links: HTML and script in values and keys, numbers no parser should take, values out of
 # range, repeated and unknown keys, percent junk, a control character.
 HOSTILE = [
-    "dataset=" + enc("<script>alert(1)</script>") + "&bandwidth=-inf&query=nan&seed=99999999999999999999",
-    enc("<script>") + "=1&kernel=" + enc('"><img src=x onerror=alert(1)>') + "&temperature=1e999&noise=nan",
-    "sentence=" + enc("</p><script>alert(1)</script>") + "&token=-1&head=99&key_norm=-1e999&link=maybe",
+    "dataset=" + enc("<script>alert(1)</script>") + "&bandwidth=-inf&query=nan&seed=99999999999999999999"
+    "&sentence=" + enc("</p><script>alert(1)</script>") + "&token=-1&head=99",
+    enc("<script>") + "=1&kernel=" + enc('"><img src=x onerror=alert(1)>') + "&temperature=1e999&noise=nan"
+    "&key_norm=-1e999&link=maybe",
     "%zz=%zz&query=1e999&query=-1e999&fn=" + enc("</p>") + "&present=" + enc("\x00") + "&n=5000&tour=" + "9" * 400,
 ]
 
@@ -93,13 +94,14 @@ def _markup_problems(session: BokehSession) -> list[str]:
 
 # -- hostile links, and what a visit gets ------------------------------------------------------------------
 
-CLAMPED = "query=9&bandwidth=-1&kernel=dot&tour=3"   # values out of range beside good ones
+# values out of range beside good ones, and a key of HTML
+CLAMPED = "query=9&bandwidth=-1&kernel=dot&tour=3&" + enc("<b>bold</b>") + "=1"
 
 
 @pytest.fixture(scope="module")
 def visits(servers):
-    """Every link of HOSTILE and CLAMPED opened as a real session, two at a time, then closed: {query: (the
-    server's index, the session or the reason it did not open)}.
+    """Every link of HOSTILE and CLAMPED opened as a real session, two at a time, then closed: ({query: (the
+    server's index, the session or the reason it did not open)}, each server's log mark from before).
 
     The hostile links take turns between the two servers (the probe app builds the same page as app/main.py; its
     fault is only for ?n=1999), so both cores build pages; CLAMPED goes to app/main.py.  One link is opened the
@@ -131,7 +133,7 @@ def test_hostile_links_open_sessions_with_escaped_notices(servers, visits):
     """Each link a real session: it opens, says what it ignored, escapes it, and the server logs no error."""
     opened, marks = visits
     failures: list[str] = []
-    for query in HOSTILE:
+    for query in HOSTILE + [CLAMPED]:
         _which, s = opened[query]
         if isinstance(s, str):
             failures.append(f"{query[:80]!r}: {s}")
@@ -155,6 +157,7 @@ def test_a_session_has_the_pages_sections_and_the_links_values(visits, offline):
     assert {m.name for m in offline.doc.models if m.name} <= set(s.by_name)
     notices = s.attr("notices", "text")
     assert "query=9 is outside" in notices and "bandwidth=-1 is outside" in notices
+    assert "Ignored unknown setting \u201c&lt;b&gt;bold&lt;/b&gt;\u201d." in notices
     assert s.attr("query_slider", "value") == 6.5
     assert s.attr("bandwidth_slider", "value") == pytest.approx(math.log10(0.005))
     assert s.attr("kernel_select", "value") == "dot" and s.attr("tour_step", "value") == 3
