@@ -222,6 +222,11 @@ class Explorable(pn.viewable.Viewer, ExplorableState):
         tour = self._built.tour
         k, notice = resolve_step(str(event.new), active_tour())
         if notice is not None and not self._syncing:
+            self._syncing = True
+            try:   # the parameter keeps the step the card shows
+                self.tour = event.old
+            finally:
+                self._syncing = False
             raise ValueError(f"tour: {notice}")
         tour.models["config"]["initial_step"] = k   # and a later rendering starts there
         if self._syncing:   # the card itself moved (Next, Previous): it already shows this step
