@@ -125,11 +125,14 @@ const SentenceExplorable = (function (M, X, W) {
 
   // Sizes that follow the sentence's length.  Python (app/sentence/view.py geometry) computes the same numbers for
   // the opening sentence on a wide screen, so on a desktop nothing changes when the page starts.
-  function sizes(n, longest, present, innerWidth, G) {
+  function sizes(n, longest, present, innerWidth, G, innerHeight) {
     const i = present ? 1 : 0, big = present ? G.present_scale : 1;
     // cells fill about G.room px (less on a narrow screen), never under G.cell_range[0]: a long sentence scrolls
     const room = Math.min(G.room, innerWidth - G.room_margin);
-    const cell = Math.round(clamp(Math.floor(room / (n + 1)), G.cell_range[0], G.cell_range[1]) * big);
+    let cell = Math.round(clamp(Math.floor(room / (n + 1)), G.cell_range[0], G.cell_range[1]) * big);
+    // ... and fit the screen's height too (a small projector in presentation mode)
+    if (innerHeight !== undefined && isFinite(innerHeight))
+      cell = Math.max(G.cell_range[0], Math.min(cell, Math.floor((innerHeight - G.height_margin[i]) / n)));
     const extra = G.sums_pad + G.sums_px[i] / cell;   // room for the row sums
     const frameWidth = Math.round((n + extra) * cell);
     // the box around the matrix: as wide as the plot (labels and colour bar included), at most the screen
@@ -145,7 +148,7 @@ const SentenceExplorable = (function (M, X, W) {
   function geometry(a, c) {
     const n = c.n;
     const longest = Math.max(...c.plain.tokens.map((t) => Array.from(t).length));
-    const g = sizes(n, longest, c.present, window.innerWidth || 1280, c.cfg.geometry);
+    const g = sizes(n, longest, c.present, window.innerWidth || 1280, c.cfg.geometry, window.innerHeight || Infinity);
     c.cell = g.cell;
     a.heat.x_range.setv({ start: -0.5, end: n - 0.5 + g.extra });
     a.heat.y_range.setv({ start: n - 0.5, end: -0.5 });

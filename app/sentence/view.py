@@ -241,14 +241,16 @@ GEOMETRY = {
     "screen_margin": 32,         # px kept free beside the box on a narrow screen
     "label_pad": 4,              # px: a label turns vertical when it is wider than its cell minus this
     "bars_px": 300,              # px: the bar chart's width, for its labels
+    "height_margin": (300, 420), # px of the screen's height kept for the knobs and the labels around the cells
 }
 
 
-def geometry(tokens, *, present: bool = False, inner_width: int = 1280) -> dict:
+def geometry(tokens, *, present: bool = False, inner_width: int = 1280, inner_height: float = math.inf) -> dict:
     """The matrix's sizes for a sentence: the twin of ``sizes`` in app/sentence/engine.js (both read GEOMETRY).
 
     Used for the opening sentence, so that on a wide screen the engine finds nothing to resize when the
-    page starts (each resize lays out the whole page).
+    page starts (each resize lays out the whole page).  The cells also fit the screen's height (a small
+    projector in presentation mode): n cells at most the height minus ``height_margin``.
     """
     G, i = GEOMETRY, int(bool(present))
     n = len(tokens)
@@ -257,6 +259,8 @@ def geometry(tokens, *, present: bool = False, inner_width: int = 1280) -> dict:
     room = min(G["room"], inner_width - G["room_margin"])
     lo, hi = G["cell_range"]
     cell = _js_round(min(max(math.floor(room / (n + 1)), lo), hi) * big)
+    tall = math.floor((inner_height - G["height_margin"][i]) / n) if math.isfinite(inner_height) else cell
+    cell = max(lo, min(cell, tall))
     extra = G["sums_pad"] + G["sums_px"][i] / cell
     frame_width = _js_round((n + extra) * cell)
     px = G["char_px"][i]
@@ -645,8 +649,7 @@ class SentenceSection:
         s, heat, minis, mini_figs = self.src, f["heat"], self.minis, self.mini_figs
         # The engine sets this box's width to the matrix's, but never wider than the screen: a long sentence
         # keeps 20 px rows and scrolls sideways inside the box on a phone.
-        self.matrix_box = column(heat, _div(text=MATRIX_NOTE, stylesheets=[self.css], sizing_mode="stretch_width"),
-                                 width=self.geo["box"], name="matrix_box",
+        self.matrix_box = column(heat, width=self.geo["box"], name="matrix_box",
                                  styles={"overflow-x": "auto", "overflow-y": "hidden", "flex": "0 0 auto"})
         drawn = [f["heat"], f["bars"], f["sense"]]
         models = engine_args(
@@ -710,7 +713,9 @@ class SentenceSection:
         cost = column(prose(COST), row(f["cost"], timing_box, sizing_mode="stretch_width", styles=wrap),
                       sizing_mode="stretch_width", name="cost_box")
         parts = {"intro": prose(INTRO, name="sentence_intro"), "notices": divs["notice"],
-                 "knobs": self.knobs_box(w), "matrix": self.matrix_box, "controls": self.controls_box(w, divs),
+                 "knobs": self.knobs_box(w),
+                 "matrix": column(self.matrix_box, prose(MATRIX_NOTE, name="matrix_note"), sizing_mode="stretch_width"),
+                 "controls": self.controls_box(w, divs),
                  "row": row_box,
                  "routing": routing, "heads": heads, "cost": cost,
                  "perspective": prose(PERSPECTIVE, name="sentence_perspective")}

@@ -104,8 +104,9 @@ def engine_source() -> str:
 
 
 # A step's "look" names the page's models by name; "readouts" is the line under the main plot, which stays
-# in view with it on every screen.
-LOOK_MODELS = {"readouts": "readout_strip"}
+# in view with it on every screen, and the attention matrix is its box, which scrolls sideways on a phone
+# when the sentence is long.
+LOOK_MODELS = {"readouts": "readout_strip", "attention_heatmap": "matrix_box"}
 
 # The settings whose controls sit behind the regression section's "More controls" (app/regression/view.py
 # MORE_KEYS): a step whose state sets one away from its default opens that disclosure.

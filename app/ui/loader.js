@@ -233,13 +233,16 @@ const AttnPage = (function (U) {
     // wait until every element has been laid out (a block just drawn, a column just opened) and the texts that
     // follow a change have been written (they move what is under them), at most 1 s
     const frame = () => new Promise((r) => requestAnimationFrame(r));
-    let els = [];
+    let els = [], last = "", still = 0;
     for (let k = 0; k < 60; k++) {
       await frame();
       els = names.map(elementOf);
-      if (els.every((e) => e && e.getBoundingClientRect().height > 0) && !(globalThis.__attnTextsPending > 0)) break;
+      const now = els.map((e) => { if (!e) return "-"; const r = e.getBoundingClientRect(); return `${r.top},${r.height}`; }).join("|");
+      still = now === last ? still + 1 : 0;
+      last = now;
+      const ready = els.every((e) => e && e.getBoundingClientRect().height > 0) && !(globalThis.__attnTextsPending > 0);
+      if (ready && still >= 2) break;   // laid out, and not moving for two frames
     }
-    await frame();
     els = els.filter((e) => e && e.getBoundingClientRect().height > 0);
     if (!els.length) return false;
     const free = els.filter((e) => !stickyAncestor(e)), pinned = els.filter((e) => stickyAncestor(e));

@@ -31,7 +31,8 @@ const Theme = (function () {
   // heights: also grow the fixed-height plots (when the page opens, never on a live toggle).
   // A fixed-height plot's height at normal sizes, remembered the first time it is seen (the page may have
   // been built at presentation sizes), so applying a look twice never grows a plot twice.
-  const BASE = new WeakMap();
+  // (on globalThis: this file runs in the loader and again inside the engines' code, and they must agree)
+  const BASE = globalThis.__attnThemeBase || (globalThis.__attnThemeBase = new WeakMap());
   function baseHeight(m, cfg) {
     if (!BASE.has(m)) BASE.set(m, cfg.built_present ? Math.round(m.height / cfg.present_height) : m.height);
     return BASE.get(m);
@@ -45,7 +46,7 @@ const Theme = (function () {
 
   // On a phone the axis labels of the shared-x plots step aside (each plot's title says what it shows),
   // so their narrow borders hold the tick labels alone; they come back on a wider screen.
-  const LABELS = new WeakMap();
+  const LABELS = globalThis.__attnThemeLabels || (globalThis.__attnThemeLabels = new WeakMap());
   function sideLabels(fig, show) {
     for (const ax of [...fig.left, ...fig.right, ...fig.below]) {
       if (ax.axis_label === undefined) continue;
@@ -57,7 +58,7 @@ const Theme = (function () {
 
   // Words drawn inside a plot (a text glyph): larger on a projector, at least 20 px (twin of
   // present_text_size in app/ui/theme.py); their normal size is remembered the first time they are seen.
-  const TEXT_BASE = new WeakMap();
+  const TEXT_BASE = globalThis.__attnThemeText || (globalThis.__attnThemeText = new WeakMap());
   function sizeTexts(fig, cfg, present) {
     for (const r of fig.renderers || []) {
       const g = r.glyph, size = g && g.text_font_size;

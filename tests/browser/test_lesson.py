@@ -19,6 +19,7 @@ import pytest
 from app.state import parse_query
 from app.tour import default_tour
 from app.tour.model import holds, resolve_step, section_readouts
+from app.tour.view import LOOK_MODELS
 from tests.browser.pageutil import block_outside, wait_ready
 from tests.browser.test_in_view import SETTLED_JS, SHOWN_JS
 
@@ -99,7 +100,7 @@ def test_show_me_meets_the_goal_by_the_core_and_by_hand_is_recognised(browser, s
         values = page_values(page.url)
         got = section_readouts(step.section, values, needs={n for n, _, _ in step.when})
         assert holds(step.when, got), (step.id, values, got)
-        shown = page.evaluate(SHOWN_JS, [n for n in step.looks_at])
+        shown = page.evaluate(SHOWN_JS, [LOOK_MODELS.get(n, n) for n in step.looks_at])
         assert all(f >= 0.99 for f in shown.values()), shown
     finally:
         ctx.close()
