@@ -138,9 +138,10 @@ def _export(args) -> int:
             from attention.sentences import tokenize
 
             tokenize(args.sentence)  # refuse an empty or over-long sentence with its own message
-        tour = _tour_arg(args)
-        if tour is not None and "regression" not in sections:
-            raise ValueError("--tour goes through the regression section: export it too (--sections regression,...)")
+        from .tour import default_tour
+
+        # the card shows the steps of the sections in the file, in the first of them
+        tour, notice = _kept_sections(_tour_arg(args) or default_tour(), ",".join(sections))
         html = export_html(state, sections=sections, title=args.title, tour=tour)
     except ValueError as e:
         print(f"attention-explorable export: error: {e}", file=sys.stderr)
@@ -150,6 +151,8 @@ def _export(args) -> int:
     except OSError as e:
         print(f"attention-explorable export: error: cannot write {args.output}: {e.strerror or e}", file=sys.stderr)
         return 2
+    if notice:
+        print(f"attention-explorable export: {notice}: their sections are not in this file", file=sys.stderr)
     print(f"wrote {target} ({len(html.encode('utf-8')) / 1e6:.2f} MB): open it in any browser, no server needed")
     return 0
 
@@ -173,7 +176,22 @@ def _kept_sections(tour, text: str):
         return kept, None
     names = ", ".join(dict.fromkeys(sec for _, sec in left))
     return kept, (f"notice: left out {len(left)} step{'s' if len(left) > 1 else ''} of {names} "
-                  f"(step{'s' if len(left) > 1 else ''} {', '.join(str(k) for k, _ in left)})")
+                  f"(step{'s' if len(left) > 1 else ''} {_runs([k for k, _ in left])})")
+
+
+def _runs(numbers) -> str:
+    """Ascending step numbers as runs: [1, 2, 3, 7, 9, 10] -> "1-3, 7, 9, 10" (a run is three or more).
+
+    >>> _runs([1, 2, 3, 7, 9, 10])
+    '1-3, 7, 9, 10'
+    """
+    out, start = [], 0
+    for i in range(1, len(numbers) + 1):
+        if i == len(numbers) or numbers[i] != numbers[i - 1] + 1:
+            run = numbers[start:i]
+            out += [f"{run[0]}-{run[-1]}"] if len(run) >= 3 else [str(k) for k in run]
+            start = i
+    return ", ".join(out)
 
 
 def _tour_summary(tour) -> str:

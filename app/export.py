@@ -63,7 +63,7 @@ def build_document(state: ExplorableState | None = None, *, sections=SECTIONS, t
                 doc.add_root(b.model)
                 looks = sorted(n for n in layout_names(b.model) if n in LOOK_NAMES)
                 blocks.append({"name": b.name, "root": b.model.id, "el": element_id(b), "section": p.name,
-                               "first": b.first, **({"looks": looks} if looks else {})})
+                               "place": b.place, "first": b.first, **({"looks": looks} if looks else {})})
     shared = built.shared_figures()
     # a page opened in presentation mode is built at its sizes, each figure once (a block's engine refers to
     # the other blocks' figures, so sizing block by block grew a figure once per block that reaches it)

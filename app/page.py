@@ -17,11 +17,12 @@ import os
 import sys
 
 import panel as pn
+import param
 from panel.reactive import ReactiveHTML
 
 from .sections import build_sections
 from .state import ExplorableState, parse_query
-from .tour import active_tour
+from .tour import TourError, active_tour, load_tour
 from .tour.model import resolve_step
 from .ui import theme
 from .ui.layout import bokeh_layout
@@ -136,18 +137,64 @@ class Explorable(pn.viewable.Viewer, ExplorableState):
 
     In a notebook: ``import app`` and ``pn.extension()``, then ``Explorable(query=2.5)`` in a cell.  The page
     computes everything in the browser; the parameters follow it both ways.
+
+    ``tour_file``: a guided tour of your own (``attention-explorable tour check FILE`` first), checked when it
+    is set; a page already shown is built again with it, at its first step.
     """
 
+    tour_file = param.String(default=None, allow_None=True,
+                             doc="A guided tour file (JSON) to show instead of the shipped one; checked when set")
+
     def __init__(self, notices=(), **params):
+        self._tour = None
         super().__init__(**params)
         self._notices = list(notices)
         self._built = None
         self._widgets = {}   # (section, key) -> widget
         self._syncing = False  # a change is on its way between the parameters and the widgets: do not echo it
+        self._tour = self._read_tour_file(self.tour_file)
+        self.param.watch(self._tour_file_changed, "tour_file")
+        self.param.watch(self._to_widgets, sorted({link[2] for link in _LINKS}))
+        self.param.watch(self._tour_to_card, "tour")
+
+    # -- the tour file (e.tour_file = "lecture.json" in a notebook) ----------------------------------------------
+    @staticmethod
+    def _read_tour_file(path):
+        if path is None:
+            return None
+        try:
+            return load_tour(path)
+        except TourError as e:
+            raise ValueError(f"tour_file {path}: {e}") from None
+
+    def _shown_tour(self):
+        return self._tour or active_tour()
+
+    def _tour_file_changed(self, event):
+        try:
+            tour = self._read_tour_file(event.new)
+        except ValueError:
+            self._syncing = True
+            try:   # the parameter keeps the file the page shows
+                self.tour_file = event.old
+            finally:
+                self._syncing = False
+            raise
+        if self._syncing:
+            return
+        self._tour = tour
+        self._syncing = True
+        try:
+            self.tour = 1   # a new tour opens at its first step
+        finally:
+            self._syncing = False
+        if self._built is not None:   # a page already shown: built again, in the same place
+            self._layout.objects = self._build().objects
 
     # -- the page ---------------------------------------------------------------------------------
     def _build(self):
-        built = self._built = build_sections(self, tour=active_tour(), notices=self._notices)
+        built = self._built = build_sections(self, tour=self._shown_tour(), notices=self._notices)
+        self._widgets = {}
         views = {"regression": built.regression, "sentence": built.sentence, "ideas": built.ideas}
         for section, key, pname, prop, from_w, _to_w, _init in _LINKS:
             view = built.regression if section == "generator" else views.get(section)
@@ -157,7 +204,6 @@ class Explorable(pn.viewable.Viewer, ExplorableState):
                 continue
             self._widgets[(section, key)] = widget
             widget.on_change(prop, self._syncer(pname, from_w))
-        self.param.watch(self._to_widgets, sorted({link[2] for link in _LINKS}))
         self._wire_tour()
         starter = []
         if _in_a_notebook_kernel():
@@ -214,20 +260,25 @@ class Explorable(pn.viewable.Viewer, ExplorableState):
         if tour is None:
             return
         tour.models["stepper"].on_change("value", self._syncer("tour", int))   # the card's own step, a number
-        self.param.watch(self._tour_to_card, "tour")
 
     def _tour_to_card(self, event):
         """Move the step card to ``e.tour`` (a step's number or id; 0 hides it): the tour engine in the browser
         hears the synced step.  A value the tour has no step for is refused with the reason."""
-        tour = self._built.tour
-        k, notice = resolve_step(str(event.new), active_tour())
+        shown = self._shown_tour()
+        k, notice = resolve_step(str(event.new), shown)
         if notice is not None and not self._syncing:
             self._syncing = True
             try:   # the parameter keeps the step the card shows
                 self.tour = event.old
             finally:
                 self._syncing = False
-            raise ValueError(f"tour: {notice}")
+            ids = [st.id for st in shown.steps if st.id]
+            example = f", or a step's id such as {ids[0]!r}" if ids else ""
+            raise ValueError(f"tour: {str(event.new)[:40]!r} is not a step of this tour (a number from 0 to "
+                             f"{len(shown)}{example}); the card stays at step {event.old}")
+        tour = self._built.tour if self._built is not None else None
+        if tour is None:   # not shown yet: the page is built at this step
+            return
         tour.models["config"]["initial_step"] = k   # and a later rendering starts there
         if self._syncing:   # the card itself moved (Next, Previous): it already shows this step
             return

@@ -197,14 +197,18 @@ const AttnTour = (function (M, U) {
     const slot = (where) => document.querySelector(`.attn-card-slot[data-section="${step.section}"][data-where="${where}"]`);
     if (!card) return;
     let where = null, before = null;
-    if (slot("side")) {
+    const b = page && page.blockOf ? page.blockOf(step.look[0]) : null, el = b && document.getElementById(b.el);
+    if (b && b.place === "body" && el && el.parentElement) {
+      // what the step looks at is in the section's body, under its figure and side column: the card goes
+      // right above it
+      where = el.parentElement;
+      before = el;
+    } else if (slot("side")) {
       const sec = document.getElementById(`attn-sec-${step.section}`), stage = sec && sec.querySelector(".attn-stage");
       const pinned = innerWidth >= 900 || (stage && getComputedStyle(stage).position === "sticky");
       where = pinned ? slot("side") : slot("top");
     } else if (slot("body")) {
       where = slot("body");
-      const b = page && page.blockOf ? page.blockOf(step.look[0]) : null, el = b && document.getElementById(b.el);
-      if (el && el.parentElement) { where = el.parentElement; before = el; }
     }
     if (where && (card.parentElement !== where || card.nextElementSibling !== before)) where.insertBefore(card, before);
   }
