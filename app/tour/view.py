@@ -41,7 +41,11 @@ WIDGET_NAMES = {"query": "query_slider", "logh": "bandwidth_slider", "logt": "te
                 "kernel": "kernel_select", "keynorm": "keynorm_slider", "dataset": "dataset_select",
                 "link": "link_toggle", "limits": "limits_toggle", "present": "present_toggle"}
 WORDS = {"prev": "\u2190 Previous", "next": "Next \u2192", "show": "Show me", "hide": "Free exploration",
-         "open": "Guided tour", "found": "Found it.", "try": "Try it:", "step": "Step {k} of {n}"}
+         "open": "Guided tour", "found": "Found it.", "try": "Try it:", "step": "Step {k} of {n}",
+         # a step with needs_shipped_data, while your own data are shown
+         "shipped": "This step is written for the shipped data, not for yours: its numbers and its goal are "
+                    "theirs. Show me switches to them; your data stay in the dataset menu.",
+         "switch": "Switch to the shipped data"}
 # The card's look, in the page's own sizes (app/theme.py's PAGE_CSS sets the font and h3).
 CARD_CSS = """
 .tour-card { border: 1px solid #c8d3dc; border-left: 4px solid #0072B2; border-radius: 4px; background: #F4F8FB;
@@ -123,7 +127,7 @@ def engine_source() -> str:
     tour = (HERE / "tour.js").read_text(encoding="utf-8")
     return (f"{mirror}\n{tour}\n"
             "AttnTour.handle(cb_obj, {config, card, box, prev, next, show, hide, open, w, ds, more, main, "
-            "stepper});\n")
+            "stepper, shipped_note});\n")
 
 
 # A step's "look" names the page's models by name; "readouts" is the line under the main plot, which stays
@@ -148,7 +152,7 @@ def tour_config(tour: Tour, *, step: int) -> dict:
         "loo_grid": list(LOO_GRID), "defaults": full_state({}),
         "x_grid": [*X_RANGE, GRID_N], "sharp_weight": SHARP_WEIGHT,
         "steps": [{"state": dict(s.state), "when": [list(c) for c in s.when], "more": needs_more(s.state),
-                   "look": [LOOK_MODELS.get(n, n) for n in s.looks_at]}
+                   "look": [LOOK_MODELS.get(n, n) for n in s.looks_at], "shipped": bool(s.needs_shipped_data)}
                   for s in tour.steps],
         "cards": [card_html(tour, k) for k in range(1, len(tour) + 1)],
         "found": [_status(s, True) for s in tour.steps],
@@ -179,10 +183,11 @@ def build_tour(layout=None, *, tour: Tour | None = None, step: int = 1, named: d
     nxt = Button(label=WORDS["next"], name="tour_next", disabled=shown >= len(tour))
     hide = Button(label=WORDS["hide"], name="tour_hide")
     wrap = {"flex-wrap": "wrap", "gap": "4px 8px"}
-    box = column(card, row(prev, show, nxt, hide, sizing_mode="stretch_width", styles=wrap),
+    named = named if named is not None else by_name(layout)
+    shipped_note = _shipped_note(css, named)
+    box = column(card, shipped_note, row(prev, show, nxt, hide, sizing_mode="stretch_width", styles=wrap),
                  sizing_mode="stretch_width", name="tour_box", visible=step > 0)
     opener = Button(label=f"{WORDS['open']} (step {shown} of {len(tour)})", name="tour_open", visible=step == 0)
-    named = named if named is not None else by_name(layout)
     w = {key: _find(named, name) for key, name in WIDGET_NAMES.items()}
     ds = _find(named, "dataset")
     config = tour_config(tour, step=step)
@@ -194,7 +199,8 @@ def build_tour(layout=None, *, tour: Tour | None = None, step: int = 1, named: d
     more = named.get("more_controls")
     main = named.get("main_plot")
     engine = CustomJS(args=dict(config=config, card=card, box=box, prev=prev, next=nxt, show=show, hide=hide,
-                                open=opener, w=w, ds=ds, more=more, main=main, stepper=stepper),
+                                open=opener, w=w, ds=ds, more=more, main=main, stepper=stepper,
+                                shipped_note=shipped_note),
                       code=engine_source())
     stepper.js_on_change("value", engine)
     for b in (prev, show, nxt, hide, opener):
@@ -211,6 +217,18 @@ def build_tour(layout=None, *, tour: Tour | None = None, step: int = 1, named: d
     return TourView(layout=section, engine=engine,
                     models=dict(card=card, box=box, prev=prev, next=nxt, show=show, hide=hide, open=opener,
                                 stepper=stepper, config=config))
+
+
+def _shipped_note(css, named: dict):
+    """Under the card while your own data are shown and the step needs the shipped data (tour.js yourData): one
+    sentence and a button that puts the dataset menu back on the shipped data (the regression engine swaps)."""
+    dataset = _find(named, WIDGET_NAMES["dataset"])
+    switch = Button(label=WORDS["switch"], name="tour_shipped_switch")
+    switch.js_on_event("button_click", CustomJS(args=dict(menu=dataset, name=full_state({})["dataset"]),
+                                                code="menu.value = name;"))
+    return column(Div(text=f'<p class="limit">{html.escape(WORDS["shipped"])}</p>', stylesheets=css,
+                      sizing_mode="stretch_width"), switch, sizing_mode="stretch_width", name="tour_shipped_note",
+                  visible=False)
 
 
 def add_tour(regression, state, *, tour: Tour | None = None) -> TourView:
