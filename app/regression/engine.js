@@ -171,7 +171,7 @@ const Explorable = (function (M, U) {
     const tilt = c.kernel === "dot" ? c.key_norm : 0;
     setHtml(a.caption_div, `<p class="caption">${esc(caption(r, c.kernel, c.h, c.t, tilt, u ? unitsWords(c, q, c.h) : null))}</p>`);
     announce(a, c, r);
-    const at = u ? (v) => `${u.xName} = ${unitText(AttnUserData.toUnits(u.scale, v), u.span)}` : undefined;
+    const at = u ? (v) => `${u.xName} = ${unitText(D.toUnits(u.scale, v), u.span)}` : undefined;
     const notes = limitNotices(r, heaviestSample(q, c.x, c.y, w), c.curveFacts, c.cfg.limits, tilt, at);
     setHtml(a.limits_div, notes.map((s) => `<p class="limit">${esc(s)}</p>`).join(""));
     scheduleUrl(a, c);
@@ -282,7 +282,7 @@ const Explorable = (function (M, U) {
   // it); the axes, the sliders and the texts write the data's units (relabel, unitText, lengthText).  A bad
   // input gets its one sentence (AttnUserData's) under the box, and the page keeps what it showed.
 
-  const D = AttnUserData;
+  const D = typeof AttnUserData !== "undefined" ? AttnUserData : null;   // ui/userdata.js, in this engine's code
 
   function own(c, key, vals) {
     let t = c.cfg.own[key];
