@@ -332,12 +332,15 @@ const Learning = (function (M, E) {
 
   function relabel(a, c, u) {
     const doc = a.ds.document, axes = c.axes || (c.axes = builtAxes(doc));
+    const key = u ? u.key : null, fresh = key !== c.unitsKey;   // a new dataset's scale: the same models, drawn again
+    c.unitsKey = key;
     for (const k of axes) {
       const scaled = !!(u && u.scaled && k.kind);
       const set = (prop, v) => { if (k.axis[prop] !== v) k.axis[prop] = v; };
       set("axis_label", u ? u[k.label] : k.built.axis_label);
       set("ticker", scaled ? u[`${k.kind}_ticker`] : k.built.ticker);
       set("formatter", scaled ? u[`${k.kind}_format`] : k.built.formatter);
+      if (fresh && scaled) k.axis.setv({ formatter: k.axis.formatter }, { check_eq: false });
     }
   }
 

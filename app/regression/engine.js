@@ -514,6 +514,9 @@ const Explorable = (function (M, U) {
   // scaled, round numbers of the data's units are placed and written (view.py units_models).  Axes repaint once.
   function relabel(a, c) {
     const u = c.units, m = a.units, b = c.axes || (c.axes = builtAxes(a)), scaled = !!(u && u.scale.scaled);
+    // the same tickers and formatters read a new dataset's scale from its tag: draw them again when it changes
+    const key = u ? a.ds.tags[0] : null, fresh = key !== c.unitsKey;
+    c.unitsKey = key;
     if (u) {
       setWidget(m.x_label, "text", u.xName);
       setWidget(m.y_label, "text", u.yName);
@@ -524,18 +527,19 @@ const Explorable = (function (M, U) {
       setWidget(k.axis, "axis_label", u ? k.units : k.label);
       setWidget(k.axis, "ticker", scaled ? ticker : k.ticker);
       setWidget(k.axis, "formatter", scaled ? formatter : k.formatter);
+      if (fresh && scaled) k.axis.setv({ formatter }, { check_eq: false });
     };
     for (const k of b.x) put(k, m.x_ticker, m.x_format);
     for (const k of b.h) put(k, m.h_ticker, m.h_format);
     for (const k of b.y) setWidget(k.axis, "axis_label", u ? k.units : k.label);
     for (const [w, f] of [[a.w_query, u ? m.q_slider : b.query], [a.w_logh, u ? m.h_slider : b.logh]]) {
-      if (w.format === f) continue;
+      if (w.format === f && !(fresh && u)) continue;
       w.format = f;
       w.setv({ title: w.title }, { check_eq: false });   // a slider writes its value anew on a title change only
     }
-    U.publish(a.ds.document, "units", u ? { scaled, x_ticker: m.x_ticker, x_format: m.x_format, h_ticker: m.h_ticker,
-                                            h_format: m.h_format, x_label: m.x_label, y_label: m.y_label,
-                                            h_label: m.h_label } : null);
+    U.publish(a.ds.document, "units", u ? { key, scaled, x_ticker: m.x_ticker, x_format: m.x_format,
+                                            h_ticker: m.h_ticker, h_format: m.h_format, x_label: m.x_label,
+                                            y_label: m.y_label, h_label: m.h_label } : null);
   }
 
   // ---- the leave-one-out error at h·√T (your data's error readout) ----------------------------------------

@@ -235,6 +235,11 @@ def test_the_columns_can_be_picked_from_a_header(page_at):
     d = shown_data(page)
     ref = u.parse_text(table, x="temp_c", y="day")
     assert d["xu"] == ref.x.tolist() and d["y"] == ref.y.tolist()
+    # the query slider writes the new data's units at once (its formatter is the same model, the scale is new)
+    wait_texts(page)
+    s2, q = u.scale_for(ref.x), model_prop(page, "query_slider", "value")
+    want = f"{text.unit_text(s2.to_units(q), float(ref.x.max() - ref.x.min()))} (temp_c)"
+    assert model_element(page, "query_slider", ".bk-slider-value").inner_text() == want
 
 
 def test_a_dropped_or_chosen_file_is_read(page_at, tmp_path):
@@ -622,20 +627,31 @@ def main():   # pragma: no cover - a script, not a test
         many = "x,y\n" + "".join(f"{a:.4f},{b:.3f}\n" for a, b in zip(np.sort(rng.uniform(0, 100, 2000)),
                                                                       rng.normal(size=2000)))
         for label, data_text, n in [("the year of temperatures (365 points)", YEAR_TEXT, 365),
-                                    ("2000 points", many, 2000)]:
+                                    ("2000 points", many, 2000)][:0 if "screenshot" in sys.argv else 2]:
             med, p95 = _paste_to_drawn(page, data_text, n, runs=9)
             print(f"paste to drawn, {label}: median {med:.0f} ms, p95 {p95:.0f} ms (9 runs)")
         idx = np.round(np.linspace(0, 364, 200)).astype(int)
         sub = u.from_arrays(YEAR.x[idx], YEAR.y[idx], "day", "temp_c")
-        print(f"link for 200 of the year's days: fragment of {len(u.encode_fragment(sub))} characters; "
-              f"the whole year: {len(u.encode_fragment(YEAR))}")
+        paste(page, "day,temp_c\n" + "".join(f"{u.number_text(a)},{u.number_text(b)}\n" for a, b in zip(sub.x, sub.y)))
+        wait_data(page, 200)
+        page.wait_for_function("() => location.hash.startsWith('#data1.')")
+        made = page.evaluate("() => [location.hash.length - 1, location.href.length]")
+        print(f"link for 200 of the year's days: fragment of {made[0]} characters from the page "
+              f"({len(u.encode_fragment(sub))} from Python), whole address {made[1]}; the whole year: "
+              f"{len(u.encode_fragment(YEAR))}")
+        page.close()
+        # the picture: a fresh page, the year pasted, the figure (kept in view) beside the box that read it
+        page = b.new_page(viewport={"width": 1366, "height": 768})
+        page.set_default_timeout(SLOW)
+        page.goto(export.as_uri() + "?query=3.4&bandwidth=0.2&tour=0")
+        wait_ready(page, timeout=SLOW)
         paste(page, YEAR_TEXT)
         wait_data(page, 365)
-        page.evaluate("() => window.scrollTo(0, 0)")
-        set_model_prop(page, "query_slider", "value", 3.4)
+        page.wait_for_function("() => AttnPage.allDrawn()", timeout=SLOW)
+        model_element(page, "own_data_status").scroll_into_view_if_needed()
+        page.evaluate("() => window.scrollBy(0, 120)")
         wait_texts(page)
-        page.evaluate("() => document.querySelector('#attn-sec-regression').scrollIntoView()")
-        page.wait_for_timeout(600)   # a script: let the last frame settle before the picture
+        page.wait_for_timeout(800)   # a script, not a test: let the smooth scroll and the last frame settle
         page.screenshot(path=str(out))
         print(f"wrote {out}")
         b.close()
