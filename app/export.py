@@ -44,11 +44,18 @@ class BuiltPage:
     built: object
     css: str
     present: bool
+    data: object = None   # your own data (app.userdata.UserData), the page's opening dataset
 
 
 def build_document(state: ExplorableState | None = None, *, sections=SECTIONS, title: str = DEFAULT_TITLE,
-                   tour=None) -> BuiltPage:
-    """The page's document: one root per block, in page order, and the plan for app/ui/loader.js."""
+                   tour=None, data=None) -> BuiltPage:
+    """The page's document: one root per block, in page order, and the plan for app/ui/loader.js.
+
+    ``data``: your own data (app.userdata.UserData) to open the page on; the page carries them beside the
+    document (``page_html``), where a page saved from the browser puts them too (app/ui/share.js).
+    """
+    if data is not None and "regression" not in sections:
+        raise ValueError("your own data go into the regression section: build it too")
     state = state or ExplorableState()
     built = build_sections(state, sections=sections, tour=tour)
     pages = built.pages()
@@ -75,7 +82,7 @@ def build_document(state: ExplorableState | None = None, *, sections=SECTIONS, t
     plan = {"blocks": blocks, "engines": engines, "shared": [f.id for f in shared],
             "theme": theme.js_config(state.present), "present": bool(state.present)}
     page_css = theme.root_css() + "\n".join(css)
-    return BuiltPage(doc=doc, plan=plan, built=built, css=page_css, present=bool(state.present))
+    return BuiltPage(doc=doc, plan=plan, built=built, css=page_css, present=bool(state.present), data=data)
 
 
 @lru_cache(maxsize=None)
@@ -102,6 +109,9 @@ def page_html(page: BuiltPage) -> str:
     body = "".join(section_html(s) for s in page.built.pages())
     present = "1" if page.present else "0"
     plan = html.escape(json.dumps(page.plan, separators=(",", ":")), quote=False)
+    from .userdata import embed_text
+
+    carried = "" if page.data is None else _script_json(embed_text(page.data), "attn-data") + "\n"
     return f"""<!DOCTYPE html>
 <html lang="en">
 <head>
@@ -118,7 +128,7 @@ def page_html(page: BuiltPage) -> str:
 <main class="attn-page" data-present="{present}">
 {body}
 </main>
-{_script_json(html.escape(serialize_json(docs_json), quote=False), "attn-doc")}
+{carried}{_script_json(html.escape(serialize_json(docs_json), quote=False), "attn-doc")}
 {_script_json(plan, "attn-plan")}
 <script>
 {loader_source()}
@@ -131,9 +141,10 @@ AttnPage.start(document.getElementById("attn-doc").textContent,
 
 
 def export_html(state: ExplorableState | None = None, *, sections=SECTIONS, title: str = DEFAULT_TITLE,
-                tour=None) -> str:
-    """The whole page as one HTML string: BokehJS, the engines and the data inline."""
-    return page_html(build_document(state, sections=sections, title=title, tour=tour))
+                tour=None, data=None) -> str:
+    """The whole page as one HTML string: BokehJS, the engines and the data inline (``data``: your own, which
+    the page opens on: app.userdata.UserData)."""
+    return page_html(build_document(state, sections=sections, title=title, tour=tour, data=data))
 
 
 def write_atomic(path: str | os.PathLike, content: str) -> Path:

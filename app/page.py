@@ -11,6 +11,7 @@ what ``panel serve app/main.py`` shows for each session.
 from __future__ import annotations
 
 import functools
+import json
 import logging
 import math
 import os
@@ -21,9 +22,11 @@ import param
 from panel.reactive import ReactiveHTML
 
 from .sections import build_sections
+from .regression.view import set_user_data
 from .state import ExplorableState, parse_query
 from .tour import TourError, active_tour, load_tour
 from .tour.model import resolve_step
+from .userdata import as_userdata, from_arrays
 from .ui import theme
 from .ui.layout import bokeh_layout
 
@@ -129,11 +132,21 @@ _LINKS = [
 ]
 
 
+class DataParameter(param.Parameter):
+    """Your own data: None, or an app.userdata.UserData; a pandas DataFrame or a pair (x, y) of sequences is read
+    into one (app.userdata.as_userdata), and anything that cannot give points is refused with the page's sentence."""
+
+    def __set__(self, obj, val):
+        super().__set__(obj, as_userdata(val))
+
+
 class Explorable(pn.viewable.Viewer, ExplorableState):
-    """The explorable as a Panel component; its parameters are the deep link's.
+    """The explorable as a Panel component; its parameters are the deep link's, plus ``data``.
 
     >>> Explorable(query=2.5, bandwidth=0.3).bandwidth
     0.3
+    >>> Explorable(data=([1, 2, 3], [0.5, 0.1, 0.7])).data.n
+    3
 
     In a notebook: ``import app`` and ``pn.extension()``, then ``Explorable(query=2.5)`` in a cell.  The page
     computes everything in the browser; the parameters follow it both ways.
@@ -144,6 +157,10 @@ class Explorable(pn.viewable.Viewer, ExplorableState):
 
     tour_file = param.String(default=None, allow_None=True,
                              doc="A guided tour file (JSON) to show instead of the shipped one; checked when set")
+    data = DataParameter(default=None, doc=(
+        "Your own data, in their units: a pair (x, y) of sequences or a pandas DataFrame (its first two columns "
+        "holding numbers; app.userdata.from_dataframe(df, x=..., y=...) picks others); None: the shipped data. "
+        "The page opens on them and follows when it changes; data pasted or dropped on the page set it."))
 
     def __init__(self, notices=(), **params):
         self._tour = None
@@ -156,6 +173,7 @@ class Explorable(pn.viewable.Viewer, ExplorableState):
         self.param.watch(self._tour_file_changed, "tour_file")
         self.param.watch(self._to_widgets, sorted({link[2] for link in _LINKS}))
         self.param.watch(self._tour_to_card, "tour")
+        self.param.watch(self._data_to_page, "data")
 
     # -- the tour file (e.tour_file = "lecture.json" in a notebook) ----------------------------------------------
     @staticmethod
@@ -204,6 +222,7 @@ class Explorable(pn.viewable.Viewer, ExplorableState):
                 continue
             self._widgets[(section, key)] = widget
             widget.on_change(prop, self._syncer(pname, from_w))
+        self._wire_data()
         self._wire_tour()
         starter = []
         if _in_a_notebook_kernel():
@@ -253,6 +272,38 @@ class Explorable(pn.viewable.Viewer, ExplorableState):
             self._syncing = from_widget
         if not from_widget:
             self._push()
+
+    # -- your own data (e.data = df in a notebook shows them; a paste or a drop on the page sets e.data) -------------
+    def _wire_data(self):
+        reg = self._built.regression
+        src = reg.models.get("user_data") if reg is not None else None
+        if src is None:
+            return
+        src.on_change("data", self._data_from_page)
+
+    def _data_to_page(self, event):
+        """Hand ``e.data`` to the page (the user_data source); its engine scales the data and shows them."""
+        if self._syncing or self._built is None or self._built.regression is None:   # the page loaded them, or
+            return                                                                     # is built with them
+        set_user_data(self._built.regression.models["user_data"], event.new)
+        self._push()
+
+    def _data_from_page(self, _attr, _old, new):
+        """Data pasted, dropped or chosen on the page become ``e.data`` (the page writes them in their units)."""
+        src = self._built.regression.models["user_data"]
+        try:
+            tag = json.loads(src.tags[0] if src.tags else "{}")
+            if tag.get("from") != "page" or self._syncing:
+                return
+            data = from_arrays(new["x"], new["y"], tag.get("x_name"), tag.get("y_name"))
+        except (ValueError, TypeError, KeyError) as e:   # a stray value from a client never stops the session
+            log.warning("ignored data from the browser: %s", e)
+            return
+        self._syncing = True
+        try:
+            self.data = data
+        finally:
+            self._syncing = False
 
     # -- the tour's step (e.tour = 3 in a notebook moves the card; Next and Previous set e.tour) -----------------
     def _wire_tour(self):
