@@ -350,7 +350,9 @@ return (i >= 0 && i < t.length && Math.abs(tick - i) < 1e-6) ? String(t[i]) : ""
             intro=_div("routing_intro", css, text.intro(word=p["word"], train=p["train_size"],
                                                          held_out=p["held_out_size"], steps=p["steps"])),
             notice=_div("routing_notices", css, visible=False),
-            status=live("routing_status"), readout=live("routing_readout"), weights=live("routing_weights"),
+            status=live("routing_status"), readout=live("routing_readout"),
+            # the table scrolls sideways inside its box on a phone instead of widening the page
+            weights=_div("routing_weights", css, styles={"max-width": "100%", "overflow-x": "auto"}),
             own=live("routing_own"),
             learned=_div("routing_learned", css, text.learned_html(summary(), steps=p["steps"])),
             key=_div("routing_key", css, text.curves_legend(train=p["train_size"], held_out=p["held_out_size"])),

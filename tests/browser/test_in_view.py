@@ -185,3 +185,28 @@ def test_the_cards_text_is_at_least_28_px_on_a_projector(browser, static_file, s
         assert [(t, px) for t, px in sizes if px < 28] == []
     finally:
         ctx.close()
+
+
+DRAW_ALL_JS = """async () => {
+  for (let i = 0; i < 400 && !AttnPage.allDrawn(); i++) { scrollBy(0, innerHeight); await new Promise((r) => setTimeout(r, 50)); }
+  scrollTo(0, 0);
+  return AttnPage.allDrawn();
+}"""
+
+
+@pytest.mark.parametrize("width", [360, 390])
+def test_no_section_widens_a_phone_once_everything_is_drawn(browser, static_file, width):
+    """A phone's layout viewport grows to the widest thing on the page (then everything shrinks): every block,
+    drawn, fits the screen; wide tables and matrices scroll inside their own boxes."""
+    ctx = browser.new_context(viewport={"width": width, "height": 780}, is_mobile=True, has_touch=True,
+                              reduced_motion="reduce")
+    page = ctx.new_page()
+    try:
+        block_outside(page)
+        page.goto(static_file.as_uri() + "?sentence=the+bank+approved+the+loan+after+a+long+meeting+with+the+board")
+        wait_ready(page)
+        assert page.evaluate(DRAW_ALL_JS)
+        page.evaluate(SETTLED_JS)
+        assert page.evaluate("[innerWidth, document.documentElement.scrollWidth]") == [width, width]
+    finally:
+        ctx.close()

@@ -73,7 +73,7 @@ def wait_data(page, n, timeout=SLOW):
       let tag = {}; try { tag = JSON.parse(ds.tags[0]); } catch (e) {}
       return tag.name === 'yours' && ds.data.x.length === n && m('readouts').text.includes(`of ${n}<`); }""",
                            arg=n, timeout=timeout)
-    wait_texts(page)
+    wait_texts(page, timeout=timeout)
 
 
 def status(page):
