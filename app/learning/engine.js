@@ -70,9 +70,9 @@ const Learning = (function (M, E) {
     };
     const empty = { h: [], loss: [], grad: [], status: [], message: [] };
     const failed = (e) => { if (e.reason !== "cancelled") arrive(empty, { error: e.message }); };
-    const here = () => AttnWorker.runHere(AttnTrain.trainColumns, payload, { key: "learning-path" });
+    const here = () => AttnWorker.runHere(AttnTrain.trainColumns, payload, { key: `learning-path:${a.gen.id}` });
     if (x.length <= c.cfg.worker_above_n) { here().promise.then(arrive, failed); return; }
-    AttnWorker.run(c.cfg.worker_sources, "AttnTrain.trainColumns", payload, { key: "learning-path" }).promise.then(arrive, (e) => {
+    AttnWorker.run(c.cfg.worker_sources, "AttnTrain.trainColumns", payload, { key: `learning-path:${a.gen.id}` }).promise.then(arrive, (e) => {
       if (e.reason !== "unavailable") return failed(e);
       // no worker in this browser: train here (the page pauses for a moment), and say why
       c.bw.workerNote = e.message;

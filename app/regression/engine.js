@@ -215,15 +215,21 @@ const Explorable = (function (M, U) {
     c.hcurveStale = false;
     const payload = { x: c.x, y: c.y, fn: c.fn, noise: c.noise, hs: c.hlist, kernel: c.kernel,
                       tilt: c.kernel === "dot" ? c.key_norm : 0 };
-    const show = (cols) => { c.hcols = cols; a.hcurve.data = Object.assign({ h: c.hlist }, cols); };
+    const token = c.curvesToken = (c.curvesToken || 0) + 1;   // only the latest request's answer is shown
+    const show = (cols) => {
+      if (token !== c.curvesToken) return;
+      c.hcols = cols;
+      a.hcurve.data = Object.assign({ h: c.hlist }, cols);
+    };
     if (c.x.length <= c.cfg.worker_above_n) { show(M.errorCurves(payload)); return; }
     const nan = c.hlist.map(() => NaN);
     show({ loo: nan, bias2: nan, variance: nan, error: nan });   // until the worker answers
+    const key = `error-curves:${a.hcurve.id}`;   // this page's run: a newer one cancels it
     const ask = (job) => job.promise.then(show, (e) => {
-      if (e.reason === "unavailable") return ask(AttnWorker.runHere(M.errorCurves, payload, { key: "error-curves" }));
+      if (e.reason === "unavailable") return ask(AttnWorker.runHere(M.errorCurves, payload, { key }));
       if (e.reason !== "cancelled") showNotices(a, [e.message]);
     });
-    ask(AttnWorker.run(c.cfg.worker_sources, "AttnMirror.errorCurves", payload, { key: "error-curves" }));
+    ask(AttnWorker.run(c.cfg.worker_sources, "AttnMirror.errorCurves", payload, { key }));
   }
 
   function dataViews(a, c) {
@@ -561,11 +567,12 @@ const Explorable = (function (M, U) {
     if (c.looTimer) clearTimeout(c.looTimer);
     c.looTimer = setTimeout(() => {
       c.looTimer = null;
+      const key = `loo-here:${a.hcurve.id}`;
       const ask = (job) => job.promise.then(show, (e) => {
-        if (e.reason === "unavailable") return ask(AttnWorker.runHere(M.errorCurves, payload, { key: "loo-here" }));
+        if (e.reason === "unavailable") return ask(AttnWorker.runHere(M.errorCurves, payload, { key }));
         if (e.reason !== "cancelled") showNotices(a, [e.message]);
       });
-      ask(AttnWorker.run(c.cfg.worker_sources, "AttnMirror.errorCurves", payload, { key: "loo-here" }));
+      ask(AttnWorker.run(c.cfg.worker_sources, "AttnMirror.errorCurves", payload, { key }));
     }, LOO_REST_MS);
   }
   const LOO_REST_MS = 120;
