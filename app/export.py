@@ -26,13 +26,15 @@ from .sections import SECTIONS, build_sections
 from .state import ExplorableState
 from .ui import theme
 from .tour.model import LOOK
+from .tour.view import LOOK_MODELS
 from .ui.engine import read_js
 from .ui.layout import SKELETON_CSS, element_id, layout_names, section_html
 
 UI = Path(__file__).resolve().parent / "ui"
 EXTERNAL_SCRIPT = re.compile(r'<script\b[^>]*\ssrc="(?!data:)[^"]*"[^>]*>\s*</script>\s*')
 DEFAULT_TITLE = "Attention as kernel regression"
-LOOK_NAMES = {n for names in LOOK.values() for n in names} | {"readout_strip"}
+# what a step may look at, and the models the card keeps on screen for some of them (the matrix's box ...)
+LOOK_NAMES = {n for names in LOOK.values() for n in names} | set(LOOK_MODELS.values())
 
 
 @dataclass
