@@ -738,7 +738,9 @@ class Nginx:
         (self.prefix / "temp").mkdir()
         os.chmod(self.prefix / "temp", 0o755)
         self.conf = render_nginx_conf(upstream_ports, self.port, self.prefix, static_root=static_root)
-        self.probe_path = "/" if static_root is not None else "/main"
+        # the page, whichever way it is served: a few milliseconds, where /main builds a whole session (seconds on a
+        # busy machine, past the probe's own timeout, and each retry builds another)
+        self.probe_path = "/"
         self.proc = None
 
     @property
