@@ -1151,7 +1151,8 @@ PYTHON_ONLY = (
     "number is written with the minus sign",
     "a word or a sentence in a condition is written as the page splits text into words",
     "a sentence in a state splits into 1 to 32 words, and its selected word and head exist",
-    "every step has a comparison the page's numbers can check (not only playing or metric_playing)",
+    f"every step has a comparison the page's numbers can check (not only {', '.join(RUNTIME_NAMES[:-1])} or "
+    f"{RUNTIME_NAMES[-1]})",
     "the state Show me reaches meets the step's own condition, by the numpy core",
 )
 
