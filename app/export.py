@@ -26,13 +26,15 @@ from .sections import SECTIONS, build_sections
 from .state import ExplorableState
 from .ui import theme
 from .tour.model import LOOK
+from .tour.view import LOOK_MODELS
 from .ui.engine import read_js
 from .ui.layout import SKELETON_CSS, element_id, layout_names, section_html
 
 UI = Path(__file__).resolve().parent / "ui"
 EXTERNAL_SCRIPT = re.compile(r'<script\b[^>]*\ssrc="(?!data:)[^"]*"[^>]*>\s*</script>\s*')
 DEFAULT_TITLE = "Attention as kernel regression"
-LOOK_NAMES = {n for names in LOOK.values() for n in names} | {"readout_strip"}
+# what a step may look at, and the models the card keeps on screen for some of them (the matrix's box ...)
+LOOK_NAMES = {n for names in LOOK.values() for n in names} | set(LOOK_MODELS.values())
 
 
 @dataclass
@@ -95,10 +97,36 @@ def _script_json(value: str, element: str) -> str:
     return f'<script type="application/json" id="{element}">{value}</script>'
 
 
+def _used_types(node, out: set) -> set:
+    """The names of the model types a serialized document refers to."""
+    if isinstance(node, dict):
+        if node.get("type") == "object" and isinstance(node.get("name"), str):
+            out.add(node["name"])
+        for v in node.values():
+            _used_types(v, out)
+    elif isinstance(node, list):
+        for v in node:
+            _used_types(v, out)
+    return out
+
+
+def _only_used_defs(doc_json: dict) -> dict:
+    """A document's JSON without the definitions of data models it does not use.  Bokeh lists every data model
+    the process has registered; once Panel is imported (a notebook, ``panel serve``) that is a dozen of Panel's,
+    which differ with what the process imported: the page would not be the same from one process to the next."""
+    defs = doc_json.get("defs")
+    if defs:
+        used = _used_types({k: v for k, v in doc_json.items() if k != "defs"}, set())
+        kept = [d for d in defs if d.get("name") in used]
+        doc_json = {k: v for k, v in doc_json.items() if k != "defs"} | ({"defs": kept} if kept else {})
+    return doc_json
+
+
 def page_html(page: BuiltPage) -> str:
     """``page`` as one HTML document: BokehJS, the blocks' skeleton, the document, the plan and the loader."""
     doc = page.doc
     docs_json, _items = standalone_docs_json_and_render_items(doc, suppress_callback_warning=True)
+    docs_json = {k: _only_used_defs(v) for k, v in docs_json.items()}
     from bokeh.core.json_encoder import serialize_json
 
     bokeh_js, _bokeh_css = bundle_for_objs_and_resources([doc], INLINE)

@@ -21,9 +21,11 @@ import panel as pn
 import param
 from panel.reactive import ReactiveHTML
 
+from attention.sentences import tokenize
+
 from .sections import build_sections
 from .regression.view import set_user_data
-from .state import ExplorableState, parse_query
+from .state import ExplorableState, parse_query, url_spec
 from .tour import TourError, active_tour, load_tour
 from .tour.model import resolve_step
 from .userdata import as_userdata, from_arrays
@@ -107,6 +109,18 @@ def attach_engines(doc, engines) -> None:
             attached = doc.callbacks.js_event_callbacks.get("document_ready", [])
 
 
+def _sentence_shown(text) -> str:
+    """A typed sentence as ``e.sentence`` takes it from the page: only one the page shows.  The engine refuses what
+    the core refuses (too many words, none, longer than a link holds) and keeps its sentence; so does the
+    parameter (ValueError, which the syncer logs)."""
+    text = str(text)
+    limit = url_spec()["sentence"]["max"]
+    if len(text) > limit:
+        raise ValueError(f"it is longer than {limit} characters")
+    tokenize(text)
+    return text
+
+
 # (section, widget key in its view's widgets, state parameter, widget property, conversion from the widget's
 # value, conversion to it, key of the section engine's "initial" config that a later rendering starts from)
 _LINKS = [
@@ -127,7 +141,7 @@ _LINKS = [
     ("sentence", "head", "head", "active", int, int, "head"),
     ("sentence", "temperature", "att_temperature", "value", lambda v: 10.0 ** v, math.log10, "temperature"),
     ("sentence", "causal", "causal", "active", bool, bool, "causal"),
-    ("sentence", "input", "sentence", "value", str, str, None),
+    ("sentence", "input", "sentence", "value", _sentence_shown, str, None),
     ("ideas", "period", "period", "value", int, str, None),
 ]
 
