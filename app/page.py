@@ -10,7 +10,6 @@ what ``panel serve app/main.py`` shows for each session.
 
 from __future__ import annotations
 
-import functools
 import json
 import logging
 import math

@@ -220,7 +220,6 @@ class RoutingSection:
     # -- data ----------------------------------------------------------------------------------------
     def sources(self):
         cds = lambda name, cols: ColumnDataSource({k: [] for k in cols}, name=name)  # noqa: E731
-        p = self.plain
         self.src = dict(
             tokens_src=ColumnDataSource({"tok": []}, name="routing_tokens"),
             cells=cds("routing_cells", ("x", "y", "w", "q_tok", "k_tok")),

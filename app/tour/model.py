@@ -53,7 +53,6 @@ from pathlib import Path
 import numpy as np
 
 import attention
-from attention import lags
 
 # The page's sections, in the order a student meets them (app/sections.py PAGE_ORDER; a test holds them equal).
 SECTIONS = ("regression", "learning", "sentence", "routing", "ideas")
