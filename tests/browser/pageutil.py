@@ -96,6 +96,17 @@ DRAW_ALL_JS = """async () => { for (const s of document.querySelectorAll('sectio
   await AttnPage.ensure(s.getAttribute('data-section')); return AttnPage.allDrawn(); }"""
 
 
+# An init script (page.add_init_script, with NAMES replaced by a JSON list of block names): at the first frame
+# whose readouts are written, it notes in window.__attnFirstReadouts whether each named block was drawn then.
+FIRST_READOUTS_JS = """(() => { const names = NAMES;
+  const poll = () => { const d = window.Bokeh && Bokeh.documents && Bokeh.documents[0];
+    const m = d && d.get_model_by_name('readouts');
+    if (m && m.text.includes('max weight') && window.AttnPage) {
+      window.__attnFirstReadouts = Object.fromEntries(names.map((n) => [n, AttnPage.drawn(n)])); return; }
+    requestAnimationFrame(poll); };
+  requestAnimationFrame(poll); })();"""
+
+
 def draw(page, name):
     """Draw a block, or every block of a section, now (AttnPage.ensure), as the tour or a scroll would."""
     page.evaluate("(n) => AttnPage.ensure(n)", name)

@@ -1,21 +1,26 @@
-"""The guided tour in a real browser, served and offline: show me, recognition, ?tour=N, presentation keys.
+"""The guided tour in a real browser: show me, recognition, ?tour=N, presentation keys, a step below the first
+screen.
 
 "Show me" must reach the step's state (the widgets hold it, and the numpy core agrees that the step's
-condition holds there); a real drag or slider move must fire the check mark; a link opens a step; in
-presentation mode the arrow keys turn the steps.  Every wait is for a condition, never for a time.
+condition holds there), served and offline; a real drag or slider move must fire the check mark; a link opens
+a step; in presentation mode the arrow keys turn the steps; a step about a plot the loader has not drawn yet
+draws it and shows the core's numbers there.  The tour's engine is the same in both deliveries, so the rest
+runs on the offline file.  Every wait is for a condition, never for a time.
 """
 
 from __future__ import annotations
 
 import math
 
+import numpy as np
 import pytest
 
+import attention
 from app.tour import default_tour, full_state, holds, readouts
 
-from tests.browser.pageutil import (drag, model_element, model_prop, open_more_controls, page_state,
-                                    page_to_data_x, plot_geometry, shown_paragraphs, wait_frames, wait_query,
-                                    wait_ready)
+from tests.browser.pageutil import (FIRST_READOUTS_JS, block_outside, drag, model_element, model_prop,
+                                    open_more_controls, page_state, page_to_data_x, plot_geometry, shown_paragraphs,
+                                    source_data, wait_frames, wait_query, wait_ready)
 
 TOUR = default_tour()
 N = len(TOUR)
@@ -23,15 +28,18 @@ CARD_JS = "() => Bokeh.documents[0].get_model_by_name('tour_card').text"
 
 
 @pytest.fixture
-def open_tour(open_page):
-    """open_tour(query) opens the page (served or offline, conftest's open_page) and waits for the card."""
-    def go(query=""):
-        page = open_page(query)
-        wait_tour(page)
-        return page
+def open_tour(static_file, watch):
+    """open_tour(query) opens the offline file (every request outside it refused) and waits for the card."""
+    block_outside(watch.page)
 
-    go.where = open_page.where
-    return go
+    def go(query=""):
+        watch.page.goto(static_file.as_uri() + query)
+        wait_ready(watch.page)
+        wait_tour(watch.page)
+        return watch.page
+
+    yield go
+    assert watch.console_errors() == []
 
 
 def wait_tour(page, timeout=30000):
@@ -55,9 +63,10 @@ def step_shown(page) -> int:
     return int(re.search(r"Step (\d+) of", model_prop(page, "tour_card", "text"))[1])
 
 
-def test_show_me_reaches_every_steps_state(open_tour):
+def test_show_me_reaches_every_steps_state(open_page):
     """Each step's "show me" moves the widgets to the step's state, and there its condition holds (numpy core)."""
-    page = open_tour()
+    page = open_page()
+    wait_tour(page)
     assert step_shown(page) == 1
     for k in range(1, N + 1):
         step = TOUR.steps[k - 1]
@@ -139,9 +148,7 @@ def test_free_exploration_is_one_click_away(open_tour):
 
 @pytest.mark.parametrize("query, step, notice", [
     ("?tour=4", 4, None),
-    ("?tour=abc", 1, "Ignored tour=\u201cabc\u201d: not a whole number."),
     ("?tour=99", N, f"tour=99 is outside 0 to {N}; using {N}."),
-    ("?tour=-2", 1, "Ignored tour=\u201c-2\u201d: not a whole number."),
     ("?tour=<b>2</b>", 1, "Ignored tour=\u201c<b>2</b>\u201d: not a whole number."),
 ])
 def test_tour_in_the_link_opens_that_step(open_tour, query, step, notice):
@@ -149,6 +156,7 @@ def test_tour_in_the_link_opens_that_step(open_tour, query, step, notice):
     assert step_shown(page) == step
     shown = shown_paragraphs(page, "notices")
     assert shown == ([notice] if notice else [])
+    assert "<b>" not in model_prop(page, "notices", "text")   # named as text, never as markup
 
 
 def test_tour_zero_opens_in_free_exploration(open_tour):
@@ -181,30 +189,29 @@ def test_arrow_keys_turn_the_steps_in_presentation_mode_only(open_tour):
     assert math.isfinite(model_prop(page, "query_slider", "value"))
 
 
-def test_serve_with_a_tour_file_shows_that_tour(watch, tmp_path, monkeypatch):
-    """What `attention-explorable serve --tour FILE` starts: a server whose pages show that file's steps."""
+def test_serve_with_a_tour_file_shows_that_tour(watch, tmp_path):
+    """`attention-explorable serve --tour FILE`: its page shows that file's steps, and a link past them is clamped."""
     import json
 
-    from app.tour import ENV_TOUR
-    from tests.browser.pageutil import free_port, start_server, stop_server
+    from tests.app.serverutil import LiveServer
 
     step = {"title": "Mine", "text": "My own words.", "do": "Shrink h.", "state": {"bandwidth": 0.05},
             "when": [["max_weight", ">=", 0.95]], "found": "One sample wins."}
     mine = tmp_path / "mine.json"
     mine.write_text(json.dumps({"title": "My lecture", "steps": [step] * 3}), encoding="utf-8")
-    monkeypatch.setenv(ENV_TOUR, str(mine))
-    port = free_port()
-    proc = start_server(port)
+    server = LiveServer(cli_args=("--tour", str(mine)))
     try:
+        server.start(timeout=180)
         page = watch.page
-        page.goto(f"http://127.0.0.1:{port}/main?tour=5")
+        page.goto(server.url + "?tour=5")
         wait_ready(page)
         wait_tour(page)
         assert "Step 3 of 3 \u00b7 My lecture" in model_prop(page, "tour_card", "text")
         assert shown_paragraphs(page, "notices") == ["tour=5 is outside 0 to 3; using 3."]
         assert watch.console_errors() == []
+        assert server.error_lines() == []
     finally:
-        stop_server(proc)
+        server.cleanup()
 
 
 # ---- "More controls" and the tour; the student's move wins over "Show me" ------------------------------------
@@ -301,3 +308,45 @@ def test_the_synced_step_moves_the_card_and_follows_it(open_tour):
     page.evaluate("() => { Bokeh.documents[0].get_model_by_name('tour_step').value = 2; }")
     page.wait_for_function("() => Bokeh.documents[0].get_model_by_name('tour_box').visible")
     wait_card(page, f"Step 2 of {N}")
+
+
+# ---- a step about a plot below the first screen ---------------------------------------------------------
+
+def test_a_step_about_a_plot_not_yet_drawn_draws_it_in_the_steps_state(browser, static_file):
+    """On a phone the bias-variance plot (the last step's) is far below the first screen, so the loader draws it
+    later; a link to that step and its Show me draw it, and the plot shows the core's error curves with the
+    marker at the step's h."""
+    ctx = browser.new_context(viewport={"width": 390, "height": 700}, is_mobile=True, has_touch=True,
+                              reduced_motion="reduce")
+    page = ctx.new_page()
+    errors = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    try:
+        block_outside(page)
+        page.add_init_script(FIRST_READOUTS_JS.replace("NAMES", '["regression-bias"]'))
+        page.goto(static_file.as_uri() + f"?tour={N}")
+        wait_ready(page)
+        wait_tour(page)
+        assert page.evaluate("() => window.__attnFirstReadouts") == {"regression-bias": False}
+        assert step_shown(page) == N and TOUR.steps[-1].looks_at[0] == "bias_variance_plot"
+        click(page, "tour_show")
+        wait_card(page, 'class="tour-shown"')
+        page.wait_for_function("() => AttnPage.drawn('regression-bias')")
+        target = full_state(TOUR.steps[-1].state)
+        page.wait_for_function("() => { const s = Bokeh.documents[0].get_model_by_name('hcurve').data;"
+                               " return s.loo.length > 0 && s.loo.every(Number.isFinite); }")
+        state = page_state(page)
+        assert state["bandwidth"] == pytest.approx(target["bandwidth"], rel=1e-9)
+        curves = source_data(page, "hcurve")
+        d = attention.load_dataset(target["dataset"])
+        hs = np.asarray(curves["h"])
+        np.testing.assert_allclose(curves["loo"], attention.loo_error(d.x, d.y, bandwidths=hs), rtol=0, atol=1e-9)
+        bv = attention.bias_variance(d.x, d.true_function, noise=d.noise, bandwidths=hs, n_resamples=None)
+        for k in ("bias2", "variance", "error"):
+            np.testing.assert_allclose(curves[k], bv[k], rtol=0, atol=1e-9)
+        marker = page.evaluate("""() => Bokeh.documents[0].get_model_by_name('bias_variance_plot').center
+          .filter((r) => r.type === 'Span' && r.dimension === 'height').map((r) => r.location)""")
+        assert marker == [pytest.approx(state["bandwidth"] * state["temperature"] ** 0.5, rel=1e-12)]
+        assert errors == []
+    finally:
+        ctx.close()
