@@ -22,7 +22,7 @@ from panel.reactive import ReactiveHTML
 from .sections import build_sections
 from .state import ExplorableState, parse_query
 from .tour import active_tour
-from .tour.view import bind_tour_length
+from .tour.model import resolve_step
 from .ui import theme
 from .ui.layout import bokeh_layout
 
@@ -124,6 +124,7 @@ _LINKS = [
     ("sentence", "temperature", "att_temperature", "value", lambda v: 10.0 ** v, math.log10, "temperature"),
     ("sentence", "causal", "causal", "active", bool, bool, "causal"),
     ("sentence", "input", "sentence", "value", str, str, None),
+    ("ideas", "period", "period", "value", int, str, None),
 ]
 
 
@@ -147,7 +148,7 @@ class Explorable(pn.viewable.Viewer, ExplorableState):
     # -- the page ---------------------------------------------------------------------------------
     def _build(self):
         built = self._built = build_sections(self, tour=active_tour(), notices=self._notices)
-        views = {"regression": built.regression, "sentence": built.sentence}
+        views = {"regression": built.regression, "sentence": built.sentence, "ideas": built.ideas}
         for section, key, pname, prop, from_w, _to_w, _init in _LINKS:
             view = built.regression if section == "generator" else views.get(section)
             widgets = (view.generator if section == "generator" else view.widgets) if view is not None else {}
@@ -197,7 +198,7 @@ class Explorable(pn.viewable.Viewer, ExplorableState):
                         log.warning("%s=%r is not offered by the page; the page keeps %r", ev.name, ev.new,
                                     getattr(widget, prop))
                         continue
-                    view = self._built.sentence if section == "sentence" else self._built.regression
+                    view = {"sentence": self._built.sentence, "ideas": self._built.ideas}.get(section, self._built.regression)
                     if init_key is not None and view is not None and "config" in view.models:
                         view.models["config"].setdefault("initial", {})[init_key] = ev.new
                     if not from_widget and getattr(widget, prop) != value:
@@ -212,18 +213,27 @@ class Explorable(pn.viewable.Viewer, ExplorableState):
         tour = self._built.tour
         if tour is None:
             return
-        tour.models["stepper"].on_change("value", self._syncer("tour", int))
+        tour.models["stepper"].on_change("value", self._syncer("tour", int))   # the card's own step, a number
         self.param.watch(self._tour_to_card, "tour")
 
     def _tour_to_card(self, event):
-        """Move the step card to ``e.tour`` (0 hides it): the tour engine in the browser hears the synced step."""
+        """Move the step card to ``e.tour`` (a step's number or id; 0 hides it): the tour engine in the browser
+        hears the synced step.  A value the tour has no step for is refused with the reason."""
         tour = self._built.tour
-        tour.models["config"]["initial_step"] = int(event.new)   # and a later rendering starts there
+        k, notice = resolve_step(str(event.new), active_tour())
+        if notice is not None and not self._syncing:
+            self._syncing = True
+            try:   # the parameter keeps the step the card shows
+                self.tour = event.old
+            finally:
+                self._syncing = False
+            raise ValueError(f"tour: {notice}")
+        tour.models["config"]["initial_step"] = k   # and a later rendering starts there
         if self._syncing:   # the card itself moved (Next, Previous): it already shows this step
             return
         self._syncing = True
         try:
-            tour.models["stepper"].value = int(event.new)
+            tour.models["stepper"].value = k
         finally:
             self._syncing = False
         self._push()
@@ -265,10 +275,6 @@ class Explorable(pn.viewable.Viewer, ExplorableState):
         """Every section's engine, the regression's first (they start when the page is drawn)."""
         self.__panel__()
         return self._built.engines()
-
-
-# ?tour=N is clamped to the steps of the tour this process shows (a no-op for the shipped tour)
-bind_tour_length(active_tour())
 
 
 def create_page(query) -> Explorable:

@@ -25,7 +25,7 @@ from .learning.view import build_learning
 from .regression.view import build_regression
 from .routing.view import build_routing
 from .sentence.view import build_sentence
-from .tour.view import add_tour, tour_length
+from .tour.view import add_tour
 from .ui.layout import SectionBlocks
 
 SECTIONS = ("regression", "sentence", "ideas", "learning", "routing")   # the names --sections takes
@@ -47,14 +47,18 @@ class Sections:
     def in_page_order(self) -> list[tuple[str, object]]:
         return [(name, getattr(self, name)) for name in PAGE_ORDER if getattr(self, name) is not None]
 
+    def first(self) -> str:
+        """The first section of the page: the tour's card starts there."""
+        return self.in_page_order()[0][0]
+
     def engines_of(self, name: str) -> list:
-        """A section's engines, in the order they start (the regression's own first, then its tour and its
+        """A section's engines, in the order they start (the regression's own first, then the tour's and its
         "More controls"); the other sections wait for the regression's ``ready`` on the page's bus."""
-        if name == "regression":
-            reg = self.regression
-            return [reg.engine] + ([self.tour.engine] if self.tour is not None else []) + (
-                [reg.disclosure] if reg.disclosure is not None else [])
-        return [getattr(self, name).engine]
+        view = getattr(self, name)
+        own = list(getattr(view, "engines", None) or [view.engine])
+        if self.tour is not None and name == self.first():
+            own.insert(1, self.tour.engine)
+        return own
 
     def engines(self) -> list:
         """Every engine, the regression's first."""
@@ -65,9 +69,13 @@ class Sections:
         out = []
         for name, view in self.in_page_order():
             blocks = list(view.blocks)
-            if name == "regression" and self.tour is not None:   # the step card heads the side column
-                at = next(i for i, b in enumerate(blocks) if b.place == "side")
-                blocks.insert(at, self.tour.block)
+            if self.tour is not None and name == self.first():   # the step card starts in the first section
+                at = next((i for i, b in enumerate(blocks) if b.place == "side"), None)
+                block = self.tour.block
+                if at is None:   # a section without a side column: the card opens its body
+                    at = next((i for i, b in enumerate(blocks) if b.place == "body"), len(blocks))
+                    block.place = "body"
+                blocks.insert(at, block)
             out.append(SectionBlocks(name=name, blocks=blocks, engines=self.engines_of(name),
                                      css=getattr(view, "css", "")))
         return out
@@ -101,19 +109,25 @@ def build_sections(state, *, sections=SECTIONS, tour=None, notices=(), dataset=N
 
     sections = check_sections(sections)
     tour = tour or default_tour()
+    if set(tour.sections()) - set(sections):   # a page without some sections shows the steps of the others
+        from .tour.model import TourError
+
+        try:
+            tour = tour.only([x for x in tour.sections() if x in sections])
+        except TourError:
+            tour = default_tour().only(["regression"])
     s = Sections()
     if "regression" in sections:
-        with tour_length(tour):   # the page's own link parser clamps ?tour=N to this tour's steps
-            s.regression = build_regression(state, notices=notices, dataset=dataset)
-        s.tour = add_tour(s.regression, state, tour=tour)
+        s.regression = build_regression(state, notices=notices, dataset=dataset)
     if "sentence" in sections:
         s.sentence = build_sentence(state)
     if "ideas" in sections:   # its dependency graphs follow the sentence section's words
-        s.ideas = build_ideas(tokens_src=s.sentence.models.get("tokens_src") if s.sentence else None)
+        s.ideas = build_ideas(state, tokens_src=s.sentence.models.get("tokens_src") if s.sentence else None)
     if "learning" in sections:   # it plays its paths on the regression's bandwidth slider and plots
         s.learning = build_learning(state, regression=s.regression)
     if "routing" in sections:
         s.routing = build_routing(state)
+    s.tour = add_tour(s.regression, state, tour=tour)   # last: it finds the sections' models by name
     return s
 
 

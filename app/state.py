@@ -80,13 +80,13 @@ class LearningState(param.Parameterized):
     metric_step = param.Integer(0, bounds=(0, METRIC_TRAIN_STEPS), doc="Step of the metric's training path shown.")
 
 
-def _shipped_tour_steps() -> int:
-    """The number of steps of the shipped tour (data/tours/regression.json; app/tour checks the rest)."""
-    import json
+class IdeasState(param.Parameterized):
+    """The ideas section: the lag panel's period."""
 
-    from attention.datasets import data_path
+    period = param.Integer(attention.lags.DEFAULT_PERIOD, bounds=(3, attention.lags.MAX_LAG),
+                           doc="The lag panel's pattern: it repeats every this many days.")
 
-    return len(json.loads(data_path("tours", "regression.json").read_text(encoding="utf-8"))["steps"])
+
 
 
 # The routing section plays back attention.train_qk (W_Q and W_K learning the sense of "bank") at its defaults:
@@ -113,14 +113,17 @@ class RoutingState(param.Parameterized):
                                 doc="Which of the shown sentences (data/senses.json) the routing section draws.")
 
 
-class ExplorableState(RegressionState, SentenceState, LearningState, RoutingState):
+class ExplorableState(RegressionState, SentenceState, LearningState, RoutingState, IdeasState):
     """Every setting a deep link can carry."""
 
     present = param.Boolean(False, doc="Presentation mode: larger fonts and markers for a projector.")
-    # Up to the shipped tour's number of steps; a page showing another tour file rebinds it
-    # (app.tour.view.bind_tour_length), so ?tour=N is clamped to the steps that page has.
-    tour = param.Integer(1, bounds=(0, _shipped_tour_steps()),
-                         doc="Step of the guided tour shown (1 is the first); 0 hides the tour.")
+    # A step's number (1 is the first, 0 hides the card) or its id ("shrink-h"); the tour resolves it against
+    # the steps the page has (app.tour.model.resolve_step, and its twin in app/tour/tour.js), with a notice for a
+    # value it cannot use.
+    tour = param.ClassSelector(class_=(int, str), default=1,
+                               doc="Step of the guided tour shown: its number (1 is the first, 0 hides the card) "
+                                   "or its id.")
+
 
 
 def _fmt(v) -> str:
@@ -145,6 +148,8 @@ def url_spec(cls=ExplorableState) -> dict:
             spec[name] = {"kind": "choice", "choices": list(p.objects), "default": p.default}
         elif isinstance(p, param.String):
             spec[name] = {"kind": "text", "default": p.default, "max": 500}
+        elif name == "tour":   # a step's number or id, kept as written: the tour resolves it (resolve_step)
+            spec[name] = {"kind": "tour", "default": p.default, "max": 80}
     return spec
 
 
@@ -181,6 +186,9 @@ def parse_query(query: str | dict, cls=ExplorableState) -> tuple[dict, list[str]
         if len(vals) > 1:
             notices.append(f"\u201c{key}\u201d was given {len(vals)} times; using the last value.")
         raw = vals[-1].strip(WHITESPACE)
+        if raw == "" and spec[key]["kind"] == "tour":   # the tour says so itself (resolve_step)
+            values[key] = raw
+            continue
         if raw == "":
             notices.append(f"Ignored an empty value for \u201c{key}\u201d.")
             continue
@@ -211,6 +219,8 @@ def parse_query(query: str | dict, cls=ExplorableState) -> tuple[dict, list[str]
             else:
                 notices.append(f"Ignored {key}=\u201c{_shown(raw)}\u201d: expected one of "
                                f"{', '.join(s['choices'])}.")
+        elif kind == "tour":
+            values[key] = raw[:s["max"]]
         else:  # text
             if len(raw) > s["max"]:
                 notices.append(f"Ignored {key}: longer than {s['max']} characters.")

@@ -4,7 +4,7 @@
 // graphData, graphCaption, lagData and errorsHtml are twins of graph_data, graph_caption, lag_sources and
 // errors_html in app/ideas/view.py; tests/browser/test_ideas.py holds them to the Python output.
 
-const Ideas = (function () {
+const Ideas = (function (U) {
   "use strict";
 
   const MINUS = "\u2212";
@@ -111,16 +111,53 @@ const Ideas = (function () {
     a.lag_pred.data = d.pred;
   }
 
+  // ---- the link, and what the tour reads and sets (app/tour/model.py ideas_readouts) --------------------
+
+  function readouts(a) {
+    const n = a.tokens_src.data.tok.length, p = Number(a.w_period.value), res = a.config.lags[String(p)];
+    return { rnn_steps: n, attention_steps: 1, period: p, top_lag: res.top_lag, top_lag_weight: res.weights[res.top_lag - 1],
+             rmse_attention: res.rmse_attention, rmse_linear: res.rmse_linear };
+  }
+
+  function tell(a, c) { U.tellReadouts(a.w_period.document, c, "ideas", () => readouts(a)); }
+
+  function setPeriod(a, p) {
+    const v = String(p);
+    if (a.config.lags[v] && a.w_period.value !== v) a.w_period.value = v;   // its change event redraws the panel
+  }
+
+  function scheduleUrl(a, c) {
+    tell(a, c);
+    U.scheduleUrl(c, () => {
+      const out = new URLSearchParams(window.location.search), p = Number(a.w_period.value);
+      if (p === a.config.spec.period.default) out.delete("period"); else out.set("period", String(p));
+      return out.toString();
+    });
+  }
+
+  function init(a, c) {
+    c.ready = true;
+    if (!U.hostOwnsAddress()) {
+      const { values } = U.parseQuery(window.location.search, a.config.spec, a.config.url_rules);
+      if (values.period !== undefined) setPeriod(a, values.period);
+    }
+    drawGraph(a);
+    drawLag(a);
+    c.urlArmed = true;
+    tell(a, c);
+    U.onApply(a.w_period.document, c, "ideas", (v) => { if (v.period !== undefined) setPeriod(a, v.period); });
+  }
+
   function handle(ev, a) {
+    const c = U.pageState("__attnIdeasCache", a.w_period);
     try {
-      if (ev === a.w_period) return drawLag(a);
-      if (ev === a.tokens_src) return drawGraph(a);
-      drawGraph(a);
-      drawLag(a);
+      if (!c.ready) return init(a, c);
+      if (ev === a.w_period) { drawLag(a); return scheduleUrl(a, c); }
+      if (ev === a.tokens_src) { drawGraph(a); return tell(a, c); }
     } catch (e) {
       console.error("attention explorable (ideas):", e);
     }
   }
 
   return { handle, graphData, graphCaption, lagData, errorsHtml, lagTicks };
-})();
+})(AttnCommon);

@@ -33,6 +33,8 @@ import attention
 from attention import lags
 
 from app.ui import text, theme
+from app.state import url_spec
+from app.ui.engine import engine_code, url_rules
 from app.ui.layout import Block
 from app.ui.theme import BLUE, GREY, ORANGE, PAGE_CSS, PAGE_STYLES, SKY, VERMILLION
 
@@ -420,8 +422,8 @@ ENGINE_ARGS = ["config", "tokens_src", "nodes", "chain", "pairs", "graph_fig", "
 
 @lru_cache(maxsize=None)
 def engine_source() -> str:
-    js = (HERE / "engine.js").read_text(encoding="utf-8")
-    return f"{js}\nIdeas.handle(cb_obj, {{{', '.join(ENGINE_ARGS)}}});\n"
+    """ui/common.js (the link's parser, the page's bus), then engine.js and its call."""
+    return engine_code(HERE / "engine.js", "Ideas.handle", ENGINE_ARGS, mirror=False)
 
 
 @dataclass
@@ -457,14 +459,14 @@ def _sequence_part(tokens_src, css) -> tuple[object, dict]:
                   "graph_div": graph_div, "quiet": [graph_fig, timing_fig, counts_fig, *srcs.values()]}
 
 
-def _lag_part(css) -> tuple[object, dict]:
-    res = lag_results()[str(DEFAULT_PERIOD)]
+def _lag_part(css, period: int = DEFAULT_PERIOD) -> tuple[object, dict]:
+    res = lag_results()[str(period)]
     data = lag_sources(res)
     lag_w = ColumnDataSource(data["weights"], name="lag_weight_bars")
     lag_actual = ColumnDataSource(data["actual"], name="lag_actual")
     lag_pred = ColumnDataSource(data["pred"], name="lag_pred")
-    ticker = FixedTicker(ticks=lag_ticks(DEFAULT_PERIOD), name="lag_ticker")
-    w_period = Select(title="the pattern repeats every … days", value=str(DEFAULT_PERIOD),
+    ticker = FixedTicker(ticks=lag_ticks(period), name="lag_ticker")
+    w_period = Select(title="the pattern repeats every … days", value=str(period),
                       options=[str(p) for p in PERIODS], name="lag_period_select", width=240,
                       stylesheets=[theme.widget_css()])
     weights_fig = lag_weights_figure(lag_w, ticker)
@@ -481,7 +483,7 @@ def _lag_part(css) -> tuple[object, dict]:
                   "quiet": [weights_fig, pred_fig, lag_w, lag_actual, lag_pred, ticker, errors_div]}
 
 
-def build_ideas(*, tokens_src: ColumnDataSource | None = None) -> IdeasView:
+def build_ideas(state=None, *, tokens_src: ColumnDataSource | None = None) -> IdeasView:
     """The section: the dependency graphs and timings, then the lag panel.
 
     ``tokens_src`` is the self-attention section's source of the current words
@@ -491,9 +493,11 @@ def build_ideas(*, tokens_src: ColumnDataSource | None = None) -> IdeasView:
     if tokens_src is None:
         tokens_src = ColumnDataSource({"tok": list(DEFAULT_TOKENS)}, name="ideas_tokens")
     seq, s = _sequence_part(tokens_src, css)
-    lag, g = _lag_part(css)
-    config = {"lags": lag_results(), "graph": GRAPH, "colors":
-              {"top": VERMILLION, "other": BLUE}}
+    period = int(getattr(state, "period", DEFAULT_PERIOD))
+    lag, g = _lag_part(css, period if str(period) in lag_results() else DEFAULT_PERIOD)
+    spec = url_spec()
+    config = {"lags": lag_results(), "graph": GRAPH, "colors": {"top": VERMILLION, "other": BLUE},
+              "spec": {"period": spec["period"]}, "url_rules": url_rules()}
     models = {"config": config, "tokens_src": tokens_src, **{k: v for k, v in {**s, **g}.items() if k != "quiet"}}
     assert set(models) == set(ENGINE_ARGS)
     for m in s["quiet"] + g["quiet"]:

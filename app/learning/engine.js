@@ -153,6 +153,7 @@ const Learning = (function (M, E) {
       a.bw_now.data = { h: [], loss: [] };
       a.bw_loss.data = { step: [], loss: [] };
       bwReadout(a, c);
+      tell(a, c);
       return;
     }
     s.step = clamp(s.step, 0, lastStep(s));
@@ -250,7 +251,7 @@ const Learning = (function (M, E) {
 
   function stop(a, c, which) {
     const d = demo(a, c, which);
-    if (d.s.timer) { clearInterval(d.s.timer); d.s.timer = null; }
+    if (d.s.timer) { clearInterval(d.s.timer); d.s.timer = null; tell(a, c); }
     quiet(d.play, "disabled", false);
     quiet(d.pause, "disabled", true);
   }
@@ -279,6 +280,7 @@ const Learning = (function (M, E) {
     }
     quiet(d.play, "disabled", true);
     quiet(d.pause, "disabled", false);
+    tell(a, c);
     // The path advances with the clock, one step per tick_ms: when a redraw takes
     // longer than a tick, the next frame jumps to the step the clock has reached
     // (the plots keep every step), so the pace holds on a slow machine too.
@@ -302,7 +304,52 @@ const Learning = (function (M, E) {
 
   // ---- the URL follows the state (throttled; only this section's keys are touched) ----------------------
 
+  // ---- what the tour reads and sets (app/tour/model.py learning_readouts, show_me_settings) ----------------
+
+  // The lowest leave-one-out error of the current dataset across the tour's grid of bandwidths (cached).
+  function lowestLoo(a, c) {
+    const key = a.ds.tags[0] || "";
+    if (!c.lowest || c.lowest.key !== key) {
+      const g = c.cfg.loo_grid, hs = M.geomspace(g[0], g[1], g[2]);
+      const errs = M.looError(Array.from(a.ds.data.x), Array.from(a.ds.data.y), hs,
+                              { kernel: "gaussian", bandwidth: 1, temperature: 1, keyScale: null });
+      c.lowest = { key, value: Math.min(...errs) };
+    }
+    return c.lowest.value;
+  }
+
+  function readouts(a, c) {
+    const out = { lr: a.bw_lr.value, playing: !!c.bw.timer, metric_lr: a.m_lr.value, metric_step: c.m.step,
+                  metric_playing: !!c.m.timer };
+    const W = c.m.traj.W[c.m.step];
+    Object.assign(out, { column_ratio: columnLengths(W).ratio, metric_refused: c.m.traj.status[c.m.step] === "diverged",
+                         metric_finished: c.m.step === lastStep(c.m) });
+    const T = c.bw.traj, k = c.bw.step;
+    if (T) {
+      const loss = T.loss[k], best = Math.min(lowestLoo(a, c), loss);
+      Object.assign(out, { step: k, learned_h: T.h[k], learned_excess: best > 0 ? loss / best - 1 : 0,
+                           refused: T.status[k] === "diverged", finished: k === lastStep(c.bw) });
+    }
+    return out;
+  }
+
+  function tell(a, c) { E.tellReadouts(a.ds.document, c, "learning", () => readouts(a, c)); }
+
+  // A tour step's Show me: the learning rates, then each path at its step (playback stops).
+  function apply(a, c, v) {
+    stop(a, c, "bw");
+    stop(a, c, "m");
+    if (v.lr !== undefined && c.cfg.bandwidth.presets.includes(v.lr) && a.bw_lr.value !== v.lr) { a.bw_lr.value = v.lr; loadBandwidth(a, c); }
+    if (v.metric_lr !== undefined && c.cfg.metric.presets.includes(v.metric_lr) && a.m_lr.value !== v.metric_lr) {
+      a.m_lr.value = v.metric_lr;
+      loadMetric(a, c);
+    }
+    if (v.step !== undefined) { c.bw.step = v.step; c.bw.manual = false; showBandwidth(a, c, c.bw.traj !== null); }
+    if (v.metric_step !== undefined) { c.m.step = v.metric_step; showMetric(a, c); }
+  }
+
   function scheduleUrl(a, c) {
+    tell(a, c);
     E.scheduleUrl(c, () => {
       const d = c.cfg.defaults, out = new URLSearchParams(window.location.search);
       const put = (k, v) => { if (v === d[k]) out.delete(k); else out.set(k, String(v)); };
@@ -351,6 +398,9 @@ const Learning = (function (M, E) {
       });
     }
     c.urlArmed = true;
+    // a tour step's Show me, once the regression is drawn (a path moves its bandwidth slider)
+    afterRegression(a, () => E.onApply(a.ds.document, c, "learning",
+                                       (v) => E.runGuarded(c, () => apply(a, c, v), (e) => console.error(e))));
   }
 
   function which(a, origin) {

@@ -44,6 +44,8 @@ from app.ui.theme import BLUE, GREEN, GREY, PAGE_CSS, PAGE_STYLES, VERMILLION
 from app.state import (BANDWIDTH_LR_PRESETS, BANDWIDTH_TRAIN_STEPS, METRIC_LR_PRESETS, METRIC_TRAIN_STEPS,
                     ExplorableState, url_spec)
 
+from app.tour.model import LOO_GRID   # the tour's grid for the lowest leave-one-out error (learned_excess)
+
 from . import text
 
 HERE = Path(__file__).resolve().parent
@@ -81,8 +83,8 @@ and walks downhill: every step moves the setting against the slope, by an amount
 the page plays them back, one step at a time.</p>
 """
 
+BANDWIDTH_HEAD = "<h3>Learn the bandwidth</h3>"
 BANDWIDTH_TEXT = """
-<h3>Learn the bandwidth</h3>
 <p>Press <i>Step</i> or <i>Play</i>. Training starts at h&nbsp;=&nbsp;0.15, where the query nearly
 copies its nearest sample, and each step changes log&nbsp;h by &minus;(learning rate &times; slope).
 The bandwidth slider above follows every step, and the first plot here is a live copy of the fit
@@ -93,8 +95,8 @@ crawls, a large one overshoots and bounces, a larger one leaps onto a flat stret
 largest step is refused.</p>
 """
 
+METRIC_HEAD = "<h3>Learn a metric: which directions matter</h3>"
 METRIC_TEXT = """
-<h3>Learn a metric: which directions matter</h3>
 <p>Now each key is a point (x<sub>1</sub>, x<sub>2</sub>) and the score of key k for the query q is
 &minus;&#8214;W(q&minus;k)&#8214;&sup2;/2 with a 2&times;2 matrix W. The values are
 y&nbsp;=&nbsp;sin(x<sub>1</sub>) plus noise: x<sub>2</sub> has nothing to do with y. At the start
@@ -373,7 +375,7 @@ class LearningSection:
     def config(self) -> dict:
         state, spec = self.state, self.spec
         return {
-            "tick_ms": TICK_MS, "keys": list(URL_KEYS), "spec": {k: spec[k] for k in URL_KEYS},
+            "tick_ms": TICK_MS, "loo_grid": list(LOO_GRID), "keys": list(URL_KEYS), "spec": {k: spec[k] for k in URL_KEYS},
             "initial": {"lr": state.lr, "step": state.step, "metric_lr": state.metric_lr,
                         "metric_step": state.metric_step},
             "defaults": {k: spec[k]["default"] for k in URL_KEYS},
@@ -421,9 +423,11 @@ class LearningSection:
                           name="learn_bw_controls")
         bw_plots = row(figs["fit"], figs["path"], figs["loss"], sizing_mode="stretch_width",
                        styles={"flex-wrap": "wrap", "gap": "12px"})
-        bandwidth = column(Div(text=BANDWIDTH_TEXT, stylesheets=css, sizing_mode="stretch_width"), bw_controls,
-                           self.bw_readout, self.bw_status, bw_plots, sizing_mode="stretch_width",
-                           name="learn_bandwidth")
+        # the controls right above the plots they drive (a tour step keeps both on screen), the words after them
+        bandwidth = column(Div(text=BANDWIDTH_HEAD, stylesheets=css, sizing_mode="stretch_width"), bw_controls,
+                           self.bw_readout, self.bw_status, bw_plots,
+                           Div(text=BANDWIDTH_TEXT, stylesheets=css, sizing_mode="stretch_width"),
+                           sizing_mode="stretch_width", name="learn_bandwidth")
         m_controls = row(self.m_lr, *self.m_buttons, sizing_mode="stretch_width", styles=controls_style,
                          name="learn_metric_controls")
         # max-width: the readouts' long lines (which change at every step) must not change the page's width
@@ -431,7 +435,8 @@ class LearningSection:
                         sizing_mode="stretch_width", min_width=260, styles={"flex": "1 1 260px", "max-width": "560px"})
         m_body = Row(children=[figs["metric"], m_side], sizing_mode="stretch_width",
                      styles={"flex-wrap": "wrap", "gap": "12px"})
-        metric = column(Div(text=METRIC_TEXT, stylesheets=css, sizing_mode="stretch_width"), m_controls, m_body,
+        metric = column(Div(text=METRIC_HEAD, stylesheets=css, sizing_mode="stretch_width"), m_controls, m_body,
+                        Div(text=METRIC_TEXT, stylesheets=css, sizing_mode="stretch_width"),
                         Div(text=METRIC_EXPLAIN, stylesheets=css, sizing_mode="stretch_width"),
                         sizing_mode="stretch_width", name="learn_metric")
         parts = {"intro": Div(text=INTRO, stylesheets=css, sizing_mode="stretch_width", name="learn_intro"),

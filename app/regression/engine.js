@@ -429,6 +429,10 @@ const Explorable = (function (M, U) {
     dataViews(a, c);
     lazyViews(a, c);
     U.subscribe(a.ds.document, "drawn", () => U.runGuarded(c, () => lazyViews(a, c), (e) => showError(a, e)));
+    // another section's tour step may set this one's dataset (a learning step trains on a shipped dataset)
+    U.onApply(a.ds.document, c, "regression", (v) => U.runGuarded(c, () => {
+      if (v.dataset !== undefined && v.dataset !== a.w_dataset.value) { applyState(a, c, { dataset: v.dataset }); dataViews(a, c); }
+    }, (e) => showError(a, e)));
     c.urlArmed = true;
     announceHeight();
   }

@@ -317,7 +317,7 @@ const Routing = (function (M, E, W) {
   function lastFrame(c) { return c.cfg.plain.frame_steps.length - 1; }
 
   function stop(a, c) {
-    if (c.timer) { clearInterval(c.timer); c.timer = null; }
+    if (c.timer) { clearInterval(c.timer); c.timer = null; tell(a, c); }
     quiet(a.w_play, "disabled", false);
     quiet(a.w_pause, "disabled", true);
   }
@@ -353,9 +353,38 @@ const Routing = (function (M, E, W) {
     showFrame(a, c);
   }
 
+  // ---- what the tour reads and sets (app/tour/model.py routing_readouts) ------------------------------------
+
+  function readouts(c) {
+    const s = c.sent, key = s.tokens.join(" "), steps = c.cfg.plain.frame_steps;
+    const out = { qk_step: steps[c.frame], qk_finished: c.frame === lastFrame(c), qk_playing: !!c.timer,
+                  qk_sentence: key, qk_typed: !!s.own, held_out: !c.cfg.train_keys.includes(key) };
+    if (s.index >= 0 && c.res) {
+      const w = c.res.weights[s.index];
+      let top = 0;
+      for (let j = 0; j < w.length; j++) if (w[j] > w[top]) top = j;
+      const z = senseOf(c.res.outputs[s.index], c.cfg.plain.readout_scale);
+      Object.assign(out, { bank_top_word: s.tokens[top], bank_top_weight: w[top], bank_sense: z.sense });
+    }
+    return out;
+  }
+
+  function tell(a, c) { E.tellReadouts(a.heat.document, c, "routing", () => readouts(c)); }
+
+  // A tour step's Show me: a shown sentence and a training step (playback stops).
+  function apply(a, c, v) {
+    stop(a, c);
+    if (v.qk_sentence !== undefined) {
+      setWidget(a.w_sentence, "value", String(clamp(Number(v.qk_sentence), 0, c.sentences.length - 1)));
+      showShown(a, c, Number(v.qk_sentence));
+    }
+    if (v.qk_step !== undefined) { c.frame = frameAt(c.cfg.plain.frame_steps, Number(v.qk_step)); showFrame(a, c); }
+  }
+
   // ---- the URL and presentation mode ------------------------------------------------------------------------
 
   function scheduleUrl(a, c) {
+    tell(a, c);
     E.scheduleUrl(c, () => {
       const d = c.cfg.defaults, out = new URLSearchParams(window.location.search);
       const putKey = (k, v) => { if (v === d[k]) out.delete(k); else out.set(k, String(v)); };
@@ -399,6 +428,8 @@ const Routing = (function (M, E, W) {
     showShown(a, c, o.sentence);
     c.ready = true;
     c.urlArmed = true;
+    E.onApply(a.heat.document, c, "routing", (v) => E.runGuarded(c, () => { apply(a, c, v); flush(c); },
+                                                                    (e) => { c.pending = []; fail(a, e); }));
   }
 
   function onButton(a, c, origin) {

@@ -32,6 +32,7 @@ from bokeh.models import (Button, ColumnDataSource, CustomJS, CustomJSTickFormat
                           InlineStyleSheet, LinearColorMapper, Range1d, Select, Slider, Slope, TextInput)
 from bokeh.plotting import figure
 
+import attention
 from attention.learn_qk import DEFAULT_FRAMES, QKTrajectory, learned_words, train_qk
 from attention.sentences import MAX_TOKENS, load_sentence_model
 
@@ -369,6 +370,8 @@ return (i >= 0 && i < t.length && Math.abs(tick - i) < 1e-6) ? String(t[i]) : ""
             "own": OWN, "words_model": words_model(), "max_tokens": MAX_TOKENS, "w_max": w_max,
             "sense_range": list(SENSE_RANGE), "theme": theme.js_config(),
             "colors": {"positive": ORANGE, "negative": BLUE, "point": VERMILLION, "grey": GREY},
+            # the sentences training saw (their words, one space apart): the tour asks whether the one shown is new
+            "train_keys": [" ".join(x.tokens) for x in attention.load_sense_corpus().train],
         }
 
     def engine(self, figs: dict, w: dict, divs: dict):

@@ -232,7 +232,7 @@ const SentenceExplorable = (function (M, X, W) {
                     color: toks.map((_, j) => (j === i ? c.cfg.colors.selected : c.cfg.colors.row)) });
     let mx = 0, arg = 0;
     for (let j = 0; j < n; j++) if (w[j] > mx) { mx = w[j]; arg = j; }
-    a.bars_fig.y_range.setv({ start: 0, end: Math.max(mx * 1.1, 0.05) });
+    // (the bars' axis stays at 0 to 1, as the regression's weights do: a row's peakedness compares by eye)
     const H = M.entropyBits(w);
     // with the causal mask, row i sees only words 0..i: its spread is out of those k words
     const k = c.causal ? i + 1 : n;
@@ -339,7 +339,34 @@ const SentenceExplorable = (function (M, X, W) {
     return out.toString();
   }
 
-  function scheduleUrl(a, c) { X.scheduleUrl(c, () => stateQuery(c)); }
+  function scheduleUrl(a, c) { X.scheduleUrl(c, () => stateQuery(c)); tell(a, c); }
+
+  // ---- what the tour reads and sets (app/tour/model.py sentence_readouts, show_me_settings) -------------
+
+  function readouts(c) {
+    const i = c.token, h = c.head, toks = c.plain.tokens, w = c.res.weights[h][i];
+    let top = 0, sum = 0, future = 0;
+    for (let j = 0; j < w.length; j++) { if (w[j] > w[top]) top = j; sum += w[j]; if (j > i) future += w[j]; }
+    const o = c.outXY[h][i];
+    return { sentence: c.key, n_tokens: c.n, n_scores: c.n * c.n, token: i, word: toks[i], head: h,
+             head_name: c.plain.heads[h].name, causal: c.causal, att_temperature: c.t, top_word: toks[top],
+             top_weight: w[top], row_sum: sum, future_weight: future, sense_water: o[0], sense_money: o[1] };
+  }
+
+  function tell(a, c) { X.tellReadouts(a.heat.document, c, "sentence", () => readouts(c)); }
+
+  // A tour step's Show me: the sentence (analysed here, as a typed one), then the word, the head, T and the mask.
+  function apply(a, c, v) {
+    if (v.sentence !== undefined) {
+      const r = analysis(c, String(v.sentence));
+      if (r.plain) { notify(a, []); loadSentence(a, c, r.plain, "preset"); setWidget(a.w_input, "value", r.plain.text); }
+    }
+    if (v.token !== undefined) c.token = clamp(Number(v.token), 0, c.n - 1);
+    if (v.head !== undefined) c.head = clamp(Number(v.head), 0, c.plain.heads.length - 1);
+    if (v.att_temperature !== undefined) c.t = Number(v.att_temperature);
+    if (v.causal !== undefined) c.causal = !!v.causal;
+    redrawAll(a, c);
+  }
 
   // ---- start -------------------------------------------------------------------------------------
 
@@ -404,6 +431,11 @@ const SentenceExplorable = (function (M, X, W) {
     redrawAll(a, c);
     c.urlArmed = true;
     if (!X.hostOwnsAddress()) scheduleUrl(a, c);
+    tell(a, c);
+    X.onApply(a.heat.document, c, "sentence", (v) => X.runGuarded(c, () => { apply(a, c, v); flush(c); }, (e) => {
+      c.pending = [];
+      console.error("attention explorable (sentence):", e);
+    }));
   }
 
   // ---- dispatch --------------------------------------------------------------------------------------

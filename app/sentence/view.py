@@ -284,11 +284,20 @@ class SentenceView:
 
     @property
     def blocks(self) -> list:
-        """The section's parts as blocks of the page (app/ui/layout.py), in order."""
+        """The section's parts as blocks of the page (app/ui/layout.py): the matrix kept in view (the stage) beside
+        the controls, the selected row and the sense plot; the heads and the cost under them."""
         from app.ui.layout import Block
 
-        return [Block(f"sentence-{k}", m, "body", height=0 if not getattr(m, "visible", True) else BLOCK_PX.get(k, 200))
+        return [Block(f"sentence-{k}", m, BLOCK_PLACE.get(k, "body"),
+                      height=0 if not getattr(m, "visible", True) else BLOCK_PX.get(k, 200))
                 for k, m in self.parts.items()]
+
+    css = """
+/* the matrix can be tall (32 words): on a phone it scrolls with the page; on a wide screen its column stays in
+   view and scrolls inside itself when it is taller than the screen */
+@media (max-width: 899px) { .attn-sec-sentence .attn-stage { position: static; box-shadow: none; } }
+@media (min-width: 900px) { .attn-sec-sentence .attn-fig { max-height: 100vh; overflow-y: auto; } }
+"""
 
 
 def _tick_formatter(tokens_src):
@@ -673,18 +682,21 @@ class SentenceSection:
                         styles={"flex-wrap": "wrap", "gap": "0 12px"})
         input_note = _div(text=f'<p class="small">{text.escape(INPUT_NOTE)}</p>', stylesheets=css,
                           sizing_mode="stretch_width", name="sentence_input_note")
-        return column(
-            input_row, input_note, divs["preset"], divs["info"],
-            row(w["head"], sizing_mode="stretch_width", styles={"flex-wrap": "wrap"}),
-            row(w["temperature"], w["causal"], sizing_mode="stretch_width",
-                styles={"flex-wrap": "wrap", "gap": "4px 16px", "align-items": "center"}),
-            sizing_mode="stretch_width", name="sentence_controls")
+        return column(input_row, input_note, divs["preset"], divs["info"], sizing_mode="stretch_width",
+                      name="sentence_controls")
+
+    def knobs_box(self, w: dict):
+        """What acts on the matrix, right above it (kept in view with it): the head, T, the mask and the row."""
+        return column(row(w["head"], sizing_mode="stretch_width", styles={"flex-wrap": "wrap"}),
+                      row(w["temperature"], w["causal"], w["token"], sizing_mode="stretch_width",
+                          styles={"flex-wrap": "wrap", "gap": "4px 16px", "align-items": "center"}),
+                      sizing_mode="stretch_width", name="sentence_knobs")
 
     def layout(self, f: dict, w: dict, divs: dict, timing_note: str):
         css, wrap = [self.css], {"flex-wrap": "wrap", "gap": "12px"}
         prose = lambda html, **kw: _div(text=html, stylesheets=css, sizing_mode="stretch_width", **kw)  # noqa: E731
         # a long sentence keeps 20 px rows and scrolls sideways inside the matrix's box on a narrow screen
-        row_box = column(w["token"], f["bars"], row(divs["readout"], sizing_mode="stretch_width"), divs["caption"],
+        row_box = column(f["bars"], row(divs["readout"], sizing_mode="stretch_width"), divs["caption"],
                          sizing_mode="stretch_width", min_width=280, styles={"flex": "1 1 300px"})
         routing = row(column(f["sense"], sizing_mode="stretch_width", styles={"flex": "3 1 320px"}),
                       prose(ROUTING, styles={"flex": "2 1 260px"}), sizing_mode="stretch_width", styles=wrap)
@@ -698,8 +710,8 @@ class SentenceSection:
         cost = column(prose(COST), row(f["cost"], timing_box, sizing_mode="stretch_width", styles=wrap),
                       sizing_mode="stretch_width", name="cost_box")
         parts = {"intro": prose(INTRO, name="sentence_intro"), "notices": divs["notice"],
-                 "controls": self.controls_box(w, divs),
-                 "top": row(self.matrix_box, row_box, sizing_mode="stretch_width", styles=wrap),
+                 "knobs": self.knobs_box(w), "matrix": self.matrix_box, "controls": self.controls_box(w, divs),
+                 "row": row_box,
                  "routing": routing, "heads": heads, "cost": cost,
                  "perspective": prose(PERSPECTIVE, name="sentence_perspective")}
         layout = column(*parts.values(), sizing_mode="stretch_width", name="sentence_section", styles=PAGE_STYLES)
@@ -707,7 +719,10 @@ class SentenceSection:
 
 
 # The room kept for each part before it is drawn (px, a laptop's width): the page does not jump.
-BLOCK_PX = {"intro": 260, "controls": 170, "top": 480, "routing": 420, "heads": 360, "cost": 420, "perspective": 320}
+BLOCK_PX = {"intro": 260, "knobs": 110, "matrix": 420, "controls": 230, "row": 400, "routing": 420, "heads": 360,
+            "cost": 420, "perspective": 320}
+BLOCK_PLACE = {"intro": "head", "notices": "head", "knobs": "stage", "matrix": "stage", "controls": "side", "row": "side",
+               "routing": "side"}
 
 __all__ = ["SentenceView", "SentenceSection", "build_sentence", "measured_timings", "sentence_plain",
            "presets_payload"]

@@ -56,7 +56,7 @@ import attention
 from attention import lags
 
 # The page's sections, in the order a student meets them (app/sections.py PAGE_ORDER; a test holds them equal).
-SECTIONS = ("regression", "learning", "sentence", "ideas")
+SECTIONS = ("regression", "learning", "sentence", "routing", "ideas")
 MAX_STEPS = 40
 MAX_CONDITIONS = 8      # comparisons in one step's "when"
 MAX_TEXT = 400          # characters of a step's text; a title, "do" and "found" get less
@@ -72,14 +72,14 @@ SECTION_KEYS = {
     "regression": STATE_KEYS,
     "learning": ("lr", "step", "metric_lr", "metric_step"),
     "sentence": ("sentence", "token", "head", "att_temperature", "causal"),
+    "routing": ("qk_step", "qk_sentence"),
     "ideas": ("period",),
 }
 # ... and the settings of another section that its picture reads: the bandwidth's path is trained on the
 # regression's dataset, and the ideas' graphs follow the self-attention section's sentence.
 READS = {"learning": ("dataset",), "ideas": ("sentence",)}
-# Deep-link keys the page does not have yet (app/state.py): the lag panel's period (app/ideas/view.py PERIODS).
-PENDING_KEYS = {"period": {"kind": "int", "lo": 3, "hi": lags.MAX_LAG, "default": lags.DEFAULT_PERIOD,
-                           "lo_text": "3", "hi_text": str(lags.MAX_LAG)}}
+# Deep-link keys the page does not have yet (app/state.py): none now (the lag panel's period became one).
+PENDING_KEYS: dict = {}
 
 NUMBER_OPERATORS = ("<", "<=", ">", ">=", "==", "!=")
 EQUALITY_OPERATORS = ("==", "!=")
@@ -97,6 +97,8 @@ LOOK = {
     "sentence": ("attention_heatmap", "row_bars", "sense_plot", "heads_box", "cost_plot", "timing_plot",
                  "sentence_controls", "token_select", "head_select", "causal_toggle", "att_temperature_slider",
                  "preset_select", "sentence_input"),
+    "routing": ("routing_matrix_plot", "routing_sense_plot", "routing_controls", "routing_play", "routing_step_slider",
+                "routing_sentence_select", "routing_input", "routing_weights_box"),
     "ideas": ("dependency_graph", "sequence_timing_plot", "sequence_counts_plot", "lag_weights", "lag_predictions",
               "lag_period_select"),
 }
@@ -212,6 +214,18 @@ CONDITIONS = {
                       "how much water and nature it carries", "the sense plot's units, about 0 to 1"),
     "sense_money": _n("sentence", "number", "where the selected word's output lands in the sense plot, up: how "
                       "much money and finance it carries", "the sense plot's units, about 0 to 1"),
+    # the routing section: W_Q and W_K trained on the sense of "bank", played back
+    "qk_step": _n("routing", "number", "the training step of W_Q and W_K shown (the page shows the recorded step at "
+                  "or before the one asked for)", "steps"),
+    "qk_finished": _n("routing", "bool", "the step shown is training's last", "true or false"),
+    "qk_playing": _n("routing", "bool", "Play is running", "true or false", runtime=True),
+    "qk_sentence": _n("routing", "text", "the sentence shown (one of the page's, or one the student typed)",
+                      "a sentence, as the page splits it"),
+    "qk_typed": _n("routing", "bool", "the sentence shown was typed by the student", "true or false"),
+    "held_out": _n("routing", "bool", "the sentence shown is not one training saw", "true or false"),
+    "bank_top_word": _n("routing", "text", "the word bank gives the most weight", "a word"),
+    "bank_top_weight": _n("routing", "number", "that weight", "share of the weight, 0 to 1"),
+    "bank_sense": _n("routing", "text", "where bank's output lands: water, money or undecided", "a word"),
     # the ideas section
     "rnn_steps": _n("ideas", "number", "the steps in a row an RNN needs for the current sentence (its n words)",
                     "steps"),
@@ -802,7 +816,7 @@ def tour_path(name: str = "regression"):
 
 
 def default_tour_path():
-    return tour_path("regression")
+    return tour_path("lesson")
 
 
 ENV_TOUR = "ATTENTION_EXPLORABLE_TOUR"   # set by `attention-explorable serve --tour FILE` for the server it starts
@@ -836,8 +850,9 @@ def shipped_tour(name: str = "regression") -> Tour:
 
 
 def default_tour() -> Tour:
-    """The tour the page shows unless told otherwise: the regression section's (data/tours/regression.json)."""
-    return shipped_tour("regression")
+    """The tour the page shows unless told otherwise: the whole lesson (data/tours/lesson.json), whose steps 1 to 7
+    are the regression section's (data/tours/regression.json, kept as an example of a one-section tour)."""
+    return shipped_tour("lesson")
 
 
 def lesson_tour() -> Tour:
@@ -1039,6 +1054,26 @@ def ideas_readouts(values: dict) -> dict:
             "rmse_attention": float(res["rmse_attention"]), "rmse_linear": float(res["rmse_linear"])}
 
 
+def routing_readouts(values: dict) -> dict:
+    """The routing names for a state: the trained path (app/routing/view.py ``trajectory``, by
+    ``attention.train_qk``) at the recorded step at or before ``qk_step``, read on the shown sentence."""
+    from app.routing.view import FRAMES, trajectory
+    from app.state import QK_SHOWN
+
+    s = full_state(values, "routing")
+    tr = trajectory()
+    frames = tr.frames(FRAMES)
+    step = max(f for f in frames if f <= int(s["qk_step"]))
+    text = QK_SHOWN[min(int(s["qk_sentence"]), len(QK_SHOWN) - 1)]
+    r = attention.sense_readout(text, tr.w_q[step], tr.w_k[step])
+    tokens = attention.tokenize(text)
+    top = int(np.argmax(r.weights))
+    trained = {" ".join(attention.tokenize(t.text)) for t in attention.load_sense_corpus().train}
+    return {"qk_step": int(step), "qk_finished": bool(step == frames[-1]), "qk_sentence": " ".join(tokens),
+            "qk_typed": False, "held_out": bool(" ".join(tokens) not in trained), "bank_top_word": tokens[top],
+            "bank_top_weight": float(r.weights[top]), "bank_sense": r.sense}
+
+
 def section_readouts(section: str, values: dict, needs=None) -> dict:
     """Every name of ``section`` the core can compute, for a state in deep-link values (defaults filled in);
     ``needs`` (the names a step compares) lets the regression and learning sections skip their costlier numbers."""
@@ -1048,6 +1083,8 @@ def section_readouts(section: str, values: dict, needs=None) -> dict:
         return readouts(values, needs=needs)
     if section == "learning":
         return learning_readouts(values, needs=needs)
+    if section == "routing":
+        return routing_readouts(values)
     return sentence_readouts(values) if section == "sentence" else ideas_readouts(values)
 
 

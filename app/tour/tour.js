@@ -1,13 +1,19 @@
 // The guided tour's step card: runs in the browser, served page and offline file alike.
 //
-// One Bokeh CustomJS holds this file (after mirror.js).  It talks to the regression section only
+// One Bokeh CustomJS holds this file (after mirror.js and common.js).  The tour goes through every section of
+// the page (data/tours/lesson.json).  The card moves to the section of the step it shows (an empty slot at the
+// top of each section's side column or body, app/ui/layout.py).  A step of another section reads that
+// section's numbers from the page's bus ("readouts:<section>", which each engine publishes) and its Show me asks
+// the section to reach its state ("apply:<section>"), after drawing the section if it is not drawn yet.
+//
+// It talks to the regression section only
 // through the document's named models, never through its engine: it reads the widgets and the
 // dataset source to compute the step's readouts (with AttnMirror, the core's formulas), and "show me"
 // moves the same widgets a student moves, so the regression engine redraws as it does for a drag.
 // The card's HTML is built and escaped in Python (app/tour/view.py); this file only chooses among
 // those texts, so nothing from a tour file or a link is ever inserted here as HTML.
 
-const AttnTour = (function (M) {
+const AttnTour = (function (M, U) {
   "use strict";
 
   // ---- the step's readouts (twin of readouts in app/tour/model.py) ---------------------------
@@ -67,7 +73,11 @@ const AttnTour = (function (M) {
 
   // twin of compare in app/tour/model.py
   function compare(x, op, y, tol) {
-    if (typeof x === "string" || typeof y === "string") return op === "==" ? x === y : op === "!=" ? x !== y : false;
+    const exact = (v) => typeof v === "string" || typeof v === "boolean";
+    if (exact(x) || exact(y)) {   // text and true/false: equal only in type and value (model.py compare)
+      const same = typeof x === typeof y && x === y;
+      return op === "==" ? same : op === "!=" ? !same : false;
+    }
     const close = Math.abs(x - y) <= tol;
     switch (op) {
       case "<": return x < y && !close;
@@ -80,12 +90,16 @@ const AttnTour = (function (M) {
     }
   }
 
+  // The names a runtime-only goal may leave out ("playing"): met when the section has not said (as in Python's
+  // holds, for Show me); a section's own readouts always say.
   function holds(a, c) {
     const step = c.cfg.steps[c.step - 1];
     if (!step) return false;
-    const r = readouts(a, c, new Set(step.when.map((w) => w[0])));
+    const r = step.section === "regression" ? readouts(a, c, new Set(step.when.map((w) => w[0])))
+      : c.sectionReadouts[step.section];
+    if (!r) return false;
     c.last = r;
-    return step.when.every(([name, op, v]) => compare(r[name], op, v, c.cfg.tolerance));
+    return step.when.every(([name, op, v]) => r[name] !== undefined && compare(r[name], op, v, c.cfg.tolerance));
   }
 
   // ---- page state ------------------------------------------------------------------------------
@@ -99,15 +113,34 @@ const AttnTour = (function (M) {
 
   function set(m, prop, v) { if (m && m[prop] !== v) m[prop] = v; }
 
-  // The step from the address (the offline file reads its own link): the rules of app/state.py's
-  // parse_query for a whole number, so the notice the regression section shows matches what is used.
+  // A link's tour value: the step it opens and a notice when it had to be corrected (twin of resolve_step in
+  // app/tour/model.py: a number 0 to n, or a step's id; anything else opens step 1 and says why).
+  const ID = /^(?=[a-z0-9-]*[a-z])[a-z0-9]+(-[a-z0-9]+)*$/;
+  function quoted(raw, L) {
+    const cps = Array.from(raw);
+    return `\u201c${cps.length <= L.shown_max ? raw : cps.slice(0, L.shown_max).join("") + "\u2026"}\u201d`;
+  }
+  function resolveStep(given, cfg) {
+    const n = cfg.steps.length, L = cfg.link;
+    if (given === null || given === undefined) return { k: 1, notice: null };
+    const raw = String(given).replace(/^[ \t\n\r\f\v]+|[ \t\n\r\f\v]+$/g, "");
+    if (raw === "") return { k: 1, notice: "Ignored an empty value for \u201ctour\u201d." };
+    if (/^[0-9]+$/.test(raw)) {
+      const v = Number(raw);
+      if (v <= n) return { k: v, notice: null };
+      return { k: 1, notice: `There is no step ${raw.replace(/^0+(?=\d)/, "")} in this tour (it has ${n} step${n === 1 ? "" : "s"}); showing step 1.` };
+    }
+    const low = raw.replace(/[A-Z]/g, (ch) => ch.toLowerCase());
+    const at = cfg.steps.findIndex((s) => s.id === low);
+    if (at >= 0) return { k: at + 1, notice: null };
+    if (ID.test(low) && low.length <= L.max_id) return { k: 1, notice: `There is no step ${quoted(raw, L)} in this tour; showing step 1.` };
+    return { k: 1, notice: `Ignored tour=${quoted(raw, L)}: expected a step's number (0 to ${n}) or its id, such as ` +
+                           `\u201c${L.first_id}\u201d; showing step 1.` };
+  }
   function stepFromUrl(cfg) {
     let vals = [];
     try { vals = new URLSearchParams(window.location.search).getAll("tour"); } catch (e) { vals = []; }
-    if (!vals.length) return cfg.initial_step;
-    const raw = vals[vals.length - 1].replace(/^[ \t\n\r\f\v]+|[ \t\n\r\f\v]+$/g, "");
-    if (!/^\d+$/.test(raw)) return cfg.initial_step;
-    return Math.min(Math.max(Number(raw), 0), cfg.steps.length);
+    return resolveStep(vals.length ? vals[vals.length - 1] : null, cfg);
   }
 
   // The synced step (app/tour/view.py's stepper): 0 while the card is hidden.  Python (a notebook's
@@ -132,7 +165,7 @@ const AttnTour = (function (M) {
     try {
       const out = new URLSearchParams(window.location.search);
       const k = c.visible ? c.step : 0;
-      if (k === 1) out.delete("tour"); else out.set("tour", String(k));
+      if (k === 1) out.delete("tour"); else out.set("tour", k === 0 ? "0" : c.cfg.steps[k - 1].id);
       const q = out.toString();
       window.history.replaceState(null, "", q ? "?" + q : window.location.pathname);
     } catch (e) { /* a sandboxed frame may refuse; the tour works without it */ }
@@ -141,7 +174,7 @@ const AttnTour = (function (M) {
   // ---- the card ----------------------------------------------------------------------------------
 
   function render(a, c) {
-    const n = c.cfg.steps.length, k = c.step;
+    const n = c.cfg.steps.length, k = c.step, step = c.cfg.steps[k - 1];
     const status = c.status === "found" ? c.cfg.found[k - 1] : c.status === "shown" ? c.cfg.shown[k - 1] : "";
     set(a.card, "text", c.cfg.cards[k - 1] + status + "</div>");
     set(a.prev, "disabled", k <= 1);
@@ -149,6 +182,74 @@ const AttnTour = (function (M) {
     set(a.box, "visible", c.visible);
     set(a.open, "visible", !c.visible);
     set(a.open, "label", `${c.cfg.words.open} (step ${k} of ${n})`);
+    set(a.skip, "visible", !!step.skip);
+    if (step.skip) set(a.skip, "label", step.skip[1]);
+    moveCard(step);
+  }
+
+  // The card travels with its section.  Where the section's figure stays in view (a wide screen, or a phone whose
+  // stage sticks), the card heads the side column beside it; where one column holds everything and the figure
+  // scrolls with the page, the card stands above the figure; in a section of one column, right above the block
+  // that holds the step's figure.  (In a notebook the page has no slots, and the card stays put.)
+  function moveCard(step) {
+    if (typeof document === "undefined") return;
+    const card = document.getElementById("attn-b-tour"), page = globalThis.AttnPage;
+    const slot = (where) => document.querySelector(`.attn-card-slot[data-section="${step.section}"][data-where="${where}"]`);
+    if (!card) return;
+    let where = null, before = null;
+    if (slot("side")) {
+      const sec = document.getElementById(`attn-sec-${step.section}`), stage = sec && sec.querySelector(".attn-stage");
+      const pinned = innerWidth >= 900 || (stage && getComputedStyle(stage).position === "sticky");
+      where = pinned ? slot("side") : slot("top");
+    } else if (slot("body")) {
+      where = slot("body");
+      const b = page && page.blockOf ? page.blockOf(step.look[0]) : null, el = b && document.getElementById(b.el);
+      if (el && el.parentElement) { where = el.parentElement; before = el; }
+    }
+    if (where && (card.parentElement !== where || card.nextElementSibling !== before)) where.insertBefore(card, before);
+  }
+
+  // ---- the other sections: their numbers from the page's bus, their Show me through it -------------------
+
+  function listen(a, c) {
+    const doc = a.card.document;
+    c.sectionReadouts = {};
+    for (const section of new Set(c.cfg.steps.map((s) => s.section))) {
+      if (section === "regression") continue;
+      U.subscribe(doc, `readouts:${section}`, (r) => {
+        c.sectionReadouts[section] = r;
+        const step = c.cfg.steps[c.step - 1];
+        if (step && step.section === section) {
+          if (c.showing === section && holds(a, c)) {
+            c.showing = null;
+            c.held = true;
+            if (c.status !== "found") c.status = "shown";
+            render(a, c);
+            reveal(c);   // the card's new line moved what is under it
+          }
+          else moved(a, c);
+        }
+      });
+    }
+  }
+
+  // Each section that owns a setting of the step is asked for it (drawn first if it is not drawn yet).
+  function showMeElsewhere(a, c, step) {
+    const page = globalThis.AttnPage, doc = a.card.document;
+    c.showing = step.section;
+    for (const [section, values] of Object.entries(step.apply)) {
+      c.applySeq = (c.applySeq || 0) + 1;
+      const req = { seq: c.applySeq, values };
+      const ask = () => U.publish(doc, `apply:${section}`, req);
+      if (page && page.ensure) page.ensure(section).then(ask, ask); else ask();
+    }
+    reveal(c);
+  }
+
+  // A step's figure as a PNG for slides (the first plot the step looks at).
+  function savePng(a, c) {
+    const step = c.cfg.steps[c.step - 1], page = globalThis.AttnPage;
+    if (page && page.savePng) page.savePng(step.look[0], step.id).catch((e) => console.error(e));
   }
 
   function stopTween(c) {
@@ -169,6 +270,7 @@ const AttnTour = (function (M) {
     k = Math.min(Math.max(k, 1), n);
     stopTween(c);
     c.step = k;
+    c.showing = null;
     c.status = c.foundSteps.has(k) ? "found" : null;   // a step found earlier keeps its check mark
     c.held = holds(a, c);   // a state the page is already in is not a discovery: reaching it is
     render(a, c);
@@ -181,7 +283,7 @@ const AttnTour = (function (M) {
   // What the step talks about and asks the student to move, on screen together (app/ui/loader.js reveal).
   function reveal(c) {
     const step = c.cfg.steps[c.step - 1], page = globalThis.AttnPage;
-    if (c.visible && step && page && page.reveal) page.reveal(step.look).catch((e) => console.error(e));
+    if (c.visible && step && page && page.reveal) page.reveal(step.look, { with: "attn-b-tour" }).catch((e) => console.error(e));
   }
 
   function setVisible(a, c, visible) {
@@ -196,6 +298,7 @@ const AttnTour = (function (M) {
   // so the regression engine redraws every frame as for a drag.
   function showMe(a, c) {
     const step = c.cfg.steps[c.step - 1], w = a.w;
+    if (step.section !== "regression") return showMeElsewhere(a, c, step);
     const target = Object.assign({}, c.cfg.defaults, step.state);
     stopTween(c);
     c.tweening = true;
@@ -279,13 +382,19 @@ const AttnTour = (function (M) {
 
   // In presentation mode the tour is a lecture script: the arrow keys go to the next and previous
   // step, unless a control that uses the arrows itself (a slider, a menu, a text field) has the focus.
+  function presenting(a) {
+    if (a.w && a.w.present) return a.w.present.active;
+    const page = typeof document !== "undefined" && document.querySelector(".attn-page");
+    return !!page && page.getAttribute("data-present") === "1";
+  }
+
   function keys(a, c) {
     if (c.keys) return;
     c.keys = true;
     window.addEventListener("keydown", (e) => {
       if (e.key !== "ArrowRight" && e.key !== "ArrowLeft") return;
       if (e.altKey || e.ctrlKey || e.metaKey || e.shiftKey || e.defaultPrevented) return;
-      if (!a.w.present.active || !c.visible) return;
+      if (!presenting(a) || !c.visible) return;
       for (const el of e.composedPath ? e.composedPath() : []) {
         if (!el || !el.tagName) continue;
         if (/^(INPUT|SELECT|TEXTAREA)$/.test(el.tagName)) return;
@@ -302,16 +411,32 @@ const AttnTour = (function (M) {
     c.looGrid = M.geomspace(c.cfg.loo_grid[0], c.cfg.loo_grid[1], c.cfg.loo_grid[2]);
     c.grid = M.linspace(c.cfg.x_grid[0], c.cfg.x_grid[1], c.cfg.x_grid[2]);
     // in a notebook, the synced step (Python may have moved it since the page was built); else the link's
-    const synced = a.stepper && Number.isFinite(Number(a.stepper.value)) ? Number(a.stepper.value) : c.cfg.initial_step;
-    const k = globalThis.__attnHostOwnsAddress !== true ? stepFromUrl(c.cfg) : Math.min(Math.max(synced, 0), c.cfg.steps.length);
+    let k;
+    if (globalThis.__attnHostOwnsAddress !== true) {
+      const r = stepFromUrl(c.cfg);
+      k = r.k;
+      if (r.notice) notice(a, r.notice);
+    } else {
+      const synced = a.stepper && Number.isFinite(Number(a.stepper.value)) ? Number(a.stepper.value) : 1;
+      k = Math.min(Math.max(synced, 0), c.cfg.steps.length);
+    }
+    listen(a, c);
     c.visible = k > 0;
     c.step = Math.max(1, k);
     c.status = null;
     c.foundSteps = new Set();
     c.ready = true;
-    go(a, c, c.step);
+    c.urlArmed = true;   // a corrected link is written back at once
+    go(a, c, c.step, c.step > 1);   // a link to a later step brings its figure into view
     keys(a, c);
-    c.urlArmed = true;
+  }
+
+  // A notice about the link's tour value, beside the regression's own notices about the link (escaped).
+  function notice(a, text) {
+    const d = a.notice_div;
+    if (!d) { console.warn("attention explorable tour:", text); return; }
+    d.text = (d.text || "") + `<p class="notice">${U.esc(text)}</p>`;
+    d.visible = true;
   }
 
   function handle(ev, a) {
@@ -331,6 +456,8 @@ const AttnTour = (function (M) {
         else if (origin === a.show) showMe(a, c);
         else if (origin === a.hide) { stopTween(c); setVisible(a, c, false); }
         else if (origin === a.open) setVisible(a, c, true);
+        else if (origin === a.skip) { const sk = c.cfg.steps[c.step - 1].skip; if (sk) go(a, c, sk[0], true); }
+        else if (origin === a.png) savePng(a, c);
         return;
       }
       if (ev === a.stepper) { fromStepper(a, c); return; }
@@ -341,5 +468,5 @@ const AttnTour = (function (M) {
     }
   }
 
-  return { handle, readouts, compare, holds, stateFor };
-})(AttnMirror);
+  return { handle, readouts, compare, holds, stateFor, resolveStep };
+})(AttnMirror, AttnCommon);

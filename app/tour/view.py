@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import html
 import re
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -23,14 +22,15 @@ from pathlib import Path
 from bokeh.layouts import column, row
 from bokeh.models import Button, CustomJS, Div, InlineStyleSheet, NumericInput
 
-from app.ui.engine import by_name
+from app.ui.engine import by_name, engine_code
 from app.ui.layout import Block
 
 from app.regression.text import SHARP_WEIGHT
 from app.regression.view import GRID_N
 from app.state import X_RANGE
 
-from .model import EQUAL_TOLERANCE, LOO_GRID, Tour, default_tour, full_state
+from .model import (EQUAL_TOLERANCE, LOO_GRID, MAX_ID, SECTION_KEYS, Tour, default_tour, full_state, resolve_step,
+                    show_me_settings)
 
 HERE = Path(__file__).resolve().parent
 APP = HERE.parent
@@ -41,11 +41,17 @@ WIDGET_NAMES = {"query": "query_slider", "logh": "bandwidth_slider", "logt": "te
                 "kernel": "kernel_select", "keynorm": "keynorm_slider", "dataset": "dataset_select",
                 "link": "link_toggle", "limits": "limits_toggle", "present": "present_toggle"}
 WORDS = {"prev": "\u2190 Previous", "next": "Next \u2192", "show": "Show me", "hide": "Free exploration",
-         "open": "Guided tour", "found": "Found it.", "try": "Try it:", "step": "Step {k} of {n}"}
+         "open": "Guided tour", "found": "Found it.", "try": "Try it:", "step": "Step {k} of {n}",
+         "skip": "Skip to {section} \u2192", "optional": "optional", "png": "Save the figure as PNG"}
+# What the card calls each section (its "skip to" button, its count line).
+SECTION_WORDS = {"regression": "kernel regression", "learning": "learning the kernel", "sentence": "self-attention",
+                 "routing": "W_Q and W_K learning", "ideas": "why attention won"}
 # The card's look, in the page's own sizes (app/theme.py's PAGE_CSS sets the font and h3).
 CARD_CSS = """
 .tour-card { border: 1px solid #c8d3dc; border-left: 4px solid #0072B2; border-radius: 4px; background: #F4F8FB;
-             padding: 4px 12px 6px; }
+             padding: 4px 12px 6px; font-size: var(--card-font-size, 1em); }
+span.tour-optional { font-size: 0.85em; color: #444; border: 1px solid #aaa; border-radius: 3px; padding: 0 4px;
+                     margin-left: 6px; }
 .tour-card h2 { font-size: 1.15em; margin: 0.2em 0 0.3em; }   /* the size of the page's h3 */
 p.tour-count { color: #444; margin: 0.3em 0 0; }
 p.tour-found { color: #1b5e20; font-weight: bold; }
@@ -65,30 +71,6 @@ class TourView:
         return Block("tour", self.layout, "side", height=300, first=True)
 
 
-def bind_tour_length(tour: Tour) -> None:
-    """Let links say ``?tour=N`` up to this tour's number of steps (``tour=0`` hides the tour).
-
-    The bound lives on the state class, so the served page's parser and the offline file's
-    (which reads app/state.py's url_spec from the engine's config) clamp ``tour`` alike.
-    """
-    from app.state import ExplorableState
-
-    ExplorableState.param.tour.bounds = (0, len(tour))
-
-
-@contextmanager
-def tour_length(tour: Tour):
-    """``bind_tour_length(tour)`` while building one page, then the bound as it was."""
-    from app.state import ExplorableState
-
-    before = ExplorableState.param.tour.bounds
-    bind_tour_length(tour)
-    try:
-        yield
-    finally:
-        ExplorableState.param.tour.bounds = before
-
-
 def _markup(text: str) -> str:
     return re.sub(r"\*([^*\n]+)\*", r"<em>\1</em>", html.escape(text, quote=True))
 
@@ -97,8 +79,9 @@ def card_html(tour: Tour, k: int) -> str:
     """The card's HTML for step ``k`` (from 1), every text escaped; open, for a status line and ``</div>``."""
     s, n = tour.steps[k - 1], len(tour)
     count = WORDS["step"].format(k=k, n=n)
+    optional = f'<span class="tour-optional">{WORDS["optional"]}</span>' if s.optional else ""
     return (f'<div class="tour-card" role="region" aria-label="guided tour, {count.lower()}">'
-            f'<p class="tour-count">{count} \u00b7 {html.escape(tour.title)}</p>'
+            f'<p class="tour-count">{count} \u00b7 {html.escape(SECTION_WORDS[s.section])}{optional}</p>'
             f"<h2>{_markup(s.title)}</h2><p>{_markup(s.text)}</p>"
             f'<p class="tour-do"><b>{WORDS["try"]}</b> {_markup(s.do)}</p>')
 
@@ -110,20 +93,14 @@ def _status(s, found: bool) -> str:
     return f'<p class="tour-shown" aria-live="polite">{_markup(s.found)}</p>'
 
 
-def _mirror_path() -> Path:
-    for p in (APP / "ui" / "mirror.js", APP / "mirror.js"):
-        if p.is_file():
-            return p
-    raise FileNotFoundError("mirror.js (the core's formulas in JS) is not in app/ui/ or app/")
+ENGINE_ARGS = ["config", "card", "box", "prev", "next", "show", "hide", "open", "skip", "png", "w", "ds", "more",
+               "main", "stepper", "notice_div"]
 
 
 @lru_cache(maxsize=None)
 def engine_source() -> str:
-    mirror = _mirror_path().read_text(encoding="utf-8")
-    tour = (HERE / "tour.js").read_text(encoding="utf-8")
-    return (f"{mirror}\n{tour}\n"
-            "AttnTour.handle(cb_obj, {config, card, box, prev, next, show, hide, open, w, ds, more, main, "
-            "stepper});\n")
+    """ui/mirror.js (the regression's readouts), ui/common.js (the page's bus, the link's parser), tour.js."""
+    return engine_code(HERE / "tour.js", "AttnTour.handle", ENGINE_ARGS)
 
 
 # A step's "look" names the page's models by name; "readouts" is the line under the main plot, which stays
@@ -141,19 +118,42 @@ def needs_more(state: dict) -> bool:
     return any(k in state and state[k] != defaults.get(k, state[k]) for k in MORE_KEYS)
 
 
-def tour_config(tour: Tour, *, step: int) -> dict:
-    """What tour.js needs: the steps' states and conditions, and the card texts (already HTML)."""
+def _applies(step) -> dict:
+    """What a step's Show me asks of each section, by the section that owns each setting (a learning step may set
+    the regression's dataset, an ideas step the self-attention section's sentence)."""
+    if step.section == "regression":
+        return {}
+    out: dict = {}
+    for key, value in show_me_settings(step).items():
+        owner = next((sec for sec, keys in SECTION_KEYS.items() if key in keys), step.section)
+        out.setdefault(owner, {})[key] = value
+    return out
+
+
+def tour_config(tour: Tour, *, step) -> dict:
+    """What tour.js needs: the steps (their sections, states, conditions and what they look at), the card texts
+    (already HTML), and the link's rule (``step``: the raw ``tour`` value, resolved in the browser by the twin of
+    ``app.tour.model.resolve_step``)."""
+    sections = [st.section for st in tour.steps]
+    nexts = {}
+    for k, sec in enumerate(sections):   # "skip to ...": the first step of the next section, if any
+        later = next((j for j in range(k + 1, len(sections)) if sections[j] != sec), None)
+        nexts[k] = None if later is None else [later + 1, WORDS["skip"].format(section=SECTION_WORDS[sections[later]])]
     return {
-        "initial_step": int(step), "tween_ms": TWEEN_MS, "min_frames": MIN_FRAMES, "tolerance": EQUAL_TOLERANCE,
+        "initial_step": step, "tween_ms": TWEEN_MS, "min_frames": MIN_FRAMES, "tolerance": EQUAL_TOLERANCE,
         "loo_grid": list(LOO_GRID), "defaults": full_state({}),
         "x_grid": [*X_RANGE, GRID_N], "sharp_weight": SHARP_WEIGHT,
-        "steps": [{"state": dict(s.state), "when": [list(c) for c in s.when], "more": needs_more(s.state),
-                   "look": [LOOK_MODELS.get(n, n) for n in s.looks_at]}
-                  for s in tour.steps],
+        "steps": [{"id": st.id, "section": st.section,
+                   "state": dict(st.state) if st.section == "regression" else show_me_settings(st),
+                   "when": [list(c) for c in st.when], "more": st.section == "regression" and needs_more(st.state),
+                   "look": [LOOK_MODELS.get(n, n) for n in st.looks_at], "optional": st.optional,
+                   "skip": nexts[k], "apply": _applies(st)}
+                  for k, st in enumerate(tour.steps)],
         "cards": [card_html(tour, k) for k in range(1, len(tour) + 1)],
-        "found": [_status(s, True) for s in tour.steps],
-        "shown": [_status(s, False) for s in tour.steps],
+        "found": [_status(st, True) for st in tour.steps],
+        "shown": [_status(st, False) for st in tour.steps],
         "words": {"open": WORDS["open"]},
+        "link": {"max_id": MAX_ID, "shown_max": 40, "first_id": tour.steps[0].id},
     }
 
 
@@ -164,11 +164,12 @@ def _find(named: dict, name):
     return m
 
 
-def build_tour(layout=None, *, tour: Tour | None = None, step: int = 1, named: dict | None = None) -> TourView:
-    """The step card for the regression section, whose widgets are found by name in ``named`` (or in ``layout``)."""
+def build_tour(layout=None, *, tour: Tour | None = None, step=1, named: dict | None = None) -> TourView:
+    """The step card, whose regression widgets are found by name in ``named`` (or in ``layout``); ``step`` is the
+    raw ``tour`` setting (a number or an id), resolved here for the card the page is built with."""
     tour = tour or default_tour()
-    step = min(max(int(step), 0), len(tour))
-    shown = max(step, 1)
+    k, _notice = resolve_step(str(step), tour)
+    shown = max(k, 1)
     css = [InlineStyleSheet(css=_page_css() + CARD_CSS)]
     card = Div(text=card_html(tour, shown) + "</div>", name="tour_card", stylesheets=css,
                sizing_mode="stretch_width", min_width=260)
@@ -178,45 +179,55 @@ def build_tour(layout=None, *, tour: Tour | None = None, step: int = 1, named: d
                   stylesheets=[InlineStyleSheet(css=_primary_css())])
     nxt = Button(label=WORDS["next"], name="tour_next", disabled=shown >= len(tour))
     hide = Button(label=WORDS["hide"], name="tour_hide")
+    skip = Button(label=WORDS["skip"].format(section=""), name="tour_skip", visible=False)
+    png = Button(label=WORDS["png"], name="tour_png")
     wrap = {"flex-wrap": "wrap", "gap": "4px 8px"}
     box = column(card, row(prev, show, nxt, hide, sizing_mode="stretch_width", styles=wrap),
-                 sizing_mode="stretch_width", name="tour_box", visible=step > 0)
-    opener = Button(label=f"{WORDS['open']} (step {shown} of {len(tour)})", name="tour_open", visible=step == 0)
-    named = named if named is not None else by_name(layout)
-    w = {key: _find(named, name) for key, name in WIDGET_NAMES.items()}
-    ds = _find(named, "dataset")
+                 row(skip, png, sizing_mode="stretch_width", styles=wrap),
+                 sizing_mode="stretch_width", name="tour_box", visible=k > 0)
+    opener = Button(label=f"{WORDS['open']} (step {shown} of {len(tour)})", name="tour_open", visible=k == 0)
+    named = named if named is not None else (by_name(layout) if layout is not None else {})
+    regression = any(st.section == "regression" for st in tour.steps)
+    w = {key: _find(named, name) if regression else named.get(name) for key, name in WIDGET_NAMES.items()}
+    ds = _find(named, "dataset") if regression else named.get("dataset")
     config = tour_config(tour, step=step)
     # The step shown (0: the card is hidden), both ways between Python and the card: a notebook's
     # e.tour = 3 sets it and the card moves; Next, Previous and Free exploration write it back.  Never on
     # the page (not in a layout): a synced value only.
-    stepper = NumericInput(value=step, mode="int", low=0, high=len(tour), name="tour_step", visible=False)
+    stepper = NumericInput(value=k, mode="int", low=0, high=len(tour), name="tour_step", visible=False)
     # the "More controls" column (None where a section has none) and the main plot, whose drag stops a tween
     more = named.get("more_controls")
     main = named.get("main_plot")
     engine = CustomJS(args=dict(config=config, card=card, box=box, prev=prev, next=nxt, show=show, hide=hide,
-                                open=opener, w=w, ds=ds, more=more, main=main, stepper=stepper),
+                                open=opener, skip=skip, png=png, w=w, ds=ds, more=more, main=main, stepper=stepper,
+                                notice_div=named.get("notices")),
                       code=engine_source())
     stepper.js_on_change("value", engine)
-    for b in (prev, show, nxt, hide, opener):
+    for b in (prev, show, nxt, hide, opener, skip, png):
         b.js_on_event("button_click", engine)
     for key in ("query", "logh", "logt", "kernel", "keynorm", "dataset"):
-        w[key].js_on_change("value", engine)
+        if w[key] is not None:
+            w[key].js_on_change("value", engine)
     for key in ("link", "limits"):   # a click during "Show me" stops it
-        w[key].js_on_change("active", engine)
+        if w[key] is not None:
+            w[key].js_on_change("active", engine)
     if main is not None:   # a drag on the plot during "Show me" stops it, and the drag wins
         for event in ("panstart", "pan", "tap"):
             main.js_on_event(event, engine)
-    ds.js_on_change("data", engine)
+    if ds is not None:
+        ds.js_on_change("data", engine)
     section = column(box, opener, sizing_mode="stretch_width", name="tour")
     return TourView(layout=section, engine=engine,
                     models=dict(card=card, box=box, prev=prev, next=nxt, show=show, hide=hide, open=opener,
-                                stepper=stepper, config=config))
+                                skip=skip, png=png, stepper=stepper, config=config))
 
 
 def add_tour(regression, state, *, tour: Tour | None = None) -> TourView:
-    """Build the card for ``state.tour`` for the regression section (a RegressionView); its ``block`` goes
-    first in that section's side column (app/sections.py)."""
-    return build_tour(tour=tour or default_tour(), step=getattr(state, "tour", 1), named=regression.named)
+    """Build the card for ``state.tour``; ``regression`` (a RegressionView, or None on a page without it) lends
+    its widgets to the regression steps.  The card's ``block`` starts in the page's first section
+    (app/sections.py); in the browser it moves to the section of the step it shows (tour.js)."""
+    named = regression.named if regression is not None else {}
+    return build_tour(tour=tour or default_tour(), step=getattr(state, "tour", 1), named=named)
 
 
 def _theme():
@@ -232,4 +243,4 @@ def _primary_css() -> str:
     return _theme().PRIMARY_BUTTON_CSS
 
 
-__all__ = ["TourView", "build_tour", "add_tour", "bind_tour_length", "tour_length", "card_html", "tour_config"]
+__all__ = ["TourView", "build_tour", "add_tour", "card_html", "tour_config"]

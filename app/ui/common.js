@@ -107,6 +107,8 @@ const AttnCommon = (function () {
     } else if (s.kind === "choice") {
       if (s.choices.includes(raw)) values[key] = raw;
       else notices.push(`Ignored ${key}=\u201c${shown(raw)}\u201d: expected one of ${s.choices.join(", ")}.`);
+    } else if (s.kind === "tour") {   // a step's number or id, kept as written: the tour resolves it
+      values[key] = Array.from(raw).slice(0, s.max).join("");
     } else {
       if (Array.from(raw).length > s.max) { notices.push(`Ignored ${key}: longer than ${s.max} characters.`); return; }
       values[key] = raw;
@@ -127,6 +129,7 @@ const AttnCommon = (function () {
       }
       if (vals.length > 1) notices.push(`\u201c${key}\u201d was given ${vals.length} times; using the last value.`);
       const raw = vals[vals.length - 1].replace(WS, "");
+      if (raw === "" && spec[key].kind === "tour") { values[key] = raw; continue; }   // the tour says so itself
       if (raw === "") { notices.push(`Ignored an empty value for \u201c${key}\u201d.`); continue; }
       parseValue(key, raw, spec[key], R, notices, values);
     }
@@ -326,7 +329,29 @@ const AttnCommon = (function () {
     if (b.last.has(topic)) fn(b.last.get(topic));
   }
 
-  return { esc, fixed, general, signed, plain, parseQuery, pageState, runGuarded, clamp, setWidget, quiet,
+  // ---- the tour and the sections (app/tour/tour.js) -------------------------------------------------------
+
+  // A section tells the page its numbers (the names a tour step's goal compares, app/tour/model.py CONDITIONS)
+  // whenever they change: topic "readouts:<section>", at most once a frame.
+  function tellReadouts(doc, c, section, compute) {
+    if (!doc || c.readoutsFrame) return;
+    const send = () => { c.readoutsFrame = null; try { publish(doc, `readouts:${section}`, compute()); } catch (e) { console.error(e); } };
+    if (typeof requestAnimationFrame !== "function") { send(); return; }
+    c.readoutsFrame = requestAnimationFrame(send);
+  }
+
+  // The tour asks a section to reach a state (a step's Show me): topic "apply:<section>", {seq, values}.  A
+  // section that starts later hears the last request at once; each request is applied once.
+  function onApply(doc, c, section, apply) {
+    subscribe(doc, `apply:${section}`, (req) => {
+      if (!req || req.seq === c.appliedSeq) return;
+      c.appliedSeq = req.seq;
+      apply(req.values || {});
+    });
+  }
+
+  return { esc, fixed, general, signed, plain, parseQuery, pageState, runGuarded, clamp, setWidget, quiet, tellReadouts,
+           onApply,
            findView, plotView, framePaints, paintSoon, setHtml, afterPaint, scheduleUrl, hostOwnsAddress, publish,
            subscribe };
 })();

@@ -104,17 +104,25 @@ def placeholder(block: Block) -> str:
     return f'<div class="attn-block b-{block.name}" id="{element_id(block)}"{style}></div>'
 
 
+def card_slot(section: SectionBlocks, where: str) -> str:
+    """Where the tour's step card stands while it shows a step of this section (app/tour/tour.js moves it):
+    at the top of the side column ("side"), above the figure when one column holds everything and the figure
+    does not stay in view ("top"), or at the top of the body in a section without a side column ("body")."""
+    return f'<div class="attn-card-slot" data-section="{section.name}" data-where="{where}"></div>'
+
+
 def section_html(section: SectionBlocks) -> str:
-    """The skeleton of one section, with a placeholder for each of its blocks."""
+    """The skeleton of one section, with a placeholder for each of its blocks (and a slot for the step card)."""
     blocks = lambda *places: "".join(placeholder(b) for b in section.placed(*places))  # noqa: E731
-    parts = []
+    parts, grid = [], bool(section.placed(*GRID_PLACES))
     if section.placed("head"):
         parts.append(_div("attn-head", blocks("head")))
-    if section.placed(*GRID_PLACES):
+    if grid:
         fig = _div("attn-fig", _div("attn-stage", blocks("stage")) + _div("attn-xplots", blocks("xplots")))
-        parts.append(_div("attn-grid", fig + _div("attn-side", blocks("side"))))
-    if section.placed("body"):
-        parts.append(_div("attn-body", blocks("body")))
+        parts.append(card_slot(section, "top"))
+        parts.append(_div("attn-grid", fig + _div("attn-side", card_slot(section, "side") + blocks("side"))))
+    if section.placed("body") or not grid:
+        parts.append(_div("attn-body", ("" if grid else card_slot(section, "body")) + blocks("body")))
     return (f'<section class="attn-sec attn-sec-{section.name}" id="attn-sec-{section.name}" '
             f'data-section="{section.name}">{"".join(parts)}</section>')
 
@@ -127,6 +135,7 @@ body {{ margin: 0; background: #fff; color: #222; font-family: {theme.FONT}; }}
 .attn-page {{ max-width: var(--page-max-width, 1200px); margin: 0 auto; padding: 0 8px 24px; box-sizing: border-box; }}
 .attn-sec {{ margin: 0 0 28px; }}
 .attn-block {{ min-width: 0; }}
+.attn-card-slot > .attn-block {{ margin: 0 0 8px; }}
 .attn-grid {{ display: block; }}
 .attn-fig {{ display: contents; }}
 .attn-stage {{ position: sticky; top: 0; z-index: 3; background: #fff; box-shadow: 0 6px 6px -6px rgba(0,0,0,0.25); }}

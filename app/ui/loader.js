@@ -203,6 +203,13 @@ const AttnPage = (function (U) {
     return v && v.el && v.el.isConnected ? v.el : null;
   }
 
+  // The page's section an element is in (walking out of the shadow roots BokehJS draws into).
+  function sectionOf(el) {
+    for (let e = el; e; e = e.parentElement || (e.getRootNode && e.getRootNode().host) || null)
+      if (e.nodeType === 1 && e.classList.contains("attn-sec")) return e;
+    return null;
+  }
+
   function stickyAncestor(el) {
     for (let e = el; e; e = e.parentElement || (e.getRootNode && e.getRootNode().host) || null)
       if (e.nodeType === 1 && getComputedStyle(e).position === "sticky") return e;
@@ -212,12 +219,16 @@ const AttnPage = (function (U) {
   // Scroll as little as possible so that every named element is on screen, below whatever stays stuck at the
   // top of the screen above it (the stage on a phone).  Elements inside a sticky column stay in view by
   // themselves once their section is; the others decide where to scroll.
-  async function reveal(names) {
+  // options.with: the id of one more element to keep on screen when it fits too (the step card above a figure).
+  async function reveal(names, options) {
     S.revealing += 1;
-    try { await revealNow(names); } finally { S.revealing -= 1; }
+    try {
+      // a block just drawn may still be settling into its size: look again until nothing needs to move
+      for (let k = 0; k < 4; k++) if (!(await revealNow(names, options || {}))) break;
+    } finally { S.revealing -= 1; }
   }
 
-  async function revealNow(names) {
+  async function revealNow(names, options) {
     for (const n of names) { const b = blockOf(n); if (b) await draw(b); }
     // wait until every element has been laid out (a block just drawn, a column just opened) and the texts that
     // follow a change have been written (they move what is under them), at most 1 s
@@ -230,38 +241,75 @@ const AttnPage = (function (U) {
     }
     await frame();
     els = els.filter((e) => e && e.getBoundingClientRect().height > 0);
-    if (!els.length) return;
+    if (!els.length) return false;
     const free = els.filter((e) => !stickyAncestor(e)), pinned = els.filter((e) => stickyAncestor(e));
     const H = innerHeight, y0 = scrollY, gap = 8;
     let want = y0;
     if (free.length) {
-      const rects = free.map((e) => e.getBoundingClientRect());
-      const top = Math.min(...rects.map((r) => r.top)) + y0, bottom = Math.max(...rects.map((r) => r.bottom)) + y0;
-      const left = Math.min(...rects.map((r) => r.left)), right = Math.max(...rects.map((r) => r.right));
-      // what stays stuck above these elements (sticky and horizontally over them): its height is lost
+      const span = (list) => {
+        const rs = list.map((e) => e.getBoundingClientRect());
+        return { top: Math.min(...rs.map((r) => r.top)) + y0, bottom: Math.max(...rs.map((r) => r.bottom)) + y0,
+                 left: Math.min(...rs.map((r) => r.left)), right: Math.max(...rs.map((r) => r.right)) };
+      };
+      const need = span(free);
+      // what stays stuck above these elements (sticky, in their section, horizontally over them): its height is lost
       let band = 0;
-      for (const st of document.querySelectorAll(".attn-stage, .attn-fig")) {
+      const sec = sectionOf(free[0]);
+      for (const st of sec ? sec.querySelectorAll(".attn-stage, .attn-fig") : []) {
         if (getComputedStyle(st).position !== "sticky") continue;
         const r = st.getBoundingClientRect();
-        if (r.right > left && r.left < right && r.height < H * 0.75) band = Math.max(band, r.height);
+        if (r.right > need.left && r.left < need.right && r.height < H * 0.75) band = Math.max(band, r.height);
       }
-      if (top - y0 < band + gap) want = top - band - gap;
-      else if (bottom - y0 > H - gap) want = Math.min(bottom - H + gap, top - band - gap);
+      const room = H - band - 2 * gap;
+      // the scroll positions that show a span whole: [bottom - H + gap, top - band - gap]
+      const range = (sp) => [sp.bottom - H + gap, sp.top - band - gap];
+      let [lo, hi] = range(need);
+      if (need.bottom - need.top > room) {   // too tall together: the first (the figure) whole, at the top
+        const first = span([free[0]]);
+        lo = hi = first.top - band - gap;
+      } else {
+        // one more element (the step card), when everything fits with it
+        const extra = options.with ? document.getElementById(options.with) : null;
+        if (extra && !stickyAncestor(extra) && extra.getBoundingClientRect().height > 0) {
+          const all = span(free.concat([extra]));
+          if (all.bottom - all.top <= room) [lo, hi] = range(all);
+        }
+      }
+      want = Math.min(Math.max(y0, lo), hi);
     } else {
       // only pinned elements: bring their column into view (it then stays at the top)
       const r = pinned[0].getBoundingClientRect();
       if (r.top < 0 || r.bottom > H) want = y0 + r.top - gap;
     }
     want = Math.max(0, Math.round(want));
-    if (Math.abs(want - y0) < 2) return;
+    if (Math.abs(want - y0) < 2) return false;
     const smooth = !(matchMedia && matchMedia("(prefers-reduced-motion: reduce)").matches);
     scrollTo({ top: want, behavior: smooth ? "smooth" : "auto" });
+    if (smooth) {   // the glide's end, at most a second
+      for (let k = 0; k < 60 && Math.abs(scrollY - want) > 2; k++) await frame();
+    }
+    return true;
   }
 
   function allDrawn() { return !!S.plan && S.plan.blocks.every((b) => b.view); }
 
   // timings: how long each block took to build (ms, and when it started), for the benchmarks
-  return { start, ensure, drawn, allDrawn, reveal, blockOf, get doc() { return S.doc; }, get timings() { return S.timings; },
+  // A plot as a PNG file for slides (what BokehJS's save tool does, without a toolbar on the page).
+  async function savePng(name, file) {
+    const b = blockOf(name);
+    if (b) await draw(b);
+    const m = S.doc.get_model_by_name(name), v = m && Bokeh.index.find_one(m);
+    if (!v || typeof v.export !== "function") throw new Error(`no plot named ${name} to save`);
+    const blob = await v.export("png").to_blob();
+    const link = document.createElement("a");
+    link.href = URL.createObjectURL(blob);
+    link.download = `${file || name}.png`;
+    link.dispatchEvent(new MouseEvent("click"));
+    setTimeout(() => URL.revokeObjectURL(link.href), 5000);
+    return link.download;
+  }
+
+  return { start, ensure, drawn, allDrawn, reveal, blockOf, savePng, get doc() { return S.doc; }, get timings() { return S.timings; },
            get revealing() { return S.revealing; } };
 })(AttnCommon);
 globalThis.AttnPage = AttnPage;   // for the engines (each runs in its own function) and for tests

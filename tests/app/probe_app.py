@@ -2,8 +2,9 @@
 
 Switched by environment variables of the server process, so app code carries no test hooks:
 
-* ``PROBE_FAULT=1``  -- ``Explorable._push_generated`` raises for a page opened with ``?n=1999`` (a fault in
-  one session's callback; every other session generates as usual).
+* ``PROBE_FAULT=1``  -- on a page opened with ``?n=1999``, the Python callback that follows the bandwidth
+  slider (``Explorable._syncer``) raises (a fault in one session's callback; every other callback of that
+  session, and every other session, works as usual).
 * ``PROBE_NAGLE=1``  -- leave Bokeh's websockets with Nagle's algorithm on (what the app switches off), to
   measure the difference.
 * ``PROBE_GCLOG=1``  -- log every garbage collection that pauses the process for 20 ms or more (generation,
@@ -36,15 +37,21 @@ from app.serving import no_delay_websockets, skip_document_validation  # noqa: E
 
 def _faulty(original):
     # a closure, not a module global: Bokeh clears this script's module when its session ends
-    def _push_generated(self):
-        if self.n == 1999:
-            raise RuntimeError("injected fault (tests/app/probe_app.py)")
-        return original(self)
-    return _push_generated
+    def _syncer(self, pname, conv):
+        sync = original(self, pname, conv)
+        if pname != "bandwidth":
+            return sync
+
+        def faulty(attr, old, new):
+            if self.n == 1999:
+                raise RuntimeError("injected fault (tests/app/probe_app.py)")
+            return sync(attr, old, new)
+        return faulty
+    return _syncer
 
 
 if os.environ.get("PROBE_FAULT") == "1" and not getattr(Explorable, "_probe_fault", False):
-    Explorable._push_generated = _faulty(Explorable._push_generated)
+    Explorable._syncer = _faulty(Explorable._syncer)
     Explorable._probe_fault = True
 
 if os.environ.get("PROBE_NAGLE") != "1":

@@ -1,9 +1,7 @@
-"""The learning section's builder (no browser): both modes build, the shipped paths are the core's, links parse."""
+"""The learning section's builder (no browser): its blocks and engine, the shipped paths are the core's, a
+dataset the page makes is trained in the browser, links parse."""
 
 from __future__ import annotations
-
-import json
-import time
 
 import numpy as np
 import pytest
@@ -13,25 +11,38 @@ from attention import learn
 from app.learning import view as lv
 from app.learning import text
 from app.regression.view import build_regression
-from app.export import SECTIONS, build_static_document
+from app.export import SECTIONS, build_document
 from app.state import (BANDWIDTH_LR_PRESETS, METRIC_LR_PRESETS, ExplorableState, parse_query, to_query,
                        url_spec)
+from app.ui.engine import worker_sources
+from app.ui.layout import layout_names
+from app.ui.theme import GREEN
+
+from tests.browser.pageutil import ROOT
 
 
-def _build(mode="static", state=None, dataset=None):
+def _build(state=None, dataset=None):
     state = state or ExplorableState()
-    reg = build_regression(state, mode=mode, dataset=dataset)
-    return reg, lv.build_learning(state, mode=mode, regression=reg)
+    reg = build_regression(state, dataset=dataset)
+    return reg, lv.build_learning(state, regression=reg)
 
 
-@pytest.mark.parametrize("mode", ["served", "static"])
-def test_builds_in_both_modes(mode):
-    reg, view = _build(mode)
-    assert view.layout.name == "learning_section"
+@pytest.fixture(scope="module")
+def built():
+    return _build()
+
+
+def test_builds_its_blocks_and_its_engine(built):
+    reg, view = built
+    assert [(b.name, b.place) for b in view.blocks] == [("learning-intro", "body"), ("learning-bandwidth", "body"),
+                                                         ("learning-metric", "body")]
+    shown = {n for b in view.blocks for n in layout_names(b.model)}
+    assert {"learn_fit_plot", "learn_path_plot", "learn_loss_plot", "metric_plot", "metric_loss_plot",
+            "learn_lr_select", "metric_lr_select"} <= shown
     assert "Learning.handle(cb_obj" in view.engine.code and "const AttnMirror" in view.engine.code
     assert set(view.engine.args) == set(lv.ENGINE_ARGS)
     cfg = view.models["config"]
-    assert cfg["mode"] == mode
+    assert "mode" not in cfg
     assert cfg["initial"] == {"lr": "2", "step": 0, "metric_lr": "2", "metric_step": 0}
     # the engine listens to its controls, the regression's slider and dataset, and the metric plot's gestures
     for w in ("lr", "metric_lr"):
@@ -46,13 +57,30 @@ def test_builds_in_both_modes(mode):
         assert view.models[name].syncable is False
 
 
-def test_path_is_drawn_on_the_bias_variance_plot():
-    reg, view = _build()
+def test_a_dataset_the_page_makes_is_trained_in_the_browser_never_in_python(built):
+    """The generator's samples (and your own data) are trained by ui/train.js, in a Web Worker for large ones:
+    the engine carries the trainer, the worker gets the files it runs, and no Python callback is left to train."""
+    reg, view = built
+    code, cfg = view.engine.code, view.models["config"]
+    train = (ROOT / "app" / "ui" / "train.js").read_text(encoding="utf-8")
+    worker = (ROOT / "app" / "ui" / "worker.js").read_text(encoding="utf-8")
+    assert code.count(train) == 1 and code.count(worker) == 1
+    assert cfg["worker_sources"] == worker_sources("common.js", "train.js")
+    assert cfg["worker_above_n"] == lv.WORKER_ABOVE_N
+    assert cfg["bandwidth"]["h0"] == lv.H0 and cfg["bandwidth"]["steps"] == lv.STEPS
+    assert view.models["gen"].data["h"] == []
+    assert not reg.ds._callbacks and not view.models["gen"]._callbacks   # nothing in Python listens
+
+
+def test_path_is_drawn_on_the_bias_variance_plot(built):
+    reg, view = built
     fb = next(f for f in reg.models["figs"] if f.name == "bias_variance_plot")
     sources = {r.data_source.name for r in fb.renderers}
     assert {"learn_bw_path", "learn_bw_now", "hcurve"} <= sources
-    labels = [item.label.value for item in fb.legend[0].items]
-    assert "gradient descent on h" in labels
+    # the plot's legend is HTML under it: the path's entry joins the regression's own, in its colour
+    assert ("gradient descent on h", GREEN, "solid") in reg.bias_items
+    assert "gradient descent on h" in reg.bias_legend.text and reg.bias_legend.text.count('class="key"') == len(
+        reg.bias_items) == 5
 
 
 def test_defaults_match_the_core():
@@ -63,8 +91,8 @@ def test_defaults_match_the_core():
     assert spec["step"]["hi"] == lv.STEPS and spec["metric_step"]["hi"] == lv.METRIC_STEPS
 
 
-def test_bandwidth_paths_are_the_cores():
-    _, view = _build()
+def test_bandwidth_paths_are_the_cores(built):
+    _, view = built
     trajs = view.models["config"]["bandwidth"]["trajectories"]
     assert set(trajs) == set(attention.list_datasets())
     for name in attention.list_datasets():
@@ -81,8 +109,8 @@ def test_bandwidth_paths_are_the_cores():
             assert got["message"] == [text.refusal_text(m, float(lr), BANDWIDTH_LR_PRESETS) for m in tr.message]
 
 
-def test_metric_paths_are_the_cores():
-    _, view = _build()
+def test_metric_paths_are_the_cores(built):
+    _, view = built
     mc = view.models["config"]["metric"]
     m = learn.load_metric_dataset()
     np.testing.assert_array_equal(mc["X"], m.X)
@@ -123,12 +151,14 @@ def test_a_diverging_preset_carries_status_and_hint(lr):
     assert mt["W"][-1] == mt["W"][-2]
 
 
-def test_shipped_paths_are_computed_once_per_process():
+def test_shipped_paths_are_computed_once_per_process(monkeypatch):
     lv.precompute()
-    t0 = time.perf_counter()
-    assert lv.precompute() < 0.05
+    calls = []
+    real_bw, real_metric = attention.train_bandwidth, attention.train_metric
+    monkeypatch.setattr(attention, "train_bandwidth", lambda *a, **k: calls.append("h") or real_bw(*a, **k))
+    monkeypatch.setattr(attention, "train_metric", lambda *a, **k: calls.append("W") or real_metric(*a, **k))
     _build()
-    assert time.perf_counter() - t0 < 5.0
+    assert calls == []   # a second page (a served session's, a notebook cell's) trains nothing again
     assert lv.bandwidth_trajectories() is lv.bandwidth_trajectories()
 
 
@@ -145,137 +175,16 @@ def test_deep_link_keys_parse_and_clamp():
     assert view.widgets["lr"].value == "10" and view.widgets["metric_lr"].value == "100"
 
 
-def test_served_generated_dataset_is_trained_on_demand():
-    state = ExplorableState(dataset="generated", fn="sine", n=40, noise=0.2, seed=3)
-    d = attention.make_dataset("sine", 40, 0.2, 3)
-    reg, view = _build("served", state=state, dataset=d)
-    gen = view.models["gen"]
-    meta = json.loads(gen.tags[0])
-    assert meta["lr"] == "2" and json.loads(meta["dataset"])["name"] == "generated"
-    tr = attention.train_bandwidth(d.x, d.y, h0=lv.H0, learning_rate=2.0, steps=lv.STEPS)
-    np.testing.assert_array_equal(gen.data["h"], tr.h)
-    # a new learning rate: trained again, for the same dataset
-    view.widgets["lr"].value = "10"
-    tr10 = attention.train_bandwidth(d.x, d.y, h0=lv.H0, learning_rate=10.0, steps=lv.STEPS)
-    assert json.loads(gen.tags[0])["lr"] == "10"
-    np.testing.assert_array_equal(gen.data["h"], tr10.h)
-    assert state.lr == "10"
-    # a new generated dataset (as Explorable._push_generated sets it): trained again
-    d2 = attention.make_dataset("wave", 30, 0.3, 1)
-    reg.ds.tags = [json.dumps({"name": "generated", "description": "another"})]
-    reg.ds.data = {"x": d2.x.tolist(), "y": d2.y.tolist()}
-    np.testing.assert_array_equal(gen.data["h"], attention.train_bandwidth(d2.x, d2.y, h0=lv.H0,
-                                                                           learning_rate=10.0, steps=lv.STEPS).h)
-    assert json.loads(gen.tags[0])["dataset"] == reg.ds.tags[0]
-
-
-def test_static_mode_never_trains_in_python():
-    reg, view = _build("static")
-    assert view.models["gen"].data["h"] == []
-    assert not reg.ds._callbacks  # no Python callback: the offline file has no server
-
-
-def test_offline_document_carries_the_section():
+def test_offline_document_carries_the_section(offline):
     assert "learning" in SECTIONS
-    doc = build_static_document(ExplorableState(), sections=("regression", "learning"))
-    assert doc.get_model_by_name("learning_section") is not None
-    assert doc.get_model_by_name("metric_plot") is not None
+    assert offline.doc.get_model_by_name("metric_plot") is not None
+    assert [b["name"] for b in offline.plan["blocks"] if b["section"] == "learning"] == [
+        "learning-intro", "learning-bandwidth", "learning-metric"]
     with pytest.raises(ValueError, match="regression"):
-        build_static_document(ExplorableState(), sections=("learning",))
+        build_document(ExplorableState(), sections=("learning",))
 
 
 def test_texts_are_fixed_html_without_user_input():
-    _, view = _build()
     for part in (lv.INTRO, lv.BANDWIDTH_TEXT, lv.METRIC_TEXT, lv.METRIC_EXPLAIN):
         assert "<script" not in part.lower() and "{" not in part
     assert "W<sub>Q</sub>" in lv.METRIC_EXPLAIN
-
-
-class _FakeDoc:
-    """Stands in for a served session's document: next-tick callbacks are collected, run by the test."""
-
-    def __init__(self):
-        self.session_context = object()
-        self.ticks = []
-
-    def add_next_tick_callback(self, fn):
-        self.ticks.append(fn)
-
-
-def test_large_generated_dataset_trains_in_a_worker_and_the_latest_request_wins():
-    from types import SimpleNamespace
-
-    from bokeh.models import ColumnDataSource
-
-    doc = _FakeDoc()
-    big = attention.make_dataset("wave", lv.BACKGROUND_N + 100, 0.3, 0)
-    ds = SimpleNamespace(tags=['{"name": "generated", "description": "big"}'],
-                         data={"x": big.x.tolist(), "y": big.y.tolist()}, document=doc)
-    gen = ColumnDataSource({"h": [], "loss": [], "grad": [], "status": [], "message": []}, tags=["{}"])
-    trainer = lv._GeneratedTrainer(ds, gen)
-    t0 = time.perf_counter()
-    trainer.request("2")
-    trainer.request("10")          # asked for before the first one finished: only this one is applied
-    assert time.perf_counter() - t0 < 0.5 and gen.data["h"] == []   # the session was not held up
-    deadline = time.time() + 120
-    while len(doc.ticks) < 2 and time.time() < deadline:
-        time.sleep(0.05)
-    assert len(doc.ticks) == 2
-    for fn in doc.ticks:
-        fn()
-    meta = json.loads(gen.tags[0])
-    assert meta == {"lr": "10", "dataset": ds.tags[0]}
-    want = attention.train_bandwidth(big.x, big.y, h0=lv.H0, learning_rate=10.0, steps=lv.STEPS)
-    np.testing.assert_array_equal(gen.data["h"], want.h)
-
-
-def test_a_dataset_the_core_refuses_reaches_the_browser_as_a_reason():
-    from types import SimpleNamespace
-
-    from bokeh.models import ColumnDataSource
-
-    ds = SimpleNamespace(tags=['{"name": "generated"}'], data={"x": [1.0], "y": [2.0]}, document=None)
-    gen = ColumnDataSource({"h": [], "loss": [], "grad": [], "status": [], "message": []}, tags=["{}"])
-    lv._GeneratedTrainer(ds, gen).request("2")
-    meta = json.loads(gen.tags[0])
-    assert "at least 2 samples" in meta["error"] and gen.data["h"] == []
-
-
-def test_a_student_who_leaves_while_the_worker_trains_leaves_no_error_in_the_log(caplog):
-    """The session's document is destroyed before the worker finishes: the path is dropped quietly."""
-    import weakref
-    from concurrent.futures import Future
-    from types import SimpleNamespace
-
-    from bokeh.document import Document
-    from bokeh.models import ColumnDataSource
-
-    class Session:
-        def _document_patched(self, *args):
-            pass
-
-    doc, context = Document(), Session()
-    doc._session_context = weakref.ref(context)           # as in a served session
-    session = Session()
-    doc.on_change_dispatch_to(session)
-    pending = Future()
-
-    class Pool:
-        def submit(self, fn, *args):
-            pending.fn, pending.args = fn, args
-            return pending
-
-    big = attention.make_dataset("wave", lv.BACKGROUND_N + 1, 0.3, 0)
-    ds = SimpleNamespace(tags=['{"name": "generated"}'], data={"x": big.x.tolist(), "y": big.y.tolist()},
-                         document=doc)
-    gen = ColumnDataSource({"h": [], "loss": [], "grad": [], "status": [], "message": []}, tags=["{}"])
-    real_pool, lv._pool = lv._pool, lambda: Pool()
-    try:
-        lv._GeneratedTrainer(ds, gen).request("2")
-    finally:
-        lv._pool = real_pool
-    doc.destroy(session)                                  # the browser left
-    with caplog.at_level("DEBUG", logger="concurrent.futures"):
-        pending.set_result(pending.fn(*pending.args))     # the worker finishes afterwards
-    assert [r.getMessage() for r in caplog.records if r.levelname in ("ERROR", "CRITICAL")] == []
-    assert gen.data["h"] == []

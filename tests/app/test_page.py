@@ -12,12 +12,36 @@ from bokeh.document import Document
 from bokeh.models import CustomJS
 
 import attention
-from app.regression.view import ENGINE_ARGS, build_regression, engine_source
-from app.page import Explorable, create_page
+from app.page import EnginePane, Explorable, create_page
+from app.regression.view import ENGINE_ARGS, GENERATOR_KEYS, build_regression, engine_source
 from app.state import ExplorableState, parse_query
+from app.ui.engine import by_name
 
 from tests.browser.pageutil import ROOT
 
+# A link that sets much of the page and carries bad values, an unknown key made of HTML among them.
+ROUGH_LINK = ("kernel=dot&key_norm=0.2&dataset=generated&fn=sine&n=300&limits=1&bandwidth=-1&query=abc"
+              "&seed=x&%3Cscript%3Ealert(1)%3C%2Fscript%3E=1")
+
+
+def _named(page: Explorable) -> dict:
+    """The page's models by name, as the browser's document holds them."""
+    return by_name(page.__panel__()[0].object)
+
+
+@pytest.fixture(scope="module")
+def rough():
+    page = create_page(ROUGH_LINK)
+    page.__panel__()
+    return page
+
+
+@pytest.fixture(scope="module")
+def plain(component):
+    return component
+
+
+# ---- create_page: the link ------------------------------------------------------------------------------
 
 def test_create_page_reads_the_link():
     page = create_page("query=2.5&bandwidth=0.3")
@@ -27,44 +51,54 @@ def test_create_page_reads_the_link():
     assert page._notices == []
 
 
-def test_create_page_keeps_the_notices_of_a_bad_link_and_shows_them_escaped():
-    link = "bandwidth=-1&query=abc&kernel=<script>alert(1)</script>"
-    page = create_page(link)
-    assert page.bandwidth == 0.005 and page.query == 3.2 and page.kernel == "gaussian"
-    assert page._notices == parse_query(link)[1] and len(page._notices) == 3
-    page.__panel__()
-    div = page._view.notice_div
-    assert div.visible is True
-    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in div.text and "<script" not in div.text
-    assert [html.unescape(p) for p in div.text.split('<p class="notice">')[1:]] == \
-        [n + "</p>" for n in page._notices]
-
-
 def test_create_page_takes_session_args():
     page = create_page({"query": [b"1.5"], "kernel": [b"dot"], "temperature": [b"4"]})
     assert (page.query, page.kernel, page.temperature) == (1.5, "dot", 4.0)
 
 
-def test_explorable_builds_a_panel_layout_without_a_server():
-    page = Explorable(query=2.5, bandwidth=0.3)
-    layout = page.__panel__()
+def test_a_link_with_bad_values_gives_notices_shown_escaped(rough):
+    values, notices = parse_query(ROUGH_LINK)
+    assert len(notices) == 4 and rough._notices == notices
+    assert rough.bandwidth == 0.005 and rough.query == 3.2 and rough.seed == 0    # clamped, or left at the default
+    assert (rough.kernel, rough.key_norm, rough.dataset, rough.n, rough.limits) == ("dot", 0.2, "generated", 300, True)
+    div = _named(rough)["notices"]
+    assert div.visible is True
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in div.text and "<script" not in div.text
+    assert [html.unescape(p) for p in div.text.split('<p class="notice">')[1:]] == [n + "</p>" for n in notices]
+
+
+def test_a_clean_link_shows_no_notice(plain):
+    div = _named(plain)["notices"]
+    assert div.visible is False and div.text == ""
+
+
+# ---- the component ------------------------------------------------------------------------------------------
+
+def test_explorable_builds_a_panel_layout_without_a_server(plain):
+    layout = plain.__panel__()
     assert isinstance(layout, pn.Column)
-    assert page.__panel__() is layout  # built once
-    assert page._view.widgets["query"].value == 2.5
-    assert page._view.models["config"]["initial"]["bandwidth"] == 0.3
-    assert isinstance(page.engine, CustomJS)
-    # it renders to a Bokeh model tree without a server
-    model = layout.get_root(Document())
-    assert model is not None
+    assert plain.__panel__() is layout  # built once
+    named = _named(plain)
+    assert named["query_slider"].value == 2.5
+    assert plain._built.regression.models["config"]["initial"]["bandwidth"] == 0.3
+    # the pane starts every section's engine, the regression's first
+    pane = layout[0]
+    assert isinstance(pane, EnginePane) and pane._engines == plain.engines
+    assert all(isinstance(e, CustomJS) for e in plain.engines) and plain.engines[0] is plain._built.regression.engine
+    assert len(plain.engines) == len(set(plain.engines)) == len(plain._built.engines())
+    # it renders to a Bokeh model tree, and attaches the engines to the document's ready event
+    doc = Document()
+    assert layout.get_root(doc) is not None
+    assert doc.callbacks.js_event_callbacks["document_ready"] == plain.engines
 
 
-@pytest.mark.parametrize("link", ["", "kernel=dot&key_norm=0.5&dataset=generated&n=300&limits=1"])
-def test_the_served_document_passes_bokehs_integrity_checks(link):
+@pytest.mark.parametrize("which", ["plain", "rough"])
+def test_the_served_document_passes_bokehs_integrity_checks(which, request):
     """The server skips Bokeh's per-session check (app/serving.py); this is where it runs instead."""
     from bokeh.core.validation import check_integrity
 
     doc = Document()
-    create_page(link).__panel__().server_doc(doc)
+    request.getfixturevalue(which).__panel__().server_doc(doc)
     issues = check_integrity([m for root in doc.roots for m in root.references()])
     assert issues.error == [] and issues.warning == []
 
@@ -97,9 +131,9 @@ def test_from_app_import_explorable():
 
 
 @pytest.mark.parametrize("name, bad", [("query", 7.0), ("query", -0.6), ("bandwidth", 0.0), ("bandwidth", 51.0),
-                                       ("temperature", 0.0005), ("temperature", 1001.0), ("key_norm", 2.5),
-                                       ("n", 1), ("n", 2001), ("noise", -0.1), ("seed", -1), ("kernel", "cosine"),
-                                       ("dataset", "nope")])
+                                       ("temperature", 0.0005), ("temperature", 1001.0), ("key_norm", 0.3),
+                                       ("key_norm", -0.26), ("n", 1), ("n", 2001), ("noise", -0.1), ("seed", -1),
+                                       ("kernel", "cosine"), ("dataset", "nope"), ("period", 2)])
 def test_param_bounds_refuse_out_of_range_values(name, bad):
     with pytest.raises(ValueError):
         ExplorableState(**{name: bad})
@@ -108,81 +142,68 @@ def test_param_bounds_refuse_out_of_range_values(name, bad):
         setattr(page, name, bad)
 
 
-@pytest.mark.parametrize("mode", ["served", "static"])
-def test_build_regression_in_both_modes(mode):
+# ---- the regression section's builder -----------------------------------------------------------------------
+
+def test_build_regression_gives_blocks_that_serialise_and_its_engine():
     state = ExplorableState(query=2.5, kernel="dot", dataset="step")
-    view = build_regression(state, mode=mode, notices=["a <b>notice</b>"])
+    view = build_regression(state, notices=["a <b>notice</b>"])
     doc = Document()
-    doc.add_root(view.layout)
+    for b in view.blocks:
+        doc.add_root(b.model)
     doc.to_json()  # every model serialises
     assert view.ds.data["x"] == attention.load_dataset("step").x.tolist()
     assert view.widgets["keynorm"].visible is True
-    assert view.notice_div.text == '<p class="notice">a &lt;b&gt;notice&lt;/b&gt;</p>'
+    assert view.notice_div.text == '<p class="notice">a &lt;b&gt;notice&lt;/b&gt;</p>' and view.notice_div.visible
     options = [v for v, _ in view.widgets["dataset"].options]
-    assert ("generated" in options) == (mode == "served")
-    assert ("static_note" in view.parts) == (mode == "static")
-    assert view.models["config"]["mode"] == mode
-    assert view.engine.code == engine_source()
+    assert options == attention.list_datasets() + ["generated"]   # the seeded generator is always offered
+    assert "mode" not in view.models["config"]
+    assert view.engine.code == engine_source() and view.engines[0] is view.engine
+    # the named models the other sections and the tour find it by
+    for name in ("main_plot", "query_slider", "bandwidth_slider", "dataset", "more_controls", "notices"):
+        assert name in view.named, name
+    assert view.css and ".b-regression-plot" in view.css
+
+
+def test_the_generators_fields_start_from_the_state_and_drive_the_engine():
+    state = ExplorableState(fn="sine", n=37, noise=0.5, seed=12)
+    view = build_regression(state)
+    g = view.generator
+    assert set(g) == set(GENERATOR_KEYS) | {"go"}
+    assert (g["fn"].value, g["n"].value, g["noise"].value, g["seed"].value) == ("sine", 37, 0.5, 12)
+    assert view.engine in g["go"].js_event_callbacks["button_click"]
+    assert {view.models[f"g_{k}"] for k in GENERATOR_KEYS} == {g[k] for k in GENERATOR_KEYS}
+    assert view.named["generator"] is not None   # under "More controls", on every page
+    assert view.models["config"]["generator_keys"] == list(GENERATOR_KEYS)
 
 
 def test_build_regression_shows_a_generated_dataset():
     d = attention.make_dataset("sine", 17, 0.2, 4)
-    view = build_regression(ExplorableState(dataset="generated"), mode="served", dataset=d)
+    view = build_regression(ExplorableState(dataset="generated"), dataset=d)
     assert view.ds.data["x"] == d.x.tolist() and view.widgets["dataset"].value == "generated"
-
-
-def test_build_regression_refuses_an_unknown_mode():
-    with pytest.raises(ValueError):
-        build_regression(ExplorableState(), mode="embedded")
+    # a link to a generated dataset opens on the seeded generator's samples
+    view = build_regression(ExplorableState(dataset="generated", fn="sine", n=17, noise=0.2, seed=4))
+    assert view.ds.data["x"] == d.x.tolist() and view.ds.data["y"] == d.y.tolist()
 
 
 def test_engine_source_holds_the_shared_files_and_its_own_engine_once_each():
     src = engine_source()
     ui = ROOT / "app" / "ui"
-    mirror, common = ((ui / f).read_text(encoding="utf-8") for f in ("mirror.js", "common.js"))
+    files = [(ui / f).read_text(encoding="utf-8")
+             for f in ("mirror.js", "theme.js", "common.js", "generator.js", "worker.js")]
     glue = (ROOT / "app" / "regression" / "engine.js").read_text(encoding="utf-8")
-    assert src.count(mirror) == 1 and src.count(common) == 1 and src.count(glue) == 1
-    assert src.index(mirror) < src.index(common) < src.index(glue)  # the glue uses AttnMirror and AttnCommon
+    for js in files + [glue]:
+        assert src.count(js) == 1
+    at = [src.index(js) for js in files + [glue]]
+    assert at == sorted(at)   # the glue uses what comes before it
     assert src.count("const AttnMirror =") == 1 and src.count("const Explorable =") == 1
     assert src.rstrip().endswith("Explorable.handle(cb_obj, {" + ", ".join(ENGINE_ARGS) + "});")
 
 
-def test_no_engine_includes_another_sections_engine():
+def test_no_engine_includes_another_sections_engine(offline):
     """Each section's engine is the shared ui/ files and its own engine.js, never another section's."""
-    from app.ideas.view import build_ideas
-    from app.learning.view import build_learning
-    from app.sentence.view import build_sentence
-
-    state = ExplorableState()
-    regression = build_regression(state, mode="static")
-    engines = {"regression": regression.engine.code, "sentence": build_sentence(state, mode="static").engine.code,
-               "learning": build_learning(state, mode="static", regression=regression).engine.code,
-               "ideas": build_ideas(mode="static").engine.code}
+    built = offline.built
+    engines = {name: getattr(built, name).engine.code for name in ("regression", "sentence", "learning", "ideas")}
     sources = {name: (ROOT / "app" / name / "engine.js").read_text(encoding="utf-8") for name in engines}
     for name, code in engines.items():
         for other, js in sources.items():
             assert code.count(js) == (1 if other == name else 0), (name, other)
-
-
-def _generator_input(page, label):
-    gen = next(o for o in page.__panel__().objects if getattr(o, "name", "") == "generator")
-    return next(w for w in gen.select(pn.widgets.IntInput) if w.name == label)
-
-
-@pytest.mark.parametrize("typed, kept", [(5000, attention.datasets.MAX_GENERATED_N), (1, 2)])
-def test_a_typed_n_outside_the_generators_range_is_clamped_with_a_notice(typed, kept):
-    page = Explorable()
-    n = _generator_input(page, "samples n")
-    n.value = typed
-    assert page.n == kept and n.value == kept
-    notice = page._view.notice_div
-    assert notice.visible and f"n = {typed}" in notice.text and f"n = {kept}" in notice.text
-
-
-def test_a_typed_n_inside_the_range_is_taken_as_it_is_and_follows_the_parameter():
-    page = Explorable()
-    n = _generator_input(page, "samples n")
-    n.value = 300
-    assert page.n == 300 and not page._view.notice_div.visible
-    page.n = 120            # a notebook sets the parameter: the input follows
-    assert n.value == 120

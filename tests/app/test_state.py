@@ -33,6 +33,8 @@ def test_url_spec_covers_every_parameter_with_its_bounds():
             assert s["choices"] == list(p.objects)
         elif s["kind"] == "bool":
             assert isinstance(p, param.Boolean)
+        elif name == "tour":   # a step's number or id, resolved by the tour (app.tour.model.resolve_step)
+            assert s["kind"] == "tour" and s["max"] > 0
         else:
             assert s["kind"] == "text" and s["max"] > 0
     assert (SPEC["query"]["lo"], SPEC["query"]["hi"]) == X_RANGE
@@ -209,7 +211,7 @@ def test_to_query_of_the_defaults_is_empty():
 
 @pytest.mark.parametrize("params", [
     {"query": 2.5, "bandwidth": 0.3, "kernel": "dot", "temperature": 2.0},
-    {"key_norm": -1.25, "dataset": "step", "link": True, "limits": True, "present": True},
+    {"key_norm": -0.2, "dataset": "step", "link": True, "limits": True, "present": True},
     {"dataset": "generated", "fn": "sine", "n": 37, "noise": 0.5, "seed": 12345},
     {"sentence": "the <b>bank</b> & river", "token": 3, "causal": True, "att_temperature": 0.5},
     {"bandwidth": 0.005, "temperature": 1000.0, "query": -0.5},

@@ -14,9 +14,10 @@ import attention
 from app.learning import view as lv
 from app.learning.text import refusal_text
 from app.regression import text
+from app.regression.view import GRID_N
 from app.sentence import view as sentence_view
 from app.ui import theme
-from app.state import BANDWIDTH_LR_PRESETS, METRIC_LR_PRESETS
+from app.state import BANDWIDTH_LR_PRESETS, METRIC_LR_PRESETS, X_RANGE, url_spec
 
 EXPONENT = re.compile(r"\d[eE][+-]?\d")
 HYPHEN_MINUS = re.compile(r"(?<![\w.])-\d")
@@ -40,44 +41,75 @@ def test_plain_never_writes_an_exponent_or_a_hyphen_minus():
             assert not EXPONENT.search(s) and "-" not in s, (v, p, s)
 
 
+GRID = np.linspace(*X_RANGE, GRID_N)   # the queries of the prediction curve
+
+
 def _state(kernel, h, key_norm, q=3.2, t=1.0):
+    """The readout at ``q``, its heaviest sample and the curve's facts, from the core, on the default dataset."""
     d = attention.load_dataset("default")
     ks = attention.key_norm_tilt(d.x, key_norm) if kernel == "dot" and key_norm else None
     kw = dict(kernel=kernel, bandwidth=h, temperature=t, key_scale=ks)
     r = attention.readout(q, d.x, d.y, true_function=d.true_function, **kw)
-    w = attention.weights(q, d.x, **kw)
-    return r, text.heaviest_sample(q, d.x, d.y, w)
+    w = np.asarray(attention.weights(q, d.x, **kw)).reshape(-1)
+    return r, text.heaviest_sample(q, d.x, d.y, w), text.curve_facts(GRID, d.x, attention.weights(GRID, d.x, **kw))
 
 
 def test_a_far_key_that_wins_by_its_length_is_not_called_the_nearest():
-    """The issue's case: dot product, tilt 2, x = 3.2 — all the weight on the sample at x = 5.78."""
-    r, heavy = _state("dot", 0.62, 2.0)
+    """Dot product at the largest tilt, x = 3.2: the longest key (x = 5.78) takes the weight wherever the query is."""
+    r, heavy, curve = _state("dot", 0.62, 0.25)
     assert r.max_weight >= 0.95 and heavy == {"x": 5.78, "y": pytest.approx(0.10), "nearest": False}
-    (note,) = text.limit_notices(r, heavy)
-    assert "nearest-neighbour" not in note and "not the nearest" in note and "x = 5.78" in note
-    assert "rewards length as well as direction" in note and "wins wherever the query is" in note
-    assert note.endswith("that sample's value, 0.10.")
+    assert curve["winners"] == 1 and curve["sharp_share"] >= text.SHARP_SHARE
+    (note,) = text.limit_notices(r, heavy, curve, 0.25)
+    assert "nearest-neighbour" not in note and "which is not the nearest one" in note and "x = 5.78" in note
+    assert "rewards a key's length as well as its direction" in note and "wins wherever the query is" in note
+    assert note.endswith("The prediction curve is flat at its value, 0.10.")
 
 
-def test_the_nearest_sample_winning_is_called_1_nn():
-    r, heavy = _state("gaussian", 0.01, 0.0)
-    assert heavy["nearest"]
-    (note,) = text.limit_notices(r, heavy)
-    assert "(1-nearest-neighbour)" in note and "steps" in note
+def test_a_curve_that_is_not_flat_is_not_called_flat():
+    """At tilt 0.2 the same key still wins everywhere, but a fifth of the curve has no single winner."""
+    r, heavy, curve = _state("dot", 0.62, 0.2)
+    assert curve["winners"] == 1 and curve["sharp_share"] < text.SHARP_SHARE
+    (note,) = text.limit_notices(r, heavy, curve, 0.2)
+    assert "flat" not in note and note.endswith("The prediction curve leans towards its value, 0.10.")
+
+
+def test_the_nearest_sample_winning_everywhere_is_called_1_nn_with_steps():
+    r, heavy, curve = _state("gaussian", 0.01, 0.0)
+    assert heavy["nearest"] and curve["nearest_share"] == 1.0 and curve["winners"] > 1
+    (note,) = text.limit_notices(r, heavy, curve)
+    assert "(1-nearest-neighbour)" in note and note.endswith("the prediction curve turns into steps.")
+
+
+def test_the_tilts_range_spans_the_change_from_the_nearest_to_one_long_key():
+    """At 0 the nearest sample wins everywhere along x; at either end of the range one long key wins everywhere."""
+    lo, hi = url_spec()["key_norm"]["lo"], url_spec()["key_norm"]["hi"]
+    _, _, level = _state("dot", 0.62, 0.0)
+    assert level["nearest_share"] == 1.0 and level["winners"] > 1
+    for tilt in (lo, hi):
+        _, heavy, curve = _state("dot", 0.62, tilt)
+        assert curve["winners"] == 1 and not heavy["nearest"], tilt
+
+
+def test_nearly_uniform_weights_name_the_global_mean():
+    r, heavy, curve = _state("gaussian", 30.0, 0.0)
+    (note,) = text.limit_notices(r, heavy, curve)
+    assert note == (f"{r.effective_points:.1f} of {r.n} effective points: the weights are nearly uniform, so the "
+                    f"prediction flattens toward the global mean (\u2212{abs(r.global_mean):.2f}).")
+    assert r.global_mean < 0
 
 
 def test_the_caption_names_the_tilt_only_when_there_is_one():
-    r, _ = _state("dot", 0.62, 2.0)
-    tilted = text.caption(r, kernel="dot", bandwidth=0.62, temperature=1000.0, key_norm=2.0)
-    assert "key-norm tilt 2.00" in tilted and "further right longer" in tilted and "T = 1000" in tilted
-    left = text.caption(r, kernel="dot", bandwidth=0.62, temperature=1.0, key_norm=-1.5)
-    assert "key-norm tilt \u22121.50" in left and "further left longer" in left
+    r, _, _ = _state("dot", 0.62, 0.25)
+    tilted = text.caption(r, kernel="dot", bandwidth=0.62, temperature=1000.0, key_norm=0.25)
+    assert "key-norm tilt 0.25" in tilted and "further right longer" in tilted and "T = 1000" in tilted
+    left = text.caption(r, kernel="dot", bandwidth=0.62, temperature=1.0, key_norm=-0.15)
+    assert "key-norm tilt \u22120.15" in left and "further left longer" in left
     assert "tilt" not in text.caption(r, kernel="dot", bandwidth=0.62, temperature=1.0, key_norm=0.0)
-    assert "tilt" not in text.caption(r, kernel="gaussian", bandwidth=0.62, temperature=1.0, key_norm=2.0)
+    assert "tilt" not in text.caption(r, kernel="gaussian", bandwidth=0.62, temperature=1.0, key_norm=0.25)
 
 
 def test_a_negative_query_takes_the_typographic_minus():
-    r, _ = _state("gaussian", 0.62, 0.0, q=-0.4)
+    r, _, _ = _state("gaussian", 0.62, 0.0, q=-0.4)
     cap = text.caption(r, kernel="gaussian", bandwidth=0.005, temperature=0.001)
     assert "x = \u22120.40" in cap and "h = 0.005" in cap and "T = 0.001" in cap
     assert not HYPHEN_MINUS.search(cap) and not EXPONENT.search(cap)

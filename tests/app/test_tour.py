@@ -19,7 +19,9 @@ from app.tour import (CONDITIONS, MAX_STEPS, NAMES, READS, SECTION_KEYS, SECTION
                       tour_sentences)
 from app.tour.model import (MAX_CONDITIONS, PENDING_KEYS, RUNTIME_NAMES, compare, full_state, names_of, shipped_tour,
                             slug, tour_path)
-from app.tour.view import card_html, tour_length
+from app.tour.view import card_html
+
+from tests.browser.pageutil import ROOT
 
 GOOD_STEP = {"title": "Shrink h", "text": "A small h gives one sample all the weight.", "do": "Drag h down.",
              "state": {"bandwidth": 0.05}, "when": [["max_weight", ">=", 0.95]], "found": "One sample wins."}
@@ -614,6 +616,7 @@ def test_export_with_a_tour_file_carries_its_steps(tmp_path, capsys):
 
 
 def test_serve_passes_a_checked_tour_to_the_server_by_its_path(tmp_path, monkeypatch):
+    """The tour is checked before the server starts, and reaches it by its path (an environment variable)."""
     from app.tour import ENV_TOUR
 
     mine = tmp_path / "mine.json"
@@ -621,18 +624,13 @@ def test_serve_passes_a_checked_tour_to_the_server_by_its_path(tmp_path, monkeyp
     ran = {}
     monkeypatch.setenv(ENV_TOUR, "")   # put back as it was after the test
     monkeypatch.setattr("os.execv", lambda exe, cmd: ran.setdefault("cmd", cmd))
-    monkeypatch.setattr("app.live.server.serve", lambda **kw: ran.setdefault("live", kw))
-    assert cli.main(["serve", "--tour", str(mine), "--port", "5999"]) == 0   # the live page
-    assert ran["live"]["port"] == 5999 and "cmd" not in ran
+    assert cli.main(["serve", "--tour", str(mine), "--port", "5999"]) == 0   # this process becomes panel serve
     import os
 
-    assert os.environ[ENV_TOUR] == str(mine.resolve())
+    assert os.environ[ENV_TOUR] == str(mine.resolve()) and "--tour" not in ran["cmd"]
     from app.tour import active_tour
 
     assert len(active_tour()) == 3
-    monkeypatch.setenv(ENV_TOUR, "")
-    assert cli.main(["serve", "--sessions", "--tour", str(mine), "--port", "5999"]) == 0   # a session per visit
-    assert os.environ[ENV_TOUR] == str(mine.resolve()) and "--tour" not in ran["cmd"]
 
 
 def test_the_readmes_example_tour_is_valid():
@@ -646,13 +644,15 @@ def test_the_readmes_example_tour_is_valid():
     assert holds(step.when, readouts(step.state))
 
 
-def test_the_tour_engine_is_the_mirror_and_tour_js_only():
-    """The card talks to the regression section through named models, never by including its engine."""
+def test_the_tour_engine_is_the_mirror_the_shared_helpers_and_tour_js_only():
+    """The card talks to the sections through named models and the page's bus, never by including an engine."""
     from app.tour.view import engine_source
 
     code = engine_source()
-    assert "const AttnMirror" in code and "const AttnTour" in code
-    assert "Explorable" not in code and "AttnCommon" not in code
+    for module in ("const AttnMirror =", "const AttnCommon =", "const AttnTour ="):
+        assert code.count(module) == 1, module
+    for section in ("regression", "learning", "sentence", "routing", "ideas"):
+        assert (ROOT / "app" / section / "engine.js").read_text(encoding="utf-8") not in code, section
 
 
 def test_links_reach_every_step_of_the_shipped_tour_and_no_further():
@@ -662,45 +662,57 @@ def test_links_reach_every_step_of_the_shipped_tour_and_no_further():
 
 # ---- the tour's step from Python (a notebook's e.tour) --------------------------------------------------------
 
-def test_setting_tour_from_python_moves_the_card_and_the_card_sets_it_back():
-    """e.tour = 3 after the page is shown sets the synced step the tour engine listens to (tour.js
-    fromStepper), and a later rendering starts there; the card's own moves (the browser writing the step)
-    set e.tour."""
+@pytest.fixture(scope="module")
+def shown():
+    """The notebook component, built as a notebook shows it."""
     from app.page import Explorable
 
     e = Explorable()
     e.__panel__()
-    stepper, config = e._tour.models["stepper"], e._tour.models["config"]
-    engine = e._tour.engine
-    assert stepper.value == 1 and stepper.name == "tour_step"
-    assert engine in stepper.js_property_callbacks["change:value"]   # the card hears it
+    return e
+
+
+def test_setting_tour_from_python_moves_the_card_and_the_card_sets_it_back(shown):
+    """e.tour = 3 after the page is shown sets the synced step the tour engine listens to (tour.js
+    fromStepper), and a later rendering starts there; the card's own moves (the browser writing the step)
+    set e.tour."""
+    e, tour = shown, shown._built.tour
+    stepper, config = tour.models["stepper"], tour.models["config"]
+    assert stepper.name == "tour_step" and stepper.high == len(default_tour())
+    assert tour.engine in stepper.js_property_callbacks["change:value"]   # the card hears it
+    e.tour = 1
+    assert stepper.value == 1
     e.tour = 3
     assert stepper.value == 3 and config["initial_step"] == 3
     e.tour = 0                                                        # 0 hides the card
     assert stepper.value == 0 and config["initial_step"] == 0
     stepper.value = 5                                                 # Next in the browser
     assert e.tour == 5 and config["initial_step"] == 5
+    e.tour = default_tour().steps[3].id.upper()                       # a step's id, as a link may write it
+    assert stepper.value == 4 and config["initial_step"] == 4
 
 
-def test_a_tour_step_outside_the_tour_is_refused_with_the_parameters_name():
-    from app.page import Explorable
-
-    e = Explorable()
-    e.__panel__()
+def test_a_tour_step_outside_the_tour_is_refused_with_the_parameters_name(shown):
+    e = shown
+    e.tour = 2
     with pytest.raises(ValueError, match="tour"):
         e.tour = len(default_tour()) + 1
     with pytest.raises(ValueError, match="tour"):
         e.tour = -1
-    assert e._tour.models["stepper"].value == 1   # the card stays where it was
+    # the card stays where it was, and the parameter says so
+    assert e._built.tour.models["stepper"].value == 2 and e.tour == 2
 
 
 def test_a_step_that_needs_a_hidden_control_is_marked_for_the_card():
     """tour.js opens "More controls" for a step whose state sets the kernel, the tilt, the dataset, a check box."""
     from app.tour.view import needs_more, tour_config
 
-    cfg = tour_config(default_tour(), mode="static", step=1)
+    cfg = tour_config(default_tour(), step=1)
     marked = [k for k, s in enumerate(cfg["steps"], 1) if s["more"]]
-    assert marked == [k for k, s in enumerate(default_tour().steps, 1)
-                      if any(key in s.state for key in ("kernel", "key_norm", "dataset", "link", "limits"))]
+    assert marked and marked == [k for k, s in enumerate(default_tour().steps, 1) if s.section == "regression"
+                                 and any(key in s.state for key in ("kernel", "key_norm", "dataset", "link", "limits"))]
     assert needs_more({"kernel": "dot"}) and needs_more({"limits": True})
     assert not needs_more({"query": 1.0, "bandwidth": 0.05}) and not needs_more({"kernel": "gaussian"})
+    # each step's look, by the names of the page's models (the readouts: the line under the main plot)
+    assert [s["look"] for s in cfg["steps"]] == [
+        ["readout_strip" if n == "readouts" else n for n in s.looks_at] for s in default_tour().steps]

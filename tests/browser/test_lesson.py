@@ -1,0 +1,155 @@
+"""The whole lesson, guided (issue 26): every step beyond the regression's, in the browser.
+
+For each step of the shipped lesson (data/tours/lesson.json) that belongs to another section:
+* ``?tour=<id>`` opens it, and the card stands in that step's section;
+* *Show me* reaches a state that meets the step's goal by the numpy core (app/tour/model.py
+  section_readouts on the settings the page writes into its address), with its figure on screen;
+* reaching the goal by hand (the widgets a student moves) is recognised with the check mark.
+Bad ``?tour=`` values get their notice and a corrected address.  Motion is reduced, so playback and
+Show me land at once.
+"""
+
+from __future__ import annotations
+
+import html
+from urllib.parse import urlsplit
+
+import pytest
+
+from app.state import parse_query
+from app.tour import default_tour
+from app.tour.model import holds, resolve_step, section_readouts
+from tests.browser.pageutil import block_outside, wait_ready
+from tests.browser.test_in_view import SETTLED_JS, SHOWN_JS
+
+TOUR = default_tour()
+LATER = [(k, s) for k, s in enumerate(TOUR.steps, 1) if s.section != "regression"]
+
+CARD = "() => Bokeh.documents[0].get_model_by_name('tour_card').text"
+STATUS = "(cls) => Bokeh.documents[0].get_model_by_name('tour_card').text.includes(cls)"
+
+# What a student does by hand to reach each step's goal: a script over the page's models, as the widgets do.
+SET = "(([n, p, v]) => { Bokeh.documents[0].get_model_by_name(n)[p] = v; })"
+CLICK = "((n) => { const m = Bokeh.documents[0].get_model_by_name(n); m.trigger_event(new (Bokeh.require('core/bokeh_events').ButtonClick)()); })"
+HANDS = {
+    "learn-play": [("click", "learn_play")],
+    "learn-overshoot": [("set", "learn_lr_select", "value", "50"), ("click", "learn_play")],
+    "learn-refused": [("set", "learn_lr_select", "value", "300"), ("click", "learn_step_button")],
+    "metric-stretch": [("click", "metric_play")],
+    "bank-row": [("set", "sentence_input", "value", "we sat on the bank of the river"),
+                 ("set", "token_select", "value", "4")],
+    "bank-loan": [("set", "sentence_input", "value", "the bank approved the loan")],
+    "rows-sum-to-one": [("set", "att_temperature_slider", "value", 0.7)],
+    "causal-mask": [("set", "causal_toggle", "active", True)],
+    "heads": [("set", "head_select", "active", 1)],
+    "n-squared": [("set", "sentence_input", "value", "one two three four five six seven eight nine ten bank")],
+    "qk-play": [("click", "routing_play")],
+    "qk-held-out": [("click", "routing_play"), ("set", "routing_sentence_select", "value", "4")],
+    "rnn-chain": [("set", "sentence_input", "value", " ".join(["word"] * 15 + ["bank"]))],
+    "lag-feature": [("set", "lag_period_select", "value", "5")],
+}
+
+
+def test_every_later_step_has_a_way_by_hand():
+    assert sorted(HANDS) == sorted(s.id for _, s in LATER)
+
+
+def page_values(url: str) -> dict:
+    values, _notices = parse_query(urlsplit(url).query)
+    return values
+
+
+def open_step(browser, base, step_id, *, offline=True):
+    ctx = browser.new_context(viewport={"width": 1366, "height": 768}, reduced_motion="reduce")
+    page = ctx.new_page()
+    page.set_default_timeout(30000)
+    if offline:
+        block_outside(page)
+    page.goto(f"{base}?tour={step_id}")
+    wait_ready(page)
+    return ctx, page
+
+
+def do(page, action):
+    if action[0] == "click":
+        page.evaluate(CLICK, action[1])
+    else:
+        page.evaluate(SET, list(action[1:]))
+
+
+@pytest.mark.parametrize("k, step", LATER, ids=[s.id for _, s in LATER])
+def test_show_me_meets_the_goal_by_the_core_and_by_hand_is_recognised(browser, static_file, k, step):
+    ctx, page = open_step(browser, static_file.as_uri(), step.id)
+    try:
+        assert f"Step {k} of {len(TOUR)}" in page.evaluate(CARD)
+        # the card stands in the step's section
+        assert page.evaluate("(s) => !!document.querySelector(`#attn-sec-${s} #attn-b-tour`)", step.section)
+        # by hand first (from the page as the link opens it), then Show me from a fresh page
+        for action in HANDS[step.id]:
+            page.evaluate("(s) => AttnPage.ensure(s)", step.section)
+            do(page, action)
+        page.wait_for_function(STATUS, arg="tour-found", timeout=20000)
+    finally:
+        ctx.close()
+    ctx, page = open_step(browser, static_file.as_uri(), step.id)
+    try:
+        page.get_by_role("button", name="Show me").click()
+        page.wait_for_function(STATUS, arg="tour-shown", timeout=20000)
+        page.evaluate(SETTLED_JS)
+        values = page_values(page.url)
+        got = section_readouts(step.section, values, needs={n for n, _, _ in step.when})
+        assert holds(step.when, got), (step.id, values, got)
+        shown = page.evaluate(SHOWN_JS, [n for n in step.looks_at])
+        assert all(f >= 0.99 for f in shown.values()), shown
+    finally:
+        ctx.close()
+
+
+@pytest.mark.parametrize("raw", ["-1", "99", "no-such-step", "<b>3</b>", "", "  shrink-h  ", "SHRINK-H", "0", "7"])
+def test_a_tour_value_opens_the_step_the_core_says_with_its_notice(browser, static_file, raw):
+    want, notice = resolve_step(raw, TOUR)
+    ctx = browser.new_context(viewport={"width": 1366, "height": 768}, reduced_motion="reduce")
+    page = ctx.new_page()
+    try:
+        block_outside(page)
+        page.goto(static_file.as_uri() + "?" + "tour=" + raw.replace(" ", "%20").replace("<", "%3C").replace(">", "%3E"))
+        wait_ready(page)
+        got = page.evaluate("(r) => { const v = window.__attnTour; return null; }", raw)
+        card = page.evaluate(CARD)
+        if want > 0:
+            assert f"Step {want} of {len(TOUR)}" in card
+        else:
+            assert page.evaluate("() => Bokeh.documents[0].get_model_by_name('tour_box').visible") is False
+        notices = page.evaluate("() => Bokeh.documents[0].get_model_by_name('notices').text")
+        if notice is None:
+            assert "tour" not in notices
+        else:
+            assert html.unescape(notices) == f'<p class="notice">{notice}</p>'
+            assert "<b>" not in notices   # a value is shown as text, never as markup
+        page.evaluate(SETTLED_JS)
+        page.wait_for_function("(w) => (new URLSearchParams(location.search).get('tour') || '1') === w",
+                               arg="1" if want == 1 else ("0" if want == 0 else TOUR.steps[want - 1].id))
+        assert got is None
+    finally:
+        ctx.close()
+
+
+def test_the_browser_reads_tour_values_as_the_core_does(browser, static_file):
+    """The twin of resolve_step (tour.js resolveStep) on many values, through the page's own engine code."""
+    cases = ["1", "21", "22", "007", "0", "", " ", "x", "shrink-h", "Shrink-H", "bank-row", "1e3", "+2", "٣",
+             "a" * 41, "no-such-" + "x" * 30, "--", "a--b", "3.0", "tour", "-", "learn-play "]
+    ctx = browser.new_context()
+    page = ctx.new_page()
+    try:
+        page.goto(static_file.as_uri())
+        wait_ready(page)
+        got = page.evaluate("""(cases) => { const tour = Bokeh.documents[0].get_model_by_name('tour_prev');
+            const cb = tour.js_event_callbacks.button_click[0];
+            const code = cb.code.replace(/AttnTour\\.handle\\(cb_obj[^;]*;\\s*$/, 'return AttnTour;');
+            const T = new Function(...Object.keys(cb.args), 'cb_obj', code)(...Object.values(cb.args), null);
+            return cases.map((r) => T.resolveStep(r, cb.args.config)); }""", cases)
+        for raw, g in zip(cases, got):
+            k, notice = resolve_step(raw, TOUR)
+            assert (g["k"], g["notice"]) == (k, notice), raw
+    finally:
+        ctx.close()
