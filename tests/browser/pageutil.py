@@ -97,14 +97,22 @@ DRAW_ALL_JS = """async () => { for (const s of document.querySelectorAll('sectio
 
 
 # An init script (page.add_init_script, with NAMES replaced by a JSON list of block names): at the first frame
-# whose readouts are written, it notes in window.__attnFirstReadouts whether each named block was drawn then.
+# whose readouts are written, it notes in window.__attnFirstReadouts whether each named block was drawn then
+# ("drawn") and the regression's bandwidth slider ("logh").
 FIRST_READOUTS_JS = """(() => { const names = NAMES;
   const poll = () => { const d = window.Bokeh && Bokeh.documents && Bokeh.documents[0];
     const m = d && d.get_model_by_name('readouts');
     if (m && m.text.includes('max weight') && window.AttnPage) {
-      window.__attnFirstReadouts = Object.fromEntries(names.map((n) => [n, AttnPage.drawn(n)])); return; }
+      window.__attnFirstReadouts = { drawn: Object.fromEntries(names.map((n) => [n, AttnPage.drawn(n)])),
+                                     logh: d.get_model_by_name('bandwidth_slider').value };
+      return; }
     requestAnimationFrame(poll); };
   requestAnimationFrame(poll); })();"""
+
+
+def first_readouts(page):
+    """What FIRST_READOUTS_JS noted (the page is ready: its readouts are written)."""
+    return page.evaluate("() => window.__attnFirstReadouts")
 
 
 def draw(page, name):

@@ -32,7 +32,8 @@ def _open(page, url):
     wait_ready(page)
     draw(page, "sentence")
     draw(page, "ideas")
-    page.wait_for_function("() => Bokeh.documents[0].get_model_by_name('sentence_readouts').text.includes('max weight')")
+    page.wait_for_function("() => Bokeh.documents[0].get_model_by_name('sentence_readouts').text"
+                           ".includes('max weight')")
     page.wait_for_function(DRAWN_JS, arg=list(FIGURES), timeout=30000)
 
 

@@ -25,8 +25,8 @@ from app.learning import view as lv
 from app.ui import text as words
 
 from tests.browser.pageutil import (FIRST_READOUTS_JS, OFFLINE_ORIGINS, ROOT, block_outside, check_against_core,
-                                    draw, model_element, model_prop, plot_geometry, source_data, wait_drawn,
-                                    wait_ready)
+                                    draw, first_readouts, model_element, model_prop, plot_geometry, source_data,
+                                    wait_drawn, wait_ready)
 
 STEPS = lv.STEPS
 REL = 1e-6    # a path trained in the browser against the core's (the trainer's own parity test holds it there)
@@ -189,9 +189,9 @@ def test_a_deep_link_into_the_section_lands_at_its_step_once_the_loader_draws_it
         page.add_init_script(FIRST_READOUTS_JS.replace("NAMES", '["learning-bandwidth", "learning-metric"]'))
         page.goto(base + "?lr=10&step=20&metric_lr=10&metric_step=20")
         wait_ready(page)
-        assert page.evaluate("() => window.__attnFirstReadouts") == {"learning-bandwidth": False,
-                                                                   "learning-metric": False}
-        assert slider_h(page) == pytest.approx(0.62, abs=1e-12)   # the regression opens as it is
+        first = first_readouts(page)
+        assert first["drawn"] == {"learning-bandwidth": False, "learning-metric": False}
+        assert 10 ** first["logh"] == pytest.approx(0.62, abs=1e-12)   # the regression opened as it is
         wait_drawn(page, "learning-bandwidth")
         t = traj("10")
         wait_step(page, "learn_bw_readout", 20)

@@ -18,8 +18,8 @@ import pytest
 import attention
 from app.sentence.view import geometry
 from app.ui import theme
-from tests.browser.pageutil import (FIRST_READOUTS_JS, block_outside, draw, model_prop, open_more_controls,
-                                    source_data, wait_drawn, wait_ready)
+from tests.browser.pageutil import (FIRST_READOUTS_JS, block_outside, draw, first_readouts, model_prop,
+                                    open_more_controls, source_data, wait_drawn, wait_ready)
 
 MODEL = attention.load_sentence_model()
 PRESETS = [p.text for p in MODEL.presets]
@@ -376,8 +376,7 @@ def test_a_deep_link_lands_in_the_section_once_the_loader_draws_it(request, brow
         page.goto(base + "?sentence=" + quote("We walked to the BANK.") +
                   "&token=30&head=2&att_temperature=0.3&causal=1&query=2.5")
         wait_ready(page)
-        assert page.evaluate("() => window.__attnFirstReadouts") == {"sentence-controls": False,
-                                                                   "sentence-top": False}
+        assert first_readouts(page)["drawn"] == {"sentence-controls": False, "sentence-top": False}
         wait_drawn(page, "sentence-top")
         page.wait_for_function(READY_JS)
         notices = model_prop(page, "sentence_notices", "text")

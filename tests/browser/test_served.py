@@ -1,7 +1,8 @@
 """The page at / of ``attention-explorable serve`` (app/plugin.py) in Chromium: it arrives gzipped under its
 security headers, draws its readouts as the numpy core computes them for its link, and asks nothing of any other
-address; behind ``--prefix`` and ``--basic-auth`` it comes after Panel's login form, filled in as a student
-does, with the link the student followed.
+address.  A server as a course may run it, under ``--prefix``, behind ``--basic-auth`` and with its own
+``--tour``: the page comes after Panel's login form, filled in as a student does, with the link the student
+followed, and shows that tour's steps.
 
 The headers and the ETag are checked without a browser too (tests/app/test_plugin.py).  Every wait is for a
 condition (the readouts drawn, the login form, the page's address), never for a time.
@@ -9,10 +10,12 @@ condition (the readouts drawn, the login form, the page's address), never for a 
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from tests.app.serverutil import LiveServer
-from tests.browser.pageutil import check_against_core, wait_ready
+from tests.browser.pageutil import check_against_core, model_prop, shown_paragraphs, wait_ready
 
 PASSWORD, SECRET = "class-of-2026", "a-cookie-secret-for-the-tests-only"
 
@@ -30,10 +33,17 @@ def test_the_served_page_draws_its_readouts_and_asks_only_its_server(served_page
     assert watch.outside_requests([served_page, "data:", "blob:"]) == []
 
 
+TOUR_STEP = {"title": "Mine", "text": "My own words.", "do": "Shrink h.", "state": {"bandwidth": 0.05},
+             "when": [["max_weight", ">=", 0.95]], "found": "One sample wins."}
+
+
 @pytest.fixture(scope="module")
-def guarded():
-    """``attention-explorable serve --prefix /course --basic-auth ... --cookie-secret ...``: its page's URL."""
-    server = LiveServer(cli_args=("--prefix", "/course", "--basic-auth", PASSWORD, "--cookie-secret", SECRET))
+def guarded(tmp_path_factory):
+    """``attention-explorable serve --prefix /course --basic-auth ... --cookie-secret ... --tour mine.json``."""
+    mine = tmp_path_factory.mktemp("tour") / "mine.json"
+    mine.write_text(json.dumps({"title": "My lecture", "steps": [TOUR_STEP] * 3}), encoding="utf-8")
+    server = LiveServer(cli_args=("--prefix", "/course", "--basic-auth", PASSWORD, "--cookie-secret", SECRET,
+                                  "--tour", str(mine)))
     try:
         yield server.start(timeout=180)   # a server builds its page before it answers: slow on a busy machine
     finally:
@@ -45,7 +55,7 @@ def test_behind_a_prefix_and_a_password_the_login_comes_first_then_the_page(guar
     # Panel's login page shows its logo from Panel's CDN: refused here, as in a classroom without internet
     page.route("**/*", lambda route: route.continue_() if route.request.url.startswith((guarded.base, "data:", "blob:"))
                else route.abort())
-    page.goto(guarded.url + "?query=1.5")
+    page.goto(guarded.url + "?query=1.5&tour=5")
     page.wait_for_url(f"{guarded.base}/course/login**")
     assert model_count(page) == 0   # no page before the login
     page.fill("input[name=username]", "teacher")
@@ -55,6 +65,10 @@ def test_behind_a_prefix_and_a_password_the_login_comes_first_then_the_page(guar
     wait_ready(page)
     state, _ = check_against_core(page)
     assert state["query"] == 1.5   # the link asked for before the login, kept through it
+    # the server's own tour, its length bounding the link's step
+    page.wait_for_function("() => Bokeh.documents[0].get_model_by_name('tour_card').text.includes('Step 3 of 3')")
+    assert "Step 3 of 3 \u00b7 My lecture" in model_prop(page, "tour_card", "text")
+    assert shown_paragraphs(page, "notices") == ["tour=5 is outside 0 to 3; using 3."]
     assert guarded.error_lines() == []
     assert [e for e in watch.console_errors() if "net::ERR_FAILED" not in e] == []   # only the refused logo
     assert [u for u in watch.requests if u.startswith(guarded.base) and not u.startswith(guarded.base + "/course/")] \

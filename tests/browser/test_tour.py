@@ -18,9 +18,9 @@ import pytest
 import attention
 from app.tour import default_tour, full_state, holds, readouts
 
-from tests.browser.pageutil import (FIRST_READOUTS_JS, block_outside, drag, model_element, model_prop,
-                                    open_more_controls, page_state, page_to_data_x, plot_geometry, shown_paragraphs,
-                                    source_data, wait_frames, wait_query, wait_ready)
+from tests.browser.pageutil import (FIRST_READOUTS_JS, block_outside, drag, first_readouts, model_element,
+                                    model_prop, open_more_controls, page_state, page_to_data_x, plot_geometry,
+                                    shown_paragraphs, source_data, wait_frames, wait_query, wait_ready)
 
 TOUR = default_tour()
 N = len(TOUR)
@@ -189,31 +189,6 @@ def test_arrow_keys_turn_the_steps_in_presentation_mode_only(open_tour):
     assert math.isfinite(model_prop(page, "query_slider", "value"))
 
 
-def test_serve_with_a_tour_file_shows_that_tour(watch, tmp_path):
-    """`attention-explorable serve --tour FILE`: its page shows that file's steps, and a link past them is clamped."""
-    import json
-
-    from tests.app.serverutil import LiveServer
-
-    step = {"title": "Mine", "text": "My own words.", "do": "Shrink h.", "state": {"bandwidth": 0.05},
-            "when": [["max_weight", ">=", 0.95]], "found": "One sample wins."}
-    mine = tmp_path / "mine.json"
-    mine.write_text(json.dumps({"title": "My lecture", "steps": [step] * 3}), encoding="utf-8")
-    server = LiveServer(cli_args=("--tour", str(mine)))
-    try:
-        server.start(timeout=180)
-        page = watch.page
-        page.goto(server.url + "?tour=5")
-        wait_ready(page)
-        wait_tour(page)
-        assert "Step 3 of 3 \u00b7 My lecture" in model_prop(page, "tour_card", "text")
-        assert shown_paragraphs(page, "notices") == ["tour=5 is outside 0 to 3; using 3."]
-        assert watch.console_errors() == []
-        assert server.error_lines() == []
-    finally:
-        server.cleanup()
-
-
 # ---- "More controls" and the tour; the student's move wins over "Show me" ------------------------------------
 
 def wait_expanded(page, want: str):
@@ -327,7 +302,7 @@ def test_a_step_about_a_plot_not_yet_drawn_draws_it_in_the_steps_state(browser, 
         page.goto(static_file.as_uri() + f"?tour={N}")
         wait_ready(page)
         wait_tour(page)
-        assert page.evaluate("() => window.__attnFirstReadouts") == {"regression-bias": False}
+        assert first_readouts(page)["drawn"] == {"regression-bias": False}
         assert step_shown(page) == N and TOUR.steps[-1].looks_at[0] == "bias_variance_plot"
         click(page, "tour_show")
         wait_card(page, 'class="tour-shown"')

@@ -46,7 +46,8 @@ SET_JS = """(s) => { const d = Bokeh.documents[0], m = (n) => d.get_model_by_nam
   m('bandwidth_slider').value = s.logh; m('temperature_slider').value = s.logt; m('query_slider').value = s.query;
   m('learn_lr_select').value = s.lr; m('metric_lr_select').value = s.metric_lr;
   m('preset_select').value = s.preset; m('token_select').value = String(s.token);
-  m('head_select').active = s.head; m('att_temperature_slider').value = s.logat; m('causal_toggle').active = s.causal; }"""
+  m('head_select').active = s.head; m('att_temperature_slider').value = s.logat;
+  m('causal_toggle').active = s.causal; }"""
 
 
 def random_states(seed, count):
@@ -89,7 +90,7 @@ def test_deep_links_and_random_states_show_no_exponent_and_no_hyphen_minus(stati
         wait_ready(page)
         draw_all(page)                   # every section's engine reads the link when its first block is drawn
         page.wait_for_function(READY_JS)
-        if s.get("step"):   # the learning section opens at the link's step (300 is refused at its first: it stops there)
+        if s.get("step"):   # the learning section opens at the link's step (300 is refused at its first step)
             step = 1 if s["lr"] == "300" else s["step"]
             page.wait_for_function("(s) => Bokeh.documents[0].get_model_by_name('learn_bw_readout').text.includes(s)",
                                    arg=f"Step {step} of")
