@@ -128,6 +128,8 @@ async (args) => {
       const rr = range.getBoundingClientRect();
       if (rr.width < 1 || rr.height < 1) return;
       const v = owner(el);
+      // text for screen readers only (clipped to a 1 px box, app/regression/view.py VISUALLY_HIDDEN) is not shown
+      if (v) { const vr = v.el.getBoundingClientRect(); if (vr.width <= 1 && vr.height <= 1) return; }
       const kind = !v ? 'page' : (BODY.has(v.model.type) ? 'body' : 'label');
       texts.push({text: t.slice(0, 60), size: parseFloat(s.fontSize), kind, view: v ? label(v) : 'page',
                   tag: el.tagName.toLowerCase(), family: s.fontFamily});
