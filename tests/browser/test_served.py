@@ -14,6 +14,7 @@ import json
 
 import pytest
 
+from app.tour.model import parse_tour, resolve_step
 from tests.app.serverutil import LiveServer
 from tests.browser.pageutil import check_against_core, model_prop, shown_paragraphs, wait_ready
 
@@ -35,13 +36,14 @@ def test_the_served_page_draws_its_readouts_and_asks_only_its_server(served_page
 
 TOUR_STEP = {"title": "Mine", "text": "My own words.", "do": "Shrink h.", "state": {"bandwidth": 0.05},
              "when": [["max_weight", ">=", 0.95]], "found": "One sample wins."}
+MY_TOUR = {"title": "My lecture", "steps": [TOUR_STEP] * 3}
 
 
 @pytest.fixture(scope="module")
 def guarded(tmp_path_factory):
     """``attention-explorable serve --prefix /course --basic-auth ... --cookie-secret ... --tour mine.json``."""
     mine = tmp_path_factory.mktemp("tour") / "mine.json"
-    mine.write_text(json.dumps({"title": "My lecture", "steps": [TOUR_STEP] * 3}), encoding="utf-8")
+    mine.write_text(json.dumps(MY_TOUR), encoding="utf-8")
     server = LiveServer(cli_args=("--prefix", "/course", "--basic-auth", PASSWORD, "--cookie-secret", SECRET,
                                   "--tour", str(mine)))
     try:
@@ -65,10 +67,14 @@ def test_behind_a_prefix_and_a_password_the_login_comes_first_then_the_page(guar
     wait_ready(page)
     state, _ = check_against_core(page)
     assert state["query"] == 1.5   # the link asked for before the login, kept through it
-    # the server's own tour, its length bounding the link's step
-    page.wait_for_function("() => Bokeh.documents[0].get_model_by_name('tour_card').text.includes('Step 3 of 3')")
-    assert "Step 3 of 3 \u00b7 My lecture" in model_prop(page, "tour_card", "text")
-    assert shown_paragraphs(page, "notices") == ["tour=5 is outside 0 to 3; using 3."]
+    # the server's own tour: its steps, and its length for the link's step (app.tour.resolve_step's notice)
+    step, notice = resolve_step("5", parse_tour(MY_TOUR))
+    assert (step, notice) == (1, "There is no step 5 in this tour (it has 3 steps); showing step 1.")
+    page.wait_for_function("() => Bokeh.documents[0].get_model_by_name('tour_card').text.includes('Step 1 of 3')")
+    assert f"<h2>{TOUR_STEP['title']}</h2>" in model_prop(page, "tour_card", "text")
+    page.wait_for_function("(n) => Bokeh.documents[0].get_model_by_name('notices').text.includes(n)",
+                           arg=notice.split(";")[0])
+    assert shown_paragraphs(page, "notices") == [notice]
     assert guarded.error_lines() == []
     assert [e for e in watch.console_errors() if "net::ERR_FAILED" not in e] == []   # only the refused logo
     assert [u for u in watch.requests if u.startswith(guarded.base) and not u.startswith(guarded.base + "/course/")] \
