@@ -110,6 +110,13 @@ FIRST_READOUTS_JS = """(() => { const names = NAMES;
   requestAnimationFrame(poll); })();"""
 
 
+# An init script: a finger that rests on the screen from the start.  The loader draws nothing below the first
+# screen while a pointer is down (app/ui/loader.js), so only what the page asks for (a click, the tour) draws a
+# lower block.
+FINGER_DOWN_JS = """document.addEventListener('DOMContentLoaded', () =>
+  dispatchEvent(new PointerEvent('pointerdown', {pointerType: 'touch', bubbles: true})));"""
+
+
 def first_readouts(page):
     """What FIRST_READOUTS_JS noted (the page is ready: its readouts are written)."""
     return page.evaluate("() => window.__attnFirstReadouts")

@@ -14,8 +14,8 @@ import pytest
 
 import attention
 from app.state import url_spec
-from tests.browser.pageutil import (block_outside, model_element, model_prop, source_data, wait_prop,
-                                    wait_ready)
+from tests.browser.pageutil import (FINGER_DOWN_JS, block_outside, model_element, model_prop, source_data,
+                                    wait_prop, wait_ready)
 
 FIRST_SCREEN = ["query_slider", "bandwidth_slider", "temperature_slider"]
 # each hidden control, and the element a student would use in its view
@@ -65,12 +65,6 @@ def test_a_link_with_first_screen_settings_opens_closed_and_a_click_opens_them(o
     wait_expanded(page, "false")
     page.get_by_role("button", name="Generate").wait_for(state="hidden")
     assert [n for n, sel in HIDDEN if visible(page, n, sel)] == []
-
-
-# A finger that rests on the screen from the start: the loader draws nothing below the first screen while a
-# pointer is down (app/ui/loader.js), so only what a click asks for can draw a lower block.
-FINGER_DOWN_JS = """document.addEventListener('DOMContentLoaded', () =>
-  dispatchEvent(new PointerEvent('pointerdown', {pointerType: 'touch', bubbles: true})));"""
 
 
 def test_a_click_draws_the_column_at_once_while_the_loader_waits(static_file, watch):

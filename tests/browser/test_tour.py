@@ -18,9 +18,9 @@ import pytest
 import attention
 from app.tour import default_tour, full_state, holds, readouts
 
-from tests.browser.pageutil import (FIRST_READOUTS_JS, block_outside, drag, first_readouts, model_element,
-                                    model_prop, open_more_controls, page_state, page_to_data_x, plot_geometry,
-                                    shown_paragraphs, source_data, wait_frames, wait_query, wait_ready)
+from tests.browser.pageutil import (FINGER_DOWN_JS, block_outside, drag, model_element, model_prop,
+                                    open_more_controls, page_state, page_to_data_x, plot_geometry, shown_paragraphs,
+                                    source_data, wait_frames, wait_query, wait_ready)
 
 TOUR = default_tour()
 N = len(TOUR)
@@ -147,7 +147,8 @@ def test_free_exploration_is_one_click_away(open_tour):
     page.wait_for_function("() => new URLSearchParams(location.search).get('tour') === '0'")
     click(page, "tour_open")
     page.wait_for_function("() => Bokeh.documents[0].get_model_by_name('tour_box').visible")
-    page.wait_for_function("() => new URLSearchParams(location.search).get('tour') === '3'")
+    page.wait_for_function("(id) => new URLSearchParams(location.search).get('tour') === id",
+                           arg=TOUR.steps[2].id)   # the address names the step by its id
 
 
 @pytest.mark.parametrize("query, step", [("?tour=4", 4), (f"?tour={TOUR.steps[5].id}", 6)])
@@ -287,9 +288,9 @@ def test_the_synced_step_moves_the_card_and_follows_it(open_tour):
 # ---- a step about a plot below the first screen ---------------------------------------------------------
 
 def test_a_step_about_a_plot_not_yet_drawn_draws_it_in_the_steps_state(browser, static_file):
-    """On a phone the bias-variance plot (the last step's) is far below the first screen, so the loader draws it
-    later; a link to that step and its Show me draw it, and the plot shows the core's error curves with the
-    marker at the step's h."""
+    """On a phone the bias-variance plot (the last regression step's) is far below the first screen; while a finger
+    rests on the screen the loader draws nothing there.  Next draws it for its step, and its Show me puts the
+    core's error curves there with the marker at the step's h."""
     ctx = browser.new_context(viewport={"width": 390, "height": 700}, is_mobile=True, has_touch=True,
                               reduced_motion="reduce")
     page = ctx.new_page()
@@ -297,15 +298,16 @@ def test_a_step_about_a_plot_not_yet_drawn_draws_it_in_the_steps_state(browser, 
     page.on("pageerror", lambda e: errors.append(str(e)))
     try:
         block_outside(page)
-        page.add_init_script(FIRST_READOUTS_JS.replace("NAMES", '["regression-bias"]'))
-        page.goto(static_file.as_uri() + f"?tour={BIAS}")
+        page.add_init_script(FINGER_DOWN_JS)
+        page.goto(static_file.as_uri() + f"?tour={BIAS - 1}")
         wait_ready(page)
         wait_tour(page)
-        assert first_readouts(page)["drawn"] == {"regression-bias": False}
-        assert step_shown(page) == BIAS
+        assert step_shown(page) == BIAS - 1 and page.evaluate("() => AttnPage.drawn('regression-bias')") is False
+        click(page, "tour_next")
+        wait_card(page, f"Step {BIAS} of {N}")
+        page.wait_for_function("() => AttnPage.drawn('regression-bias')")
         click(page, "tour_show")
         wait_card(page, 'class="tour-shown"')
-        page.wait_for_function("() => AttnPage.drawn('regression-bias')")
         target = full_state(TOUR.steps[BIAS - 1].state)
         page.wait_for_function("() => { const s = Bokeh.documents[0].get_model_by_name('hcurve').data;"
                                " return s.loo.length > 0 && s.loo.every(Number.isFinite); }")
