@@ -96,18 +96,22 @@ DRAW_ALL_JS = """async () => { for (const s of document.querySelectorAll('sectio
   await AttnPage.ensure(s.getAttribute('data-section')); return AttnPage.allDrawn(); }"""
 
 
-# An init script (page.add_init_script, with NAMES replaced by a JSON list of block names): at the first frame
-# whose readouts are written, it notes in window.__attnFirstReadouts whether each named block was drawn then
+# The block a name is drawn in: a block's own name, or the block that shows a model of that name (a tour's look).
+BLOCK_OF_JS = "((n) => { const b = AttnPage.blockOf(n); return b ? b.name : n; })"
+
+# An init script (page.add_init_script, with NAMES replaced by a JSON list of block or model names): at the first
+# frame whose readouts are written, it notes in window.__attnFirstReadouts whether each one's block was drawn then
 # ("drawn") and the regression's bandwidth slider ("logh").
 FIRST_READOUTS_JS = """(() => { const names = NAMES;
   const poll = () => { const d = window.Bokeh && Bokeh.documents && Bokeh.documents[0];
     const m = d && d.get_model_by_name('readouts');
     if (m && m.text.includes('max weight') && window.AttnPage) {
-      window.__attnFirstReadouts = { drawn: Object.fromEntries(names.map((n) => [n, AttnPage.drawn(n)])),
+      const drawn = (n) => AttnPage.drawn(BLOCK_OF(n));
+      window.__attnFirstReadouts = { drawn: Object.fromEntries(names.map((n) => [n, drawn(n)])),
                                      logh: d.get_model_by_name('bandwidth_slider').value };
       return; }
     requestAnimationFrame(poll); };
-  requestAnimationFrame(poll); })();"""
+  requestAnimationFrame(poll); })();""".replace("BLOCK_OF", BLOCK_OF_JS)
 
 
 # An init script: a finger that rests on the screen from the start.  The loader draws nothing below the first
@@ -133,8 +137,9 @@ def draw_all(page):
 
 
 def wait_drawn(page, name, timeout=60000):
-    """Wait until the loader has drawn the block ``name`` by itself (as the student scrolls or the browser idles)."""
-    page.wait_for_function("(n) => AttnPage.drawn(n)", arg=name, timeout=timeout)
+    """Wait until the loader has drawn the block ``name`` (or the block that shows the model ``name``) by itself,
+    as the student scrolls or the browser idles."""
+    page.wait_for_function(f"(n) => AttnPage.drawn({BLOCK_OF_JS}(n))", arg=name, timeout=timeout)
 
 
 def model_prop(page, name, prop):

@@ -186,20 +186,20 @@ def test_a_deep_link_into_the_section_lands_at_its_step_once_the_loader_draws_it
     try:
         if where == "offline":
             block_outside(page)
-        page.add_init_script(FIRST_READOUTS_JS.replace("NAMES", '["learning-bandwidth", "learning-metric"]'))
+        page.add_init_script(FIRST_READOUTS_JS.replace("NAMES", '["learn_fit_plot", "metric_plot"]'))
         page.goto(base + "?lr=10&step=20&metric_lr=10&metric_step=20")
         wait_ready(page)
         first = first_readouts(page)
-        assert first["drawn"] == {"learning-bandwidth": False, "learning-metric": False}
+        assert first["drawn"] == {"learn_fit_plot": False, "metric_plot": False}
         assert 10 ** first["logh"] == pytest.approx(0.62, abs=1e-12)   # the regression opened as it is
-        wait_drawn(page, "learning-bandwidth")
+        wait_drawn(page, "learn_fit_plot")
         t = traj("10")
         wait_step(page, "learn_bw_readout", 20)
         wait_slider_h(page, t.h[20])
         assert model_prop(page, "learn_lr_select", "value") == "10"
         assert len(source_data(page, "learn_bw_path")["h"]) == 21
         check_against_core(page)
-        wait_drawn(page, "learning-metric")
+        wait_drawn(page, "metric_plot")
         wait_step(page, "learn_metric_readout", 20)
         assert model_prop(page, "metric_lr_select", "value") == "10"
         W = metric_traj("10").W[20]

@@ -372,12 +372,12 @@ def test_a_deep_link_lands_in_the_section_once_the_loader_draws_it(request, brow
     try:
         if where == "offline":
             block_outside(page)
-        page.add_init_script(FIRST_READOUTS_JS.replace("NAMES", '["sentence-controls", "sentence-top"]'))
+        page.add_init_script(FIRST_READOUTS_JS.replace("NAMES", '["sentence_input", "attention_heatmap"]'))
         page.goto(base + "?sentence=" + quote("We walked to the BANK.") +
                   "&token=30&head=2&att_temperature=0.3&causal=1&query=2.5")
         wait_ready(page)
-        assert first_readouts(page)["drawn"] == {"sentence-controls": False, "sentence-top": False}
-        wait_drawn(page, "sentence-top")
+        assert first_readouts(page)["drawn"] == {"sentence_input": False, "attention_heatmap": False}
+        wait_drawn(page, "attention_heatmap")
         page.wait_for_function(READY_JS)
         notices = model_prop(page, "sentence_notices", "text")
         assert "token=30" in notices and "(4)" in notices
