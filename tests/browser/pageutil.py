@@ -1,7 +1,9 @@
-"""Reading the page: Bokeh renders into shadow DOM, so the tests read its models.
+"""Reading the page: Bokeh renders into shadow DOM, so the tests read its models (they exist from the start);
+the loader (app/ui/loader.js, ``AttnPage``) draws the page's blocks first screen first, so a test that reads a
+view below it draws its block first (``draw``) or waits for the loader (``wait_drawn``).
 
-Also the small server helpers shared by the fixtures (conftest.py) and the
-screenshot script (``python -m tests.browser.screenshot``).
+Also ``start_server``, a bare ``panel serve app/main.py`` for the benchmarks (tests/bench/bench_learn.py); the
+fixtures serve the page with ``attention-explorable serve`` (tests/app/serverutil.py ``LiveServer``).
 """
 
 from __future__ import annotations
