@@ -84,9 +84,9 @@ def watch(browser):
     ctx.close()
 
 
-# The page is built twice per test session, by the server and by the export command: both start in the background
-# as soon as the tests are collected (when a collected test needs them and Chromium is there), side by side on two
-# cores, while the first tests open Chromium; the fixtures then wait for them.
+# The page is built twice per test session, by the server and by the export command: when the first browser test
+# starts, both start in the background (when a collected test needs them and Chromium is there), side by side on
+# two cores, while the first tests run; the fixtures then wait for them.
 EARLY = pytest.StashKey[dict]()
 
 
@@ -96,12 +96,17 @@ def pytest_collection_finish(session):
         names.update(getattr(item, "fixturenames", ()))
     if "open_page" in names:   # it asks for one of the two while the test runs
         names |= {"served_page", "static_file"}
-    early = session.config.stash[EARLY] = {}
-    if not Path(CHROMIUM).exists():
+    session.config.stash[EARLY] = {"wanted": names}
+
+
+def pytest_runtest_setup(item):   # called for the tests of this folder only
+    early = item.config.stash.get(EARLY, None)
+    if early is None or early.get("started") or not Path(CHROMIUM).exists():
         return
-    if "static_file" in names:
+    early["started"] = True
+    if "static_file" in early["wanted"]:
         _export(early)
-    if "served_page" in names:
+    if "served_page" in early["wanted"]:
         from tests.app.serverutil import LiveServer
 
         early["server"] = LiveServer().launch()
