@@ -564,9 +564,11 @@ class RegressionSection:
         (the stage, kept in view), the two plots that share its x axis, then beside them (below them on a
         phone) the readouts, "More controls", the words about the state and the plots against h."""
         css = [self.css]
-        # The query slider spans the main plot's frame: its padding follows the shared borders (theme.py).
-        w["query"].styles = {"padding": "0 calc(var(--shared-x-right, 64px) - 5px) 0 "
-                                        "calc(var(--shared-x-left, 80px) - 5px)", "box-sizing": "border-box"}
+        # The query slider spans the main plot's frame: its padding follows the shared borders (theme.py), less
+        # the padding its block has where the plot's has none (--block-inset, STAGE_CSS).
+        w["query"].styles = {"padding": "0 calc(var(--shared-x-right, 64px) - 5px - var(--block-inset, 0px)) 0 "
+                                        "calc(var(--shared-x-left, 80px) - 5px - var(--block-inset, 0px))",
+                             "box-sizing": "border-box"}
         for key in ("logh", "logt"):
             w[key].min_width = 140
         stage_controls = column(divs["strip"], w["query"], row(w["logh"], w["logt"], sizing_mode="stretch_width",
@@ -637,6 +639,8 @@ STAGE_CSS = f"""
 .b-regression-spread {{ height: {theme.FIGURE_PX["regression-spread"]}px; }}
 .attn-page[data-present="1"] .b-regression-plot {{ height: clamp(260px, 36vh, 420px); }}
 .attn-page[data-present="1"] .b-regression-weights, .attn-page[data-present="1"] .b-regression-spread {{ height: 210px; }}
+/* on a phone the controls' block has 4 px of padding each side and the plot's none (app/ui/layout.py) */
+@media (max-width: 599px) {{ .b-regression-controls {{ --block-inset: 4px; }} }}
 @media (min-width: {WIDE}px) {{
   .attn-sec-regression {{ --stage-rest: 200px; }}
   .attn-page[data-present="1"] .attn-sec-regression {{ --stage-rest: 280px; }}
