@@ -257,7 +257,7 @@ OWN_DATA_CSS = """
 .own.own-over { border: 2px solid #0072B2; background: #F4F8FB; }
 .own textarea { width: 100%; box-sizing: border-box; font: 0.9em/1.4 monospace; margin: 4px 0; }
 .own-row { display: flex; flex-wrap: wrap; gap: 6px 14px; align-items: center; margin: 4px 0; }
-.own select, .own button, .own-file { font: inherit; }
+.own select, .own button, .own-file, .own input { font: inherit; }
 .own button, .own-file { padding: 3px 10px; border: 1px solid #8aa4b8; border-radius: 4px; background: #fff;
                          cursor: pointer; color: #1F5F99; }
 .own button.own-use { background: #1F5F99; color: #fff; border-color: #1F5F99; }

@@ -492,7 +492,7 @@ class SentenceSection:
         sp, s, glyph = self.model.sense_plane, self.src, theme.SIZES["normal"]["glyph"]
         fig = theme.style_figure(figure(height=380, sizing_mode="stretch_width", min_width=280, tools="",
                                         x_range=Range1d(-0.2, 1.2), y_range=Range1d(-0.2, 1.2),
-                                        title="Where the output lands", name="sense_plot"))
+                                        title="Where it lands", name="sense_plot"))
         fig.xaxis.axis_label = f"{sp.x_label} \u2192"
         fig.yaxis.axis_label = f"{sp.y_label} \u2192"
         fig.xaxis.ticker = FixedTicker(ticks=[0, 0.5, 1])   # the same labels for every range: a stable axis

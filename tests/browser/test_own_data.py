@@ -97,7 +97,7 @@ def drop_file(page, name, content: bytes, mime="text/csv", selector=".own"):
     }""", [name, list(content), mime])
 
 
-@pytest.fixture(params=["static", "live"])
+@pytest.fixture(params=["static", "served"])
 def page_at(request, watch):
     """The page offline (the exported file, every request outside it refused) or served (the page at / of
     `attention-explorable serve`); page_at(query) opens it and waits until it is drawn."""
@@ -106,7 +106,7 @@ def page_at(request, watch):
         block_outside(watch.page)
         allowed = ["file:", "data:", "blob:"]
     else:
-        base = request.getfixturevalue("live_app")
+        base = request.getfixturevalue("served_page")
         allowed = [base, "data:", "blob:"]
     watch.page.set_default_timeout(SLOW)
 

@@ -636,5 +636,5 @@ def test_sentence_sizes_equal_python_geometry(js):
     for c, g, w in zip(cases, js("sizes", cases), want):
         got = {"cell": g["cell"], "extra": g["extra"], "frame_width": g["frameWidth"],
                "frame_height": g["frameHeight"], "box": g["box"], "heat_vertical": g["heatVertical"],
-               "bars_vertical": g["barsVertical"]}
+               "bars_vertical": g["barsVertical"], "narrow": g["narrow"]}
         assert got == w, c
