@@ -336,6 +336,12 @@ const Routing = (function (M, E, W) {
   function play(a, c) {
     if (c.timer) return;
     if (c.frame >= lastFrame(c)) { c.frame = 0; showFrame(a, c); }
+    // a student who asked for less motion gets the end of training at once (as the learning section does)
+    if (typeof matchMedia === "function" && matchMedia("(prefers-reduced-motion: reduce)").matches) {
+      c.frame = lastFrame(c);
+      showFrame(a, c);
+      return;
+    }
     quiet(a.w_play, "disabled", true);
     quiet(a.w_pause, "disabled", false);
     const t0 = performance.now(), f0 = c.frame;

@@ -163,6 +163,24 @@ def test_play_runs_to_the_end_and_bank_looks_at_the_deciding_word(opened):
     assert "the water side" in text and text.count("Right:") == 1
 
 
+def test_play_with_reduced_motion_shows_the_end_at_once(browser, routing_file):
+    """prefers-reduced-motion: Play draws training's last step straight away, with no animation between."""
+    ctx = browser.new_context(viewport={"width": 1366, "height": 768}, reduced_motion="reduce")
+    try:
+        page = open_routing(ctx.new_page(), routing_file.as_uri())
+        page.evaluate("""() => { window.__shownSteps = new Set();
+          const m = AttnPage.doc.get_model_by_name('routing_status');
+          const look = () => { window.__shownSteps.add(/Step (\\d+) of/.exec(m.text)[1]); requestAnimationFrame(look); };
+          look(); }""")
+        click(page, "routing_play")
+        wait_step(page, PLAIN["steps"])
+        seen = page.evaluate("() => [...window.__shownSteps]")    # the step written at each frame
+        assert seen == ["0", str(PLAIN["steps"])], seen           # from the start to the end, nothing between
+        assert prop(page, "routing_play", "disabled") is False and prop(page, "routing_pause", "disabled") is True
+    finally:
+        ctx.close()
+
+
 def test_step_pause_and_reset(opened):
     page = opened()
     click(page, "routing_step")
