@@ -4,6 +4,7 @@
     attention-explorable serve [--port N] [--address IP] [--allow-host HOST] [--num-procs N] [--tour FILE] [--show]
                                [--prefix PATH] [--basic-auth PASSWORD --cookie-secret SECRET] [...] [-- PANEL-SERVE-FLAGS]
     attention-explorable export lecture.html [--sections regression,sentence] [--query 3.2 ...] [--tour FILE]
+                                             [--data FILE [--x COLUMN] [--y COLUMN]]
     attention-explorable tour check my-tour.json [--sections regression,sentence]
     attention-explorable tour schema > tour.schema.json
 
@@ -124,6 +125,26 @@ def _tour_arg(args):
         raise ValueError(f"--tour {args.tour}: {e}") from None
 
 
+def _data_arg(args, sections):
+    """Your own data named by --data (None without it); ValueError with one line if they cannot be used."""
+    if args.data is None:
+        if args.x is not None or args.y is not None:
+            raise ValueError(f"--{'x' if args.x is not None else 'y'} picks a column of --data FILE: give --data too")
+        return None
+    if "regression" not in sections:
+        raise ValueError("--data opens the regression section on your data: export it too (--sections regression,...)")
+    if args.dataset is not None:
+        raise ValueError("--data and --dataset both choose the opening dataset: give one of them")
+    from .userdata import read_csv_file
+
+    try:
+        return read_csv_file(args.data, x=args.x, y=args.y)
+    except OSError as e:
+        raise ValueError(f"--data {args.data}: cannot read it: {e.strerror or e}") from None
+    except ValueError as e:
+        raise ValueError(f"--data {args.data}: {e}") from None
+
+
 def _export(args) -> int:
     from .export import SECTIONS, export_html, write_atomic
 
@@ -138,10 +159,12 @@ def _export(args) -> int:
             from attention.sentences import tokenize
 
             tokenize(args.sentence)  # refuse an empty or over-long sentence with its own message
-        tour = _tour_arg(args)
-        if tour is not None and "regression" not in sections:
-            raise ValueError("--tour goes through the regression section: export it too (--sections regression,...)")
-        html = export_html(state, sections=sections, title=args.title, tour=tour)
+        from .tour import default_tour
+
+        # the card shows the steps of the sections in the file, in the first of them
+        tour, notice = _kept_sections(_tour_arg(args) or default_tour(), ",".join(sections))
+        data = _data_arg(args, sections)
+        html = export_html(state, sections=sections, title=args.title, tour=tour, data=data)
     except ValueError as e:
         print(f"attention-explorable export: error: {e}", file=sys.stderr)
         return 2
@@ -150,6 +173,11 @@ def _export(args) -> int:
     except OSError as e:
         print(f"attention-explorable export: error: cannot write {args.output}: {e.strerror or e}", file=sys.stderr)
         return 2
+    if notice:
+        print(f"attention-explorable export: {notice}: their sections are not in this file", file=sys.stderr)
+    if data is not None:
+        for line in (f"{data.n} points of {data.y_name} against {data.x_name} from {args.data}", *data.notices):
+            print(f"notice: {line}")
     print(f"wrote {target} ({len(html.encode('utf-8')) / 1e6:.2f} MB): open it in any browser, no server needed")
     return 0
 
@@ -173,7 +201,22 @@ def _kept_sections(tour, text: str):
         return kept, None
     names = ", ".join(dict.fromkeys(sec for _, sec in left))
     return kept, (f"notice: left out {len(left)} step{'s' if len(left) > 1 else ''} of {names} "
-                  f"(step{'s' if len(left) > 1 else ''} {', '.join(str(k) for k, _ in left)})")
+                  f"(step{'s' if len(left) > 1 else ''} {_runs([k for k, _ in left])})")
+
+
+def _runs(numbers) -> str:
+    """Ascending step numbers as runs: [1, 2, 3, 7, 9, 10] -> "1-3, 7, 9, 10" (a run is three or more).
+
+    >>> _runs([1, 2, 3, 7, 9, 10])
+    '1-3, 7, 9, 10'
+    """
+    out, start = [], 0
+    for i in range(1, len(numbers) + 1):
+        if i == len(numbers) or numbers[i] != numbers[i - 1] + 1:
+            run = numbers[start:i]
+            out += [f"{run[0]}-{run[-1]}"] if len(run) >= 3 else [str(k) for k in run]
+            start = i
+    return ", ".join(out)
 
 
 def _tour_summary(tour) -> str:
@@ -401,6 +444,11 @@ def build_parser() -> argparse.ArgumentParser:
     e.add_argument("--present", action="store_true", help="open in presentation mode (large fonts)")
     e.add_argument("--title", default="Attention as kernel regression")
     e.add_argument("--tour", metavar="FILE", help="a guided tour file (JSON) to show instead of the shipped one")
+    e.add_argument("--data", metavar="FILE", help="your own x, y pairs (CSV, TSV or semicolon-separated text, at most "
+                                                  "5 MB): the page opens on them")
+    e.add_argument("--x", metavar="COLUMN", help="--data: the column for x, by header name or number from 1 "
+                                                 "(default: the first holding numbers)")
+    e.add_argument("--y", metavar="COLUMN", help="--data: the column for y (default: the next holding numbers)")
     e.set_defaults(func=_export)
 
     t = sub.add_parser("tour", help="check a guided tour file, or print the tour files' JSON Schema")

@@ -26,13 +26,15 @@ from .sections import SECTIONS, build_sections
 from .state import ExplorableState
 from .ui import theme
 from .tour.model import LOOK
+from .tour.view import LOOK_MODELS
 from .ui.engine import read_js
 from .ui.layout import SKELETON_CSS, element_id, layout_names, section_html
 
 UI = Path(__file__).resolve().parent / "ui"
 EXTERNAL_SCRIPT = re.compile(r'<script\b[^>]*\ssrc="(?!data:)[^"]*"[^>]*>\s*</script>\s*')
 DEFAULT_TITLE = "Attention as kernel regression"
-LOOK_NAMES = {n for names in LOOK.values() for n in names} | {"readout_strip"}
+# what a step may look at, and the models the card keeps on screen for some of them (the matrix's box ...)
+LOOK_NAMES = {n for names in LOOK.values() for n in names} | set(LOOK_MODELS.values())
 
 
 @dataclass
@@ -44,11 +46,18 @@ class BuiltPage:
     built: object
     css: str
     present: bool
+    data: object = None   # your own data (app.userdata.UserData), the page's opening dataset
 
 
 def build_document(state: ExplorableState | None = None, *, sections=SECTIONS, title: str = DEFAULT_TITLE,
-                   tour=None) -> BuiltPage:
-    """The page's document: one root per block, in page order, and the plan for app/ui/loader.js."""
+                   tour=None, data=None) -> BuiltPage:
+    """The page's document: one root per block, in page order, and the plan for app/ui/loader.js.
+
+    ``data``: your own data (app.userdata.UserData) to open the page on; the page carries them beside the
+    document (``page_html``), where a page saved from the browser puts them too (app/ui/share.js).
+    """
+    if data is not None and "regression" not in sections:
+        raise ValueError("your own data go into the regression section: build it too")
     state = state or ExplorableState()
     built = build_sections(state, sections=sections, tour=tour)
     pages = built.pages()
@@ -63,7 +72,7 @@ def build_document(state: ExplorableState | None = None, *, sections=SECTIONS, t
                 doc.add_root(b.model)
                 looks = sorted(n for n in layout_names(b.model) if n in LOOK_NAMES)
                 blocks.append({"name": b.name, "root": b.model.id, "el": element_id(b), "section": p.name,
-                               "first": b.first, **({"looks": looks} if looks else {})})
+                               "place": b.place, "first": b.first, **({"looks": looks} if looks else {})})
     shared = built.shared_figures()
     # a page opened in presentation mode is built at its sizes, each figure once (a block's engine refers to
     # the other blocks' figures, so sizing block by block grew a figure once per block that reaches it)
@@ -75,7 +84,7 @@ def build_document(state: ExplorableState | None = None, *, sections=SECTIONS, t
     plan = {"blocks": blocks, "engines": engines, "shared": [f.id for f in shared],
             "theme": theme.js_config(state.present), "present": bool(state.present)}
     page_css = theme.root_css() + "\n".join(css)
-    return BuiltPage(doc=doc, plan=plan, built=built, css=page_css, present=bool(state.present))
+    return BuiltPage(doc=doc, plan=plan, built=built, css=page_css, present=bool(state.present), data=data)
 
 
 @lru_cache(maxsize=None)
@@ -88,10 +97,36 @@ def _script_json(value: str, element: str) -> str:
     return f'<script type="application/json" id="{element}">{value}</script>'
 
 
+def _used_types(node, out: set) -> set:
+    """The names of the model types a serialized document refers to."""
+    if isinstance(node, dict):
+        if node.get("type") == "object" and isinstance(node.get("name"), str):
+            out.add(node["name"])
+        for v in node.values():
+            _used_types(v, out)
+    elif isinstance(node, list):
+        for v in node:
+            _used_types(v, out)
+    return out
+
+
+def _only_used_defs(doc_json: dict) -> dict:
+    """A document's JSON without the definitions of data models it does not use.  Bokeh lists every data model
+    the process has registered; once Panel is imported (a notebook, ``panel serve``) that is a dozen of Panel's,
+    which differ with what the process imported: the page would not be the same from one process to the next."""
+    defs = doc_json.get("defs")
+    if defs:
+        used = _used_types({k: v for k, v in doc_json.items() if k != "defs"}, set())
+        kept = [d for d in defs if d.get("name") in used]
+        doc_json = {k: v for k, v in doc_json.items() if k != "defs"} | ({"defs": kept} if kept else {})
+    return doc_json
+
+
 def page_html(page: BuiltPage) -> str:
     """``page`` as one HTML document: BokehJS, the blocks' skeleton, the document, the plan and the loader."""
     doc = page.doc
     docs_json, _items = standalone_docs_json_and_render_items(doc, suppress_callback_warning=True)
+    docs_json = {k: _only_used_defs(v) for k, v in docs_json.items()}
     from bokeh.core.json_encoder import serialize_json
 
     bokeh_js, _bokeh_css = bundle_for_objs_and_resources([doc], INLINE)
@@ -102,6 +137,9 @@ def page_html(page: BuiltPage) -> str:
     body = "".join(section_html(s) for s in page.built.pages())
     present = "1" if page.present else "0"
     plan = html.escape(json.dumps(page.plan, separators=(",", ":")), quote=False)
+    from .userdata import embed_text
+
+    carried = "" if page.data is None else _script_json(embed_text(page.data), "attn-data") + "\n"
     return f"""<!DOCTYPE html>
 <html lang="en">
 <head>
@@ -118,7 +156,7 @@ def page_html(page: BuiltPage) -> str:
 <main class="attn-page" data-present="{present}">
 {body}
 </main>
-{_script_json(html.escape(serialize_json(docs_json), quote=False), "attn-doc")}
+{carried}{_script_json(html.escape(serialize_json(docs_json), quote=False), "attn-doc")}
 {_script_json(plan, "attn-plan")}
 <script>
 {loader_source()}
@@ -131,9 +169,10 @@ AttnPage.start(document.getElementById("attn-doc").textContent,
 
 
 def export_html(state: ExplorableState | None = None, *, sections=SECTIONS, title: str = DEFAULT_TITLE,
-                tour=None) -> str:
-    """The whole page as one HTML string: BokehJS, the engines and the data inline."""
-    return page_html(build_document(state, sections=sections, title=title, tour=tour))
+                tour=None, data=None) -> str:
+    """The whole page as one HTML string: BokehJS, the engines and the data inline (``data``: your own, which
+    the page opens on: app.userdata.UserData)."""
+    return page_html(build_document(state, sections=sections, title=title, tour=tour, data=data))
 
 
 def write_atomic(path: str | os.PathLike, content: str) -> Path:

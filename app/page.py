@@ -10,19 +10,24 @@ what ``panel serve app/main.py`` shows for each session.
 
 from __future__ import annotations
 
-import functools
+import json
 import logging
 import math
 import os
 import sys
 
 import panel as pn
+import param
 from panel.reactive import ReactiveHTML
 
+from attention.sentences import tokenize
+
 from .sections import build_sections
-from .state import ExplorableState, parse_query
-from .tour import active_tour
+from .regression.view import set_user_data
+from .state import ExplorableState, parse_query, url_spec
+from .tour import TourError, active_tour, load_tour
 from .tour.model import resolve_step
+from .userdata import as_userdata, from_arrays
 from .ui import theme
 from .ui.layout import bokeh_layout
 
@@ -103,6 +108,18 @@ def attach_engines(doc, engines) -> None:
             attached = doc.callbacks.js_event_callbacks.get("document_ready", [])
 
 
+def _sentence_shown(text) -> str:
+    """A typed sentence as ``e.sentence`` takes it from the page: only one the page shows.  The engine refuses what
+    the core refuses (too many words, none, longer than a link holds) and keeps its sentence; so does the
+    parameter (ValueError, which the syncer logs)."""
+    text = str(text)
+    limit = url_spec()["sentence"]["max"]
+    if len(text) > limit:
+        raise ValueError(f"it is longer than {limit} characters")
+    tokenize(text)
+    return text
+
+
 # (section, widget key in its view's widgets, state parameter, widget property, conversion from the widget's
 # value, conversion to it, key of the section engine's "initial" config that a later rendering starts from)
 _LINKS = [
@@ -123,31 +140,92 @@ _LINKS = [
     ("sentence", "head", "head", "active", int, int, "head"),
     ("sentence", "temperature", "att_temperature", "value", lambda v: 10.0 ** v, math.log10, "temperature"),
     ("sentence", "causal", "causal", "active", bool, bool, "causal"),
-    ("sentence", "input", "sentence", "value", str, str, None),
+    ("sentence", "input", "sentence", "value", _sentence_shown, str, None),
     ("ideas", "period", "period", "value", int, str, None),
 ]
 
 
+class DataParameter(param.Parameter):
+    """Your own data: None, or an app.userdata.UserData; a pandas DataFrame or a pair (x, y) of sequences is read
+    into one (app.userdata.as_userdata), and anything that cannot give points is refused with the page's sentence."""
+
+    def __set__(self, obj, val):
+        super().__set__(obj, as_userdata(val))
+
+
 class Explorable(pn.viewable.Viewer, ExplorableState):
-    """The explorable as a Panel component; its parameters are the deep link's.
+    """The explorable as a Panel component; its parameters are the deep link's, plus ``data``.
 
     >>> Explorable(query=2.5, bandwidth=0.3).bandwidth
     0.3
+    >>> Explorable(data=([1, 2, 3], [0.5, 0.1, 0.7])).data.n
+    3
 
     In a notebook: ``import app`` and ``pn.extension()``, then ``Explorable(query=2.5)`` in a cell.  The page
     computes everything in the browser; the parameters follow it both ways.
+
+    ``tour_file``: a guided tour of your own (``attention-explorable tour check FILE`` first), checked when it
+    is set; a page already shown is built again with it, at its first step.
     """
 
+    tour_file = param.String(default=None, allow_None=True,
+                             doc="A guided tour file (JSON) to show instead of the shipped one; checked when set")
+    data = DataParameter(default=None, doc=(
+        "Your own data, in their units: a pair (x, y) of sequences or a pandas DataFrame (its first two columns "
+        "holding numbers; app.userdata.from_dataframe(df, x=..., y=...) picks others); None: the shipped data. "
+        "The page opens on them and follows when it changes; data pasted or dropped on the page set it."))
+
     def __init__(self, notices=(), **params):
+        self._tour = None
         super().__init__(**params)
         self._notices = list(notices)
         self._built = None
         self._widgets = {}   # (section, key) -> widget
         self._syncing = False  # a change is on its way between the parameters and the widgets: do not echo it
+        self._tour = self._read_tour_file(self.tour_file)
+        self.param.watch(self._tour_file_changed, "tour_file")
+        self.param.watch(self._to_widgets, sorted({link[2] for link in _LINKS}))
+        self.param.watch(self._tour_to_card, "tour")
+        self.param.watch(self._data_to_page, "data")
+
+    # -- the tour file (e.tour_file = "lecture.json" in a notebook) ----------------------------------------------
+    @staticmethod
+    def _read_tour_file(path):
+        if path is None:
+            return None
+        try:
+            return load_tour(path)
+        except TourError as e:
+            raise ValueError(f"tour_file {path}: {e}") from None
+
+    def _shown_tour(self):
+        return self._tour or active_tour()
+
+    def _tour_file_changed(self, event):
+        try:
+            tour = self._read_tour_file(event.new)
+        except ValueError:
+            self._syncing = True
+            try:   # the parameter keeps the file the page shows
+                self.tour_file = event.old
+            finally:
+                self._syncing = False
+            raise
+        if self._syncing:
+            return
+        self._tour = tour
+        self._syncing = True
+        try:
+            self.tour = 1   # a new tour opens at its first step
+        finally:
+            self._syncing = False
+        if self._built is not None:   # a page already shown: built again, in the same place
+            self._layout.objects = self._build().objects
 
     # -- the page ---------------------------------------------------------------------------------
     def _build(self):
-        built = self._built = build_sections(self, tour=active_tour(), notices=self._notices)
+        built = self._built = build_sections(self, tour=self._shown_tour(), notices=self._notices)
+        self._widgets = {}
         views = {"regression": built.regression, "sentence": built.sentence, "ideas": built.ideas}
         for section, key, pname, prop, from_w, _to_w, _init in _LINKS:
             view = built.regression if section == "generator" else views.get(section)
@@ -157,7 +235,7 @@ class Explorable(pn.viewable.Viewer, ExplorableState):
                 continue
             self._widgets[(section, key)] = widget
             widget.on_change(prop, self._syncer(pname, from_w))
-        self.param.watch(self._to_widgets, sorted({link[2] for link in _LINKS}))
+        self._wire_data()
         self._wire_tour()
         starter = []
         if _in_a_notebook_kernel():
@@ -208,26 +286,63 @@ class Explorable(pn.viewable.Viewer, ExplorableState):
         if not from_widget:
             self._push()
 
+    # -- your own data (e.data = df in a notebook shows them; a paste or a drop on the page sets e.data) -------------
+    def _wire_data(self):
+        reg = self._built.regression
+        src = reg.models.get("user_data") if reg is not None else None
+        if src is None:
+            return
+        src.on_change("data", self._data_from_page)
+
+    def _data_to_page(self, event):
+        """Hand ``e.data`` to the page (the user_data source); its engine scales the data and shows them."""
+        if self._syncing or self._built is None or self._built.regression is None:   # the page loaded them, or
+            return                                                                     # is built with them
+        set_user_data(self._built.regression.models["user_data"], event.new)
+        self._push()
+
+    def _data_from_page(self, _attr, _old, new):
+        """Data pasted, dropped or chosen on the page become ``e.data`` (the page writes them in their units)."""
+        src = self._built.regression.models["user_data"]
+        try:
+            tag = json.loads(src.tags[0] if src.tags else "{}")
+            if tag.get("from") != "page" or self._syncing:
+                return
+            data = from_arrays(new["x"], new["y"], tag.get("x_name"), tag.get("y_name"))
+        except (ValueError, TypeError, KeyError) as e:   # a stray value from a client never stops the session
+            log.warning("ignored data from the browser: %s", e)
+            return
+        self._syncing = True
+        try:
+            self.data = data
+        finally:
+            self._syncing = False
+
     # -- the tour's step (e.tour = 3 in a notebook moves the card; Next and Previous set e.tour) -----------------
     def _wire_tour(self):
         tour = self._built.tour
         if tour is None:
             return
         tour.models["stepper"].on_change("value", self._syncer("tour", int))   # the card's own step, a number
-        self.param.watch(self._tour_to_card, "tour")
 
     def _tour_to_card(self, event):
         """Move the step card to ``e.tour`` (a step's number or id; 0 hides it): the tour engine in the browser
         hears the synced step.  A value the tour has no step for is refused with the reason."""
-        tour = self._built.tour
-        k, notice = resolve_step(str(event.new), active_tour())
+        shown = self._shown_tour()
+        k, notice = resolve_step(str(event.new), shown)
         if notice is not None and not self._syncing:
             self._syncing = True
             try:   # the parameter keeps the step the card shows
                 self.tour = event.old
             finally:
                 self._syncing = False
-            raise ValueError(f"tour: {notice}")
+            ids = [st.id for st in shown.steps if st.id]
+            example = f", or a step's id such as {ids[0]!r}" if ids else ""
+            raise ValueError(f"tour: {str(event.new)[:40]!r} is not a step of this tour (a number from 0 to "
+                             f"{len(shown)}{example}); the card stays at step {event.old}")
+        tour = self._built.tour if self._built is not None else None
+        if tour is None:   # not shown yet: the page is built at this step
+            return
         tour.models["config"]["initial_step"] = k   # and a later rendering starts there
         if self._syncing:   # the card itself moved (Next, Previous): it already shows this step
             return

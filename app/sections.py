@@ -115,7 +115,7 @@ def build_sections(state, *, sections=SECTIONS, tour=None, notices=(), dataset=N
         try:
             tour = tour.only([x for x in tour.sections() if x in sections])
         except TourError:
-            tour = default_tour().only(["regression"])
+            tour = default_tour().only(sections)   # the lesson has steps in every section
     s = Sections()
     if "regression" in sections:
         s.regression = build_regression(state, notices=notices, dataset=dataset)

@@ -38,6 +38,7 @@ Every sentence is plain text: the page escapes it, and nothing from a file is ev
 from __future__ import annotations
 
 import base64
+import json
 import numbers
 import os
 import re
@@ -201,6 +202,7 @@ class _Say:
     damaged = ("The data in this link is damaged, perhaps cut short when it was copied; "
                "copy the whole link again.")
     foreign = "The part of this link after \u201c#\u201d does not hold data for this page."
+    damaged_page = "The data this page carries are damaged; export it again with your data."
 
     @staticmethod
     def unreadable(count):
@@ -885,3 +887,68 @@ def decode_fragment(fragment: str) -> UserData:
     if len(names) != 2 or not rows or any(len(r) != 2 or not all(NUMBER.fullmatch(v) for v in r) for r in rows):
         raise ValueError(SAY.damaged)
     return from_arrays([float(r[0]) for r in rows], [float(r[1]) for r in rows], names[0], names[1])
+
+
+# ---- the data a page carries (export --data, and a page's download of itself) ------------------------
+
+_HTML_UNSAFE = re.compile("[<>&\u2028\u2029]")
+
+
+def embed_text(data: UserData) -> str:
+    """The JSON an exported page carries its opening data in (``<script type="application/json" id="attn-data">``).
+
+    {"format": 1, "x_name", "y_name", "x": [...], "y": [...]}: every number as its shortest exact text, and
+    "<", ">" and "&" escaped, so nothing in a column's name can end the element.  Twin of AttnUserData.embedText
+    (the page writes the same JSON when it downloads itself with your data inside).
+    """
+    body = json.dumps({"format": FRAGMENT_FORMAT, "x_name": _clean_name(data.x_name), "y_name": _clean_name(data.y_name),
+                       "x": [float(v) for v in data.x], "y": [float(v) for v in data.y]},
+                      ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+    return _HTML_UNSAFE.sub(lambda m: f"\\u{ord(m.group(0)):04x}", body)
+
+
+def from_embedded(text: str) -> UserData:
+    """The data of ``embed_text`` (or of a page that downloaded itself), checked as ``from_arrays`` checks."""
+    try:
+        d = json.loads(text)
+    except ValueError:
+        d = None
+    ok = (isinstance(d, dict) and d.get("format") == FRAGMENT_FORMAT and isinstance(d.get("x_name"), str)
+          and isinstance(d.get("y_name"), str) and isinstance(d.get("x"), list) and isinstance(d.get("y"), list)
+          and len(d["x"]) == len(d["y"])
+          and all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in d["x"] + d["y"]))
+    if not ok:
+        raise ValueError(SAY.damaged_page)
+    if not d["x"]:
+        raise ValueError(SAY.no_arrays)
+    return from_arrays(d["x"], d["y"], d["x_name"], d["y_name"])
+
+
+def data_key(data: UserData) -> str:
+    """A short name for these exact points and names (the notebook's hand-over tells them apart by it)."""
+    import hashlib
+
+    return "py-" + hashlib.sha1(_payload(data).encode("utf-8")).hexdigest()[:16]
+
+
+def as_userdata(value) -> UserData | None:
+    """What a notebook hands ``e.data``, as points: None (no data of your own), a ``UserData``, a pandas
+    DataFrame (its first two columns holding numbers, as ``from_dataframe`` picks them), or a pair (x, y) of
+    sequences (``from_arrays``; a pandas Series lends its name to the axis).
+
+    Raises ValueError with the page's sentence when the value cannot give points.
+    """
+    if value is None or isinstance(value, UserData):
+        return value
+    if hasattr(value, "columns") and hasattr(value, "__getitem__"):
+        return from_dataframe(value)
+    if isinstance(value, (tuple, list)) and len(value) == 2:
+        x, y = value
+        return from_arrays(x, y, _series_name(x), _series_name(y))
+    raise ValueError(f"data must be None, a pandas DataFrame or a pair (x, y) of sequences of numbers, "
+                     f"got {type(value).__name__}")
+
+
+def _series_name(values) -> str | None:
+    name = getattr(values, "name", None)
+    return str(name) if name is not None and not isinstance(values, np.ndarray) else None

@@ -31,13 +31,13 @@ const Learning = (function (M, E) {
   }
 
   // The path for the regression's current dataset and the selected learning rate, or null while the
-  // server is still working it out (a generated dataset, served page only).
+  // browser is still working it out (a dataset the page made: the generator's, or your own data).
   function bwTrajectory(a, c) {
     const meta = datasetMeta(a), lr = a.bw_lr.value;
-    const name = meta.name || "default";
+    const name = meta.name || "default", shipped = c.cfg.bandwidth.trajectories[name];
     c.bw.waiting = false;
     c.bw.error = "";
-    if (name === "generated") {
+    if (!shipped) {
       let g = {};
       try { g = JSON.parse(a.gen.tags[0] || "{}"); } catch (e) { g = {}; }
       if (g.lr === lr && g.dataset === (a.ds.tags[0] || "")) {
@@ -50,11 +50,10 @@ const Learning = (function (M, E) {
       requestPath(a, c, lr);
       return null;
     }
-    const t = c.cfg.bandwidth.trajectories[name];
-    return t ? t[lr] || null : null;
+    return shipped[lr] || null;
   }
 
-  // Train h on a dataset the page made (the generator): AttnTrain, the twin of attention.train_bandwidth, in a
+  // Train h on a dataset the page made (the generator, your own data), keyed by the dataset source's tag: AttnTrain, the twin of attention.train_bandwidth, in a
   // Web Worker for a large dataset (the drag stays smooth meanwhile), on the spot for a small one.  The path
   // arrives in the `gen` source, tagged with its dataset and rate, as any path does (dispatch: ev === a.gen).
   function requestPath(a, c, lr) {
@@ -71,9 +70,9 @@ const Learning = (function (M, E) {
     };
     const empty = { h: [], loss: [], grad: [], status: [], message: [] };
     const failed = (e) => { if (e.reason !== "cancelled") arrive(empty, { error: e.message }); };
-    const here = () => AttnWorker.runHere(AttnTrain.trainColumns, payload, { key: "learning-path" });
+    const here = () => AttnWorker.runHere(AttnTrain.trainColumns, payload, { key: `learning-path:${a.gen.id}` });
     if (x.length <= c.cfg.worker_above_n) { here().promise.then(arrive, failed); return; }
-    AttnWorker.run(c.cfg.worker_sources, "AttnTrain.trainColumns", payload, { key: "learning-path" }).promise.then(arrive, (e) => {
+    AttnWorker.run(c.cfg.worker_sources, "AttnTrain.trainColumns", payload, { key: `learning-path:${a.gen.id}` }).promise.then(arrive, (e) => {
       if (e.reason !== "unavailable") return failed(e);
       // no worker in this browser: train here (the page pauses for a moment), and say why
       c.bw.workerNote = e.message;
@@ -112,6 +111,13 @@ const Learning = (function (M, E) {
     if (a.w_logh.value !== v) a.w_logh.value = v;
   }
 
+  // On your own data (the dataset's tag holds the scale of its x to the sliders'), h in the data's units:
+  // the path is trained on the sliders' scale, where h0 = 0.15 means the same everywhere.
+  function hText(a, h, p) {
+    const sc = datasetMeta(a).scale;
+    return sc ? `${plain(h * sc.span / sc.uspan, p)} (${datasetMeta(a).x_name || "x"})` : plain(h, p);
+  }
+
   function bwReadout(a, c) {
     const s = c.bw, T = s.traj, k = s.step, steps = c.cfg.bandwidth.steps;
     const t = 10 ** a.w_logt.value, hname = t === 1 ? "h" : "h\u00b7\u221aT";
@@ -123,20 +129,20 @@ const Learning = (function (M, E) {
     }
     const head = `Step ${k} of ${steps}`;
     const slope = plain(T.grad[k], 3);
-    const rest = `${hname} = ${plain(T.h[k], 4)}, leave-one-out error ${fixed(T.loss[k], 4)}, ` +
+    const rest = `${hname} = ${hText(a, T.h[k], 4)}, leave-one-out error ${fixed(T.loss[k], 4)}, ` +
       `slope dL/d(log h) ${slope}`;
     setHtml(a.bw_readout, `<p class="step" aria-live="polite"><b>${esc(head)}</b>: ${esc(rest)}</p>`);
 
     const notes = [];
     const st = T.status[k];
     if (st === "diverged") notes.push(["notice", `Step ${k}: ${T.message[k]}. The last good h is kept.`]);
-    else if (k === lastStep(s) && k > 0) notes.push(["dataset", `Done: after ${k} steps h = ${plain(T.h[k], 4)}.`]);
+    else if (k === lastStep(s) && k > 0) notes.push(["dataset", `Done: after ${k} steps h = ${hText(a, T.h[k], 4)}.`]);
     if (s.moved && t !== 1)
       notes.push(["dataset", `Training runs at T = 1. With T = ${plain(t, 3)} only h\u00b7\u221aT matters, so the ` +
         `path is followed in h\u00b7\u221aT and the slider shows h = (h\u00b7\u221aT) / \u221aT.`]);
     if (s.notes.clamped !== null && s.notes.clamped !== undefined)
-      notes.push(["limit", `h = ${plain(T.h[k] / Math.sqrt(t), 3)} is beyond the slider's range; ` +
-        `the slider stops at ${plain(s.notes.clamped, 3)}.`]);
+      notes.push(["limit", `h = ${hText(a, T.h[k] / Math.sqrt(t), 3)} is beyond the slider's range; ` +
+        `the slider stops at ${hText(a, s.notes.clamped, 3)}.`]);
     if (s.notes.kernel)
       notes.push(["dataset", "Training uses the Gaussian similarity, so the kernel was switched to Gaussian."]);
     if (s.notes.link) notes.push(["dataset", "Training moves h alone, so \u201clink h and T\u201d was switched off."]);
@@ -361,6 +367,42 @@ const Learning = (function (M, E) {
     });
   }
 
+  // ---- your own data's units on this section's plots over x and over h ----------------------------------
+
+  // The regression section says on the page's bus which tickers, formatters and labels write the data's units
+  // (topic "units"; null: the page's own); the fit (over x) and the path (over h) follow.
+  function followUnits(a, c) {
+    E.subscribe(a.ds.document, "units", (u) => {
+      try { relabel(a, c, u); } catch (e) { console.error("attention learning:", e); }
+    });
+  }
+
+  function relabel(a, c, u) {
+    const doc = a.ds.document, axes = c.axes || (c.axes = builtAxes(doc));
+    const key = u ? u.key : null, fresh = key !== c.unitsKey;   // a new dataset's scale: the same models, drawn again
+    c.unitsKey = key;
+    for (const k of axes) {
+      const scaled = !!(u && u.scaled && k.kind);
+      const set = (prop, v) => { if (k.axis[prop] !== v) k.axis[prop] = v; };
+      set("axis_label", u ? u[k.label] : k.built.axis_label);
+      set("ticker", scaled ? u[`${k.kind}_ticker`] : k.built.ticker);
+      set("formatter", scaled ? u[`${k.kind}_format`] : k.built.formatter);
+      if (fresh && scaled) k.axis.setv({ formatter: k.axis.formatter }, { check_eq: false });
+    }
+  }
+
+  function builtAxes(doc) {
+    const out = [];
+    const keep = (name, side, kind, label) => {
+      const fig = doc.get_model_by_name(name), axis = fig && (fig[side] || []).find((m) => m && m.ticker !== undefined);
+      if (axis) out.push({ axis, kind, label, built: { axis_label: axis.axis_label, ticker: axis.ticker, formatter: axis.formatter } });
+    };
+    keep("learn_fit_plot", "below", "x", "x_label");
+    keep("learn_fit_plot", "left", null, "y_label");
+    keep("learn_path_plot", "below", "h", "h_label");
+    return out;
+  }
+
   // ---- start-up and dispatch ----------------------------------------------------------------------------
 
   // Run fn once the regression's engine has drawn its first frame (both start on document_ready, in
@@ -397,6 +439,7 @@ const Learning = (function (M, E) {
         try { showBandwidth(a, c, true); } catch (e) { console.error("attention learning:", e); }
       });
     }
+    followUnits(a, c);
     c.urlArmed = true;
     // a tour step's Show me, once the regression is drawn (a path moves its bandwidth slider)
     afterRegression(a, () => E.onApply(a.ds.document, c, "learning",

@@ -22,12 +22,15 @@ const Explorable = (function (M, U) {
       `which makes keys further ${keyNorm > 0 ? "right" : "left"} longer`;
   }
 
-  function caption(r, kernel, h, t, keyNorm) {
+  // units: on your own data, the query and h as the data's units write them (unitsWords); null otherwise
+  function caption(r, kernel, h, t, keyNorm, units) {
     const sim = similarityWords(kernel, keyNorm || 0);
     const temp = t === 1 ? "" : `, T = ${plain(t, 3)}`;
     const truth = r.true_value === null ? "" : ` where the true function is ${signed(r.true_value, 2)}`;
-    return `A query at x = ${signed(r.query, 2)} averages the ${r.n} samples with softmax weights of ${sim} ` +
-      `(h = ${plain(h, 3)}${temp}). The largest weight is ${fixed(r.max_weight, 3)} and the weights spread over ` +
+    const where = units ? `${units.x_name} = ${units.query}` : `x = ${signed(r.query, 2)}`;
+    const hw = units ? `${units.h} on the ${units.x_name} axis` : plain(h, 3);
+    return `A query at ${where} averages the ${r.n} samples with softmax weights of ${sim} ` +
+      `(h = ${hw}${temp}). The largest weight is ${fixed(r.max_weight, 3)} and the weights spread over ` +
       `about ${fixed(r.effective_points, 1)} effective points, giving a prediction of ${signed(r.prediction, 2)}${truth}.`;
   }
 
@@ -42,15 +45,17 @@ const Explorable = (function (M, U) {
 
   // limits: the thresholds of app/regression/text.py (config.limits).  Every claim is checked against the
   // numbers: `heaviest` at the query, `curve` along the prediction curve (AttnMirror.curveFacts).
-  function limitNotices(r, heaviest, curve, limits, keyNorm) {
+  // at: how a sample's position is written ("x = 2.10" by default; on your own data, in its units)
+  function limitNotices(r, heaviest, curve, limits, keyNorm, at) {
     const out = [], mw = `Max weight ${fixed(r.max_weight, 3)}`;
     const why = "a dot product rewards a key's length as well as its direction";
     if (r.max_weight >= limits.one_sample) {
-      const hx = signed(heaviest.x, 2), hy = signed(heaviest.y, 2), flat = curve.sharp_share >= limits.sharp_share;
+      const hx = (at || ((v) => `x = ${signed(v, 2)}`))(heaviest.x), hy = signed(heaviest.y, 2);
+      const flat = curve.sharp_share >= limits.sharp_share;
       if (curve.winners === 1) {
         const where = heaviest.nearest ? " (here it is also the nearest sample)" : ", which is not the nearest one";
         const words = flat ? `The prediction curve is flat at its value, ${hy}.` : `The prediction curve leans towards its value, ${hy}.`;
-        out.push(`${mw}, on the sample at x = ${hx}${where}: its key is longer than the keys nearer the query, ` +
+        out.push(`${mw}, on the sample at ${hx}${where}: its key is longer than the keys nearer the query, ` +
           `and ${why}, so this sample wins wherever the query is. ${words}`);
       } else if (heaviest.nearest && curve.nearest_share >= 1.0) {
         out.push(flat ? `${mw}: the query copies its nearest sample (1-nearest-neighbour), and the prediction curve turns into steps.`
@@ -59,7 +64,7 @@ const Explorable = (function (M, U) {
         out.push(`${mw}: the query copies its nearest sample here, but elsewhere along x a longer key further ` +
           `${keyNorm > 0 ? "right" : "left"} wins over nearer ones, because ${why}.`);
       } else {
-        out.push(`${mw}, on the sample at x = ${hx}, which is not the nearest one: its key is longer than the keys ` +
+        out.push(`${mw}, on the sample at ${hx}, which is not the nearest one: its key is longer than the keys ` +
           `nearer the query, and ${why}. The prediction is close to that sample's value, ${hy}.`);
       }
     }
@@ -145,26 +150,29 @@ const Explorable = (function (M, U) {
   }
 
   function queryTexts(a, c, r) {
-    const q = r.query, n = c.x.length, w = r.weights;
+    const q = r.query, n = c.x.length, w = r.weights, u = c.units;
     // (a newer query, waiting for the next frame, writes the slider when it is drawn: this one is stale)
     if (a.w_query.value !== q && c.query === q) { quiet(a.w_query, "value", q); c.queryDirty = true; c.sliderWrite = q; }
     const err = r.true_value === null ? null : r.prediction - r.true_value;
     const row = (k, v, extra) => `<tr><th scope="row">${k}</th><td>${v}</td>${extra ? `<td class="extra">${extra}</td>` : "<td></td>"}</tr>`;
     setHtml(a.strip_div, `<p class="strip">max weight <b>${fixed(r.max_weight, 3)}</b> \u00b7 effective points ` +
       `<b>${fixed(r.effective_points, 1)}</b> of ${n} \u00b7 prediction <b>${signed(r.prediction, 2)}</b></p>`);
+    // on your own data no true f(x) is known: the error is the leave-one-out error at h·√T (looHere)
+    const truth = u ? row(esc(c.cfg.own.loo), c.looHere === null ? "\u2026" : plain(c.looHere, 3))
+      : row("true f(x)", r.true_value === null ? "unknown" : signed(r.true_value, 2)) +
+        row("error", err === null ? "\u2013" : signed(err, 2));
     setHtml(a.readout_div,
       `<table class="readouts" aria-label="readouts">` +
       row("max weight", fixed(r.max_weight, 3)) +
       row("entropy", `${fixed(r.entropy_bits, 2)} bits`, `of ${fixed(Math.log2(n), 2)}`) +
       row("effective points", fixed(r.effective_points, 1), `of ${n}`) +
-      row("prediction", signed(r.prediction, 2)) +
-      row("true f(x)", r.true_value === null ? "unknown" : signed(r.true_value, 2)) +
-      row("error", err === null ? "\u2013" : signed(err, 2)) +
+      row(u ? `prediction (${esc(u.yName)})` : "prediction", signed(r.prediction, 2)) + truth +
       `</table>`);
     const tilt = c.kernel === "dot" ? c.key_norm : 0;
-    setHtml(a.caption_div, `<p class="caption">${esc(caption(r, c.kernel, c.h, c.t, tilt))}</p>`);
+    setHtml(a.caption_div, `<p class="caption">${esc(caption(r, c.kernel, c.h, c.t, tilt, u ? unitsWords(c, q, c.h) : null))}</p>`);
     announce(a, c, r);
-    const notes = limitNotices(r, heaviestSample(q, c.x, c.y, w), c.curveFacts, c.cfg.limits, tilt);
+    const at = u ? (v) => `${u.xName} = ${unitText(D.toUnits(u.scale, v), u.span)}` : undefined;
+    const notes = limitNotices(r, heaviestSample(q, c.x, c.y, w), c.curveFacts, c.cfg.limits, tilt, at);
     setHtml(a.limits_div, notes.map((s) => `<p class="limit">${esc(s)}</p>`).join(""));
     scheduleUrl(a, c);
   }
@@ -196,6 +204,7 @@ const Explorable = (function (M, U) {
     c.curveFacts = M.curveFacts(c.grid, c.x, opt, c.cfg.limits.sharp_weight);
     const heff = c.h * Math.sqrt(c.t);
     for (const s of [a.hspan_ent, a.hspan_bv]) setWidget(s, "location", heff);
+    looHere(a, c);
     queryViews(a, c);
   }
 
@@ -206,15 +215,21 @@ const Explorable = (function (M, U) {
     c.hcurveStale = false;
     const payload = { x: c.x, y: c.y, fn: c.fn, noise: c.noise, hs: c.hlist, kernel: c.kernel,
                       tilt: c.kernel === "dot" ? c.key_norm : 0 };
-    const show = (cols) => { c.hcols = cols; a.hcurve.data = Object.assign({ h: c.hlist }, cols); };
+    const token = c.curvesToken = (c.curvesToken || 0) + 1;   // only the latest request's answer is shown
+    const show = (cols) => {
+      if (token !== c.curvesToken) return;
+      c.hcols = cols;
+      a.hcurve.data = Object.assign({ h: c.hlist }, cols);
+    };
     if (c.x.length <= c.cfg.worker_above_n) { show(M.errorCurves(payload)); return; }
     const nan = c.hlist.map(() => NaN);
     show({ loo: nan, bias2: nan, variance: nan, error: nan });   // until the worker answers
+    const key = `error-curves:${a.hcurve.id}`;   // this page's run: a newer one cancels it
     const ask = (job) => job.promise.then(show, (e) => {
-      if (e.reason === "unavailable") return ask(AttnWorker.runHere(M.errorCurves, payload, { key: "error-curves" }));
+      if (e.reason === "unavailable") return ask(AttnWorker.runHere(M.errorCurves, payload, { key }));
       if (e.reason !== "cancelled") showNotices(a, [e.message]);
     });
-    ask(AttnWorker.run(c.cfg.worker_sources, "AttnMirror.errorCurves", payload, { key: "error-curves" }));
+    ask(AttnWorker.run(c.cfg.worker_sources, "AttnMirror.errorCurves", payload, { key }));
   }
 
   function dataViews(a, c) {
@@ -245,8 +260,12 @@ const Explorable = (function (M, U) {
     c.fn = meta.function || null;
     c.noise = meta.noise === undefined ? null : meta.noise;
     c.describe = meta.description || "";
+    c.units = meta.name === "yours" && meta.scale ? unitsOf(a, meta) : null;
+    c.looHere = null;
+    const scaled = c.units && c.units.scale.sentence ? `<p class="dataset">${esc(c.units.scale.sentence)}</p>` : "";
     // straight into the page: a Div's new text through Bokeh re-lays out the whole document (300-700 ms here)
-    if (a.dataset_div) setHtml(a.dataset_div, `<p class="dataset">${esc(c.describe)}</p>`);
+    if (a.dataset_div) setHtml(a.dataset_div, `<p class="dataset">${esc(c.describe)}</p>${scaled}`);
+    showYoursAround(a, c);
   }
 
   function swapDataset(a, c, name) {
@@ -256,6 +275,395 @@ const Explorable = (function (M, U) {
     a.ds.data = { x: d.x, y: d.y };
     loadData(a, c);
     return true;
+  }
+
+
+  // ---- your own data ------------------------------------------------------------------------------------
+  //
+  // An instructor's x, y pairs (pasted, dropped or chosen under "More controls", in the link's fragment
+  // "#data1.…", carried by the page itself, or handed over by a notebook's e.data) become the dataset "yours".
+  // ds holds x on the sliders' scale (AttnUserData.scaleFor: 0 … 6 when the data lie elsewhere), y as given
+  // and xu, x in its own units; its tag names the columns and holds the scale.  Everything computes on the
+  // sliders' scale, as for any dataset (weights, entropy and errors do not change under that map when h follows
+  // it); the axes, the sliders and the texts write the data's units (relabel, unitText, lengthText).  A bad
+  // input gets its one sentence (AttnUserData's) under the box, and the page keeps what it showed.
+
+  const D = typeof AttnUserData !== "undefined" ? AttnUserData : null;   // ui/userdata.js, in this engine's code
+
+  function own(c, key, vals) {
+    let t = c.cfg.own[key];
+    for (const [k, v] of Object.entries(vals || {})) t = t.split(`{${k}}`).join(String(v));
+    return t;
+  }
+
+  // A position in the data's units: decimals that tell apart two positions a six-hundredth of the data's span
+  // apart; a length (a bandwidth): three significant digits.  Never exponent notation.  (Twins of unit_text and
+  // length_text in app/regression/text.py.)
+  function unitDecimals(span) { return clamp(Math.ceil(-Math.log10(span / 600)), 0, 12); }
+  function unitText(v, span) { return signed(v, unitDecimals(span)); }
+  function lengthText(v) {
+    if (v >= 1e-4 || v <= 0) return plain(v, 3);
+    return fixed(v, Math.min(2 - Math.floor(Math.log10(v)), 20));
+  }
+
+  function unitsWords(c, q, h) {
+    const u = c.units;
+    return { x_name: u.xName, query: unitText(D.toUnits(u.scale, q), u.span), h: lengthText(D.hToUnits(u.scale, h)) };
+  }
+
+  function unitsOf(a, meta) {
+    return { scale: meta.scale, xName: meta.x_name || "x", yName: meta.y_name || "y", span: meta.span };
+  }
+
+  // The points d ({x, y, xName, yName, notices}, from AttnUserData) become "yours" and are shown.
+  // how: {said: a sentence on where they came from, fragment: the link's own, key: a notebook's hand-over}.
+  function useData(a, c, d, how) {
+    const s = D.scaleFor(d.x, c.cfg.userdata);
+    c.ownCount = (c.ownCount || 0) + 1;
+    c.yours = { x: d.x.map((v) => D.fromUnits(s, v)), y: Array.from(d.y), xu: Array.from(d.x), xName: d.xName,
+                yName: d.yName, scale: s, key: how.key || `page-${c.ownCount}`, fragment: how.fragment || null,
+                link: null, embed: null };
+    addOption(a, c);
+    showYours(a, c);
+    const notes = (how.said ? [how.said] : []).concat(d.notices || []);
+    ownSay(a, c, [["dataset", own(c, "loaded", { n: d.x.length, x: d.xName, y: d.yName })]].concat(
+      notes.map((t) => ["small", t])));
+    if (!how.key) handToPython(a, c);
+    if (!c.yours.fragment) writeFragment(a, c); else publishLink(a, c);
+    return true;
+  }
+
+  function yoursTag(c) {
+    const y = c.yours;
+    let lo = Infinity, hi = -Infinity;
+    for (const v of y.xu) { if (v < lo) lo = v; if (v > hi) hi = v; }
+    return JSON.stringify({ name: "yours", function: null, noise: null, key: y.key, x_name: y.xName, y_name: y.yName,
+                            description: own(c, "described", { n: y.x.length, x: y.xName, y: y.yName }), scale: y.scale,
+                            span: hi - lo });
+  }
+
+  // Show the data kept in c.yours (loaded now, or picked again in the dataset menu).
+  function showYours(a, c) {
+    const y = c.yours;
+    a.ds.tags = [yoursTag(c)];
+    a.ds.data = { x: y.x, y: y.y, xu: y.xu };
+    setWidget(a.w_dataset, "value", "yours");
+    loadData(a, c);
+  }
+
+  function addOption(a, c) {
+    const opts = a.w_dataset.options.filter((o) => (Array.isArray(o) ? o[0] : o) !== "yours");
+    a.w_dataset.options = opts.concat([["yours", own(c, "option")]]);
+  }
+
+  // Whatever shows, around it: the axes' units, the legend, the bias-variance note, the box's buttons, the address.
+  function showYoursAround(a, c) {
+    relabel(a, c);
+    showLimits(a, c);
+    setWidget(a.bias_note, "visible", !!c.units);
+    if (c.units) setHtml(a.bias_note, `<p class="dataset">${esc(c.cfg.own.no_truth)}</p>`);
+    formButtons(a, c);
+    setHash(a, c);
+    publishLink(a, c);
+  }
+
+  // The data as the user gave them, back to a notebook (e.data follows the page); in a notebook only: elsewhere
+  // they stay in this browser.
+  function handToPython(a, c) {
+    if (!U.hostOwnsAddress()) return;
+    const y = c.yours;
+    a.user_data.tags = [JSON.stringify({ x_name: y.xName, y_name: y.yName, key: y.key, from: "page" })];
+    a.user_data.data = { x: y.xu, y: y.y };
+  }
+
+  // A notebook's e.data = ... (or the page built with data): the user_data source, in the data's units.
+  function fromPython(a, c) {
+    let tag = {};
+    try { tag = JSON.parse(a.user_data.tags[0] || "{}"); } catch (e) { tag = {}; }
+    if (tag.from !== "python" && tag.key !== "none") return false;
+    if (tag.key === (c.yours ? c.yours.key : "none") || tag.key === c.pythonKey) return false;
+    c.pythonKey = tag.key;
+    if (tag.key === "none") { forgetYours(a, c); return true; }
+    const d = D.fromArrays(Array.from(a.user_data.data.x), Array.from(a.user_data.data.y), tag.x_name, tag.y_name,
+                           c.cfg.userdata);
+    if (d.error) { ownRefused(a, c, d.error); return false; }
+    d.notices = (tag.notices || []).concat(d.notices);
+    return useData(a, c, d, { key: tag.key });
+  }
+
+  function forgetYours(a, c) {
+    const showing = a.w_dataset.value === "yours";
+    c.yours = null;
+    a.w_dataset.options = a.w_dataset.options.filter((o) => (Array.isArray(o) ? o[0] : o) !== "yours");
+    if (showing) { setWidget(a.w_dataset, "value", c.cfg.defaults.dataset); swapDataset(a, c, c.cfg.defaults.dataset); }
+    ownSay(a, c, []);
+  }
+
+  function backToShipped(a, c) {
+    const d = c.cfg.defaults.dataset;
+    setWidget(a.w_dataset, "value", d);
+    swapDataset(a, c, d);
+    dataViews(a, c);
+    scheduleUrl(a, c);
+  }
+
+  // ---- reading: the box, a file, the link, the page itself -------------------------------------------------
+
+  function ownSay(a, c, lines) {
+    setHtml(a.own_status, lines.map(([cls, t]) => `<p class="${cls}" role="status">${esc(t)}</p>`).join(""));
+  }
+
+  function ownRefused(a, c, sentence) {
+    ownSay(a, c, [["notice", sentence], ["small", c.cfg.own.kept]]);
+    return false;
+  }
+
+  // The x and y columns picked in the box ("" : the reader picks).
+  function picks(c) {
+    const f = c.form;
+    return f ? { x: f.x.value || null, y: f.y.value || null } : {};
+  }
+
+  function parseAndUse(a, c, how) {
+    const d = D.parse(c.ownSource ? c.ownSource.text : "", picks(c), c.cfg.userdata);
+    if (d.error) return ownRefused(a, c, d.error);
+    return useData(a, c, d, how);
+  }
+
+  function readPasted(a, c) {
+    c.ownSource = { text: c.form ? c.form.text.value : "" };
+    if (parseAndUse(a, c, {})) { dataViews(a, c); scheduleUrl(a, c); }
+  }
+
+  // A file chosen or dropped: refused from its name, type and size before anything reads it (AttnUserData).
+  function readChosen(a, c, file) {
+    const refused = D.checkFile(file, c.cfg.userdata), name = typeof file.name === "string" ? file.name : "";
+    if (refused) return ownRefused(a, c, refused.error);
+    ownSay(a, c, [["small", own(c, "reading", { file: name })]]);
+    D.readFile(file, c.cfg.userdata).then((text) => U.runGuarded(c, () => {
+      if (typeof text !== "string") { ownRefused(a, c, text.error); return; }
+      c.ownSource = { text, file: name };
+      fillColumns(c, text);
+      if (parseAndUse(a, c, { said: own(c, "from_file", { file: name }) })) { dataViews(a, c); scheduleUrl(a, c); }
+    }, (e) => showError(a, e)), (e) => showError(a, e));
+  }
+
+  // The link's data ("#data1.…"), decoded once the page is drawn (DecompressionStream answers later).
+  function readFragment(a, c) {
+    const h = window.location.hash;
+    if (!/^#data/.test(h)) return;
+    D.decodeFragment(h, c.cfg.userdata).then((d) => U.runGuarded(c, () => {
+      if (d.error) { showNotices(a, [d.error]); return; }
+      if (useData(a, c, d, { fragment: h.slice(1) })) { dataViews(a, c); scheduleUrl(a, c); }
+    }, (e) => showError(a, e)), (e) => showError(a, e));
+  }
+
+  // The data the page carries (export --data, or a page saved with its data): <script id="attn-data">.
+  function readCarried(a, c) {
+    const el = typeof document !== "undefined" ? document.getElementById("attn-data") : null;
+    if (!el) return false;
+    const d = D.fromEmbedded(el.textContent, c.cfg.userdata);
+    if (d.error) { showNotices(a, [d.error]); return false; }
+    return useData(a, c, d, {});
+  }
+
+  // ---- the address and the link ---------------------------------------------------------------------------
+
+  function writeFragment(a, c) {
+    const y = c.yours;
+    D.encodeFragment({ x: y.xu, y: y.y, xName: y.xName, yName: y.yName }, c.cfg.userdata).then((f) => {
+      if (c.yours !== y) return;
+      if (typeof f === "string") y.fragment = f; else y.link = f.error;
+      U.runGuarded(c, () => { setHash(a, c); publishLink(a, c); }, (e) => showError(a, e));
+    }, (e) => console.error("attention explorable:", e));
+  }
+
+  // The fragment holds your data while they are shown (and fit in a link); any other fragment is left alone.
+  function setHash(a, c) {
+    if (U.hostOwnsAddress() || !c.ready) return;
+    const want = c.units && c.yours && c.yours.fragment ? "#" + c.yours.fragment : "";
+    const now = window.location.hash;
+    if (now === want || (!want && !/^#data/.test(now))) return;
+    try { window.history.replaceState(null, "", window.location.pathname + window.location.search + want); }
+    catch (e) { /* a sandboxed frame may refuse; the page works without it */ }
+  }
+
+  // Tell "Copy a link" (ui/share.js) whether the link carries the data shown, and what to offer when it cannot.
+  function publishLink(a, c) {
+    const y = c.units ? c.yours : null;
+    let v = { state: "none" };
+    if (y && y.fragment) v = { state: "link" };
+    else if (y && y.link) {
+      if (!y.embed) y.embed = D.embedText({ x: y.xu, y: y.y, xName: y.xName, yName: y.yName }, c.cfg.userdata);
+      v = { state: "too_long", message: y.link, embed: y.embed, filename: "attention-explorable-your-data.html" };
+    } else if (y) v = { state: "pending" };
+    U.publish(a.ds.document, "data-link", v);
+  }
+
+  // ---- the axes and sliders in the data's units -------------------------------------------------------------
+
+  function axisOf(fig, side) { return (fig[side] || []).find((m) => m && m.ticker !== undefined) || null; }
+
+  // What the page built (tickers, formatters, labels), kept once, to put back when the shipped data return.
+  function builtAxes(a) {
+    const keep = (axis, label) => axis && { axis, ticker: axis.ticker, formatter: axis.formatter, label: axis.axis_label,
+                                            units: label };
+    const [main, weights, spread, enth, bias] = a.figs, m = a.units;
+    return { x: [keep(axisOf(main, "below"), m.x_label), keep(axisOf(weights, "below"), m.x_label),
+                 keep(axisOf(spread, "below"), m.qx_label)].filter(Boolean),
+             h: [keep(axisOf(enth, "below"), m.h_label), keep(axisOf(bias, "below"), m.h_label)].filter(Boolean),
+             y: [keep(axisOf(main, "left"), m.y_label)].filter(Boolean),
+             query: a.w_query.format, logh: a.w_logh.format };
+  }
+
+  // Your data: labels name the columns (PlainText models: a name is never read as markup or TeX); where x was
+  // scaled, round numbers of the data's units are placed and written (view.py units_models).  Axes repaint once.
+  function relabel(a, c) {
+    const u = c.units, m = a.units, b = c.axes || (c.axes = builtAxes(a)), scaled = !!(u && u.scale.scaled);
+    // the same tickers and formatters read a new dataset's scale from its tag: draw them again when it changes
+    const key = u ? a.ds.tags[0] : null, fresh = key !== c.unitsKey;
+    c.unitsKey = key;
+    if (u) {
+      setWidget(m.x_label, "text", u.xName);
+      setWidget(m.y_label, "text", u.yName);
+      setWidget(m.qx_label, "text", `query ${u.xName}`);
+      setWidget(m.h_label, "text", `bandwidth h\u00b7\u221aT (${u.xName})`);
+    }
+    const put = (k, ticker, formatter) => {
+      setWidget(k.axis, "axis_label", u ? k.units : k.label);
+      setWidget(k.axis, "ticker", scaled ? ticker : k.ticker);
+      setWidget(k.axis, "formatter", scaled ? formatter : k.formatter);
+      if (fresh && scaled) k.axis.setv({ formatter }, { check_eq: false });
+    };
+    for (const k of b.x) put(k, m.x_ticker, m.x_format);
+    for (const k of b.h) put(k, m.h_ticker, m.h_format);
+    for (const k of b.y) setWidget(k.axis, "axis_label", u ? k.units : k.label);
+    for (const [w, f] of [[a.w_query, u ? m.q_slider : b.query], [a.w_logh, u ? m.h_slider : b.logh]]) {
+      if (w.format === f && !(fresh && u)) continue;
+      w.format = f;
+      w.setv({ title: w.title }, { check_eq: false });   // a slider writes its value anew on a title change only
+    }
+    U.publish(a.ds.document, "units", u ? { key, scaled, x_ticker: m.x_ticker, x_format: m.x_format,
+                                            h_ticker: m.h_ticker, h_format: m.h_format, x_label: m.x_label,
+                                            y_label: m.y_label, h_label: m.h_label } : null);
+  }
+
+  // ---- the leave-one-out error at h·√T (your data's error readout) ----------------------------------------
+
+  // The leave-one-out error at h·√T (T = 1, as on the bias-variance plot): on the spot for a small dataset, in
+  // a Web Worker once h rests for a larger one (n x n weights: 4 million at n = 2000).
+  function looHere(a, c) {
+    c.looHere = null;
+    if (!c.units) return;
+    const payload = { x: c.x, y: c.y, fn: null, noise: null, hs: [c.h * Math.sqrt(c.t)], kernel: c.kernel,
+                      tilt: c.kernel === "dot" ? c.key_norm : 0 };
+    const token = c.looToken = (c.looToken || 0) + 1;   // an answer for an older h (a worker still busy) is dropped
+    const show = (cols) => {
+      if (token !== c.looToken) return;
+      c.looHere = cols.loo[0];
+      if (c.last) U.afterPaint(c, "query texts", () => queryTexts(a, c, c.last), (e) => showError(a, e));
+    };
+    if (c.x.length <= c.cfg.worker_above_n) { show(M.errorCurves(payload)); return; }
+    if (c.looTimer) clearTimeout(c.looTimer);
+    c.looTimer = setTimeout(() => {
+      c.looTimer = null;
+      const key = `loo-here:${a.hcurve.id}`;
+      const ask = (job) => job.promise.then(show, (e) => {
+        if (e.reason === "unavailable") return ask(AttnWorker.runHere(M.errorCurves, payload, { key }));
+        if (e.reason !== "cancelled") showNotices(a, [e.message]);
+      });
+      ask(AttnWorker.run(c.cfg.worker_sources, "AttnMirror.errorCurves", payload, { key }));
+    }, LOO_REST_MS);
+  }
+  const LOO_REST_MS = 120;
+
+  // ---- the box: paste, drop, choose ---------------------------------------------------------------------
+
+  // The box's own elements (static HTML from app/regression/text.py), found once it is drawn.
+  function wireForm(a, c) {
+    const v = U.findView(a.own_form), root = v && v.shadow_el && v.shadow_el.querySelector(".own");
+    if (!root || root.__attnWired) return;
+    root.__attnWired = true;
+    const q = (sel) => root.querySelector(sel);
+    c.form = { root, text: q(".own-text"), x: q(".own-x"), y: q(".own-y"), back: q(".own-back"), save: q(".own-download") };
+    const guarded = (fn) => (e) => U.runGuarded(c, () => fn(e), (err) => showError(a, err));
+    q(".own-use").addEventListener("click", guarded(() => readPasted(a, c)));
+    q(".own-input").addEventListener("change", guarded((e) => {
+      const f = e.target.files && e.target.files[0];
+      if (f) readChosen(a, c, f);
+      e.target.value = "";
+    }));
+    c.form.text.addEventListener("input", () => {
+      if (c.columnsTimer) clearTimeout(c.columnsTimer);
+      c.columnsTimer = setTimeout(() => { c.ownSource = null; fillColumns(c, c.form.text.value); }, 200);
+    });
+    for (const sel of [c.form.x, c.form.y]) sel.addEventListener("change", guarded(() => {
+      if (!c.ownSource && c.form.text.value.trim()) c.ownSource = { text: c.form.text.value };
+      if (c.ownSource && parseAndUse(a, c, {})) { dataViews(a, c); scheduleUrl(a, c); }
+    }));
+    c.form.back.addEventListener("click", guarded(() => backToShipped(a, c)));
+    c.form.save.addEventListener("click", () => {
+      const y = c.yours;
+      if (y && !AttnShare.download(D.embedText({ x: y.xu, y: y.y, xName: y.xName, yName: y.yName }, c.cfg.userdata),
+                                   "attention-explorable-your-data.html"))
+        ownSay(a, c, [["notice", c.cfg.own.no_download]]);
+    });
+    acceptDrops(a, c, root, root);
+    formButtons(a, c);
+  }
+
+  // A file dropped on `zone` (or text dragged there, unless filesOnly) is read; `mark` shows where it will land.
+  function acceptDrops(a, c, zone, mark, filesOnly) {
+    const kinds = filesOnly ? ["Files"] : ["Files", "text/plain"];
+    const over = (e) => {
+      if (!e.dataTransfer || !Array.from(e.dataTransfer.types || []).some((t) => kinds.includes(t))) return;
+      e.preventDefault();
+      e.stopPropagation();
+      if (mark) mark.classList.add("own-over");
+    };
+    zone.addEventListener("dragenter", over);
+    zone.addEventListener("dragover", over);
+    zone.addEventListener("dragleave", () => { if (mark) mark.classList.remove("own-over"); });
+    zone.addEventListener("drop", (e) => {
+      if (mark) mark.classList.remove("own-over");
+      const dt = e.dataTransfer;
+      if (!dt || !Array.from(dt.types || []).some((t) => kinds.includes(t))) return;
+      e.preventDefault();
+      e.stopPropagation();
+      U.runGuarded(c, () => {
+        if (dt.files && dt.files.length) { readChosen(a, c, dt.files[0]); return; }
+        const text = dt.getData("text/plain");
+        if (!text) return;
+        if (c.form) c.form.text.value = text;
+        c.ownSource = { text };
+        fillColumns(c, text);
+        if (parseAndUse(a, c, {})) { dataViews(a, c); scheduleUrl(a, c); }
+      }, (err) => showError(a, err));
+    });
+  }
+
+  // The column pickers offer the text's columns when it has more than two (their labels set as text, never markup).
+  function fillColumns(c, text) {
+    if (!c.form) return;
+    const cols = D.columnNames(text, c.cfg.userdata), list = Array.isArray(cols) && cols.length > 2 ? cols : [];
+    for (const sel of [c.form.x, c.form.y]) {
+      const keep = sel.value;
+      while (sel.options.length > 1) sel.remove(1);
+      for (const col of list) {
+        const o = document.createElement("option");
+        o.value = col.value;
+        o.textContent = col.label;
+        sel.appendChild(o);
+      }
+      sel.value = list.some((col) => col.value === keep) ? keep : "";
+    }
+  }
+
+  function formButtons(a, c) {
+    if (!c.form) return;
+    const showing = !!c.units;
+    c.form.back.hidden = !showing;
+    c.form.save.hidden = !(showing && typeof globalThis.__attnSkeleton === "string");
   }
 
   // ---- the seeded generator (ui/generator.js, the twin of attention.make_dataset) ---------------------
@@ -370,7 +778,7 @@ const Explorable = (function (M, U) {
   function showLimits(a, c) {
     setWidget(a.nn_renderer, "visible", c.limits);
     setWidget(a.mean_span, "visible", c.limits);
-    setHtml(a.legend_div, c.cfg.legend[c.limits ? "on" : "off"]);
+    setHtml(a.legend_div, c.cfg.legend[(c.limits ? "on" : "off") + (c.units ? "_data" : "")]);
   }
 
   // On a touch screen the main plot keeps horizontal drags (they move the query) and leaves vertical
@@ -419,15 +827,19 @@ const Explorable = (function (M, U) {
       const { values, notices } = U.parseQuery(window.location.search, c.cfg.spec, c.cfg.url_rules);
       applyState(a, c, values);
       if (notices.length) showNotices(a, notices);
+      if (!/^#data/.test(window.location.hash)) readCarried(a, c) || fromPython(a, c);   // else: readFragment below
     } else {
       if (a.w_dataset.value === "generated" && a.ds.data.x.length === 0) generate(a, c, generatorValues(a, c).values);
       syncWidgets(a, c);
+      fromPython(a, c);
     }
     applyPresent(a, c, true);
     if (!globalThis.AttnPage) Theme.nameControls(a.ds.document);   // the page's loader names each block it draws
     c.ready = true;
     dataViews(a, c);
     lazyViews(a, c);
+    if (!U.hostOwnsAddress()) { readFragment(a, c); dropsAnywhere(a, c); }
+    setHash(a, c);
     U.subscribe(a.ds.document, "drawn", () => U.runGuarded(c, () => lazyViews(a, c), (e) => showError(a, e)));
     // another section's tour step may set this one's dataset (a learning step trains on a shipped dataset)
     U.onApply(a.ds.document, c, "regression", (v) => U.runGuarded(c, () => {
@@ -445,8 +857,17 @@ const Explorable = (function (M, U) {
     if (live && live.markup_el && !live.markup_el.hasAttribute("aria-live")) live.markup_el.setAttribute("aria-live", "polite");
     letVerticalSwipesScroll(a.shared_figs[0]);
     arrowKeysMoveQuery(a, c);
+    wireForm(a, c);
     if (c.hentStale && U.plotView(a.figs[3])) { c.hentStale = false; queryViews(a, c); }
     if (c.hcurveStale && U.plotView(a.figs[4])) errorCurves(a, c);
+  }
+
+  // A file dropped anywhere on the page is read as your data (rather than opened by the browser in its place).
+  // Not in a notebook, whose own page takes dropped files.
+  function dropsAnywhere(a, c) {
+    if (window.__attnDrops) return;
+    window.__attnDrops = true;
+    acceptDrops(a, c, window, null, true);
   }
 
   // Inside an iframe, tell the host page how tall the explorable is, so a
@@ -477,7 +898,7 @@ const Explorable = (function (M, U) {
     put("temperature", Number(c.t.toPrecision(4)));
     put("kernel", c.kernel);
     put("key_norm", Number(c.key_norm.toFixed(2)));
-    put("dataset", a.w_dataset.value);
+    put("dataset", a.w_dataset.value === "yours" ? s.dataset.default : a.w_dataset.value);   // yours: after "#"
     for (const k of ["link", "limits", "present"]) {
       if (c[k] === s[k].default) out.delete(k); else out.set(k, c[k] ? "1" : "0");
     }
@@ -521,9 +942,10 @@ const Explorable = (function (M, U) {
       if (generate(a, c, values)) { showNotices(a, notes); dataViews(a, c); scheduleUrl(a, c); }
       return;
     }
-    if (name === "button_click") {
-      const d = c.cfg.defaults;
-      if (a.w_dataset.value !== d.dataset) { setWidget(a.w_dataset, "value", d.dataset); swapDataset(a, c, d.dataset); }
+    if (name === "button_click") {   // Reset: the opening state, your data kept (a separate button returns the shipped)
+      const d = Object.assign({}, c.cfg.defaults);
+      if (a.w_dataset.value === "yours") delete d.dataset;
+      else if (a.w_dataset.value !== d.dataset) { setWidget(a.w_dataset, "value", d.dataset); swapDataset(a, c, d.dataset); }
       applyState(a, c, d);
       applyPresent(a, c);
       dataViews(a, c);
@@ -563,10 +985,15 @@ const Explorable = (function (M, U) {
         if (generate(a, c, values)) { showNotices(a, notes); dataViews(a, c); scheduleUrl(a, c); }
         return;
       }
+      if (a.w_dataset.value === "yours") {
+        if (c.yours) { showYours(a, c); dataViews(a, c); scheduleUrl(a, c); }
+        return;
+      }
       if (swapDataset(a, c, a.w_dataset.value)) { dataViews(a, c); scheduleUrl(a, c); }
       return;
     }
     if (ev === a.ds) { loadData(a, c); return dataViews(a, c); }
+    if (ev === a.user_data) { if (fromPython(a, c)) { dataViews(a, c); scheduleUrl(a, c); } return; }
     if (ev === a.w_link) { c.link = a.w_link.active; c.heff = c.h * Math.sqrt(c.t); return scheduleUrl(a, c); }
     if (ev === a.w_limits) {
       c.limits = a.w_limits.active;
@@ -595,5 +1022,5 @@ const Explorable = (function (M, U) {
     }
   }
 
-  return { handle, caption, limitNotices, heaviestSample, kernelShape, entropyAtQuery, cacheFor };
+  return { handle, caption, limitNotices, heaviestSample, kernelShape, entropyAtQuery, cacheFor, unitText, lengthText };
 })(AttnMirror, AttnCommon);

@@ -27,15 +27,53 @@ def similarity_words(kernel: str, key_norm: float = 0.0) -> str:
             f"which makes keys further {side} longer")
 
 
-def caption(r, *, kernel: str, bandwidth: float, temperature: float, key_norm: float = 0.0) -> str:
-    """One sentence that reads a readout aloud (the page's caption)."""
+def caption(r, *, kernel: str, bandwidth: float, temperature: float, key_norm: float = 0.0,
+            units: dict | None = None) -> str:
+    """One sentence that reads a readout aloud (the page's caption).
+
+    ``units``: on your own data, the query and h as the data's units write them (``units_words``); the
+    readout ``r`` is then the page's, on the sliders' scale.
+    """
     sim = similarity_words(kernel, key_norm)
     t = "" if temperature == 1 else f", T = {plain(temperature, 3)}"
     truth = "" if r.true_value is None else f" where the true function is {_signed(r.true_value, 2)}"
-    return (f"A query at x = {_signed(r.query, 2)} averages the {r.n} samples with softmax weights of {sim} "
-            f"(h = {plain(bandwidth, 3)}{t}). The largest weight is {r.max_weight:.3f} and the weights spread over "
+    where = f"x = {_signed(r.query, 2)}" if units is None else f"{units['x_name']} = {units['query']}"
+    h = plain(bandwidth, 3) if units is None else f"{units['h']} on the {units['x_name']} axis"
+    return (f"A query at {where} averages the {r.n} samples with softmax weights of {sim} "
+            f"(h = {h}{t}). The largest weight is {r.max_weight:.3f} and the weights spread over "
             f"about {r.effective_points:.1f} effective points, giving a prediction of "
             f"{_signed(r.prediction, 2)}{truth}.")
+
+
+# ---- your own data: numbers in the data's units (twins of unitText and lengthText in engine.js) ----------
+
+def unit_decimals(span: float) -> int:
+    """Decimals that tell apart two positions a six-hundredth of the data's span apart (0 to 12)."""
+    import math
+
+    return min(max(math.ceil(-math.log10(span / 600)), 0), 12)
+
+
+def unit_text(v: float, span: float) -> str:
+    """A position in the data's units: fixed decimals for the span, the typographic minus, no exponent."""
+    return _signed(v, unit_decimals(span))
+
+
+def length_text(v: float) -> str:
+    """A length in the data's units (a bandwidth): three significant digits, never exponent notation."""
+    import math
+
+    if v >= 1e-4 or v <= 0:
+        return plain(v, 3)
+    return f"{v:.{min(2 - math.floor(math.log10(v)), 20)}f}"
+
+
+def units_words(x_name: str, scale, span: float, query: float, bandwidth: float) -> dict:
+    """The caption's words for a state on your own data (twin of unitsWords in engine.js): ``scale`` is the
+    app.userdata.Scale the page used, ``span`` the data's x span in their units, query and bandwidth on the
+    sliders' scale."""
+    return {"x_name": x_name, "query": unit_text(scale.to_units(query), span),
+            "h": length_text(scale.h_to_units(bandwidth))}
 
 
 def heaviest_sample(query: float, keys, values, weights) -> dict:
@@ -74,24 +112,26 @@ def curve_facts(grid, keys, weights) -> dict:
             "sharp_share": float((W.max(axis=1) >= SHARP_WEIGHT).mean())}
 
 
-def limit_notices(r, heaviest: dict, curve: dict, key_norm: float = 0.0) -> list[str]:
+def limit_notices(r, heaviest: dict, curve: dict, key_norm: float = 0.0, at=None) -> list[str]:
     """The sentences that name a limit as it happens (twin of ``limitNotices`` in app/regression/engine.js).
 
     Every claim is checked against the numbers: ``heaviest`` is ``heaviest_sample(...)`` at the query and
     ``curve`` is ``curve_facts(...)`` along the prediction curve for the same state (a claim about the
     curve is made only when the curve does it); ``key_norm`` is the tilt (its sign says which keys are longer).
+    ``at``: how a sample's position is written, "x = 2.10" by default (your own data: in its units).
     """
+    at = at or (lambda v: f"x = {_signed(v, 2)}")
     out = []
     mw = f"Max weight {r.max_weight:.3f}"
     why = "a dot product rewards a key's length as well as its direction"
     if r.max_weight >= ONE_SAMPLE_WEIGHT:
-        hx, hy = _signed(heaviest["x"], 2), _signed(heaviest["y"], 2)
+        hx, hy = at(heaviest["x"]), _signed(heaviest["y"], 2)
         flat = curve["sharp_share"] >= SHARP_SHARE
         if curve["winners"] == 1:
             where = " (here it is also the nearest sample)" if heaviest["nearest"] else ", which is not the nearest one"
             curve_words = (f"The prediction curve is flat at its value, {hy}." if flat else
                            f"The prediction curve leans towards its value, {hy}.")
-            out.append(f"{mw}, on the sample at x = {hx}{where}: its key is longer than the keys nearer the query, "
+            out.append(f"{mw}, on the sample at {hx}{where}: its key is longer than the keys nearer the query, "
                        f"and {why}, so this sample wins wherever the query is. {curve_words}")
         elif heaviest["nearest"] and curve["nearest_share"] >= 1.0:
             out.append(f"{mw}: the query copies its nearest sample (1-nearest-neighbour), and the prediction curve "
@@ -103,7 +143,7 @@ def limit_notices(r, heaviest: dict, curve: dict, key_norm: float = 0.0) -> list
             out.append(f"{mw}: the query copies its nearest sample here, but elsewhere along x a longer key further "
                        f"{side} wins over nearer ones, because {why}.")
         else:
-            out.append(f"{mw}, on the sample at x = {hx}, which is not the nearest one: its key is longer than the "
+            out.append(f"{mw}, on the sample at {hx}, which is not the nearest one: its key is longer than the "
                        f"keys nearer the query, and {why}. The prediction is close to that sample's value, {hy}.")
     if r.effective_points >= NEAR_UNIFORM_FRACTION * r.n:
         out.append(f"{r.effective_points:.1f} of {r.n} effective points: the weights are nearly uniform, "
@@ -179,9 +219,69 @@ _LEGEND = [("k-samples", "samples (size and colour: weight)"), ("k-truth", "true
 _LEGEND_LIMITS = [("k-nn", "1-NN limit"), ("k-mean", "global mean")]
 
 
-def legend_html(limits: bool) -> str:
-    """The main plot's legend; the 1-NN curve and the mean only while they are shown."""
-    items = _LEGEND + (_LEGEND_LIMITS if limits else [])
+def legend_html(limits: bool, truth: bool = True) -> str:
+    """The main plot's legend; the 1-NN curve and the mean only while they are shown, the true f(x) only where
+    one is known (not on your own data)."""
+    items = legend_items(limits, truth)
     return ('<p class="legend" aria-label="legend">' +
             "".join(f'<span class="key {k}" aria-hidden="true"></span>{escape(t)} ' for k, t in items).strip() +
             "</p>")
+
+
+# ---- your own data ---------------------------------------------------------------------------------------
+
+# Behind "More controls": where an instructor pastes, drops or chooses x, y pairs.  Fixed HTML; the engine
+# fills the column pickers through the DOM (textContent), never through markup.
+OWN_DATA_FORM = """
+<div class="own" role="group" aria-label="your own data">
+<h3>Your own data</h3>
+<p class="small">Paste two columns of numbers, x then y (comma, tab or semicolon separated, with or without a
+header row), or drop a .csv file on this box. It stays in this browser: nothing is sent anywhere.</p>
+<textarea class="own-text" rows="4" spellcheck="false" aria-label="your data: x, y pairs, one per line"
+ placeholder="day,temp_c&#10;1,6.9&#10;2,7.7"></textarea>
+<div class="own-row">
+<label>x column <select class="own-x"><option value="">the first with numbers</option></select></label>
+<label>y column <select class="own-y"><option value="">the next with numbers</option></select></label>
+</div>
+<div class="own-row">
+<button type="button" class="own-use">Use this data</button>
+<label class="own-file">Choose a file&hellip;<input type="file" class="own-input"
+ accept=".csv,.tsv,.txt,text/csv,text/tab-separated-values,text/plain"></label>
+<button type="button" class="own-back" hidden>Back to the shipped data</button>
+<button type="button" class="own-download" hidden>Download this page with your data</button>
+</div>
+</div>
+"""
+OWN_DATA_CSS = """
+.own { border: 1px dashed #8aa4b8; border-radius: 4px; padding: 2px 10px 8px; }
+.own.own-over { border: 2px solid #0072B2; background: #F4F8FB; }
+.own textarea { width: 100%; box-sizing: border-box; font: 0.9em/1.4 monospace; margin: 4px 0; }
+.own-row { display: flex; flex-wrap: wrap; gap: 6px 14px; align-items: center; margin: 4px 0; }
+.own select, .own button, .own-file { font: inherit; }
+.own button, .own-file { padding: 3px 10px; border: 1px solid #8aa4b8; border-radius: 4px; background: #fff;
+                         cursor: pointer; color: #1F5F99; }
+.own button.own-use { background: #1F5F99; color: #fff; border-color: #1F5F99; }
+.own-file input { position: absolute; width: 1px; height: 1px; opacity: 0; }
+.own-file:focus-within { outline: 2px solid #0072B2; }
+"""
+
+# Everything the engine says about your data ({n}, {x}, {y}, {file} are filled in by the engine; every name
+# from a file is escaped where it is shown).
+OWN_WORDS = {
+    "described": "{n} points of {y} against {x}: your data.",
+    "loaded": "Showing your {n} points: {y} against {x}.",
+    "from_file": "Read {file}.",
+    "reading": "Reading {file}\u2026",
+    "kept": "The page keeps showing what it showed before.",
+    "option": "your data",
+    "no_truth": ("Your data have no known true function and no known noise, so bias\u00b2 and variance cannot be "
+                 "computed: the plot shows the leave-one-out error alone, which needs neither."),
+    "loo": "leave-one-out error",
+    "no_download": "This page cannot save itself with your data here; in a terminal, "
+                   "attention-explorable export --data FILE writes that page.",
+    "truth_missing": "No true function is known for your data.",
+}
+
+
+def legend_items(limits: bool, truth: bool = True) -> list:
+    return [i for i in _LEGEND if truth or i[0] != "k-truth"] + (_LEGEND_LIMITS if limits else [])

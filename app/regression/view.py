@@ -16,14 +16,15 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
-from bokeh.models import (Button, Checkbox, ColumnDataSource, CustomJS, CustomJSTickFormatter, DataRange1d,
-                          Div, FixedTicker, InlineStyleSheet, LinearAxis, LinearColorMapper,
-                          NumericInput, Range1d, Select, SingleIntervalTicker, Slider, Span)
+from bokeh.models import (Button, Checkbox, ColumnDataSource, CustomJS, CustomJSTickFormatter, CustomJSTicker,
+                          DataRange1d, Div, FixedTicker, InlineStyleSheet, LinearAxis, LinearColorMapper,
+                          NumericInput, PlainText, Range1d, Select, SingleIntervalTicker, Slider, Span)
 from bokeh.layouts import column, row
 from bokeh.plotting import figure
 
 import attention
 
+from app import userdata
 from app.state import X_RANGE, ExplorableState, url_spec
 from app.ui import theme
 from app.ui.engine import by_name, engine_args, engine_code, url_rules, worker_sources
@@ -44,7 +45,7 @@ URL_DELAY_MS = 150               # the address (and a served page's query slider
 def engine_source() -> str:
     """The JS that runs the section: the shared files (ui/), then this section's engine.js."""
     return engine_code(HERE / "engine.js", "Explorable.handle", ENGINE_ARGS, theme=True,
-                       extra=("generator.js", "worker.js"))
+                       extra=("generator.js", "worker.js", "userdata.js", "share.js"))
 
 
 # Bokeh paints a plot on two canvases: "overlay" renderers on the top one, all others below.  A change to an
@@ -57,6 +58,7 @@ ENGINE_ARGS = [
     "w_logh", "w_logt", "w_kernel", "w_keynorm", "w_dataset", "w_link", "w_limits", "w_present", "w_reset",
     "g_fn", "g_n", "g_noise", "g_seed", "g_go", "readout_div", "caption_div", "limits_div", "notice_div",
     "dataset_div", "strip_div", "legend_div", "announce_div",
+    "user_data", "own_form", "own_status", "bias_note", "units",
 ]
 # A Div that screen readers read and eyes do not see.
 VISUALLY_HIDDEN = {"position": "absolute", "width": "1px", "height": "1px", "overflow": "hidden",
@@ -80,6 +82,94 @@ def dataset_payload(name: str) -> dict:
 
 def dataset_meta(name: str, d) -> str:
     return json.dumps({"name": name, "function": d.function, "noise": d.noise, "description": d.description})
+
+
+def user_data_source(data=None) -> ColumnDataSource:
+    """The ``user_data`` source: your own data in their units (x, y) and their names (the tag), as a notebook
+    hands them over (``data``: app.userdata.UserData or None) and as the page writes what it loaded."""
+    src = ColumnDataSource({"x": [], "y": []}, name="user_data", tags=["{}"])
+    set_user_data(src, data)
+    return src
+
+
+def set_user_data(src: ColumnDataSource, data) -> None:
+    """Put ``data`` (UserData, or None for none) into the ``user_data`` source: the tag first, then the columns,
+    whose change the page hears.  The tag's "key" tells the page a new hand-over from its own echo."""
+    if data is None:
+        src.tags = [json.dumps({"key": "none"})]
+        src.data = {"x": [], "y": []}
+        return
+    key = userdata.data_key(data)
+    src.tags = [json.dumps({"x_name": data.x_name, "y_name": data.y_name, "notices": list(data.notices),
+                            "key": key, "from": "python"})]
+    src.data = {"x": data.x.tolist(), "y": data.y.tolist()}
+
+
+# Your own data's axes in their units.  The page keeps its x (0 ... 6: the sliders' scale) and h, and these
+# tickers and formatters, put on the axes and sliders while such data is shown (engine.js relabel), place
+# round numbers of the data's units and write them.  The scale comes from the dataset source's tag.
+_SCALE_JS = """
+const tag = ds.tags[0] || "{}", memo = globalThis.__attnUnitsMemo;
+let u = memo && memo.tag === tag ? memo.u : undefined;
+if (u === undefined) {
+  let meta = {};
+  try { meta = JSON.parse(tag); } catch (e) { meta = {}; }
+  u = meta.scale ? { s: meta.scale, name: meta.x_name || "x", span: meta.span || meta.scale.span } : null;
+  globalThis.__attnUnitsMemo = { tag, u };
+}
+const s = u && u.s;
+const nice = (raw) => { const p = 10 ** Math.floor(Math.log10(raw)), m = raw / p;
+                        return (m <= 1 ? 1 : m <= 2 ? 2 : m <= 5 ? 5 : 10) * p; };
+const digits = (step) => Math.min(12, Math.max(0, -Math.floor(Math.log10(step) + 1e-9)));
+const write = (v, d) => { const t = (Math.abs(v) < 0.5 * 10 ** -d ? 0 : v).toFixed(d);
+                          return t.startsWith("-") ? "\\u2212" + t.slice(1) : t; };
+"""
+_X_TICKS_JS = _SCALE_JS + """
+if (!s) return [];
+const lo = s.x0 + (cb_data.start - s.u0) / s.uspan * s.span, hi = s.x0 + (cb_data.end - s.u0) / s.uspan * s.span;
+const step = nice((hi - lo) / 5), out = [];
+for (let k = Math.ceil(lo / step); k * step <= hi; k++) out.push(s.u0 + (k * step - s.x0) / s.span * s.uspan);
+return out;
+"""
+_X_LABEL_JS = _SCALE_JS + """
+if (!s) return String(tick);
+const v = s.x0 + (tick - s.u0) / s.uspan * s.span;
+return write(v, digits(nice(Math.abs(ticks[1] - ticks[0]) / s.uspan * s.span || s.span / 600)));
+"""
+_Q_SLIDER_JS = _SCALE_JS + """
+if (!s) return tick.toFixed(2);
+const v = s.x0 + (tick - s.u0) / s.uspan * s.span;
+return `${write(v, Math.min(12, Math.max(0, Math.ceil(-Math.log10(u.span / 600)))))} (${u.name})`;   // engine.js unitText
+"""
+_H_TICKS_JS = _SCALE_JS + """
+if (!s) return [];
+const f = s.uspan / s.span, out = [];
+for (let k = Math.ceil(Math.log10(cb_data.start / f) - 1e-9); 10 ** k * f <= cb_data.end * (1 + 1e-9); k++)
+  out.push(10 ** k * f);
+return out;
+"""
+_H_LABEL_JS = _SCALE_JS + """
+if (!s) return String(tick);
+const k = Math.round(Math.log10(tick * s.span / s.uspan));
+return write(10 ** k, Math.max(0, -k));
+"""
+_H_SLIDER_JS = _SCALE_JS + """
+const h = 10 ** tick;
+if (!s) return h >= 100 ? h.toFixed(0) : h.toPrecision(3);
+const v = h * s.span / s.uspan;
+return `${write(v, Math.min(20, Math.max(0, 2 - Math.floor(Math.log10(v)))))} (${u.name})`;
+"""
+
+
+def units_models(ds: ColumnDataSource) -> dict:
+    """The tickers and formatters that write your own data's units (see _SCALE_JS): x axes, h axes, the query
+    and bandwidth sliders; and the axes' labels, as PlainText (a column's name is never read as TeX or markup)."""
+    fmt = lambda code: CustomJSTickFormatter(args={"ds": ds}, code=code)  # noqa: E731
+    return {"x_ticker": CustomJSTicker(args={"ds": ds}, major_code=_X_TICKS_JS), "x_format": fmt(_X_LABEL_JS),
+            "h_ticker": CustomJSTicker(args={"ds": ds}, major_code=_H_TICKS_JS), "h_format": fmt(_H_LABEL_JS),
+            "q_slider": fmt(_Q_SLIDER_JS), "h_slider": fmt(_H_SLIDER_JS),
+            "x_label": PlainText(text="x"), "y_label": PlainText(text="y"), "qx_label": PlainText(text="query x"),
+            "h_label": PlainText(text="bandwidth h\u00b7\u221aT")}
 
 
 @dataclass
@@ -129,6 +219,8 @@ def build_regression(state: ExplorableState, *, notices=(), dataset=None) -> Reg
 
     ``dataset`` overrides the data shown (an ``attention.Dataset``); by default it is the shipped dataset
     named by ``state.dataset``, or the seeded generator's samples when ``state.dataset`` is "generated".
+    ``state.data`` (a notebook's ``e.data``: app.userdata.UserData), when there is one, is handed to the page
+    in the ``user_data`` source, and the page opens on it (engine.js, "your own data").
     """
     return RegressionSection(state, notices=notices, dataset=dataset).view()
 
@@ -160,7 +252,7 @@ class RegressionSection:
         figures = dict(main=self.main_figure(), weights=self.weights_figure(), entropy_x=self.entropy_x_figure(),
                        entropy_h=self.entropy_h_figure(), bias_variance=self.bias_variance_figure())
         widgets = self.controls()
-        divs = self.texts()
+        divs = self.divs = self.texts()
         blocks = self.blocks(figures, widgets, divs)   # before the engine: it builds the generator's fields
         engine, models = self.engine(figures, widgets, divs)
         named = {}
@@ -192,6 +284,9 @@ class RegressionSection:
         # The query's vertical line in the three plots over x (a glyph: see main_figure)
         self.qline = ColumnDataSource({"x": [self.state.query]}, name="query_line")
         self.qtrue = ColumnDataSource({"x": [], "y": []}, name="qtrue")
+        # Your own data, in their units, between Python and the page (a notebook's e.data both ways): the page
+        # scales them for the sliders and shows them (engine.js useData); Python reads what the page loaded.
+        self.user_data = user_data_source(getattr(self.state, "data", None))
 
     # -- figures ---------------------------------------------------------------------------------------
     def main_figure(self):
@@ -349,6 +444,11 @@ class RegressionSection:
             notice=Div(text="".join(f'<p class="notice">{text.escape(n)}</p>' for n in notices), name="notices",
                        stylesheets=css, visible=bool(notices), sizing_mode="stretch_width"),
             dataset=Div(text="", name="dataset_description", stylesheets=css, sizing_mode="stretch_width"),
+            own_form=Div(text=text.OWN_DATA_FORM, name="own_data_form", sizing_mode="stretch_width",
+                         stylesheets=[self.css, InlineStyleSheet(css=text.OWN_DATA_CSS)]),
+            own_status=Div(text="", name="own_data_status", stylesheets=css, sizing_mode="stretch_width",
+                           ),
+            bias_note=Div(text="", name="bias_note", stylesheets=css, sizing_mode="stretch_width", visible=False),
         )
 
     # -- the engine ------------------------------------------------------------------------------------
@@ -366,7 +466,10 @@ class RegressionSection:
             "url_rules": url_rules(), "url_delay_ms": URL_DELAY_MS,
             "limits": {"one_sample": text.ONE_SAMPLE_WEIGHT, "near_uniform": text.NEAR_UNIFORM_FRACTION,
                        "sharp_weight": text.SHARP_WEIGHT, "sharp_share": text.SHARP_SHARE},
-            "legend": {"on": text.legend_html(True), "off": text.legend_html(False)},
+            "legend": {"on": text.legend_html(True), "off": text.legend_html(False),
+                       "on_data": text.legend_html(True, truth=False), "off_data": text.legend_html(False, truth=False)},
+            # your own data: the reader's limits and words (app/userdata.py, one definition), the page's words
+            "userdata": userdata.config(), "own": dict(text.OWN_WORDS),
         }
 
     def engine(self, figures: dict, w: dict, divs: dict):
@@ -380,7 +483,10 @@ class RegressionSection:
                         w_query=w["query"], w_logh=w["logh"], w_logt=w["logt"], w_kernel=w["kernel"],
                         w_keynorm=w["keynorm"], w_dataset=w["dataset"], w_link=w["link"], w_limits=w["limits"],
                         w_present=w["present"], w_reset=self.reset, g_fn=g["fn"], g_n=g["n"], g_noise=g["noise"],
-                        g_seed=g["seed"], g_go=g["go"]),
+                        g_seed=g["seed"], g_go=g["go"], user_data=self.user_data,
+                        # (a dict: engine_args marks lists of browser-only models, not dicts; the engine writes
+                        # only the labels' texts, once per dataset)
+                        units=units_models(self.ds)),
             browser_only=dict(samples=self.samples, curve=self.curve, kshape=self.kshape, hent=self.hent,
                               hcurve=self.hcurve,
                               qpred=self.qpred, qtrue=self.qtrue, span_main=self.span_main, qline=self.qline,
@@ -388,7 +494,8 @@ class RegressionSection:
                               mean_span=self.mean_span, nn_renderer=self.nn_r, readout_div=divs["readout"],
                               caption_div=divs["caption"], limits_div=divs["limits"], notice_div=divs["notice"],
                               dataset_div=divs["dataset"], strip_div=divs["strip"], legend_div=divs["legend"],
-                              announce_div=divs["announce"]))
+                              announce_div=divs["announce"], own_form=divs["own_form"],
+                              own_status=divs["own_status"], bias_note=divs["bias_note"]))
         if set(models) != set(ENGINE_ARGS):
             raise RuntimeError(f"the engine's arguments and ENGINE_ARGS differ: {set(models) ^ set(ENGINE_ARGS)}")
         engine = CustomJS(args=models, code=engine_source())
@@ -402,6 +509,7 @@ class RegressionSection:
         for event in ("tap", "pan", "panstart"):
             f["main"].js_on_event(event, engine)
         self.ds.js_on_change("data", engine)
+        self.user_data.js_on_change("data", engine)   # a notebook's e.data = ...
         return engine, models
 
     # -- the layout ------------------------------------------------------------------------------------
@@ -445,7 +553,9 @@ class RegressionSection:
                   row(w["link"], w["limits"], w["present"], sizing_mode="stretch_width", styles=WRAP),
                   row(self.reset, *build_share().models(),  # app/ui/share.py: copy a link to this state
                       sizing_mode="stretch_width", styles=WRAP),
-                  self.generator_box()]
+                  self.generator_box(),
+                  column(self.divs["own_form"], self.divs["own_status"], sizing_mode="stretch_width",
+                         name="own_data")]
         self.more = column(*hidden, sizing_mode="stretch_width", name="more_controls", visible=self.more_open())
         return self.more
 
@@ -454,9 +564,11 @@ class RegressionSection:
         (the stage, kept in view), the two plots that share its x axis, then beside them (below them on a
         phone) the readouts, "More controls", the words about the state and the plots against h."""
         css = [self.css]
-        # The query slider spans the main plot's frame: its padding follows the shared borders (theme.py).
-        w["query"].styles = {"padding": "0 calc(var(--shared-x-right, 64px) - 5px) 0 "
-                                        "calc(var(--shared-x-left, 80px) - 5px)", "box-sizing": "border-box"}
+        # The query slider spans the main plot's frame: its padding follows the shared borders (theme.py), less
+        # the padding its block has where the plot's has none (--block-inset, STAGE_CSS).
+        w["query"].styles = {"padding": "0 calc(var(--shared-x-right, 64px) - 5px - var(--block-inset, 0px)) 0 "
+                                        "calc(var(--shared-x-left, 80px) - 5px - var(--block-inset, 0px))",
+                             "box-sizing": "border-box"}
         for key in ("logh", "logt"):
             w[key].min_width = 140
         stage_controls = column(divs["strip"], w["query"], row(w["logh"], w["logt"], sizing_mode="stretch_width",
@@ -527,6 +639,8 @@ STAGE_CSS = f"""
 .b-regression-spread {{ height: {theme.FIGURE_PX["regression-spread"]}px; }}
 .attn-page[data-present="1"] .b-regression-plot {{ height: clamp(260px, 36vh, 420px); }}
 .attn-page[data-present="1"] .b-regression-weights, .attn-page[data-present="1"] .b-regression-spread {{ height: 210px; }}
+/* on a phone the controls' block has 4 px of padding each side and the plot's none (app/ui/layout.py) */
+@media (max-width: 599px) {{ .b-regression-controls {{ --block-inset: 4px; }} }}
 @media (min-width: {WIDE}px) {{
   .attn-sec-regression {{ --stage-rest: 200px; }}
   .attn-page[data-present="1"] .attn-sec-regression {{ --stage-rest: 280px; }}

@@ -231,7 +231,9 @@ const Routing = (function (M, E, W) {
       return `background:${rgb}${Math.round(0x99 * t).toString(16).padStart(2, "0")}`;
     };
     const cell = (v, top) => `<td style="${shade(v, top)}">${esc(signed(v, 2))}</td>`;
-    let html = `<div style="overflow-x:auto"><table class="w" aria-label="W_Q, W_K and what the word looks for">` +
+    // a box that scrolls sideways (a narrow column) is reached with the keyboard too
+    let html = `<div style="overflow-x:auto" tabindex="0">` +
+      `<table class="w" aria-label="W_Q, W_K and what the word looks for">` +
       `<tr><th></th><th colspan="2">W<sub>Q</sub></th><th colspan="2">W<sub>K</sub></th>` +
       `<th>${esc(p.word)}<br>looks for</th></tr>`;
     p.model_dims.forEach((name, i) => {

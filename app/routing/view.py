@@ -72,7 +72,10 @@ table.w { border-collapse: collapse; font-variant-numeric: tabular-nums; }
 table.w caption { font-weight: bold; text-align: left; padding: 2px 0; }
 table.w th { font-weight: normal; color: #333; text-align: left; padding: 1px 8px 1px 0; white-space: nowrap; }
 table.w td { text-align: right; padding: 1px 5px; min-width: 2.8em; border: 1px solid #fff; }
-table.w tr.fixed th, table.w tr.fixed td { color: #777; }
+table.w tr.fixed th, table.w tr.fixed td { color: #757575; }
+/* a Div's text box (BokehJS's .bk-clearfix, inline-block) keeps within the Div: the W table scrolls sideways in its
+   own box on a phone instead of widening the page */
+.bk-clearfix { max-width: 100%; }
 p.legend .k-train { border-top: 3px solid BLUE; }
 p.legend .k-held { border-top: 3px dashed ORANGE; }
 """.replace("BLUE", BLUE).replace("ORANGE", ORANGE)
@@ -220,7 +223,6 @@ class RoutingSection:
     # -- data ----------------------------------------------------------------------------------------
     def sources(self):
         cds = lambda name, cols: ColumnDataSource({k: [] for k in cols}, name=name)  # noqa: E731
-        p = self.plain
         self.src = dict(
             tokens_src=ColumnDataSource({"tok": []}, name="routing_tokens"),
             cells=cds("routing_cells", ("x", "y", "w", "q_tok", "k_tok")),
@@ -350,7 +352,9 @@ return (i >= 0 && i < t.length && Math.abs(tick - i) < 1e-6) ? String(t[i]) : ""
             intro=_div("routing_intro", css, text.intro(word=p["word"], train=p["train_size"],
                                                          held_out=p["held_out_size"], steps=p["steps"])),
             notice=_div("routing_notices", css, visible=False),
-            status=live("routing_status"), readout=live("routing_readout"), weights=live("routing_weights"),
+            status=live("routing_status"), readout=live("routing_readout"),
+            # the table scrolls sideways inside its box on a phone instead of widening the page
+            weights=_div("routing_weights", css, styles={"max-width": "100%", "overflow-x": "auto"}),
             own=live("routing_own"),
             learned=_div("routing_learned", css, text.learned_html(summary(), steps=p["steps"])),
             key=_div("routing_key", css, text.curves_legend(train=p["train_size"], held_out=p["held_out_size"])),

@@ -136,10 +136,10 @@ const SentenceExplorable = (function (M, X, W) {
     const extra = G.sums_pad + G.sums_px[i] / cell;   // room for the row sums
     const frameWidth = Math.round((n + extra) * cell);
     // the box around the matrix: as wide as the plot (labels and colour bar included), at most the screen
-    const px = G.char_px[i];
-    const want = frameWidth + longest * px + G.labels_px[i];
+    const px = G.char_px[i], narrow = innerWidth < G.narrow_width;
+    const want = frameWidth + longest * px + G.labels_px[i] - (narrow ? G.narrow_px : 0);
     const box = Math.round(Math.max(G.box_min, Math.min(want, innerWidth - G.screen_margin)));
-    return { cell, extra, frameWidth, frameHeight: n * cell, box,
+    return { cell, extra, frameWidth, frameHeight: n * cell, box, narrow,
              heatVertical: longest * px > cell - G.label_pad, barsVertical: longest * px > G.bars_px / n - G.label_pad };
   }
 
@@ -170,6 +170,11 @@ const SentenceExplorable = (function (M, X, W) {
       if (Object.keys(diff).length) { m.setv(diff, { silent: view !== null }); relayout = true; }
     };
     quietly(a.heat, { frame_width: g.frameWidth, frame_height: g.frameHeight });
+    // a phone: the cells print their weights and the note under the matrix says rows are queries
+    for (const bar of a.heat.right.filter((m) => m.color_mapper !== undefined)) quietly(bar, { visible: !g.narrow });
+    const rows = a.heat.left[0];
+    if (c.rowsTitle === undefined) c.rowsTitle = rows.axis_label;   // as the page was built
+    quietly(rows, { axis_label: g.narrow ? null : c.rowsTitle });
     quietly(a.matrix_box, { width: g.box });
     if (relayout && view) view.invalidate_layout();
     a.fmt.change.emit();   // the tokens changed: redraw the tick labels even when n did not
@@ -297,7 +302,7 @@ const SentenceExplorable = (function (M, X, W) {
 
   function drawCost(a, c) {
     const n = c.n;
-    put(c, a.cost_now, { n: [n], scores: [n * n], label: [`this sentence: n = ${n}, ${n * n} scores`] });
+    put(c, a.cost_now, { n: [n], scores: [n * n], label: [`this sentence\nn = ${n}, ${n * n} scores`] });
   }
 
   // Titles, axes, legends and HTML text follow the page's theme (app/ui/theme.js, applied by the section

@@ -238,6 +238,8 @@ GEOMETRY = {
     "char_px": (7, 10),          # px per character of a word's label
     "labels_px": (150, 230),     # the box around the matrix: labels and colour bar
     "box_min": 260,              # px, the box's smallest width
+    "narrow_width": 600,         # px: under this screen width the colour bar and the rows' axis title are left
+    "narrow_px": 85,             # out (the cells print their weights; the note says rows are queries): px saved
     "screen_margin": 32,         # px kept free beside the box on a narrow screen
     "label_pad": 4,              # px: a label turns vertical when it is wider than its cell minus this
     "bars_px": 300,              # px: the bar chart's width, for its labels
@@ -264,9 +266,11 @@ def geometry(tokens, *, present: bool = False, inner_width: int = 1280, inner_he
     extra = G["sums_pad"] + G["sums_px"][i] / cell
     frame_width = _js_round((n + extra) * cell)
     px = G["char_px"][i]
-    want = frame_width + longest * px + G["labels_px"][i]
+    narrow = inner_width < G["narrow_width"]
+    want = frame_width + longest * px + G["labels_px"][i] - (G["narrow_px"] if narrow else 0)
     box = _js_round(max(G["box_min"], min(want, inner_width - G["screen_margin"])))
     return {"cell": cell, "extra": extra, "frame_width": frame_width, "frame_height": n * cell, "box": box,
+            "narrow": narrow,
             "heat_vertical": longest * px > cell - G["label_pad"],
             "bars_vertical": longest * px > G["bars_px"] / n - G["label_pad"]}
 

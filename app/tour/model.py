@@ -53,7 +53,6 @@ from pathlib import Path
 import numpy as np
 
 import attention
-from attention import lags
 
 # The page's sections, in the order a student meets them (app/sections.py PAGE_ORDER; a test holds them equal).
 SECTIONS = ("regression", "learning", "sentence", "routing", "ideas")
@@ -219,13 +218,13 @@ CONDITIONS = {
                   "or before the one asked for)", "steps"),
     "qk_finished": _n("routing", "bool", "the step shown is training's last", "true or false"),
     "qk_playing": _n("routing", "bool", "Play is running", "true or false", runtime=True),
-    "qk_sentence": _n("routing", "text", "the sentence shown (one of the page's, or one the student typed)",
+    "qk_sentence": _n("routing", "sentence", "the sentence shown (one of the page's, or one the student typed)",
                       "a sentence, as the page splits it"),
     "qk_typed": _n("routing", "bool", "the sentence shown was typed by the student", "true or false"),
     "held_out": _n("routing", "bool", "the sentence shown is not one training saw", "true or false"),
-    "bank_top_word": _n("routing", "text", "the word bank gives the most weight", "a word"),
+    "bank_top_word": _n("routing", "word", "the word bank gives the most weight", "a word"),
     "bank_top_weight": _n("routing", "number", "that weight", "share of the weight, 0 to 1"),
-    "bank_sense": _n("routing", "text", "where bank's output lands: water, money or undecided", "a word"),
+    "bank_sense": _n("routing", "word", "where bank's output lands: water, money or undecided", "a word"),
     # the ideas section
     "rnn_steps": _n("ideas", "number", "the steps in a row an RNN needs for the current sentence (its n words)",
                     "steps"),
@@ -1151,7 +1150,8 @@ PYTHON_ONLY = (
     "number is written with the minus sign",
     "a word or a sentence in a condition is written as the page splits text into words",
     "a sentence in a state splits into 1 to 32 words, and its selected word and head exist",
-    "every step has a comparison the page's numbers can check (not only playing or metric_playing)",
+    f"every step has a comparison the page's numbers can check (not only {', '.join(RUNTIME_NAMES[:-1])} or "
+    f"{RUNTIME_NAMES[-1]})",
     "the state Show me reaches meets the step's own condition, by the numpy core",
 )
 

@@ -167,11 +167,20 @@ const AttnTour = (function (M, U) {
       const k = c.visible ? c.step : 0;
       if (k === 1) out.delete("tour"); else out.set("tour", k === 0 ? "0" : c.cfg.steps[k - 1].id);
       const q = out.toString();
-      window.history.replaceState(null, "", q ? "?" + q : window.location.pathname);
+      window.history.replaceState(null, "", (q ? "?" + q : window.location.pathname) + window.location.hash);
     } catch (e) { /* a sandboxed frame may refuse; the tour works without it */ }
   }
 
   // ---- the card ----------------------------------------------------------------------------------
+
+  // Your own data (the dataset menu on "yours"): a step written for the shipped data (needs_shipped_data) says
+  // so and offers them back (the note's button, app/tour/view.py); any other step's Show me keeps your data.
+  // `target`: what Show me is about to set.
+  function yourData(a, c, target) {
+    const step = c.cfg.steps[c.step - 1], mine = !!a.w.dataset && a.w.dataset.value === "yours", shipped = !!(step && step.shipped);
+    if (a.shipped_note) set(a.shipped_note, "visible", mine && shipped && c.visible);
+    if (target && mine && !shipped && step && !("dataset" in step.state)) target.dataset = "yours";
+  }
 
   function render(a, c) {
     const n = c.cfg.steps.length, k = c.step, step = c.cfg.steps[k - 1];
@@ -184,6 +193,7 @@ const AttnTour = (function (M, U) {
     set(a.open, "label", `${c.cfg.words.open} (step ${k} of ${n})`);
     set(a.skip, "visible", !!step.skip);
     if (step.skip) set(a.skip, "label", step.skip[1]);
+    yourData(a, c);
     moveCard(step);
   }
 
@@ -197,14 +207,18 @@ const AttnTour = (function (M, U) {
     const slot = (where) => document.querySelector(`.attn-card-slot[data-section="${step.section}"][data-where="${where}"]`);
     if (!card) return;
     let where = null, before = null;
-    if (slot("side")) {
+    const b = page && page.blockOf ? page.blockOf(step.look[0]) : null, el = b && document.getElementById(b.el);
+    if (b && b.place === "body" && el && el.parentElement) {
+      // what the step looks at is in the section's body, under its figure and side column: the card goes
+      // right above it
+      where = el.parentElement;
+      before = el;
+    } else if (slot("side")) {
       const sec = document.getElementById(`attn-sec-${step.section}`), stage = sec && sec.querySelector(".attn-stage");
       const pinned = innerWidth >= 900 || (stage && getComputedStyle(stage).position === "sticky");
       where = pinned ? slot("side") : slot("top");
     } else if (slot("body")) {
       where = slot("body");
-      const b = page && page.blockOf ? page.blockOf(step.look[0]) : null, el = b && document.getElementById(b.el);
-      if (el && el.parentElement) { where = el.parentElement; before = el; }
     }
     if (where && (card.parentElement !== where || card.nextElementSibling !== before)) where.insertBefore(card, before);
   }
@@ -300,6 +314,7 @@ const AttnTour = (function (M, U) {
     const step = c.cfg.steps[c.step - 1], w = a.w;
     if (step.section !== "regression") return showMeElsewhere(a, c, step);
     const target = Object.assign({}, c.cfg.defaults, step.state);
+    yourData(a, c, target);
     stopTween(c);
     c.tweening = true;
     c.target = target;
@@ -463,6 +478,7 @@ const AttnTour = (function (M, U) {
       if (ev === a.stepper) { fromStepper(a, c); return; }
       if (c.tweening && studentMoved(ev, a, c)) takeOver(a, c);
       moved(a, c);
+      yourData(a, c);
     } catch (e) {
       console.error("attention explorable tour:", e);
     }

@@ -42,7 +42,11 @@ WIDGET_NAMES = {"query": "query_slider", "logh": "bandwidth_slider", "logt": "te
                 "link": "link_toggle", "limits": "limits_toggle", "present": "present_toggle"}
 WORDS = {"prev": "\u2190 Previous", "next": "Next \u2192", "show": "Show me", "hide": "Free exploration",
          "open": "Guided tour", "found": "Found it.", "try": "Try it:", "step": "Step {k} of {n}",
-         "skip": "Skip to {section} \u2192", "optional": "optional", "png": "Save the figure as PNG"}
+         "skip": "Skip to {section} \u2192", "optional": "optional", "png": "Save the figure as PNG",
+         # a step with needs_shipped_data, while your own data are shown
+         "shipped": "This step is written for the shipped data, not for yours: its numbers and its goal are "
+                    "theirs. Show me switches to them; your data stay in the dataset menu.",
+         "switch": "Switch to the shipped data"}
 # What the card calls each section (its "skip to" button, its count line).
 SECTION_WORDS = {"regression": "kernel regression", "learning": "learning the kernel", "sentence": "self-attention",
                  "routing": "W_Q and W_K learning", "ideas": "why attention won"}
@@ -94,7 +98,7 @@ def _status(s, found: bool) -> str:
 
 
 ENGINE_ARGS = ["config", "card", "box", "prev", "next", "show", "hide", "open", "skip", "png", "w", "ds", "more",
-               "main", "stepper", "notice_div"]
+               "main", "stepper", "notice_div", "shipped_note"]
 
 
 @lru_cache(maxsize=None)
@@ -148,7 +152,8 @@ def tour_config(tour: Tour, *, step) -> dict:
                    "state": dict(st.state) if st.section == "regression" else show_me_settings(st),
                    "when": [list(c) for c in st.when], "more": st.section == "regression" and needs_more(st.state),
                    "look": [LOOK_MODELS.get(n, n) for n in st.looks_at], "optional": st.optional,
-                   "skip": nexts[k], "apply": _applies(st)}
+                   "skip": nexts[k], "apply": _applies(st),
+                   "shipped": bool(st.needs_shipped_data)}
                   for k, st in enumerate(tour.steps)],
         "cards": [card_html(tour, k) for k in range(1, len(tour) + 1)],
         "found": [_status(st, True) for st in tour.steps],
@@ -183,11 +188,13 @@ def build_tour(layout=None, *, tour: Tour | None = None, step=1, named: dict | N
     skip = Button(label=WORDS["skip"].format(section=""), name="tour_skip", visible=False)
     png = Button(label=WORDS["png"], name="tour_png")
     wrap = {"flex-wrap": "wrap", "gap": "4px 8px"}
-    box = column(card, row(prev, show, nxt, hide, sizing_mode="stretch_width", styles=wrap),
+    named = named if named is not None else (by_name(layout) if layout is not None else {})
+    shipped_note = _shipped_note(css, named)
+    box = column(card, *([shipped_note] if shipped_note is not None else []),
+                 row(prev, show, nxt, hide, sizing_mode="stretch_width", styles=wrap),
                  row(skip, png, sizing_mode="stretch_width", styles=wrap),
                  sizing_mode="stretch_width", name="tour_box", visible=k > 0)
     opener = Button(label=f"{WORDS['open']} (step {shown} of {len(tour)})", name="tour_open", visible=k == 0)
-    named = named if named is not None else (by_name(layout) if layout is not None else {})
     regression = any(st.section == "regression" for st in tour.steps)
     w = {key: _find(named, name) if regression else named.get(name) for key, name in WIDGET_NAMES.items()}
     ds = _find(named, "dataset") if regression else named.get("dataset")
@@ -201,7 +208,7 @@ def build_tour(layout=None, *, tour: Tour | None = None, step=1, named: dict | N
     main = named.get("main_plot")
     engine = CustomJS(args=dict(config=config, card=card, box=box, prev=prev, next=nxt, show=show, hide=hide,
                                 open=opener, skip=skip, png=png, w=w, ds=ds, more=more, main=main, stepper=stepper,
-                                notice_div=named.get("notices")),
+                                notice_div=named.get("notices"), shipped_note=shipped_note),
                       code=engine_source())
     stepper.js_on_change("value", engine)
     for b in (prev, show, nxt, hide, opener, skip, png):
@@ -221,6 +228,20 @@ def build_tour(layout=None, *, tour: Tour | None = None, step=1, named: dict | N
     return TourView(layout=section, engine=engine,
                     models=dict(card=card, box=box, prev=prev, next=nxt, show=show, hide=hide, open=opener,
                                 skip=skip, png=png, stepper=stepper, config=config))
+
+
+def _shipped_note(css, named: dict):
+    """Under the card while your own data are shown and the step needs the shipped data (tour.js yourData): one
+    sentence and a button that puts the dataset menu back on the shipped data (the regression engine swaps)."""
+    dataset = named.get(WIDGET_NAMES["dataset"])
+    if dataset is None:   # a page without the regression section shows no data of one's own
+        return None
+    switch = Button(label=WORDS["switch"], name="tour_shipped_switch")
+    switch.js_on_event("button_click", CustomJS(args=dict(menu=dataset, name=full_state({})["dataset"]),
+                                                code="menu.value = name;"))
+    return column(Div(text=f'<p class="limit">{html.escape(WORDS["shipped"])}</p>', stylesheets=css,
+                      sizing_mode="stretch_width"), switch, sizing_mode="stretch_width", name="tour_shipped_note",
+                  visible=False)
 
 
 def add_tour(regression, state, *, tour: Tour | None = None) -> TourView:

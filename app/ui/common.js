@@ -284,6 +284,7 @@ const AttnCommon = (function () {
 
   // At most one rewrite of the address per `delay` ms (a drag would otherwise rewrite it every frame).
   // query(): this section's new query string; before(): work due at the same pace (optional).
+  // The fragment (after "#": your own data, "#data1.…") stays as it is: it is the regression engine's.
   function scheduleUrl(c, query, before, delay) {
     if (!c.urlArmed || c.urlTimer || hostOwnsAddress()) return;
     c.urlTimer = setTimeout(() => {
@@ -291,9 +292,18 @@ const AttnCommon = (function () {
       if (before) before();
       try {
         const q = query();
-        window.history.replaceState(null, "", q ? "?" + q : window.location.pathname);
+        window.history.replaceState(null, "", (q ? "?" + q : window.location.pathname) + window.location.hash);
       } catch (e) { /* a sandboxed frame may refuse; the page works without it */ }
     }, delay === undefined ? 150 : delay);
+  }
+
+  // The page's skeleton as its file brought it, before anything was drawn into it: common.js first runs in
+  // the loader's script, at the end of the file, so the page can save itself later (AttnShare.pageWithData).
+  // null where the page is not such a file (a notebook, Panel's per-session page).
+  if (typeof document !== "undefined" && globalThis.__attnSkeleton === undefined) {
+    const main = document.querySelector("main.attn-page");
+    globalThis.__attnSkeleton = main && !main.querySelector("[data-drawn]") && document.getElementById("attn-doc")
+      ? main.innerHTML : null;
   }
 
   // ---- the page-level bus --------------------------------------------------------------------------
@@ -320,6 +330,9 @@ const AttnCommon = (function () {
     if (typeof window !== "undefined" && typeof CustomEvent === "function")
       window.dispatchEvent(new CustomEvent(`attention-explorable:${topic}`, { detail: value }));
   }
+
+  // The last value published on a topic (undefined: none yet), for a handler that runs now and then (a click).
+  function heard(doc, topic) { return doc ? bus(doc).last.get(topic) : undefined; }
 
   function subscribe(doc, topic, fn) {
     if (!doc) return;
@@ -353,5 +366,5 @@ const AttnCommon = (function () {
   return { esc, fixed, general, signed, plain, parseQuery, pageState, runGuarded, clamp, setWidget, quiet, tellReadouts,
            onApply,
            findView, plotView, framePaints, paintSoon, setHtml, afterPaint, scheduleUrl, hostOwnsAddress, publish,
-           subscribe };
+           subscribe, heard };
 })();

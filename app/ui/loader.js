@@ -220,6 +220,19 @@ const AttnPage = (function (U) {
   // top of the screen above it (the stage on a phone).  Elements inside a sticky column stay in view by
   // themselves once their section is; the others decide where to scroll.
   // options.with: the id of one more element to keep on screen when it fits too (the step card above a figure).
+  // The blocks just above a block that the lazy drawing would reach once the page scrolls there: drawn first, so
+  // their real heights do not push the block down after it has been brought into view.
+  async function drawAbove(b) {
+    const el = document.getElementById(b.el);
+    if (!el) return;
+    const top = el.getBoundingClientRect().top, reach = 3 * innerHeight;
+    for (const o of S.plan.blocks) {
+      if (o.view || o === b) continue;
+      const oe = document.getElementById(o.el), r = oe && oe.getBoundingClientRect();
+      if (r && r.bottom <= top + 1 && r.bottom > top - reach) await draw(o);
+    }
+  }
+
   async function reveal(names, options) {
     S.revealing += 1;
     try {
@@ -229,7 +242,7 @@ const AttnPage = (function (U) {
   }
 
   async function revealNow(names, options) {
-    for (const n of names) { const b = blockOf(n); if (b) await draw(b); }
+    for (const n of names) { const b = blockOf(n); if (b) { await draw(b); await drawAbove(b); } }
     // wait until every element has been laid out (a block just drawn, a column just opened) and the texts that
     // follow a change have been written (they move what is under them), at most 1 s
     const frame = () => new Promise((r) => requestAnimationFrame(r));
@@ -260,7 +273,8 @@ const AttnPage = (function (U) {
       const sec = sectionOf(free[0]);
       for (const st of sec ? sec.querySelectorAll(".attn-stage, .attn-fig") : []) {
         if (getComputedStyle(st).position !== "sticky") continue;
-        const r = st.getBoundingClientRect();
+        const r = st.getBoundingClientRect(), box = st.parentElement && st.parentElement.getBoundingClientRect();
+        if (box && box.bottom + y0 <= need.top) continue;   // its column ends above them: it scrolls away first
         if (r.right > need.left && r.left < need.right && r.height < H * 0.75) band = Math.max(band, r.height);
       }
       const room = H - band - 2 * gap;

@@ -1,10 +1,15 @@
-// "Copy a link to this state": copies the page's deep link, in every delivery.
+// "Copy a link to this state": copies the page's deep link, in every delivery; and the page saved with
+// your own data inside, when a link cannot carry them.
 //
 // The engines keep the address's query string equal to the page's state (history.replaceState), so
 // the link is the page's own address: the served app's (also inside an iframe on a course page, where
-// the frame's address is the app's), or the offline file's file:// or https:// address.  The
-// clipboard may be refused (a frame without allow="clipboard-write", an old browser): the link then
-// shows in a selected text field to copy by hand.  The link is only ever inserted escaped.
+// the frame's address is the app's), or the offline file's file:// or https:// address.  Your own data
+// travel after "#" ("#data1.…", written by the regression engine; no server ever sees that part): the
+// link keeps the fragment only when it holds such data.  Data too large for a link (the regression
+// engine says so on the page's bus, topic "data-link") are not copied: the page says why and offers
+// itself as a file with the data inside (pageWithData).  The clipboard may be refused (a frame without
+// allow="clipboard-write", an old browser): the link then shows in a selected text field to copy by
+// hand.  The link and every sentence are only ever inserted escaped.
 
 const AttnShare = (function () {
   "use strict";
@@ -13,9 +18,54 @@ const AttnShare = (function () {
     return String(s).replace(/[&<>"']/g, (ch) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" }[ch]));
   }
 
+  const DATA_FRAGMENT = /^#data[0-9]+\./;
+
+  // the address without its fragment, unless the fragment holds your data
   function currentLink(loc) {
-    return loc.href.split("#")[0];
+    const base = loc.href.split("#")[0];
+    return DATA_FRAGMENT.test(loc.hash) ? base + loc.hash : base;
   }
+
+  // ---- the page as a file, with your data as its opening data ---------------------------------------
+
+  // The file this page came from, rebuilt from the live document: the head and the scripts as they are (none of
+  // them changes once loaded), the skeleton as it was before anything was drawn (ui/common.js keeps it), what
+  // BokehJS added to the body left out, and the data in <script type="application/json" id="attn-data">, which
+  // the regression engine reads when the page opens (AttnUserData.embedText wrote it: no markup can end it).
+  // null where the page is not such a file (a notebook, Panel's per-session page).
+  function pageWithData(embed) {
+    const skeleton = globalThis.__attnSkeleton;
+    if (typeof skeleton !== "string" || !document.getElementById("attn-doc")) return null;
+    const root = document.documentElement.cloneNode(true), body = root.querySelector("body");
+    for (const el of Array.from(body.children))
+      if (!(el.tagName === "MAIN" || el.tagName === "SCRIPT") || el.id === "attn-data") el.remove();
+    const main = body.querySelector("main.attn-page");
+    main.innerHTML = skeleton;
+    const data = document.createElement("script");
+    data.type = "application/json";
+    data.id = "attn-data";
+    data.textContent = embed;
+    main.after(data);
+    return "<!DOCTYPE html>\n" + root.outerHTML + "\n";
+  }
+
+  // Save it: a download made in the browser (no server involved).  Returns false where it cannot.
+  function download(embed, filename) {
+    const html = pageWithData(embed);
+    if (html === null) return false;
+    const url = URL.createObjectURL(new Blob([html], { type: "text/html" }));
+    const a = document.createElement("a");
+    a.href = url;
+    a.download = filename;
+    a.style.display = "none";
+    document.body.appendChild(a);
+    a.click();
+    a.remove();
+    setTimeout(() => URL.revokeObjectURL(url), 60000);
+    return true;
+  }
+
+  // ---- the button ---------------------------------------------------------------------------------
 
   // the rendered view of a model (Bokeh keeps root views in Bokeh.index, each with its child views)
   function findView(model) {
@@ -28,16 +78,13 @@ const AttnShare = (function () {
     return null;
   }
 
-  // select the fallback field once Bokeh has drawn the new text (a few frames at most)
-  function selectField(status, tries) {
+  // run fn(element) on the status line's element matching `selector` once Bokeh has drawn the new text
+  // (a few frames at most)
+  function whenShown(status, selector, fn, tries) {
     const view = findView(status);
-    const field = view && view.shadow_el && view.shadow_el.querySelector("input.share-link");
-    if (field) {
-      field.focus();
-      field.select();
-    } else if (tries > 0) {
-      requestAnimationFrame(() => selectField(status, tries - 1));
-    }
+    const el = view && view.shadow_el && view.shadow_el.querySelector(selector);
+    if (el) fn(el);
+    else if (tries > 0) requestAnimationFrame(() => whenShown(status, selector, fn, tries - 1));
   }
 
   function show(a, html) {
@@ -45,14 +92,28 @@ const AttnShare = (function () {
     a.status.text = html;
   }
 
+  // Data too large for a link: say so, and offer the page as a file with the data inside.
+  function tooLong(a, link) {
+    const t = a.texts, saved = pageWithData("") !== null;
+    show(a, `<p class="notice" role="status">${esc(link.message)}</p>` +
+      (saved ? `<button type="button" class="share-save">${esc(t.save)}</button>` : `<p>${esc(t.no_save)}</p>`));
+    if (saved) whenShown(a.status, "button.share-save", (b) => {
+      b.addEventListener("click", () => download(link.embed, link.filename));
+      b.focus();
+    }, 30);
+  }
+
   function handle(a) {
-    const link = currentLink(window.location), t = a.texts;
+    const t = a.texts, doc = a.status.document;
+    const link = typeof AttnCommon !== "undefined" && doc ? AttnCommon.heard(doc, "data-link") : undefined;
+    if (link && link.state === "too_long") { tooLong(a, link); return; }
+    const href = currentLink(window.location);
     const copied = () => show(a,
-      `<p class="share-done" role="status">${esc(t.copied)}</p><p class="share-shown">${esc(link)}</p>`);
+      `<p class="share-done" role="status">${esc(t.copied)}</p><p class="share-shown">${esc(href)}</p>`);
     const fallback = () => {
       show(a, `<p class="share-by-hand" role="status">${esc(t.fallback)}</p>` +
-        `<input class="share-link" type="text" readonly aria-label="${esc(t.field)}" value="${esc(link)}">`);
-      selectField(a.status, 30);
+        `<input class="share-link" type="text" readonly aria-label="${esc(t.field)}" value="${esc(href)}">`);
+      whenShown(a.status, "input.share-link", (field) => { field.focus(); field.select(); }, 30);
     };
     let writing = null;
     try {
@@ -61,7 +122,7 @@ const AttnShare = (function () {
       const policy = document.permissionsPolicy || document.featurePolicy;
       const allowed = !policy || typeof policy.allowsFeature !== "function" || policy.allowsFeature("clipboard-write");
       if (allowed && navigator.clipboard && typeof navigator.clipboard.writeText === "function")
-        writing = navigator.clipboard.writeText(link);
+        writing = navigator.clipboard.writeText(href);
     } catch (e) {
       writing = null;
     }
@@ -69,5 +130,5 @@ const AttnShare = (function () {
     else fallback();
   }
 
-  return { handle, esc, currentLink };
+  return { handle, esc, currentLink, pageWithData, download };
 })();

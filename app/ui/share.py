@@ -1,9 +1,10 @@
-"""The "Copy a link to this state" button: a Bokeh button and status line run by app/share.js.
+"""The "Copy a link to this state" button: a Bokeh button and status line run by app/ui/share.js.
 
 It works the same in the served page, the offline file and inside a cross-origin iframe, because it
 needs no server: the engines keep the address's query string equal to the page's state, and the
-button copies that address.  ``build_share()`` returns the models; the regression section puts them
-in its controls row.
+button copies that address (with your own data after "#" when the page shows some that fit in a link;
+data that do not fit are offered as the page saved with them inside).  ``build_share()`` returns the
+models; the regression section puts them in its controls row.
 """
 
 from __future__ import annotations
@@ -22,18 +23,25 @@ TEXTS = {
     "fallback": "The browser did not let the page copy. The link is selected below: copy it by hand "
                 "(Ctrl+C, or Cmd+C on a Mac, or press and hold on a phone).",
     "field": "link to this state",
+    "save": "Download this page with your data",
+    "no_save": "Here the page cannot save itself; attention-explorable export --data FILE writes such a page.",
 }
 CSS = """
 p { margin: 2px 0; line-height: 1.4; }
 p.share-done { color: #1b5e20; font-weight: bold; }
 p.share-shown { color: #555; font-size: 0.9em; overflow-wrap: anywhere; }
+p.notice { background: #FDE8E1; border-left: 4px solid #D55E00; padding: 4px 8px; }
+button.share-save { font: inherit; padding: 3px 10px; border: 1px solid #1F5F99; border-radius: 4px;
+                    background: #1F5F99; color: #fff; cursor: pointer; }
 input.share-link { width: 100%; box-sizing: border-box; font: inherit; padding: 4px; }
 """
 
 
 @lru_cache(maxsize=None)
 def share_source() -> str:
-    return (HERE / "share.js").read_text(encoding="utf-8") + "\nAttnShare.handle({status, texts});\n"
+    """ui/common.js (the page's bus: whether the data fit in a link), ui/share.js, and the call."""
+    return "\n".join((HERE / f).read_text(encoding="utf-8") for f in ("common.js", "share.js")) + \
+        "\nAttnShare.handle({status, texts});\n"
 
 
 @dataclass

@@ -14,6 +14,10 @@
 //   fromUnits / toUnits / hFromUnits / hToUnits (scale, value)
 //   encodeFragment(data, cfg)    -> Promise<"data1.…" | {error}>
 //   decodeFragment(s, cfg)       -> Promise<{x, y, xName, yName, notices} | {error}>
+//   fromArrays(x, y, xName, yName, cfg) -> {x, y, xName, yName, notices} | {error}   (app/userdata.py from_arrays)
+//   columnNames(text, cfg)       -> [{value, label}] (the columns a reader may pick; [] when there are none)
+//   embedText(data, cfg)         -> the JSON a page carries its data in (<script id="attn-data">), safe in HTML
+//   fromEmbedded(text, cfg)      -> {x, y, xName, yName, notices} | {error}
 
 const AttnUserData = (function () {
   "use strict";
@@ -75,6 +79,8 @@ const AttnUserData = (function () {
     foreign: "The part of this link after \u201c#\u201d does not hold data for this page.",
     noCompression: "This browser cannot put data into a link; download the page with the data inside instead.",
     noDecompression: "This browser cannot read data from a link; open the link in a current browser.",
+    noArrays: "There are no points: x and y are empty.",
+    damagedPage: "The data this page carries are damaged; export it again with your data.",
     unreadable: (count) => `This is not UTF-8 text (${count} characters could not be read); ` +
       "save the data as CSV UTF-8 and try again.",
     openQuote: (line) => `Line ${line}: a quotation mark opens a field that never closes.`,
@@ -409,6 +415,45 @@ const AttnUserData = (function () {
     return collect(t, 0, 1, []);
   }
 
+  // The columns of a text a reader may pick for x and y: the header's names (value: the header cell, label: the
+  // name as the page shows it), or "column 1" ... (value: the number) when the first row holds numbers.
+  function columnNames(text, cfg) {
+    const R = rules(cfg);
+    return guarded(() => {
+      if (typeof text !== "string" || text.includes("\u0000")) return [];
+      const t = normalize(text), sep = separator(t, R), { filled, cellsOf } = textRows(t, sep, R);
+      if (!filled.length) return [];
+      const first = cellsOf(filled[0]), classify = (cell) => classifyText(cell, sep !== ",", R);
+      const header = !first.some((cell) => classify(cell).kind === "number");
+      return first.map((cell, j) => header && cell ? { value: cell, label: cleanName(cell, R) }
+                                                   : { value: String(j + 1), label: `column ${j + 1}` });
+    });
+  }
+
+  // ---- data a page carries: the notebook's, the exported file's (twins of app/userdata.py) -----------
+
+  // The JSON of <script type="application/json" id="attn-data">: every double written as the shortest text that
+  // reads back as itself (JSON.stringify does), and "<", ">", "&" escaped, so no name can close the element.
+  function embedText(data, cfg) {
+    const R = rules(cfg);
+    const out = { format: cfg.fragment_format, x_name: cleanName(data.xName || "x", R),
+                  y_name: cleanName(data.yName || "y", R), x: Array.from(data.x), y: Array.from(data.y) };
+    return JSON.stringify(out).replace(/[<>&\u2028\u2029]/g, (ch) => "\\u" + ch.charCodeAt(0).toString(16).padStart(4, "0"));
+  }
+
+  function fromEmbedded(text, cfg) {
+    const R = rules(cfg);
+    return guarded(() => {
+      let d = null;
+      try { d = JSON.parse(text); } catch (e) { d = null; }
+      const numbers = (a) => Array.isArray(a) && a.every((v) => typeof v === "number");
+      if (!d || d.format !== cfg.fragment_format || !numbers(d.x) || !numbers(d.y) || d.x.length !== d.y.length ||
+          typeof d.x_name !== "string" || typeof d.y_name !== "string") refuse(SAY.damagedPage);
+      if (!d.x.length) refuse(SAY.noArrays);
+      return fromArrays(d.x, d.y, d.x_name, d.y_name, R);
+    });
+  }
+
   // ---- files ---------------------------------------------------------------------------------------
 
   // refuse a file from its name, type and size alone: never reads it
@@ -553,5 +598,7 @@ const AttnUserData = (function () {
   }
 
   return { parse, checkFile, readFile, decodeBytes: (bytes, cfg) => guarded(() => decodeBytes(bytes, rules(cfg))),
-           scaleFor, fromUnits, toUnits, hFromUnits, hToUnits, encodeFragment, decodeFragment, numberText, sizeText };
+           scaleFor, fromUnits, toUnits, hFromUnits, hToUnits, encodeFragment, decodeFragment, numberText, sizeText,
+           fromArrays: (x, y, xName, yName, cfg) => guarded(() => fromArrays(x, y, xName, yName, rules(cfg))),
+           columnNames, embedText, fromEmbedded };
 })();

@@ -33,7 +33,9 @@ const AttnWorker = (function () {
     cancelled: "The computation was stopped before it finished.",
   };
   const ENTRY = /^[A-Za-z_$][\w$]*(\.[A-Za-z_$][\w$]*)*$/;
-  const byKey = new Map();   // key -> the latest run's handle
+  // key -> the latest run's handle.  Kept on the page, not in this module: an engine's code (and this module
+  // with it) runs afresh for each event, and a newer run must find the older one to cancel it.
+  const byKey = globalThis.__attnWorkerRuns || (globalThis.__attnWorkerRuns = new Map());
 
   function failure(reason, message) {
     const e = new Error(message || MESSAGES[reason]);

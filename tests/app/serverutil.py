@@ -289,6 +289,7 @@ class BokehSession:
         self._reader = None
         self._conn = None
         self.oks = 0
+        self._query_moves = 0
 
     # -- opening ---------------------------------------------------------------------------------
     @classmethod
@@ -458,35 +459,17 @@ class BokehSession:
     def attr(self, name: str, attr: str):
         return self.models[self.by_name[name]]["attributes"].get(attr)
 
-    # -- the change that needs Python: a seeded dataset generated on the server ---------------------
-    def _default_events(self):
-        import attention
-        from app.regression.view import dataset_meta
-
-        d = attention.load_dataset("default")
-        mid = self.by_name["dataset"]
-        data = {"type": "map", "entries": [["x", d.x.tolist()], ["y", d.y.tolist()]]}
-        # in the order the page's engine makes them (explorable.js swapDataset): the select, the tags, the data
-        return [self.change("dataset_select", "value", "default"),
-                {"kind": "ModelChanged", "model": {"id": mid}, "attr": "tags", "new": [dataset_meta("default", d)]},
-                {"kind": "ModelChanged", "model": {"id": mid}, "attr": "data", "new": data}]
-
-    async def show_default(self, timeout: float = DEFAULT_TIMEOUT):
-        """What the page does when the user picks the shipped default dataset (BokehJS swaps the data)."""
-        await self.patch(self._default_events(), timeout=timeout)
-
-    async def generated_roundtrip(self, timeout: float = DEFAULT_TIMEOUT) -> float:
-        """Pick "generated" and wait for the server's data: seconds from sending to the new data arriving.
-
-        The page first shows the shipped dataset (so the generated data differs from what the client holds).
-        """
-        await self.show_default(timeout)
-        waiter = self.wait_patch(self.touches("dataset", "data"), timeout)
+    # -- a gesture Python hears: the query slider, which sets the session's e.query ----------------------------
+    async def sync_roundtrip(self, timeout: float = DEFAULT_TIMEOUT) -> float:
+        """Move the query slider as a drag ends, and wait for the server's OK: seconds from sending the change to
+        the reply.  The browser computes everything the page shows; what a session still costs the server per
+        gesture is this: apply the change to the session's document, run the page's Python callback (app/page.py
+        ``_LINKS``: the slider sets ``e.query``), and answer."""
+        self._query_moves += 1
+        value = 1.0 + (self._query_moves % 40) * 0.1    # 1.0 ... 4.9: inside the slider's range, a new value each time
         t0 = time.perf_counter()
-        await self._send(self._message("PATCH-DOC", {"events": [self.change("dataset_select", "value",
-                                                                             "generated")]}))
-        t1 = await waiter
-        return t1 - t0
+        await self.patch([self.change("query_slider", "value", value)], timeout=timeout)
+        return time.perf_counter() - t0
 
     async def close(self):
         if self.ws is not None and not self.closed:
@@ -556,10 +539,10 @@ async def open_sessions(app_url: str, n_sessions: int, *, via_page: bool = False
 
 async def drive(sessions: list, seconds: float, *, rate_hz: float = 1.0, timeout: float = DEFAULT_TIMEOUT,
                 seed: int = 0) -> dict:
-    """Every session makes one server-side change per 1/rate_hz s for ``seconds``, spread evenly over each period.
+    """Every session makes one change Python hears per 1/rate_hz s for ``seconds``, spread evenly over each period.
 
-    The change is the one that needs Python (a seeded dataset generated on the server); the round trip is from
-    sending it to the new data arriving.  Returns the round trips (s) and the errors.
+    The change is a move of the query slider (``BokehSession.sync_roundtrip``); the round trip is from sending it
+    to the server's OK.  Returns the round trips (s) and the errors.
     """
     import random
 
@@ -574,7 +557,7 @@ async def drive(sessions: list, seconds: float, *, rate_hz: float = 1.0, timeout
         nxt = time.perf_counter()
         while time.perf_counter() < t_end:
             try:
-                rtts.append(await s.generated_roundtrip(timeout))
+                rtts.append(await s.sync_roundtrip(timeout))
             except Exception as e:  # noqa: BLE001
                 errors.append(f"change: {e!r}")
                 if s.closed:
@@ -738,7 +721,9 @@ class Nginx:
         (self.prefix / "temp").mkdir()
         os.chmod(self.prefix / "temp", 0o755)
         self.conf = render_nginx_conf(upstream_ports, self.port, self.prefix, static_root=static_root)
-        self.probe_path = "/" if static_root is not None else "/main"
+        # the page, whichever way it is served: a few milliseconds, where /main builds a whole session (seconds on a
+        # busy machine, past the probe's own timeout, and each retry builds another)
+        self.probe_path = "/"
         self.proc = None
 
     @property

@@ -111,6 +111,20 @@ def test_the_document_json_and_the_plan_cannot_close_their_script(offline_html):
     assert "AttnPage.start(" in offline_html
 
 
+def test_the_document_defines_no_data_model_it_does_not_use(offline):
+    """Bokeh lists every data model the process registered; with Panel imported and the notebook component defined
+    (as in ``panel serve``) those are Panel's, and the served page would differ from the offline file."""
+    from bokeh.core.has_props import is_DataModel
+    from bokeh.model import Model
+
+    from app.export import page_html
+    from app.page import Explorable  # noqa: F401  (its ReactiveHTML makes Panel register its data models)
+
+    assert any(is_DataModel(m) for m in Model.model_class_reverse_map.values())
+    doc = json.loads(unescape(_script(page_html(offline), "attn-doc")))
+    assert [d.get("defs") for d in doc.values()] == [None] * len(doc)
+
+
 # ---- nothing fetched ----------------------------------------------------------------------------------------
 
 def test_everything_is_inline_and_no_outside_host_is_referenced(offline_html):

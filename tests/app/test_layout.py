@@ -94,17 +94,22 @@ def test_section_html_puts_each_placeholder_in_its_place_in_order():
     assert html.startswith('<section class="attn-sec attn-sec-demo" id="attn-sec-demo" data-section="demo">')
 
 
-def test_every_section_has_one_slot_for_the_step_card_at_the_top_of_its_side_column_or_body():
-    """app/tour/tour.js moves the card to the section of the step it shows: into that section's slot."""
-    slot = lambda name: f'<div class="attn-card-slot" data-section="{name}"></div>'  # noqa: E731
+def test_every_section_has_a_slot_for_the_step_card_at_each_place_it_can_stand():
+    """app/tour/tour.js moves the card to the section of the step it shows: a section with a figure has two slots,
+    at the top of its side column (the figure kept in view) and above the figure (the figure scrolls with the page
+    on a phone); a section of one column has one, at the top of its body."""
+    slot = lambda name, where: f'<div class="attn-card-slot" data-section="{name}" data-where="{where}"></div>'  # noqa: E731
     grid = section_html(SectionBlocks("g", _blocks(("p", "stage", 0, False), ("s", "side", 0, False),
                                                    ("b", "body", 0, False))))
-    assert grid.count("attn-card-slot") == 1
-    assert f'<div class="attn-side">{slot("g")}<div class="attn-block b-s"' in grid
+    assert grid.count("attn-card-slot") == 2
+    assert f'{slot("g", "top")}<div class="attn-grid">' in grid
+    assert f'<div class="attn-side">{slot("g", "side")}<div class="attn-block b-s"' in grid
+    assert 'data-where="body"' not in grid
     words = section_html(SectionBlocks("w", _blocks(("w1", "body", 0, False))))
-    assert words.count("attn-card-slot") == 1 and f'<div class="attn-body">{slot("w")}<div class="attn-block' in words
+    assert words.count("attn-card-slot") == 1
+    assert f'<div class="attn-body">{slot("w", "body")}<div class="attn-block' in words
     empty = section_html(SectionBlocks("e", []))
-    assert empty.count("attn-card-slot") == 1
+    assert empty.count("attn-card-slot") == 1 and slot("e", "body") in empty
 
 
 def test_a_section_without_grid_blocks_has_no_grid_and_one_without_a_head_no_head():

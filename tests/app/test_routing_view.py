@@ -144,7 +144,9 @@ def test_the_section_follows_self_attention_in_every_delivery():
     assert "routing" in SECTIONS and PAGE_ORDER.index("routing") == PAGE_ORDER.index("sentence") + 1
     s = build_sections(ExplorableState(), sections=("routing",))
     pages = s.pages()
-    assert [p.name for p in pages] == ["routing"] and pages[0].engines == [s.routing.engine]
+    # alone on a page, it is the first section: the tour's card (routing's steps of the lesson) starts with it
+    assert [p.name for p in pages] == ["routing"] and pages[0].engines == [s.routing.engine, s.tour.engine]
+    assert any(b.model is s.tour.layout for b in pages[0].blocks) and {st["section"] for st in s.tour.models["config"]["steps"]} == {"routing"}
     assert pages[0].css == rv.STAGE_CSS
     # the offline file and the served page: one root per block, the engine started with the section
     page = build_document(ExplorableState(), sections=("sentence", "routing"))

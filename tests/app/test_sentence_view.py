@@ -1,8 +1,9 @@
-"""The self-attention section without a browser: every build, the engine's config and code, the served sentence
-hook."""
+"""The self-attention section without a browser: its build and blocks, the engine's config and code, the notices
+Python writes for a link, and the page's parameters."""
 
 from __future__ import annotations
 
+import logging
 
 import numpy as np
 import pytest
@@ -11,6 +12,7 @@ from bokeh.models import Div
 import attention
 from app.sentence import view as sentence_view
 from app.sentence.view import REFUSED_LINK, REFUSED_TYPED, browser_model, build_sentence, sentence_key
+from app.routing.text import plain_words
 from app.state import ExplorableState, SentenceState, url_spec
 
 MODEL = attention.load_sentence_model()
@@ -25,9 +27,9 @@ def all_div_text(view):
     return "\n".join(d.text for d in divs(view))
 
 
-@pytest.mark.parametrize("mode", ["served", "static", "live"])
-def test_builds_the_same_section_in_every_mode(mode):
-    v = build_sentence(ExplorableState(), mode=mode)
+def test_builds_one_section_for_every_delivery():
+    """One build: the browser analyses every sentence (the opening one, an example, the link's, a typed one)."""
+    v = build_sentence(ExplorableState())
     assert v.layout.name == "sentence_section"
     assert "SentenceExplorable.handle(cb_obj" in v.engine.code
     assert "function multiHeadAttention" in v.engine.code      # the mirror is inside the engine
@@ -35,20 +37,51 @@ def test_builds_the_same_section_in_every_mode(mode):
     names = {m.name for m in v.layout.references() if m.name}
     for name in ("attention_heatmap", "row_bars", "sense_plot", "cost_plot", "head_select", "token_select",
                  "att_temperature_slider", "causal_toggle", "preset_select", "sentence_readouts",
-                 "sentence_input", "sentence_input_note"):
+                 "sentence_input", "sentence_input_note", "matrix_box", "matrix_note", "sentence_knobs"):
         assert name in names, name
     assert v.text_input.name == "sentence_input" and v.widgets["input"] is v.text_input
     assert v.text_input.max_length == url_spec()["sentence"]["max"]
     assert "sentence_static_note" not in names                  # typing needs no server anywhere
     note = next(m for m in v.layout.references() if m.name == "sentence_input_note").text
     assert "served" not in note and f"at most {attention.MAX_TOKENS} words" in note
-    assert v.engine.args["config"]["mode"] == mode
+    assert "mode" not in v.engine.args["config"]
     # the engine hears the text box (Enter), as it hears the other controls
     assert v.engine in v.text_input.js_property_callbacks["change:value"]
+    for key, prop in (("preset", "value"), ("token", "value"), ("temperature", "value"), ("head", "active"),
+                      ("causal", "active")):
+        assert v.engine in v.widgets[key].js_property_callbacks[f"change:{prop}"], key
+
+
+def _names(model) -> list[str]:
+    from app.ui.layout import layout_names
+
+    return layout_names(model)
+
+
+def test_the_matrix_is_kept_in_view_with_the_knobs_above_it_and_its_note_below():
+    """The stage holds what acts on the matrix (head, T, mask, row) and then the matrix; the box that scrolls
+    sideways on a phone holds the heatmap alone, and the note about it stands under that box."""
+    v = build_sentence(ExplorableState())
+    stage = [b for b in v.blocks if b.place == "stage"]
+    assert [b.name for b in stage] == ["sentence-knobs", "sentence-matrix"]
+    knobs = _names(stage[0].model)
+    for name in ("head_select", "att_temperature_slider", "causal_toggle", "token_select"):
+        assert name in knobs, name
+    box = v.models["matrix_box"]
+    assert box.children == [v.models["heat"]] and box.styles["overflow-x"] == "auto"
+    matrix = stage[1].model
+    assert matrix.children[0] is box and matrix.children[1].name == "matrix_note"
+    assert "Rows are queries, columns are keys" in matrix.children[1].text
+    side = {b.name: _names(b.model) for b in v.blocks if b.place == "side"}
+    assert "sentence_input" in side["sentence-controls"] and "preset_select" in side["sentence-controls"]
+    assert "row_bars" in side["sentence-row"] and "sense_plot" in side["sentence-routing"]
+    assert {b.place for b in v.blocks if b.name in ("sentence-heads", "sentence-cost")} == {"body"}
+    # a hidden block (no notice) keeps no room
+    assert next(b for b in v.blocks if b.name == "sentence-notices").height == 0
 
 
 def test_the_engine_holds_the_tokenizer_once_after_the_mirror_it_uses():
-    code = build_sentence(SentenceState(), mode="static").engine.code
+    code = build_sentence(SentenceState()).engine.code
     ui = sentence_view.HERE.parent / "ui"
     mirror, common, words = ((ui / f).read_text(encoding="utf-8") for f in ("mirror.js", "common.js", "words.js"))
     engine = (sentence_view.HERE / "engine.js").read_text(encoding="utf-8")
@@ -57,13 +90,8 @@ def test_the_engine_holds_the_tokenizer_once_after_the_mirror_it_uses():
     assert code.count("const AttnWords =") == 1
 
 
-def test_bad_mode_is_refused():
-    with pytest.raises(ValueError, match="mode"):
-        build_sentence(SentenceState(), mode="pdf")
-
-
 def test_config_carries_every_preset_and_the_model_not_precomputed_sentences():
-    v = build_sentence(SentenceState(), mode="static")
+    v = build_sentence(SentenceState())
     cfg = v.engine.args["config"]
     assert [p["text"] for p in cfg["presets"]] == [p.text for p in MODEL.presets]
     assert [p["note"] for p in cfg["presets"]] == [p.note for p in MODEL.presets]
@@ -71,6 +99,7 @@ def test_config_carries_every_preset_and_the_model_not_precomputed_sentences():
     assert "sentences" not in cfg                                     # the browser analyses every sentence
     assert cfg["model"] == browser_model()
     assert cfg["spec"].keys() == {"sentence", "token", "head", "att_temperature", "causal"}
+    assert cfg["geometry"] == sentence_view.GEOMETRY                  # engine.js sizes the matrix by the same rules
 
 
 def test_the_browser_model_is_the_cores_model():
@@ -93,82 +122,80 @@ def test_the_browser_model_is_the_cores_model():
 
 def test_config_opens_on_the_states_sentence():
     state = ExplorableState(sentence="A boat on the river!", token=2, head=1, att_temperature=0.5, causal=True)
-    cfg = build_sentence(state, mode="static").engine.args["config"]
+    v = build_sentence(state)
+    cfg = v.engine.args["config"]
     assert cfg["initial"] == {"text": "A boat on the river!", "token": 2, "head": 1, "temperature": 0.5,
                               "causal": True}
+    assert v.text_input.value == "A boat on the river!" and cfg["notices"] == [] and not v.notice_div.visible
 
 
-def test_the_refusals_say_what_the_served_page_said():
-    """The engine's notices for a refused sentence: the words the served page (app/page.py) and the live
-    page's endpoint (app/live/api.py) gave, reason included."""
-    cfg = build_sentence(SentenceState(), mode="static").engine.args["config"]
-    reason = "sentence has 33 tokens; at most 32 are allowed"
-    assert cfg["refused"]["typed"].replace("{reason}", reason) == \
-        f"That sentence was not used: {reason}. The previous sentence stays."
-    assert cfg["refused"]["too_long"] == f"it is longer than {url_spec()['sentence']['max']} characters"
+def _core_refusal(raw) -> str:
+    """The core's reason for refusing a sentence (its ValueError)."""
+    with pytest.raises(ValueError) as err:
+        attention.analyze_sentence(raw)
+    return str(err.value)
+
+
+@pytest.mark.parametrize("raw", [" ".join(["river"] * 33), "", "   ", "?!.,"])
+def test_a_typed_sentence_the_core_refuses_gets_the_cores_reason_and_the_old_sentence_stays(raw):
+    """The engine fills the config's words with the core's reason (AttnWords refuses what the core refuses:
+    tests/browser/test_sentence.py types them); each notice is one plain sentence that keeps the page."""
+    cfg = build_sentence(SentenceState()).engine.args["config"]
     assert cfg["refused"]["typed"] == REFUSED_TYPED and cfg["refused"]["link"] == REFUSED_LINK
+    notice = cfg["refused"]["typed"].replace("{reason}", _core_refusal(raw))
+    assert notice.startswith("That sentence was not used: ") and notice.endswith(". The previous sentence stays.")
+    assert plain_words(notice) and "\n" not in notice and "<" not in notice
+    assert attention.analyze_sentence(" ".join(["river"] * 32)).n == 32          # 32 words are taken
 
 
-def test_token_past_the_end_is_clamped_with_a_notice():
-    v = build_sentence(SentenceState(sentence="the bank by the river", token=20), mode="served")
+def test_a_sentence_longer_than_a_link_holds_is_refused_with_the_links_limit():
+    cfg = build_sentence(SentenceState()).engine.args["config"]
+    limit = url_spec()["sentence"]["max"]
+    assert cfg["refused"]["too_long"] == f"it is longer than {limit} characters"
+    assert cfg["spec"]["sentence"]["max"] == limit == build_sentence(SentenceState()).text_input.max_length
+
+
+def test_token_and_head_past_the_end_are_clamped_with_a_notice():
+    v = build_sentence(SentenceState(sentence="the bank by the river", token=20))
     assert v.engine.args["config"]["initial"]["token"] == 4
     assert v.notice_div.visible and "token=20" in v.notice_div.text and "(4)" in v.notice_div.text
+    v = build_sentence(SentenceState(head=3))
+    assert v.engine.args["config"]["initial"]["head"] == len(MODEL.heads) - 1
+    assert v.notice_div.visible and "head=3 does not exist" in v.notice_div.text
 
 
 def test_a_sentence_from_a_link_that_is_too_long_falls_back_with_a_notice():
-    v = build_sentence(SentenceState(sentence="word " * 40), mode="served")
+    v = build_sentence(SentenceState(sentence="word " * 40))
     assert v.engine.args["config"]["initial"]["text"] == sentence_view.DEFAULT_SENTENCE
     assert v.text_input.value == sentence_view.DEFAULT_SENTENCE
     assert ("The sentence from the link was not used: sentence has 40 tokens; at most 32 are allowed. Showing "
             "\u201cthe bank by the river\u201d.") in v.notice_div.text
+    assert v.engine.args["config"]["notices"] == [REFUSED_LINK.format(reason=_core_refusal("word " * 40),
+                                                                      shown=sentence_view.DEFAULT_SENTENCE)]
 
 
-def test_custom_sentence_hook_refuses_33_tokens_and_keeps_the_old_sentence():
-    v = build_sentence(SentenceState(), mode="served")
-    before = dict(v.holder.data)
-    assert v.set_sentence(" ".join(["river"] * 33)) is False
-    assert v.holder.data == before
-    assert v.current_plain()["text"] == "the bank by the river"
-    assert v.notice_div.visible and "33 tokens" in v.notice_div.text and "previous sentence stays" in v.notice_div.text
-    assert v.set_sentence(" ".join(["river"] * 32)) is True          # 32 is allowed
-    assert len(v.current_plain()["tokens"]) == 32
-    assert not v.notice_div.visible
-
-
-@pytest.mark.parametrize("raw", ["", "   ", "?!.,", None])
-def test_custom_sentence_hook_refuses_empty(raw):
-    v = build_sentence(SentenceState(), mode="served")
-    before = dict(v.holder.data)
-    assert v.set_sentence(raw) is False
-    assert v.holder.data == before
-    assert "empty" in v.notice_div.text
-
-
-def test_unknown_words_are_listed_and_pushed():
-    v = build_sentence(SentenceState(), mode="served")
-    assert v.set_sentence("The zorblat bank, by the quux river.") is True
-    plain = v.current_plain()
+def test_a_link_sentence_with_unknown_words_opens_and_lists_them():
+    """Words outside the toy vocabulary get the core's made-up vectors; the opening analysis is the core's."""
+    raw = "The zorblat bank, by the quux river."
+    v = build_sentence(SentenceState(sentence=raw))
+    assert v.engine.args["config"]["initial"]["text"] == raw and not v.notice_div.visible
+    plain = sentence_view.sentence_plain(raw)
     assert plain["tokens"] == ["the", "zorblat", "bank", "by", "the", "quux", "river"]
-    assert plain["unknown"] == ["zorblat", "quux"]                   # the engine lists them (sentence_info)
-    assert not v.notice_div.visible
-    # the pushed numbers are the core's, for the unknown words' deterministic vectors too
-    a = attention.analyze_sentence("The zorblat bank, by the quux river.")
+    assert plain["unknown"] == ["zorblat", "quux"]
+    a = attention.analyze_sentence(raw)
     np.testing.assert_array_equal(np.array(plain["heads"][0]["v"]), a.v[0])
-    v.set_sentence("w " * 40)
-    assert v.notice_div.visible
-    assert v.set_sentence("the bank by the river") is True
-    assert not v.notice_div.visible                                   # a good sentence clears the refusal
+    assert v.models["tokens_src"].data["tok"] == plain["tokens"]       # the axes' labels, before the engine runs
 
 
 @pytest.mark.parametrize("evil", INJECTIONS + ["bank <u>under</u> & \"quotes\" 'single'"])
 def test_html_in_a_sentence_never_reaches_a_div_as_html(evil):
-    v = build_sentence(SentenceState(sentence=evil + " zzq"), mode="served")
-    assert v.set_sentence(evil + " qqz bank") is True
-    assert v.current_plain()["text"] == evil + " qqz bank"              # kept as data, for the engine to escape
-    text = all_div_text(v)
+    v = build_sentence(SentenceState(sentence=evil + " zzq"))
+    assert v.engine.args["config"]["initial"]["text"] == evil + " zzq"   # kept as data, for the engine to escape
+    assert v.text_input.value == evil + " zzq"                           # a widget's value, never markup
+    text_ = all_div_text(v)
     for bad in ("<img", "<script", "<u>", "onerror="):
         if bad in evil:
-            assert bad not in text
+            assert bad not in text_
     # the engines write HTML in one place only (setHtml in ui/common.js, given the same escaped HTML as the
     # Div's model); this section's engine and the tokenizer write none themselves, and run nothing they read
     js = (sentence_view.HERE / "engine.js").read_text(encoding="utf-8")
@@ -181,23 +208,26 @@ def test_html_in_a_sentence_never_reaches_a_div_as_html(evil):
 
 
 def test_html_from_a_link_is_escaped_in_the_notice():
-    v = build_sentence(SentenceState(sentence="<script>alert(1)</script> " + "w " * 40), mode="served")
+    raw = "<script>alert(1)</script> " + "w " * 40
+    v = build_sentence(SentenceState(sentence=raw))
     assert "<script" not in all_div_text(v)
+    assert v.notice_div.visible and _core_refusal(raw) in v.notice_div.text
 
 
-@pytest.mark.parametrize("mode", ["served", "static"])
-def test_engine_writes_only_browser_side_models(mode):
-    v = build_sentence(SentenceState(), mode=mode)
+def test_engine_writes_only_browser_side_models():
+    v = build_sentence(SentenceState())
     m = v.models
     for name in ("cells", "rowsums", "rowmark", "bars", "sense_values", "sense_arrows", "sense_output",
-                 "sense_combined", "cost_now", "tokens_src", "readout_div", "caption_div", "info_div", "notice_div"):
+                 "sense_combined", "cost_now", "tokens_src", "readout_div", "caption_div", "info_div", "notice_div",
+                 "matrix_box"):
         assert m[name].syncable is False, name                       # the engine writes the notices everywhere
     assert "holder" not in m                                         # no sentence comes from Python any more
-    assert m["w_input"].syncable is True                             # served, Python still hears the text box
+    assert m["w_input"].syncable is True                             # a notebook's e.sentence hears the text box
+    assert set(m) == set(sentence_view.ENGINE_ARGS)
 
 
 def test_cost_curve_is_the_cores_attention_cost():
-    v = build_sentence(SentenceState(), mode="static")
+    v = build_sentence(SentenceState())
     src = next(m for m in v.layout.references() if getattr(m, "name", None) == "cost_curve")
     n = np.array(src.data["n"])
     assert n[0] == 8 and n[-1] == 131072
@@ -224,20 +254,25 @@ def test_timings_are_measured_here_once_per_process(monkeypatch):
         sentence_view.measured_timings.cache_clear()
 
 
-def test_the_served_page_wires_the_section():
+def test_the_page_wires_the_section(caplog):
+    """The notebook component (and ``panel serve app/main.py``): the section's engine starts with the page, its
+    blocks are in the page's layout, and e.sentence follows the text box only for a sentence the page shows."""
     from app.page import Explorable
 
     page = Explorable()
     layout = page.__panel__()
-    assert any(e is page._sentence_view.engine for e in page.engines)
-    sv = page._sentence_view
-    assert any(sv.layout in getattr(getattr(p, "object", None), "children", ()) for p in layout)  # on the page
-    page._on_sentence_text("value", "", "w " * 40)                    # refused, never raises
+    sv = page._built.sentence
+    assert sv.engine in page.engines
+    shown = {m.name for m in layout[0].object.references() if m.name}
+    assert {"sentence_section", "matrix_box", "sentence_knobs", "sentence_controls"} <= shown
+    with caplog.at_level(logging.WARNING, logger="app.page"):
+        sv.text_input.value = "w " * 40                               # the engine refuses it in the browser ...
+    assert page.sentence == "the bank by the river"                  # ... and the parameter keeps the shown one
+    assert "40 tokens" in caplog.text
+    sv.text_input.value = "x" * (url_spec()["sentence"]["max"] + 1)   # longer than a link holds
     assert page.sentence == "the bank by the river"
-    assert "40 tokens" in sv.notice_div.text
-    page._on_sentence_text("value", "", "the bank approved the loan")
+    sv.text_input.value = "the bank approved the loan"
     assert page.sentence == "the bank approved the loan"
-    assert sv.current_plain()["tokens"] == ["the", "bank", "approved", "the", "loan"]
     sv.widgets["token"].value = "4"
     sv.widgets["head"].active = 2
     sv.widgets["causal"].active = True
@@ -246,26 +281,24 @@ def test_the_served_page_wires_the_section():
     assert page.att_temperature == pytest.approx(0.1)
 
 
-def test_the_offline_document_holds_the_section():
-    from app.export import build_static_document
-
-    doc = build_static_document(ExplorableState())
-    names = {m.name for m in doc.models if m.name}
-    assert "sentence_section" in names and "regression_section" in names
-    ready = doc.callbacks._js_event_callbacks["document_ready"] if hasattr(doc.callbacks, "_js_event_callbacks") \
-        else doc.js_event_callbacks["document_ready"]
-    assert any("SentenceExplorable" in cb.code for cb in ready)
+def test_the_offline_document_holds_the_section_and_starts_its_engine(offline):
+    sentence = [b for b in offline.plan["blocks"] if b["section"] == "sentence"]
+    assert [b["name"] for b in sentence] == [b.name for b in offline.built.sentence.blocks]
+    assert offline.plan["engines"]["sentence"] == [offline.built.sentence.engine.id]
+    assert "SentenceExplorable" in offline.built.sentence.engine.code
+    assert offline.doc.get_model_by_name("attention_heatmap") is offline.built.sentence.models["heat"]
+    assert any("matrix_box" in b.get("looks", []) for b in sentence)   # a tour step's look finds the matrix
 
 
 def test_no_div_renders_tex():
-    v = build_sentence(SentenceState(sentence="$$x^2$$ bank"), mode="served")
+    v = build_sentence(SentenceState(sentence="$$x^2$$ bank"))
     assert all(d.disable_math for d in divs(v))
 
 
 def test_python_geometry_matches_the_opening_build():
     from app.sentence.view import geometry
 
-    v = build_sentence(SentenceState(sentence="we sat on the bank of the river"), mode="static")
+    v = build_sentence(SentenceState(sentence="we sat on the bank of the river"))
     g = geometry(attention.tokenize("we sat on the bank of the river"))
     heat = v.models["heat"]
     assert (heat.frame_width, heat.frame_height, v.models["matrix_box"].width) == \
@@ -273,3 +306,18 @@ def test_python_geometry_matches_the_opening_build():
     assert g["cell"] == 48 and g["frame_height"] == 8 * 48           # 440 px over n + 1 = 9 cells
     assert geometry(["w"] * 32)["cell"] == 20                          # never under 20 px
     assert geometry(["w"] * 32, inner_width=360)["box"] == 328         # at most the screen, minus a margin
+
+
+def test_the_cells_fit_a_small_projectors_height():
+    """Presentation mode on a 1280 x 720 projector: the rows fit the height left beside the knobs and labels,
+    never under 20 px (a longer sentence scrolls instead)."""
+    from app.sentence.view import GEOMETRY, geometry
+
+    ten = ["w"] * 10
+    wide = geometry(ten, present=True)                                 # no height given: the width decides
+    assert wide["cell"] == round(40 * GEOMETRY["present_scale"])       # 440 px over 11 cells, 1.3 times larger
+    small = geometry(ten, present=True, inner_width=1280, inner_height=720)
+    assert small["cell"] * 10 <= 720 - GEOMETRY["height_margin"][1] < (small["cell"] + 1) * 10
+    assert small["frame_height"] == 10 * small["cell"] < wide["frame_height"]
+    assert geometry(ten, inner_height=720)["cell"] == 40               # room enough without presentation mode
+    assert geometry(["w"] * 32, present=True, inner_height=720)["cell"] == GEOMETRY["cell_range"][0]

@@ -17,7 +17,7 @@ from app.tour import (CONDITIONS, MAX_STEPS, NAMES, READS, SECTION_KEYS, SECTION
                       check_tour_data, default_tour, default_tour_path, holds, lesson_tour, load_tour, parse_tour,
                       readouts, resolve_step, section_readouts, show_me_problems, show_me_settings, step_readouts,
                       tour_sentences)
-from app.tour.model import (MAX_CONDITIONS, PENDING_KEYS, RUNTIME_NAMES, compare, full_state, names_of, shipped_tour,
+from app.tour.model import (MAX_CONDITIONS, MAX_ID, PENDING_KEYS, RUNTIME_NAMES, compare, full_state, names_of, shipped_tour,
                             slug, tour_path)
 from app.tour.view import card_html
 
@@ -32,6 +32,8 @@ NEW_STEPS = {
                      when=[["refused", "==", True]]),
     "sentence": dict(GOOD_STEP, id="mask", section="sentence", state={"causal": True},
                      when=[["causal", "==", True], ["future_weight", "==", 0]]),
+    "routing": dict(GOOD_STEP, id="trained", section="routing", state={"qk_step": 150},
+                    when=[["qk_finished", "==", True], ["bank_top_word", "==", "river"]]),
     "ideas": dict(GOOD_STEP, id="lag", section="ideas", state={"period": 5}, when=[["top_lag", "==", 5]]),
 }
 # The steps of the first tour, by number: links instructors made (?tour=3) keep opening these steps.
@@ -39,8 +41,8 @@ REGRESSION_IDS = ("query-listens", "shrink-h", "widen-h", "temperature-knob", "d
                   "best-bandwidth")
 # Every step of the whole lesson, by number: ?tour=<id> links depend on these names, so a rename must be deliberate.
 LESSON_IDS = REGRESSION_IDS + ("learn-play", "learn-overshoot", "learn-refused", "metric-stretch", "bank-row",
-                               "bank-loan", "rows-sum-to-one", "causal-mask", "heads", "n-squared", "rnn-chain",
-                               "lag-feature")
+                               "bank-loan", "rows-sum-to-one", "causal-mask", "heads", "n-squared", "qk-play",
+                               "qk-held-out", "rnn-chain", "lag-feature")
 SHIPPED = ("regression", "lesson")
 
 
@@ -173,6 +175,19 @@ BAD_NEW = [
     (new_step("sentence", when=[["word", "==", "Bank"]]), 'step 1 (mask), "when" [1]', "write a word as the page"),
     (new_step("sentence", when=[["sentence", "==", "The bank."]]), 'step 1 (mask), "when" [1]', "as the page splits"),
     (new_step("sentence", when=[["head_name", "==", "grammar"]]), 'step 1 (mask), "when" [1]', "not a head_name"),
+    (new_step("routing", state={"qk_step": 151}), 'step 1 (trained), "state" qk_step', "outside 0 to 150"),
+    (new_step("routing", state={"qk_sentence": "the bank by the river"}), 'step 1 (trained), "state" qk_sentence',
+     "expected a whole number, got text"),
+    (new_step("routing", state={"sentence": "the bank"}), 'step 1 (trained), "state" sentence', "sentence section"),
+    (new_step("routing", when=[["qk_playing", "==", True]]), 'step 1 (trained), "when"', "known in the browser only"),
+    (new_step("routing", when=[["bank_top_word", "==", "River"]]), 'step 1 (trained), "when" [1]',
+     "write a word as the page"),
+    (new_step("routing", when=[["bank_sense", "==", "the water"]]), 'step 1 (trained), "when" [1]',
+     "write a word as the page"),
+    (new_step("routing", when=[["qk_sentence", "==", "The bank, by the river."]]), 'step 1 (trained), "when" [1]',
+     "as the page splits"),
+    (new_step("routing", when=[["top_word", "==", "river"]]), 'step 1 (trained), "when" [1]',
+     "top_word is a name of the sentence section"),
     (new_step("ideas", state={"period": 15}), 'step 1 (lag), "state" period', "outside 3 to 14"),
     (new_step("ideas", state={"sentence": "the bank", "token": 1}), 'step 1 (lag), "state" token', "sentence section"),
 ]
@@ -200,7 +215,7 @@ def test_ids_are_unique_and_sections_follow_the_page():
     assert errors_of(twice) == ['step 2 (shrink), "id": \'shrink\' is already step 1\'s id']
     backwards = new_tour(NEW_STEPS["sentence"], NEW_STEPS["learning"])
     assert errors_of(backwards) == ['step 2 (refused), "section": a learning step after a sentence step; steps '
-                                    "follow the page's order: regression, learning, sentence, ideas"]
+                                    "follow the page's order: regression, learning, sentence, routing, ideas"]
     # a later regression step after learning is out of order too, even with a sentence step between
     late = new_tour(NEW_STEPS["learning"], NEW_STEPS["sentence"], new_step("regression", id="late"))
     assert [e.split(":")[0] for e in errors_of(late)] == ['step 3 (late), "section"']
@@ -271,7 +286,7 @@ def test_a_good_file_loads_and_a_byte_order_mark_is_fine(tmp_path):
     tour = load_tour(p)
     assert len(tour) == 3 and tour.steps[0].when == (("max_weight", ">=", 0.95),)
     p.write_bytes(b"\xef\xbb\xbf" + json.dumps(new_tour()).encode("utf-8"))   # as some Windows editors save
-    assert load_tour(p).ids == ("shrink", "refused", "mask", "lag")
+    assert load_tour(p).ids == ("shrink", "refused", "mask", "trained", "lag")
 
 
 def test_a_step_may_set_what_its_section_reads_from_another():
@@ -295,14 +310,19 @@ def test_the_shipped_tours_validate_as_written(name):
         {k: v for k, v in s.items()} | {"when": [list(c) for c in s["when"]]} for s in raw["steps"]]
 
 
-def test_the_first_tour_is_the_default_and_has_six_to_ten_steps():
-    assert default_tour() is shipped_tour("regression") and default_tour_path() == tour_path("regression")
-    assert 6 <= len(default_tour()) <= 10
+def test_the_whole_lesson_is_the_default_with_a_few_steps_per_section():
+    """The page's tour is the lesson: every section in a handful of steps (a class gets through one section's in a
+    sitting), the first section's no fewer and no more than the first tour had."""
+    assert default_tour() is shipped_tour("lesson") is lesson_tour() and default_tour_path() == tour_path("lesson")
+    counts = {sec: sum(s.section == sec for s in default_tour().steps) for sec in SECTIONS}
+    assert 6 <= counts["regression"] <= 10 and all(2 <= n <= 7 for n in counts.values()), counts
+    assert len(default_tour()) == sum(counts.values()) <= MAX_STEPS
+    assert 6 <= len(shipped_tour("regression")) <= 10   # the one-section tour, kept as an example
 
 
 def test_numbered_links_keep_their_steps():
     """?tour=1 ... ?tour=7 open the same seven steps in the first tour and in the whole lesson."""
-    first, lesson = default_tour(), lesson_tour()
+    first, lesson = shipped_tour("regression"), lesson_tour()
     assert first.ids == REGRESSION_IDS
     assert [s.as_dict() for s in lesson.steps[:7]] == [s.as_dict() for s in first.steps]
     for k, sid in enumerate(REGRESSION_IDS, 1):
@@ -324,7 +344,7 @@ def test_the_lesson_goes_through_every_section_in_the_pages_order():
     order = [SECTIONS.index(s.section) for s in lesson.steps]
     assert order == sorted(order)
     counts = {sec: sum(s.section == sec for s in lesson.steps) for sec in SECTIONS}
-    assert counts["learning"] >= 3 and counts["sentence"] >= 6 and counts["ideas"] >= 2
+    assert counts["learning"] >= 3 and counts["sentence"] >= 6 and counts["routing"] >= 2 and counts["ideas"] >= 2
     assert any(s.optional for s in lesson.steps) and len(lesson) <= MAX_STEPS
 
 
@@ -457,27 +477,49 @@ def test_ideas_readouts_are_the_cores_numbers():
     assert set(r) == set(names_of("ideas"))
 
 
+def test_routing_readouts_are_the_cores_trained_path():
+    """At the recorded step at or before the one asked for (the page plays steps 0, 3, ..., 150), on the shown
+    sentence, by attention.train_qk and sense_readout."""
+    from app.state import QK_SHOWN
+
+    tr = attention.train_qk()
+    trained = {" ".join(t.tokens) for t in attention.load_sense_corpus().train}
+    for k, (step, shown) in enumerate([(10, 9), (0, 0), (150, 150)]):
+        i = (k * 3 + 1) % len(QK_SHOWN)
+        r = section_readouts("routing", {"qk_step": step, "qk_sentence": i})
+        core = attention.sense_readout(QK_SHOWN[i], tr.w_q[shown], tr.w_k[shown])
+        top = int(np.argmax(core.weights))
+        assert (r["qk_step"], r["qk_finished"]) == (shown, shown == len(tr.w_q) - 1)
+        assert r["qk_sentence"] == " ".join(core.tokens) and r["held_out"] == (r["qk_sentence"] not in trained)
+        assert (r["bank_top_word"], r["bank_top_weight"], r["bank_sense"]) == \
+            (core.tokens[top], float(core.weights[top]), core.sense)
+    assert set(r) == set(names_of("routing")) - set(RUNTIME_NAMES)
+    assert {section_readouts("routing", {"qk_sentence": i})["held_out"] for i in range(len(QK_SHOWN))} == {True, False}
+
+
 def test_every_name_has_a_section_a_kind_a_description_and_units():
     assert set(NAMES) == set(CONDITIONS)
     for name, c in CONDITIONS.items():
         assert c.section in SECTIONS and c.kind in ("number", "bool", "choice", "word", "sentence"), name
         assert c.description and c.units and not re.search(r"\d[eE]\d", c.description + c.units), name
-    assert RUNTIME_NAMES == ("playing", "metric_playing")
+    assert RUNTIME_NAMES == ("playing", "metric_playing", "qk_playing")
 
 
 def test_the_tours_keys_are_the_pages():
     """The sections, their deep-link keys and the lag panel's periods, against the page's own definitions."""
     from app.ideas.view import PERIODS
     from app.learning.view import URL_KEYS
+    from app.routing.view import URL_KEYS as ROUTING_KEYS
     from app.sections import PAGE_ORDER
     from app.sentence.view import SENTENCE_KEYS
 
     assert SECTIONS == PAGE_ORDER
     assert SECTION_KEYS["learning"] == URL_KEYS and SECTION_KEYS["sentence"] == SENTENCE_KEYS
+    assert SECTION_KEYS["routing"] == ROUTING_KEYS
     spec = url_spec()
     missing = [k for sec in SECTIONS for k in SECTION_KEYS[sec] if k not in spec]
-    assert missing == list(PENDING_KEYS) == ["period"]   # the page has no deep link for the period yet
-    p = PENDING_KEYS["period"]
+    assert missing == list(PENDING_KEYS) == []   # every key a step sets is a deep link's (the period too, now)
+    p = spec["period"]
     assert (p["lo"], p["hi"]) == (PERIODS[0], PERIODS[-1]) and p["default"] == attention.lags.DEFAULT_PERIOD
 
 
@@ -511,14 +553,16 @@ def test_show_me_sets_its_sections_settings_and_only_the_read_ones_it_names():
     assert learn == {"lr": "300", "step": 1, "metric_lr": "2", "metric_step": 0, "dataset": "default"}
     assert show_me_settings(lesson["metric-stretch"]) == {"lr": "2", "step": 0, "metric_lr": "2", "metric_step": 150}
     assert show_me_settings(lesson["lag-feature"]) == {"period": 5}     # the sentence stays as the student left it
+    assert show_me_settings(lesson["qk-play"]) == {"qk_step": 150, "qk_sentence": 2}
     assert set(show_me_settings(lesson["heads"])) == set(SECTION_KEYS["sentence"])
 
 
-def test_the_sentences_an_offline_page_must_carry():
+def test_the_sentences_the_lessons_show_me_sets():
+    """Each once, in the steps' order: two of them are no example of the page's (the browser analyses them)."""
     from app.sentence.view import presets_payload
 
     needed = tour_sentences(lesson_tour())
-    presets = {p["text"] for p in presets_payload()[0]}
+    presets = {p["text"] for p in presets_payload()}
     assert "the bank approved the loan" in needed and len(needed) == len(set(needed))
     assert set(needed) - presets == {"the fisherman rowed his boat to the muddy river bank",
                                      "we sat on the muddy bank of the river and the fisherman rowed his boat to the "
@@ -531,24 +575,25 @@ def test_the_sentences_an_offline_page_must_carry():
     (None, (1, None)),
     ("1", (1, None)), ("7", (7, None)), ("19", (19, None)), ("0", (0, None)), ("007", (7, None)),
     (" \t12\n", (12, None)),
-    ("heads", (16, None)), ("HEADS", (16, None)), (" Bank-Row ", (12, None)),
+    ("heads", (16, None)), ("HEADS", (16, None)), (" Bank-Row ", (12, None)), ("qk-held-out", (19, None)),
+    ("lag-feature", (21, None)), ("21", (21, None)),
     ("", (1, "Ignored an empty value for \u201ctour\u201d.")),
     ("  ", (1, "Ignored an empty value for \u201ctour\u201d.")),
-    ("99", (1, "There is no step 99 in this tour (it has 19 steps); showing step 1.")),
-    ("-1", (1, "Ignored tour=\u201c-1\u201d: expected a step's number (0 to 19) or its id, such as "
+    ("99", (1, "There is no step 99 in this tour (it has 21 steps); showing step 1.")),
+    ("-1", (1, "Ignored tour=\u201c-1\u201d: expected a step's number (0 to 21) or its id, such as "
                "\u201cquery-listens\u201d; showing step 1.")),
-    ("+3", (1, "Ignored tour=\u201c+3\u201d: expected a step's number (0 to 19) or its id, such as "
+    ("+3", (1, "Ignored tour=\u201c+3\u201d: expected a step's number (0 to 21) or its id, such as "
                "\u201cquery-listens\u201d; showing step 1.")),
-    ("3.0", (1, "Ignored tour=\u201c3.0\u201d: expected a step's number (0 to 19) or its id, such as "
+    ("3.0", (1, "Ignored tour=\u201c3.0\u201d: expected a step's number (0 to 21) or its id, such as "
                 "\u201cquery-listens\u201d; showing step 1.")),
-    ("\u0663", (1, "Ignored tour=\u201c\u0663\u201d: expected a step's number (0 to 19) or its id, such as "
+    ("\u0663", (1, "Ignored tour=\u201c\u0663\u201d: expected a step's number (0 to 21) or its id, such as "
                    "\u201cquery-listens\u201d; showing step 1.")),     # an Arabic-Indic three is not a step number
     ("shrink-hh", (1, "There is no step \u201cshrink-hh\u201d in this tour; showing step 1.")),
     ("<script>alert(1)</script>", (1, "Ignored tour=\u201c<script>alert(1)</script>\u201d: expected a step's "
-                                      "number (0 to 19) or its id, such as \u201cquery-listens\u201d; showing step 1.")),
-    ("x" * 50, (1, "Ignored tour=\u201c" + "x" * 40 + "\u2026\u201d: expected a step's number (0 to 19) or its id, "
+                                      "number (0 to 21) or its id, such as \u201cquery-listens\u201d; showing step 1.")),
+    ("x" * 50, (1, "Ignored tour=\u201c" + "x" * 40 + "\u2026\u201d: expected a step's number (0 to 21) or its id, "
                    "such as \u201cquery-listens\u201d; showing step 1.")),
-    ("9" * 50, (1, "There is no step " + "9" * 40 + "\u2026 in this tour (it has 19 steps); showing step 1.")),
+    ("9" * 50, (1, "There is no step " + "9" * 40 + "\u2026 in this tour (it has 21 steps); showing step 1.")),
 ])
 def test_a_tour_link_opens_a_step_by_number_or_id(raw, want):
     assert resolve_step(raw, lesson_tour()) == want
@@ -559,8 +604,9 @@ def test_a_link_number_counts_the_steps_of_the_tour_shown():
     assert only.ids[0] == "bank-row" and len(only) == 6
     assert resolve_step("1", only) == (1, None) and resolve_step("heads", only) == (5, None)
     assert resolve_step("7", only) == (1, "There is no step 7 in this tour (it has 6 steps); showing step 1.")
+    assert lesson_tour().only(["routing"]).ids == ("qk-play", "qk-held-out")
     with pytest.raises(TourError, match="no step goes through"):
-        default_tour().only(["ideas"])
+        shipped_tour("regression").only(["ideas"])
     with pytest.raises(TourError, match='"maths" is not a section'):
         default_tour().only(["maths"])
 
@@ -578,15 +624,20 @@ def test_card_text_is_escaped_and_emphasis_is_the_only_markup():
     assert "Step 1 of 3" in html
 
 
-def test_tour_in_a_link_is_clamped_to_the_tours_steps():
+def test_tour_in_a_link_is_kept_as_written_and_the_tour_shown_resolves_it():
+    """The link's parser keeps the value (cut to its length); the tour the page shows says what it cannot open."""
     tour = parse_tour(tour_with())
-    with tour_length(tour):
-        values, notices = parse_query("tour=9")
-        assert values["tour"] == 3 and notices == ["tour=9 is outside 0 to 3; using 3."]
-        values, notices = parse_query("tour=abc")
-        assert "tour" not in values and notices == ["Ignored tour=\u201cabc\u201d: not a whole number."]
-        assert parse_query("tour=0")[0]["tour"] == 0
-    assert ExplorableState.param.tour.bounds[1] >= len(default_tour())
+    values, notices = parse_query("tour=9")
+    assert values["tour"] == "9" and notices == []
+    assert resolve_step(values["tour"], tour) == (1, "There is no step 9 in this tour (it has 3 steps); showing step 1.")
+    values, notices = parse_query("tour=Shrink-H-2")
+    assert notices == [] and resolve_step(values["tour"], tour) == (2, None)
+    assert resolve_step(parse_query("tour=0")[0]["tour"], tour) == (0, None)
+    assert resolve_step(parse_query("tour=abc")[0]["tour"], tour) == \
+        (1, "There is no step \u201cabc\u201d in this tour; showing step 1.")
+    values, notices = parse_query("tour=" + "x" * 500)
+    assert values["tour"] == "x" * url_spec()["tour"]["max"] and notices == []
+    assert resolve_step(values["tour"], tour)[0] == 1
 
 
 # ---- the command line ------------------------------------------------------------------------------
@@ -656,8 +707,15 @@ def test_the_tour_engine_is_the_mirror_the_shared_helpers_and_tour_js_only():
 
 
 def test_links_reach_every_step_of_the_shipped_tour_and_no_further():
-    assert ExplorableState.param.tour.bounds == (0, len(default_tour()))
-    assert url_spec()["tour"]["hi"] == len(default_tour()) <= MAX_STEPS
+    tour = default_tour()
+    assert url_spec()["tour"]["max"] >= MAX_ID                 # the longest id survives the link's parser
+    for k, sid in enumerate(tour.ids, 1):
+        for raw in (str(k), sid):
+            assert resolve_step(parse_query(f"tour={raw}")[0]["tour"], tour) == (k, None), raw
+    past = str(len(tour) + 1)
+    assert resolve_step(parse_query(f"tour={past}")[0]["tour"], tour) == \
+        (1, f"There is no step {past} in this tour (it has {len(tour)} steps); showing step 1.")
+    assert ExplorableState(tour="heads").tour == "heads" and ExplorableState(tour=3).tour == 3
 
 
 # ---- the tour's step from Python (a notebook's e.tour) --------------------------------------------------------
@@ -713,6 +771,9 @@ def test_a_step_that_needs_a_hidden_control_is_marked_for_the_card():
                                  and any(key in s.state for key in ("kernel", "key_norm", "dataset", "link", "limits"))]
     assert needs_more({"kernel": "dot"}) and needs_more({"limits": True})
     assert not needs_more({"query": 1.0, "bandwidth": 0.05}) and not needs_more({"kernel": "gaussian"})
-    # each step's look, by the names of the page's models (the readouts: the line under the main plot)
+    # each step's look, by the names of the page's models: the readouts are the line under the main plot, and the
+    # attention matrix is its box (which scrolls sideways on a phone); test_export checks every one is on the page
+    shown_as = {"readouts": "readout_strip", "attention_heatmap": "matrix_box"}
     assert [s["look"] for s in cfg["steps"]] == [
-        ["readout_strip" if n == "readouts" else n for n in s.looks_at] for s in default_tour().steps]
+        [shown_as.get(n, n) for n in s.looks_at] for s in default_tour().steps]
+    assert any("matrix_box" in s["look"] for s in cfg["steps"]) and any("readout_strip" in s["look"] for s in cfg["steps"])

@@ -110,6 +110,7 @@ GOOD = {
     "a whole number written 60.0": lesson(step(8)(setter(state={"lr": "2", "step": 60.0}))),
     "true/false compared": lesson(step(15)(setter(when=[["causal", "!=", False]]))),
     "a head by name": lesson(step(16)(setter(when=[["head_name", "==", "previous word"]]))),
+    "a sense compared": lesson(step(18)(setter(when=[["qk_finished", "==", True], ["bank_sense", "==", "water"]]))),
 }
 
 BAD = {
@@ -136,7 +137,11 @@ BAD = {
     "a preset as a number": lesson(step(8)(setter(state={"lr": 2}))),
     "a step of 2.5": lesson(step(8)(setter(state={"step": 2.5}))),
     "the generated dataset": lesson(step(2)(setter(state={"dataset": "generated"}))),
-    "a period out of bounds": lesson(step(19)(setter(state={"period": 2}))),
+    "a period out of bounds": lesson(step(21)(setter(state={"period": 2}))),
+    "a training step out of bounds": lesson(step(18)(setter(state={"qk_step": 151}))),
+    "a shown sentence by its words": lesson(step(18)(setter(state={"qk_sentence": "the bank by the river"}))),
+    "two words for bank's top word": lesson(step(18)(setter(when=[["bank_top_word", "==", "the river"]]))),
+    "a runtime name compared with a number": lesson(step(18)(setter(when=[["qk_playing", "==", 1]]))),
     "an unknown name": lesson(step(2)(setter(when=[["max_wieght", ">=", 0.9]]))),
     "a name of another section": lesson(step(2)(setter(when=[["top_word", "==", "river"]]))),
     "an ordering of a kernel": lesson(step(5)(setter(when=[["kernel", "<", "dot"]]))),
@@ -160,6 +165,8 @@ PYTHON_ONLY_BAD = {
     "four sentences": lesson(step(2)(setter(text="One. Two. Three. Four."))),
     "a hyphen for a minus": lesson(step(6)(setter(do="Move the tilt to -2."))),
     "a word with a capital": lesson(step(12)(setter(when=[["word", "==", "Bank"]]))),
+    "bank's top word with a capital": lesson(step(18)(setter(when=[["bank_top_word", "==", "River"]]))),
+    "a shown sentence with punctuation": lesson(step(19)(setter(when=[["qk_sentence", "==", "The bank, by the river."]]))),
     "a sentence with punctuation": lesson(step(12)(setter(when=[["sentence", "==", "the bank, approved."]]))),
     "a sentence with no words": lesson(step(12)(setter(state={"sentence": "?!"}))),
     "a word past the end": lesson(step(12)(setter(state={"sentence": "the bank", "token": 4}))),

@@ -5,9 +5,9 @@ serve`` processes this module starts on 127.0.0.1 with the flags ``attention-exp
 (tests/app/serverutil.py), over Bokeh's websocket protocol as a browser's page does.  Every loop is bounded
 in count and time.
 
-* round trip: one session picks the "generated" dataset (Python draws it and sends the data back); from
-  sending the change to the new data arriving.  Also the same with Nagle's algorithm left on (Bokeh's
-  default, which app/serving.py switches off), a slider sync, and the cost of opening a session.
+* round trip: one session moves the query slider (the browser computes the page; Python's callback sets
+  ``e.query``); from sending the change to the server's OK.  Also the same with Nagle's algorithm left on
+  (Bokeh's default, which app/serving.py switches off), and the cost of opening a session.
 * class: one server, a class that grows to N = 10, 50, 100, 200 open sessions; at each N every session makes
   that change once a second for 60 s: round trip p50/p95, the server's RSS against N (MB per additional
   session, a least-squares slope), its CPU use, and how long the newcomers took to open.
@@ -36,7 +36,7 @@ from tests.app.serverutil import run as run_async
 
 SECTION = "server"
 PROBE_APP = ROOT / "tests" / "app" / "probe_app.py"
-TARGET_ROUNDTRIP_P95_S = 0.100     # one session, a change that needs Python
+TARGET_ROUNDTRIP_P95_S = 0.100     # one session, a change Python hears
 TARGET_CLASS_P95_S = 0.250         # 100 sessions
 TARGET_MB_PER_SESSION = 15.0
 TARGET_CHURN_FRACTION = 0.10       # RSS back within 10 % of the warmed-up baseline
@@ -80,18 +80,12 @@ async def _roundtrips(url: str, k: int, gap: float = 0.02):
     s = await BokehSession.open(url)
     try:
         for _ in range(5):  # warm-up
-            await s.generated_roundtrip()
+            await s.sync_roundtrip()
         out = []
         for _ in range(k):
-            out.append(await s.generated_roundtrip())
+            out.append(await s.sync_roundtrip())
             await asyncio.sleep(gap)
-        syncs = []
-        for j in range(k):
-            t0 = time.perf_counter()
-            await s.patch([s.change("bandwidth_slider", "value", -1 + (j % 100) / 50)])
-            syncs.append(time.perf_counter() - t0)
-            await asyncio.sleep(gap)
-        return out, syncs, list(s.errors)
+        return out, list(s.errors)
     finally:
         await s.close()
 
@@ -112,12 +106,11 @@ def roundtrip_rows(quick: bool) -> list[dict]:
     k = 30 if quick else 300
     rows = []
     with AppServer(extra=FAST_CLEANUP) as srv:
-        rtts, syncs, errors = run_async(_roundtrips(srv.url, k))
+        rtts, errors = run_async(_roundtrips(srv.url, k))
         p95 = _p95(rtts)
-        rows.append(_row("1 session: pick 'generated' -> Python draws it -> new data back", rtts,
+        rows.append(_row("1 session: move the query slider -> Python sets e.query -> server's OK", rtts,
                          target=f"p95 <= {TARGET_ROUNDTRIP_P95_S * 1e3:.0f} ms", meets=p95 <= TARGET_ROUNDTRIP_P95_S,
-                         note=f"errors {len(errors)}; n = 50 samples; TCP_NODELAY on (app/serving.py)"))
-        rows.append(_row("1 session: slider change -> server's OK (the query/bandwidth sync)", syncs))
+                         note=f"errors {len(errors)}; TCP_NODELAY on (app/serving.py)"))
         walls, cpus, n_models = run_async(_opens(srv.url, 5 if quick else 20, srv.pid))
         rows.append(_row(f"open a session: page built in Python and pulled ({n_models} models)", walls,
                          note="wall time, one at a time"))
@@ -126,7 +119,7 @@ def roundtrip_rows(quick: bool) -> list[dict]:
                               "limits how fast a class can arrive"))
     if not quick:
         with AppServer(script=PROBE_APP, extra=FAST_CLEANUP, env={"PROBE_NAGLE": "1"}) as srv:
-            slow, _syncs, errors = run_async(_roundtrips(srv.url, 100))
+            slow, errors = run_async(_roundtrips(srv.url, 100))
         ratio = float(np.median(slow) / np.median(rtts))
         rows.append(_row("1 session: same change with Nagle's algorithm on (Bokeh's default)", slow,
                          ratio=ratio, note=f"errors {len(errors)}; median {ratio:.0f}x the app's (delayed ACKs "
@@ -180,7 +173,7 @@ def class_rows(quick: bool) -> list[dict]:
         target = meets = None
         if n == 100:
             target, meets = f"p95 <= {TARGET_CLASS_P95_S * 1e3:.0f} ms", p95 <= TARGET_CLASS_P95_S
-        rows.append(_row(f"class of {n}: each picks 'generated' once a second for {seconds:.0f} s", load["rtts"],
+        rows.append(_row(f"class of {n}: each moves the query slider once a second for {seconds:.0f} s", load["rtts"],
                          target=target, meets=meets,
                          note=f"errors {len(errors)}; sessions open {len(opened['sessions']) + prev}/{n}; server "
                               f"CPU {busy_load * 100:.0f} % of one core during the load; load generator "
@@ -224,7 +217,7 @@ async def _churn(url: str, k: int, concurrency: int = 10):
             try:
                 s = await BokehSession.open(url)
                 if j % 10 == 0:
-                    await s.generated_roundtrip()
+                    await s.sync_roundtrip()
                 await s.close()
                 times.append(time.perf_counter() - t0)
             except Exception as e:  # noqa: BLE001
@@ -305,7 +298,7 @@ def nginx_rows(quick: bool) -> list[dict]:
         finally:
             for w in workers:
                 w.cleanup()
-        rows.append(_row(f"nginx + {procs} worker(s), {n} browsers: each picks 'generated' once a second",
+        rows.append(_row(f"nginx + {procs} worker(s), {n} browsers: each moves the query slider once a second",
                          result["rtts"],
                          note=f"errors {len(result['errors'])}; sessions held per worker {held}; all open after "
                               f"{result['open_seconds']:.0f} s (open p95 {_p95(result['open_times']):.1f} s)",

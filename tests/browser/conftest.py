@@ -1,22 +1,31 @@
-"""Fixtures for the browser tests: Debian's Chromium driven by Playwright, a real `panel serve app/main.py`
-(a Panel session per visit, at /main), `attention-explorable serve` (the page at /, app/plugin.py), the offline
-file.
+"""Fixtures for the browser tests: Debian's Chromium driven by Playwright and the page's three deliveries.
 
-Without Chromium the tests skip with the reason, except in CI (CI=true), where
-they fail: a CI run that silently skips the browser does not count.
+* ``static_file``: the offline file, written once per test session by ``attention-explorable export``;
+* ``served_page``: the page at / of one ``attention-explorable serve`` per test session (Panel's server with
+  app/plugin.py: the offline file's page, under the server's headers);
+* ``session_app``: the notebook component per session (app/page.py, what ``panel serve app/main.py`` shows at
+  /main), served from this process so a test can reach each session's ``Explorable`` and set its parameters
+  as a notebook cell does;
+* ``open_page``: the page served or offline, for the tests that check both; console errors and requests
+  outside the page's own origin fail the test.
+
+Without Chromium the tests skip with the reason, except in CI (CI=true), where they fail: a CI run that
+silently skips the browser does not count.
 """
 
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
 
-from tests.browser.pageutil import (CHROMIUM, LAUNCH_ARGS, ROOT, block_outside, free_port, start_server, stop_server,
-                                    wait_ready)
+from tests.browser.pageutil import (CHROMIUM, LAUNCH_ARGS, OFFLINE_ORIGINS, ROOT, block_outside, free_port,
+                                    wait_frames, wait_ready)
 
 
 def pytest_collection_modifyitems(config, items):
@@ -46,7 +55,7 @@ def browser():
 
 
 class PageWatch:
-    """A page plus what it logged and which hosts it asked for."""
+    """A page plus what it logged and which addresses it asked for."""
 
     def __init__(self, page):
         self.page = page
@@ -69,68 +78,161 @@ def watch(browser):
     """A fresh page (1280x900) in its own context, watched for console errors and requests."""
     ctx = browser.new_context(viewport={"width": 1280, "height": 900})
     page = ctx.new_page()
-    page.set_default_timeout(20000)
+    page.set_default_timeout(30000)
     w = PageWatch(page)
     yield w
     ctx.close()
 
 
-@pytest.fixture(scope="session")
-def served_app():
-    """Base URL of a real `panel serve app/main.py` started for this test session (…/main)."""
-    port = free_port()
-    proc = start_server(port)
-    yield f"http://127.0.0.1:{port}/main"
-    stop_server(proc)
+# The page is built twice per test session, by the server and by the export command: when the first browser test
+# starts, both start in the background (when a collected test needs them and Chromium is there), side by side on
+# two cores, while the first tests run; the fixtures then wait for them.
+EARLY = pytest.StashKey[dict]()
+
+
+def pytest_collection_finish(session):
+    names = set()
+    for item in session.items:
+        names.update(getattr(item, "fixturenames", ()))
+    if "open_page" in names:   # it asks for one of the two while the test runs
+        names |= {"served_page", "static_file"}
+    session.config.stash[EARLY] = {"wanted": names}
+
+
+def pytest_runtest_setup(item):   # called for the tests of this folder only
+    early = item.config.stash.get(EARLY, None)
+    if early is None or early.get("started") or not Path(CHROMIUM).exists():
+        return
+    early["started"] = True
+    if "static_file" in early["wanted"]:
+        _export(early)
+    if "served_page" in early["wanted"]:
+        from tests.app.serverutil import LiveServer
+
+        early["server"] = LiveServer().launch()
+
+
+def pytest_sessionfinish(session):
+    early = session.config.stash.get(EARLY, {})
+    if "server" in early:
+        early["server"].cleanup()
+    if "export" in early:
+        out, proc = early["export"]
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait(timeout=10)
+        shutil.rmtree(out.parent, ignore_errors=True)
+
+
+def _export(early):
+    out = Path(tempfile.mkdtemp(prefix="explorable-export-")) / "lecture.html"
+    early["export"] = (out, subprocess.Popen([sys.executable, "-m", "app.cli", "export", str(out)], cwd=ROOT,
+                                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True))
 
 
 @pytest.fixture(scope="session")
-def live_app():
-    """URL of the page at / of `attention-explorable serve` (panel serve with app/plugin.py: the offline file's
-    page, built once) started once for this test session (…/)."""
+def served_page(request):
+    """URL of the page at / of ``attention-explorable serve`` (one server for the test session, stopped when it
+    ends; its /main is the per-session app)."""
     from tests.app.serverutil import LiveServer
 
-    server = LiveServer()
-    try:
-        server.start(timeout=120)
-        yield server.url
-    finally:
-        server.cleanup()
+    early = request.config.stash[EARLY]
+    if "server" not in early:
+        early["server"] = LiveServer().launch()
+    return early["server"].wait_ready(timeout=180).url
 
 
 @pytest.fixture(scope="session")
-def static_file(tmp_path_factory):
-    """Path of an offline file written by `attention-explorable export` for this test session."""
-    out = tmp_path_factory.mktemp("export") / "lecture.html"
-    subprocess.run([sys.executable, "-m", "app.cli", "export", str(out)], cwd=ROOT, check=True,
-                   capture_output=True, text=True)
+def static_file(request):
+    """Path of an offline file written by ``attention-explorable export`` for this test session."""
+    early = request.config.stash[EARLY]
+    if "export" not in early:
+        _export(early)
+    out, proc = early["export"]
+    log, _ = proc.communicate(timeout=600)
+    if proc.returncode != 0:
+        pytest.fail(f"attention-explorable export failed:\n{log}")
     return out
 
 
-@pytest.fixture(params=["served", "static", "live"])
-def open_page(request, watch):
-    """The page, served (a Panel session at /main), offline or live (the offline file's page at / of
-    `attention-explorable serve`, under its headers), in one fixture for every test that opens it every way.
+class SessionApp:
+    """The notebook component served per session from this process, as ``panel serve app/main.py`` serves it:
+    ``url`` is /main; ``pages`` holds each session's ``Explorable`` and document, newest last."""
 
-    open_page(query) opens the page with that query string and waits until it is drawn; open_page.where
-    says which ("served", "static" or "live")."""
+    def __init__(self):
+        import panel as pn
+
+        from app.page import serve_page
+
+        pn.extension(design=None, notifications=False)   # app/main.py's
+        self.pages = []
+
+        def session():
+            page, layout = serve_page()
+            self.pages.append((page, pn.state.curdoc))
+            return layout
+
+        self.port = free_port()
+        self.server = pn.serve({"main": session}, port=self.port, address="127.0.0.1",
+                               websocket_origin=[f"127.0.0.1:{self.port}"], show=False, threaded=True,
+                               verbose=False, title="Attention as kernel regression")
+        self.url = f"http://127.0.0.1:{self.port}/main"
+
+    @property
+    def explorable(self):
+        """The newest session's Explorable."""
+        return self.pages[-1][0]
+
+    def set(self, **params):
+        """Set parameters of the newest session's Explorable on its document's thread, as a notebook cell does."""
+        e, doc = self.pages[-1]
+        doc.add_next_tick_callback(lambda: e.param.update(**params))
+
+    def wait_param(self, page, name, test, frames=600):
+        """Wait (``frames`` browser frames at most) until ``test(value)`` holds for the newest Explorable's
+        parameter ``name``: a change in the browser reaches Python over the websocket."""
+        for _ in range(frames):
+            value = getattr(self.explorable, name)
+            if test(value):
+                return value
+            wait_frames(page, 1)
+        raise AssertionError(f"{name} is still {getattr(self.explorable, name)!r}")
+
+    def stop(self):
+        self.server.stop()
+
+
+@pytest.fixture(scope="session")
+def session_app():
+    """The per-session Panel app (/main): only for the tests that need Python callbacks."""
+    app = SessionApp()
+    try:
+        yield app
+    finally:
+        app.stop()
+
+
+@pytest.fixture(params=["served", "offline"])
+def open_page(request, watch):
+    """The page, served (the page at / of ``attention-explorable serve``) or offline (the file, with every request
+    outside it refused), in one fixture for the tests that open it both ways.
+
+    open_page(query) opens the page with that query string and waits until its readouts are drawn;
+    open_page.where says which ("served" or "offline"), open_page.base is its address without a query."""
     if request.param == "served":
-        base = request.getfixturevalue("served_app")
-        allowed = [base.rsplit("/", 1)[0], "data:", "blob:"]
-    elif request.param == "live":
-        base = request.getfixturevalue("live_app")
+        base = request.getfixturevalue("served_page")
         allowed = [base, "data:", "blob:"]
     else:
         base = request.getfixturevalue("static_file").as_uri()
         block_outside(watch.page)
-        allowed = ["file:", "data:", "blob:"]
+        allowed = list(OFFLINE_ORIGINS)
 
     def go(query=""):
         watch.page.goto(base + query)
         wait_ready(watch.page)
         return watch.page
 
-    go.where = request.param
+    go.where, go.base, go.watch = request.param, base, watch
     yield go
     assert watch.console_errors() == []
     assert watch.outside_requests(allowed) == []

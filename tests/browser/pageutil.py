@@ -1,7 +1,9 @@
-"""Reading the page: Bokeh renders into shadow DOM, so the tests read its models.
+"""Reading the page: Bokeh renders into shadow DOM, so the tests read its models (they exist from the start);
+the loader (app/ui/loader.js, ``AttnPage``) draws the page's blocks first screen first, so a test that reads a
+view below it draws its block first (``draw``) or waits for the loader (``wait_drawn``).
 
-Also the small server helpers shared by the fixtures (conftest.py) and the
-screenshot script (``python -m tests.browser.screenshot``).
+Also ``start_server``, a bare ``panel serve app/main.py`` for the benchmarks (tests/bench/bench_learn.py); the
+fixtures serve the page with ``attention-explorable serve`` (tests/app/serverutil.py ``LiveServer``).
 """
 
 from __future__ import annotations
@@ -71,9 +73,12 @@ def stop_server(proc: subprocess.Popen) -> None:
     proc.log.close()
 
 
+OFFLINE_ORIGINS = ("file:", "data:", "blob:")   # all the offline file may ask for: itself and what it makes
+
+
 def block_outside(page):
     """Refuse every request that is not to a local file (the offline file must not need any)."""
-    page.route("**/*", lambda route: route.continue_() if route.request.url.startswith(("file:", "data:", "blob:"))
+    page.route("**/*", lambda route: route.continue_() if route.request.url.startswith(OFFLINE_ORIGINS)
                else route.abort())
 
 
@@ -85,6 +90,58 @@ READY_JS = """() => { const d = window.Bokeh && Bokeh.documents && Bokeh.documen
 def wait_ready(page, timeout=45000):
     """Wait until the engine has drawn the readouts."""
     page.wait_for_function(READY_JS, timeout=timeout)
+
+
+# ---- the loader (app/ui/loader.js): the page's blocks are drawn first screen first, the rest later ----------
+
+DRAW_ALL_JS = """async () => { for (const s of document.querySelectorAll('section[data-section]'))
+  await AttnPage.ensure(s.getAttribute('data-section')); return AttnPage.allDrawn(); }"""
+
+
+# The block a name is drawn in: a block's own name, or the block that shows a model of that name (a tour's look).
+BLOCK_OF_JS = "((n) => { const b = AttnPage.blockOf(n); return b ? b.name : n; })"
+
+# An init script (page.add_init_script, with NAMES replaced by a JSON list of block or model names): at the first
+# frame whose readouts are written, it notes in window.__attnFirstReadouts whether each one's block was drawn then
+# ("drawn") and the regression's bandwidth slider ("logh").
+FIRST_READOUTS_JS = """(() => { const names = NAMES;
+  const poll = () => { const d = window.Bokeh && Bokeh.documents && Bokeh.documents[0];
+    const m = d && d.get_model_by_name('readouts');
+    if (m && m.text.includes('max weight') && window.AttnPage) {
+      const drawn = (n) => AttnPage.drawn(BLOCK_OF(n));
+      window.__attnFirstReadouts = { drawn: Object.fromEntries(names.map((n) => [n, drawn(n)])),
+                                     logh: d.get_model_by_name('bandwidth_slider').value };
+      return; }
+    requestAnimationFrame(poll); };
+  requestAnimationFrame(poll); })();""".replace("BLOCK_OF", BLOCK_OF_JS)
+
+
+# An init script: a finger that rests on the screen from the start.  The loader draws nothing below the first
+# screen while a pointer is down (app/ui/loader.js), so only what the page asks for (a click, the tour) draws a
+# lower block.
+FINGER_DOWN_JS = """document.addEventListener('DOMContentLoaded', () =>
+  dispatchEvent(new PointerEvent('pointerdown', {pointerType: 'touch', bubbles: true})));"""
+
+
+def first_readouts(page):
+    """What FIRST_READOUTS_JS noted (the page is ready: its readouts are written)."""
+    return page.evaluate("() => window.__attnFirstReadouts")
+
+
+def draw(page, name):
+    """Draw a block, or every block of a section, now (AttnPage.ensure), as the tour or a scroll would."""
+    page.evaluate("(n) => AttnPage.ensure(n)", name)
+
+
+def draw_all(page):
+    """Draw every block of the page now (its views exist once this returns)."""
+    assert page.evaluate(DRAW_ALL_JS) is True
+
+
+def wait_drawn(page, name, timeout=60000):
+    """Wait until the loader has drawn the block ``name`` (or the block that shows the model ``name``) by itself,
+    as the student scrolls or the browser idles."""
+    page.wait_for_function(f"(n) => AttnPage.drawn({BLOCK_OF_JS}(n))", arg=name, timeout=timeout)
 
 
 def model_prop(page, name, prop):
@@ -236,6 +293,23 @@ def core_heaviest(state):
     return text.heaviest_sample(state["query"], x, y, np.asarray(w).reshape(-1))
 
 
+def core_curve_facts(state):
+    """app.regression.text.curve_facts for a page_state(): along the prediction curve's grid (the engine's)."""
+    import numpy as np
+
+    import attention
+    from app.regression import text
+    from app.regression.view import GRID_N
+    from app.state import X_RANGE
+
+    x = np.asarray(state["x"])
+    grid = np.linspace(X_RANGE[0], X_RANGE[1], GRID_N)
+    ks = attention.key_norm_tilt(x, state["key_norm"]) if state["kernel"] == "dot" and state["key_norm"] else None
+    W = attention.weights(grid, x, kernel=state["kernel"], bandwidth=state["bandwidth"],
+                          temperature=state["temperature"], key_scale=ks)
+    return text.curve_facts(grid, x, W)
+
+
 def core_readout(state):
     """attention.readout for a page_state(), with the dataset's true function looked up by name."""
     import json
@@ -293,7 +367,8 @@ def check_against_core(page):
     cap = text.caption(r, kernel=state["kernel"], bandwidth=state["bandwidth"], temperature=state["temperature"],
                        key_norm=tilt)
     assert shown_paragraphs(page, "caption") == [cap]
-    assert shown_paragraphs(page, "limits") == text.limit_notices(r, core_heaviest(state))
+    assert shown_paragraphs(page, "limits") == text.limit_notices(r, core_heaviest(state), core_curve_facts(state),
+                                                                   tilt)
     return state, r
 
 

@@ -1,14 +1,13 @@
 """Screenshots of the real page for the README: ``python -m tests.browser.screenshot [--out DIR]``.
 
-Starts ``panel serve app/main.py`` on a free local port, opens the page in
-Debian's Chromium (Playwright, no download), waits until the engine has drawn
-the readouts and writes:
+Starts ``attention-explorable serve`` on a free local port, opens its page in
+Debian's Chromium (Playwright, no download), waits until the loader has drawn
+every block and writes:
 
 * screenshot-regression.png: the top of the page on a laptop, 1366 px (the plots over x, readouts, controls);
 * screenshot-phone.png: the main plot, the query slider and the readouts on a 360 px phone;
 * screenshot-projector.png: the top of the page at 1920 px in presentation mode (``?present=1``);
-* screenshot-sentence.png: the self-attention section on a laptop, when the page has one
-  (a model named "sentence_section");
+* screenshot-sentence.png: the self-attention section on a laptop, when the page has one;
 * screenshot-tour.png: the guided tour's step card beside the figure after "Show me" (step 2, ``?tour=2``).
 
 ``make screenshot`` runs this.  The files go to tests/browser/screenshots/ unless --out says otherwise.
@@ -20,10 +19,10 @@ import argparse
 import sys
 from pathlib import Path
 
-from tests.browser.pageutil import (CHROMIUM, LAUNCH_ARGS, ROOT, free_port, model_element, start_server,
-                                    stop_server, wait_ready)
+from tests.browser.pageutil import CHROMIUM, LAUNCH_ARGS, ROOT, model_element, wait_ready
 
 DEFAULT_OUT = ROOT / "tests" / "browser" / "screenshots"
+GRID = "#attn-sec-regression .attn-fig"   # the figure column: the stage and the plots under it (app/ui/layout.py)
 SETTLE_JS = """() => document.fonts.ready.then(() => new Promise((done) =>
   requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(done, 300)))))"""
 
@@ -33,11 +32,13 @@ def _has_model(page, name):
 
 
 def _box(page, name):
-    """A named model's box in page coordinates (the page is scrolled to the top first)."""
+    """The box of a named model, or of the page element a CSS selector names, in page coordinates (the page is
+    scrolled to the top first)."""
     page.evaluate("() => window.scrollTo(0, 0)")
-    box = model_element(page, name).bounding_box()
+    el = page.query_selector(name) if name[0] in "#." else model_element(page, name)
+    box = el.bounding_box() if el is not None else None
     if box is None:
-        raise RuntimeError(f"the model {name!r} is not on screen")
+        raise RuntimeError(f"{name!r} is not on the page")
     return box
 
 
@@ -47,6 +48,7 @@ def _open(browser, url, width, height, scale):
     page.set_default_timeout(60000)
     page.goto(url)
     wait_ready(page, timeout=60000)
+    page.wait_for_function("() => AttnPage.allDrawn()", timeout=120000)
     page.evaluate(SETTLE_JS)
     return ctx, page
 
@@ -68,11 +70,11 @@ def take(url: str, out: Path) -> list[Path]:
         try:
             ctx, page = _open(browser, url, 1366, 768, 1)
             top = _box(page, "intro")["y"]
-            grid = _box(page, "figure_grid")
+            grid = _box(page, GRID)
             written.append(_shoot(page, out / "screenshot-regression.png", top - 8, grid["y"] + grid["height"] + 12,
                                   1366))
-            if _has_model(page, "sentence_section"):
-                s = _box(page, "sentence_section")
+            if page.query_selector("#attn-sec-sentence"):
+                s = _box(page, "#attn-sec-sentence")
                 written.append(_shoot(page, out / "screenshot-sentence.png", s["y"] - 8,
                                       s["y"] + s["height"] + 8, 1366))
             ctx.close()
@@ -83,7 +85,7 @@ def take(url: str, out: Path) -> list[Path]:
                 page.wait_for_function("() => Bokeh.documents[0].get_model_by_name('tour_card').text"
                                        ".includes('tour-shown')")
                 page.evaluate(SETTLE_JS)
-                grid = _box(page, "figure_grid")
+                grid = _box(page, GRID)
                 card = _box(page, "tour")
                 written.append(_shoot(page, out / "screenshot-tour.png", grid["y"] - 8,
                                       max(card["y"] + card["height"], grid["y"] + 470) + 12, 1366))
@@ -91,7 +93,7 @@ def take(url: str, out: Path) -> list[Path]:
 
             ctx, page = _open(browser, url + "?present=1", 1920, 1080, 1)
             top = _box(page, "intro")["y"]
-            grid = _box(page, "figure_grid")
+            grid = _box(page, GRID)
             written.append(_shoot(page, out / "screenshot-projector.png", top - 8,
                                   grid["y"] + grid["height"] + 12, 1920))
             ctx.close()
@@ -114,13 +116,15 @@ def main(argv=None) -> int:
     if not Path(CHROMIUM).exists():
         print(f"screenshot: Chromium not found at {CHROMIUM} (apt-get install chromium)", file=sys.stderr)
         return 2
-    port = free_port()
-    proc = start_server(port)
+    from tests.app.serverutil import LiveServer
+
+    server = LiveServer()
     try:
-        for path in take(f"http://127.0.0.1:{port}/main", args.out.resolve()):
+        server.start(timeout=180)
+        for path in take(server.url, args.out.resolve()):
             print(path)
     finally:
-        stop_server(proc)
+        server.cleanup()
     return 0
 
 

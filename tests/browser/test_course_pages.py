@@ -72,14 +72,14 @@ def _open_host(browser, url, frame_id):
     return ctx, page, f, outside
 
 
-def _wait_sized(page, frame, frame_id, start):
-    """The host page set the frame's height from the explorable's message (it differs from the snippet's)."""
-    page.wait_for_function("([id, start]) => parseInt(document.getElementById(id).style.height) !== start",
-                           arg=[frame_id, start], timeout=SLOW)
-    height = page.evaluate("(id) => parseInt(document.getElementById(id).style.height)", frame_id)
-    content = frame.evaluate("() => document.documentElement.scrollHeight")
-    assert abs(height - content) <= 2, (height, content)
-    return height
+def _wait_sized(page, frame, frame_id):
+    """Once the explorable has drawn every block, the host page sets the frame's height from its message to the
+    height of the explorable's content; returns that height."""
+    frame.wait_for_function("() => AttnPage.allDrawn()", timeout=SLOW)
+    page.wait_for_function("""(id) => { const f = document.getElementById(id);
+      return Math.abs(parseInt(f.style.height) - f.contentDocument.documentElement.scrollHeight) <= 2; }""",
+                           arg=frame_id, timeout=SLOW)
+    return page.evaluate("(id) => parseInt(document.getElementById(id).style.height)", frame_id)
 
 
 def test_the_offline_file_in_an_iframe_on_a_static_course_page(static_site, static_file, browser):
@@ -92,7 +92,7 @@ def test_the_offline_file_in_an_iframe_on_a_static_course_page(static_site, stat
     try:
         assert model_prop(frame, "query_slider", "value") == 2.5  # the state in the iframe's src
         assert model_prop(frame, "bandwidth_slider", "value") == pytest.approx(-0.5229, abs=1e-3)
-        assert _wait_sized(page, frame, "explorable", 1400) > 1400  # all three sections are taller
+        assert _wait_sized(page, frame, "explorable") > 1400  # the snippet's 1400 px: the whole page is taller
         assert outside == []
     finally:
         ctx.close()
@@ -115,7 +115,7 @@ def test_one_section_exported_with_sections_inside_a_page(static_site, browser):
         # only the exported section is in the file
         assert frame.evaluate("() => Bokeh.documents[0].get_model_by_name('sentence_intro')") is None
         assert frame.evaluate("() => document.title") == "Kernel regression"
-        _wait_sized(page, frame, "regression", 1200)
+        assert _wait_sized(page, frame, "regression") != 1200   # the snippet's height, replaced by the message
         assert outside == []
     finally:
         ctx.close()

@@ -11,7 +11,8 @@ import math
 
 import pytest
 
-from tests.browser.pageutil import block_outside, core_readout, page_state, wait_frames, wait_ready, wait_texts
+from tests.browser.pageutil import (block_outside, core_readout, draw, page_state, wait_frames, wait_ready,
+                                    wait_texts)
 
 # Logs every paint of the four plots a query move changes, with the query and prediction the main plot's
 # prediction marker holds at that moment (as its glyph holds them: what the paint draws), and every frame.
@@ -65,6 +66,7 @@ def page(static_file, watch):
     block_outside(watch.page)
     watch.page.goto(static_file.as_uri())
     wait_ready(watch.page)
+    draw(watch.page, "regression-spread-h")   # the fourth plot a query move changes: beside the first screen
     wait_texts(watch.page)
     watch.page.evaluate(LOG_JS)
     yield watch.page

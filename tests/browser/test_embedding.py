@@ -1,5 +1,6 @@
-"""Embedding the served app (the live page, and the per-session page) in an iframe of a page on another origin,
-and dragging the query inside it."""
+"""Embedding the served page (the page at / of ``attention-explorable serve``) in an iframe of a page on another
+origin, and dragging the query inside it.  (The offline file in an iframe on a static course page:
+tests/browser/test_course_pages.py.)"""
 
 from __future__ import annotations
 
@@ -24,9 +25,9 @@ window.addEventListener("message", (e) => {{
 </script></body></html>"""
 
 
-@pytest.fixture(params=["live_app", "served_app"])   # attention-explorable serve, and serve --sessions
-def host_page(request, tmp_path):
-    src = request.getfixturevalue(request.param) + "?query=2.5&bandwidth=0.3"
+@pytest.fixture
+def host_page(served_page, tmp_path):
+    src = served_page + "?query=2.5&bandwidth=0.3"
     (tmp_path / "index.html").write_text(HOST_PAGE.format(src=src), encoding="utf-8")
     port = free_port()
     handler = partial(http.server.SimpleHTTPRequestHandler, directory=str(tmp_path))

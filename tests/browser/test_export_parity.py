@@ -7,7 +7,8 @@ import numpy as np
 import attention
 from app.regression.view import GRID_N
 from app.state import X_RANGE
-from tests.browser.pageutil import wait_ready
+from app.state import url_spec
+from tests.browser.pageutil import block_outside, wait_ready
 
 # CustomJS callbacks may run asynchronously (BokehJS compiles them on first use), so wait until the regression
 # engine's state (its per-page cache, keyed by the dataset source) agrees with every widget: then no pending
@@ -31,17 +32,17 @@ SET_STATE_JS = """async ([q, logh, logt, kernel, tilt]) => {
 
 def test_offline_file_matches_numpy_over_random_states(static_file, watch):
     page = watch.page
-    page.route("**/*", lambda route: route.continue_() if route.request.url.startswith(("file:", "data:", "blob:"))
-               else route.abort())
+    block_outside(page)
     page.goto(static_file.as_uri())
     wait_ready(page)
     d = attention.load_dataset()
     grid = np.linspace(X_RANGE[0], X_RANGE[1], GRID_N)
     rng = np.random.default_rng(20261129)
     worst = 0.0
+    tilt_lo, tilt_hi = url_spec()["key_norm"]["lo"], url_spec()["key_norm"]["hi"]   # the tilt slider's range
     for i in range(40):
         kernel = "gaussian" if i % 3 else "dot"
-        tilt = float(np.round(rng.uniform(-2, 2), 2)) if kernel == "dot" and i % 2 else 0.0
+        tilt = float(np.round(rng.uniform(tilt_lo, tilt_hi), 3)) if kernel == "dot" and i % 2 else 0.0
         q = float(np.round(rng.uniform(*X_RANGE), 2))
         logh = float(np.round(rng.uniform(np.log10(0.02), np.log10(20)), 2))
         logt = float(np.round(rng.uniform(-1.5, 1.5), 2))

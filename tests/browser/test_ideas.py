@@ -1,43 +1,39 @@
-"""The ideas section (sequential against parallel, a known lag) in a real browser, served and offline.
+"""The ideas section (sequential against parallel, a known lag) in a real browser, in the offline file.
 
-What the engine draws is held to the Python that precomputed it: the
-dependency graphs to ``graph_data`` / ``graph_caption`` for every preset
-sentence and a typed one, the lag panel to ``lag_sources`` / ``errors_html``
-for every period.
+What the engine draws is held to the Python that precomputed it: the dependency graphs to ``graph_data`` /
+``graph_caption`` for every preset sentence and a typed one (the longest the page takes), the lag panel to
+``lag_sources`` / ``errors_html`` for every period.  The section is the page's last: the test draws it and the
+sentence section it follows (AttnPage.ensure), as a student's scroll would.  That it fits a phone is checked
+with the whole page in tests/browser/test_screens.py.
 """
 
 from __future__ import annotations
 
 import numpy as np
-import pytest
 
 import attention
 from app.ideas.view import PERIODS, errors_html, graph_caption, graph_data, lag_results, lag_sources, lag_ticks
-from tests.browser.pageutil import model_prop, source_data
+from tests.browser.pageutil import block_outside, draw, model_prop, source_data, wait_ready
 
 MODEL = attention.load_sentence_model()
 PRESETS = [p.text for p in MODEL.presets]
 FIGURES = ("dependency_graph", "sequence_timing_plot", "sequence_counts_plot", "lag_weights", "lag_predictions")
 MAX_FILE_BYTES = 3_000_000
 
-READY_JS = """() => { const d = window.Bokeh && Bokeh.documents && Bokeh.documents[0];
-  const m = d && d.get_model_by_name('sentence_readouts'); return !!(m && m.text.includes('max weight')); }"""
-
 # Every figure of the section has a view whose canvas was painted at a size > 0.
 DRAWN_JS = """(names) => names.every((n) => { const m = Bokeh.documents[0].get_model_by_name(n);
   const v = m && Bokeh.index.find_one(m); if (!v || !v.canvas_view) return false;
   const c = v.canvas_view.primary.canvas; return c.width > 0 && c.height > 0; })"""
 
-BOXES_JS = """(names) => names.map((n) => { const v = Bokeh.index.find_one(Bokeh.documents[0].get_model_by_name(n));
-  const r = v.el.getBoundingClientRect(); return [n, r.left, r.right]; })"""
 
-
-def _open(page, url, offline=False):
-    if offline:
-        page.route("**/*", lambda r: r.continue_() if r.request.url.startswith(("file:", "data:", "blob:"))
-                   else r.abort())
+def _open(page, url):
+    block_outside(page)
     page.goto(url)
-    page.wait_for_function(READY_JS, timeout=45000)
+    wait_ready(page)
+    draw(page, "sentence")
+    draw(page, "ideas")
+    page.wait_for_function("() => Bokeh.documents[0].get_model_by_name('sentence_readouts').text"
+                           ".includes('max weight')")
     page.wait_for_function(DRAWN_JS, arg=list(FIGURES), timeout=30000)
 
 
@@ -81,25 +77,15 @@ def check_graph(page, tokens):
     assert model_prop(page, "graph_caption", "text") == graph_caption(len(tokens))
 
 
-def test_offline_panels_draw_and_match_python(static_file, watch):
+def test_the_panels_draw_and_follow_every_sentence_and_period(static_file, watch):
     page = watch.page
-    _open(page, static_file.as_uri(), offline=True)
+    _open(page, static_file.as_uri())
     check_graph(page, ["the", "bank", "by", "the", "river"])
     for text in PRESETS:
         h = page.evaluate_handle("""() => Bokeh.index.find_one(Bokeh.documents[0]
           .get_model_by_name('preset_select')).input_el""")
         h.as_element().select_option(label=text)
         check_graph(page, attention.tokenize(text))
-    for period in PERIODS[::-1]:
-        _select(page, "lag_period_select", str(period))
-        check_lag(page, period)
-    assert watch.outside_requests(["file:", "data:", "blob:"]) == []
-    assert watch.console_errors() == []
-
-
-def test_served_panels_draw_and_follow_a_typed_sentence(served_app, watch):
-    page = watch.page
-    _open(page, served_app)
     words = [f"w{i}" for i in range(attention.MAX_TOKENS)]   # the longest sentence: small nodes, no names
     box = page.evaluate_handle("""() => Bokeh.index.find_one(Bokeh.documents[0]
       .get_model_by_name('sentence_input')).input_el""").as_element()
@@ -107,24 +93,11 @@ def test_served_panels_draw_and_follow_a_typed_sentence(served_app, watch):
     box.press("Enter")
     check_graph(page, words)
     assert all(label == "" for label in source_data(page, "graph_nodes")["label"])   # too many words to name
-    _select(page, "lag_period_select", "10")
-    check_lag(page, 10)
-    _select(page, "lag_period_select", "7")
-    check_lag(page, 7)
+    for period in PERIODS[::-1]:
+        _select(page, "lag_period_select", str(period))
+        check_lag(page, period)
+    assert watch.outside_requests(["file:", "data:", "blob:"]) == []
     assert watch.console_errors() == []
-
-
-@pytest.mark.parametrize("width", [360])
-def test_the_section_fits_a_phone(static_file, browser, width):
-    ctx = browser.new_context(viewport={"width": width, "height": 800})
-    try:
-        page = ctx.new_page()
-        page.set_default_timeout(30000)
-        _open(page, static_file.as_uri(), offline=True)
-        for name, left, right in page.evaluate(BOXES_JS, list(FIGURES) + ["ideas_section", "lag_errors"]):
-            assert left >= 0 and right <= width, (name, left, right)
-    finally:
-        ctx.close()
 
 
 def test_offline_file_stays_within_3_mb(static_file):

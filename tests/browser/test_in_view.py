@@ -160,3 +160,53 @@ def test_a_phone_keeps_the_readouts_under_the_plot_and_a_wide_frame(browser, sta
         assert "max weight" in text and "effective points" in text and "prediction" in text
     finally:
         ctx.close()
+
+
+CARD_SIZES_JS = """() => { const v = Bokeh.index.find_one(Bokeh.documents[0].get_model_by_name('tour_card'));
+  const out = [], walk = (n) => { for (const c of n.childNodes) {
+    if (c.nodeType === 3 && c.textContent.trim() && !['STYLE', 'SCRIPT'].includes(c.parentElement.tagName))
+      out.push([c.textContent.trim().slice(0, 40), parseFloat(getComputedStyle(c.parentElement).fontSize)]);
+    else if (c.nodeType === 1) walk(c); }
+    if (n.shadowRoot) walk(n.shadowRoot); };
+  walk(v.el); return out; }"""
+
+
+@pytest.mark.parametrize("step", ["query-listens", "learn-play", "heads", "qk-play", "lag-feature"])
+def test_the_cards_text_is_at_least_28_px_on_a_projector(browser, static_file, step):
+    ctx = browser.new_context(viewport={"width": 1920, "height": 1080}, reduced_motion="reduce")
+    page = ctx.new_page()
+    try:
+        block_outside(page)
+        page.goto(static_file.as_uri() + f"?present=1&tour={step}")
+        wait_ready(page)
+        page.evaluate(SETTLED_JS)
+        sizes = page.evaluate(CARD_SIZES_JS)
+        assert any("Step" in t for t, _ in sizes) and any("Try it" in t for t, _ in sizes)
+        assert [(t, px) for t, px in sizes if px < 28] == []
+    finally:
+        ctx.close()
+
+
+DRAW_ALL_JS = """async () => {
+  for (let i = 0; i < 400 && !AttnPage.allDrawn(); i++) { scrollBy(0, innerHeight); await new Promise((r) => setTimeout(r, 50)); }
+  scrollTo(0, 0);
+  return AttnPage.allDrawn();
+}"""
+
+
+@pytest.mark.parametrize("width", [360, 390])
+def test_no_section_widens_a_phone_once_everything_is_drawn(browser, static_file, width):
+    """A phone's layout viewport grows to the widest thing on the page (then everything shrinks): every block,
+    drawn, fits the screen; wide tables and matrices scroll inside their own boxes."""
+    ctx = browser.new_context(viewport={"width": width, "height": 780}, is_mobile=True, has_touch=True,
+                              reduced_motion="reduce")
+    page = ctx.new_page()
+    try:
+        block_outside(page)
+        page.goto(static_file.as_uri() + "?sentence=the+bank+approved+the+loan+after+a+long+meeting+with+the+board")
+        wait_ready(page)
+        assert page.evaluate(DRAW_ALL_JS)
+        page.evaluate(SETTLED_JS)
+        assert page.evaluate("[innerWidth, document.documentElement.scrollWidth]") == [width, width]
+    finally:
+        ctx.close()

@@ -1,17 +1,20 @@
-"""The learning section in the browser: paths of gradient descent played back, served and offline, against numpy.
+"""The learning section in the browser: paths of gradient descent played back, against numpy.
 
 * the bandwidth demo: Step puts the regression's slider at the core's h for that step (1e-12) and the
   regression's readouts follow; Play runs to the end near the grid's leave-one-out optimum; a diverging
-  learning rate shows the core's hint and keeps the last good h; a link opens at its step;
+  learning rate shows the core's hint and keeps the last good h; a link opens at its step, also when the
+  section is drawn only later (a phone: the loader draws it after the first screen);
+* a generated dataset is trained in the browser (ui/train.js in a Web Worker for 400 samples), served and
+  offline, along the core's path;
 * the metric demo: for a query dragged with the mouse, the weights on the samples equal numpy's (1e-9)
   and the similarity curve is the core's ellipse for that step's W;
-* the mirror's new formulas (metricWeights, metricAxes, similarityEllipse) against numpy over random W.
+* the mirror's formulas (metricWeights, metricAxes, similarityEllipse) against numpy over random W.
+
+The section sits under the regression in the one page; most tests open the offline file and draw the section
+at once (AttnPage.ensure), as a student's scroll would.
 """
 
 from __future__ import annotations
-
-import subprocess
-import sys
 
 import numpy as np
 import pytest
@@ -21,10 +24,12 @@ from attention import learn
 from app.learning import view as lv
 from app.ui import text as words
 
-from tests.browser.pageutil import (ROOT, check_against_core, model_element, model_prop, plot_geometry,
-                                    source_data, wait_ready)
+from tests.browser.pageutil import (FIRST_READOUTS_JS, OFFLINE_ORIGINS, ROOT, block_outside, check_against_core,
+                                    draw, first_readouts, model_element, model_prop, plot_geometry, source_data,
+                                    wait_drawn, wait_ready)
 
 STEPS = lv.STEPS
+REL = 1e-6    # a path trained in the browser against the core's (the trainer's own parity test holds it there)
 LONG = 90000  # ms: playback of a whole path on a busy 2-core machine
 
 
@@ -38,22 +43,10 @@ def metric_traj(lr="2"):
     return attention.train_metric(m.X, m.y, W0=np.eye(2), learning_rate=float(lr), steps=lv.METRIC_STEPS)
 
 
-def _block_outside(page):
-    page.route("**/*", lambda route: route.continue_() if route.request.url.startswith(("file:", "data:", "blob:"))
-               else route.abort())
-
-
-@pytest.fixture(scope="module")
-def learning_file(tmp_path_factory):
-    """An offline file with the regression and learning sections, written by the export command."""
-    out = tmp_path_factory.mktemp("learn") / "learning.html"
-    subprocess.run([sys.executable, "-m", "app.cli", "export", str(out), "--sections", "regression,learning"],
-                   cwd=ROOT, check=True, capture_output=True, text=True, timeout=300)
-    return out
-
-
 def wait_learning(page, timeout=60000):
+    """Wait until the page is ready, draw the learning section and wait until its engine has written the step."""
     wait_ready(page, timeout=timeout)
+    draw(page, "learning")
     page.wait_for_function("() => { const m = Bokeh.documents[0].get_model_by_name('learn_bw_readout');"
                            " return m && m.text.includes('Step '); }", timeout=timeout)
 
@@ -80,21 +73,16 @@ def select(page, name, value):
     page.evaluate("([n, v]) => { Bokeh.documents[0].get_model_by_name(n).value = v; }", [name, value])
 
 
-@pytest.fixture(params=["served", "static"])
-def opened(request, watch):
-    """The page with the learning section, from the server or from the offline file (network blocked)."""
-    if request.param == "served":
-        url = request.getfixturevalue("served_app")
-        allowed = [url.rsplit("/", 1)[0], "data:", "blob:"]
-    else:
-        url = request.getfixturevalue("learning_file").as_uri()
-        _block_outside(watch.page)
-        allowed = ["file:", "data:", "blob:"]
+@pytest.fixture
+def opened(static_file, watch):
+    """The offline file (every request outside it refused) with the learning section drawn and started."""
+    url = static_file.as_uri()
+    block_outside(watch.page)
     watch.page.goto(url)
     wait_learning(watch.page)
     yield watch, url
-    assert watch.outside_requests(allowed) == []
-    assert [e for e in watch.console_errors() if "(sentence)" not in e] == []
+    assert watch.outside_requests(OFFLINE_ORIGINS) == []
+    assert watch.console_errors() == []
 
 
 # ---- the bandwidth -------------------------------------------------------------------------------------
@@ -183,22 +171,44 @@ def test_reset_returns_to_h0_and_leaves_other_settings(opened):
     assert model_prop(page, "temperature_slider", "value") == 0
 
 
-def test_deep_link_opens_at_the_step(opened):
-    watch, url = opened
-    page = watch.page
-    t = traj("10")
-    page.goto(url + "?lr=10&step=10&metric_lr=10&metric_step=20")
-    wait_learning(page)
-    wait_step(page, "learn_bw_readout", 10)
-    wait_slider_h(page, t.h[10])
-    assert model_prop(page, "learn_lr_select", "value") == "10"
-    assert len(source_data(page, "learn_bw_path")["h"]) == 11
-    check_against_core(page)
-    wait_step(page, "learn_metric_readout", 20)
-    assert model_prop(page, "metric_lr_select", "value") == "10"
-    W = metric_traj("10").W[20]
-    assert f"{abs(W[0, 0]):.3f}" in model_prop(page, "learn_metric_W", "text")
-    assert "step=10" in page.evaluate("() => location.search")
+@pytest.mark.parametrize("where", ["served", "offline"])
+def test_a_deep_link_into_the_section_lands_at_its_step_once_the_loader_draws_it(request, browser, where):
+    """On a phone the learning section is far below the first screen: the loader draws it after the first
+    readouts, by itself.  The link's step is then the page's state: the path's h on the regression's slider
+    and the metric demo at its step."""
+    base = request.getfixturevalue("served_page") if where == "served" else \
+        request.getfixturevalue("static_file").as_uri()
+    ctx = browser.new_context(viewport={"width": 390, "height": 700}, is_mobile=True, has_touch=True)
+    page = ctx.new_page()
+    errors = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    try:
+        if where == "offline":
+            block_outside(page)
+        page.add_init_script(FIRST_READOUTS_JS.replace("NAMES", '["learn_fit_plot", "metric_plot"]'))
+        page.goto(base + "?lr=10&step=20&metric_lr=10&metric_step=20")
+        wait_ready(page)
+        first = first_readouts(page)
+        assert first["drawn"] == {"learn_fit_plot": False, "metric_plot": False}
+        assert 10 ** first["logh"] == pytest.approx(0.62, abs=1e-12)   # the regression opened as it is
+        wait_drawn(page, "learn_fit_plot")
+        t = traj("10")
+        wait_step(page, "learn_bw_readout", 20)
+        wait_slider_h(page, t.h[20])
+        assert model_prop(page, "learn_lr_select", "value") == "10"
+        assert len(source_data(page, "learn_bw_path")["h"]) == 21
+        check_against_core(page)
+        wait_drawn(page, "metric_plot")
+        wait_step(page, "learn_metric_readout", 20)
+        assert model_prop(page, "metric_lr_select", "value") == "10"
+        W = metric_traj("10").W[20]
+        assert f"{abs(W[0, 0]):.3f}" in model_prop(page, "learn_metric_W", "text")
+        search = page.evaluate("() => location.search")
+        assert "step=20" in search and "lr=10" in search
+        assert errors == []
+    finally:
+        ctx.close()
 
 
 def test_temperature_other_than_one_follows_the_path_in_h_sqrt_t(opened):
@@ -369,32 +379,48 @@ def test_identity_metric_ellipse_is_the_cores_exactly(mirror):
                                atol=1e-12)
 
 
-# ---- served only: a generated dataset is trained by the server on demand ----------------------------------
+# ---- a generated dataset: trained in the browser (ui/train.js), in a Web Worker when it is large ----------------
 
-def test_served_generated_dataset_is_trained_by_the_server(served_app, watch):
-    page = watch.page
-    page.goto(served_app)
+@pytest.mark.parametrize("where", ["served", "offline"])
+def test_a_generated_dataset_is_trained_in_a_worker_along_the_cores_path(request, watch, where):
+    n = 400   # above the section's worker_above_n: the path is worked out in a Web Worker
+    base = request.getfixturevalue("served_page") if where == "served" else \
+        request.getfixturevalue("static_file").as_uri()
+    page, workers = watch.page, []
+    page.on("worker", lambda w: workers.append(w.url))
+    if where == "offline":
+        block_outside(page)
+    page.goto(base + f"?dataset=generated&n={n}")
     wait_learning(page)
-    select(page, "dataset_select", "generated")
     page.wait_for_function("() => { const g = Bokeh.documents[0].get_model_by_name('learn_generated');"
                            " return g.data.h.length > 0; }", timeout=60000)
+    assert workers and all(u.startswith("blob:") for u in workers), workers
     wait_step(page, "learn_bw_readout", 0)
-    d = attention.make_dataset("wave", 50, 0.3, 0)          # the generator's defaults
+    d = attention.make_dataset("wave", n, 0.3, 0)          # the generator's defaults, the link's n
+    assert source_data(page, "dataset")["x"] == d.x.tolist()
+    # the browser's path is the core's (ui/train.js: within 1e-6, tests/browser/test_compute_parity.py) ...
     t = attention.train_bandwidth(d.x, d.y, h0=lv.H0, learning_rate=2.0, steps=STEPS)
-    page.wait_for_function(f"() => Bokeh.documents[0].get_model_by_name('learn_bw_readout').text"
-                           f".includes('leave-one-out error {t.loss[0]:.4f}')")
+    path = source_data(page, "learn_generated")
+    np.testing.assert_allclose(path["h"], t.h, rtol=REL, atol=0)
+    np.testing.assert_allclose(path["loss"], t.loss, rtol=REL, atol=0)
+    assert f"leave-one-out error {path['loss'][0]:.4f}" in model_prop(page, "learn_bw_readout", "text")
+    # ... and the page follows it: Step puts its next h on the regression's slider
     click(page, "learn_step_button")
     wait_step(page, "learn_bw_readout", 1)
-    wait_slider_h(page, t.h[1])
-    select(page, "learn_lr_select", "10")                  # a new rate: the server trains again
-    t10 = attention.train_bandwidth(d.x, d.y, h0=lv.H0, learning_rate=10.0, steps=STEPS)
+    wait_slider_h(page, path["h"][1])
+    select(page, "learn_lr_select", "10")                  # a new rate: the browser trains again
     page.wait_for_function("() => JSON.parse(Bokeh.documents[0].get_model_by_name('learn_generated').tags[0]).lr"
                            " === '10'", timeout=60000)
     wait_slider_h(page, lv.H0)                             # like any new rate: back to h0 once the path is in
+    path10 = source_data(page, "learn_generated")
+    t10 = attention.train_bandwidth(d.x, d.y, h0=lv.H0, learning_rate=10.0, steps=STEPS)
+    np.testing.assert_allclose(path10["h"], t10.h, rtol=REL, atol=0)
     click(page, "learn_step_button")
     wait_step(page, "learn_bw_readout", 1)
-    wait_slider_h(page, t10.h[1])
-    assert [e for e in watch.console_errors() if "(sentence)" not in e] == []
+    wait_slider_h(page, path10["h"][1])
+    assert watch.console_errors() == []
+    allowed = [base, "data:", "blob:"] if where == "served" else OFFLINE_ORIGINS
+    assert watch.outside_requests(allowed) == []
 
 
 def test_the_live_copy_beside_play_draws_the_fit_at_each_learned_h(opened):

@@ -1,28 +1,38 @@
-"""The page loads, served and offline, with the worked example's readouts and nothing from outside."""
+"""The page loads, served and offline: the worked example's readouts first, then the rest of the page block by
+block (app/ui/loader.js), and nothing from outside.
 
-from tests.browser.pageutil import readout_text, wait_ready
+The first screen's blocks are drawn before any block below them (the order of AttnPage.timings), the loader
+goes on by itself until every block is drawn, and the offline file, with every request outside it refused,
+asked for nothing but itself (file:, data:, blob:) on the way.
+"""
+
+from __future__ import annotations
+
+from tests.browser.pageutil import OFFLINE_ORIGINS, readout_text
+
+WORKED_EXAMPLE = ("0.163", "3.35 bits", "10.2", "\u22120.30", "\u22120.43")
+
+# The plan the loader follows (app/export.py writes it into the page) and the blocks it drew, in order.
+PLAN_JS = """() => JSON.parse(Bokeh.require('core/util/string').unescape(
+  document.getElementById('attn-plan').textContent)).blocks.map((b) => ({name: b.name, first: b.first}))"""
 
 
-def _check_worked_example(page):
+def test_the_page_opens_on_the_worked_example_then_draws_the_rest_in_order(open_page):
+    page = open_page()
     text = readout_text(page)
-    for figure in ("0.163", "3.35 bits", "10.2", "\u22120.30", "\u22120.43"):
+    for figure in WORKED_EXAMPLE:
         assert figure in text, (figure, text)
-
-
-def test_served_page_opens_on_the_worked_example(served_app, watch):
-    watch.page.goto(served_app)
-    wait_ready(watch.page)
-    _check_worked_example(watch.page)
-    origin = served_app.rsplit("/", 1)[0]
-    assert watch.outside_requests([origin, "data:", "blob:"]) == []
-    assert watch.console_errors() == []
-
-
-def test_offline_file_opens_on_the_worked_example(static_file, watch):
-    watch.page.route("**/*", lambda route: route.continue_() if route.request.url.startswith(("file:", "data:", "blob:"))
-                     else route.abort())
-    watch.page.goto(static_file.as_uri())
-    wait_ready(watch.page)
-    _check_worked_example(watch.page)
-    assert watch.outside_requests(["file:", "data:", "blob:"]) == []
-    assert watch.console_errors() == []
+    plan = page.evaluate(PLAN_JS)
+    first = [b["name"] for b in plan if b["first"]]
+    assert first and len(first) < len(plan)
+    # nothing scrolls or clicks: the loader draws every other block by itself
+    page.wait_for_function("() => AttnPage.allDrawn()", timeout=90000)
+    timings = page.evaluate("() => AttnPage.timings")
+    drawn = [t["block"] for t in timings]
+    assert sorted(drawn) == sorted(b["name"] for b in plan)          # each block once
+    assert set(drawn[:len(first)]) == set(first), drawn                # the first screen first ...
+    first_done = max(t["at"] + t["ms"] for t in timings if t["block"] in first)
+    assert all(t["at"] >= first_done for t in timings if t["block"] not in first)   # ... before any other began
+    if open_page.where == "offline":   # every request outside the file was refused: none was made
+        requests = open_page.watch.requests
+        assert requests and all(u.startswith(OFFLINE_ORIGINS) for u in requests), requests

@@ -1,7 +1,8 @@
 """The browser's mirror (app/ui/mirror.js), shared helpers (app/ui/common.js) and the sections' engines
 (app/regression, learning and sentence engine.js) against the numpy core and app/*.py.
 
-Both JS files are loaded into a blank page, exactly as the engine joins them,
+The JS files are loaded into a blank page, in the order the engines join them (the sentence engine needs
+app/ui/words.js, the tokenizer, whose own parity is tests/browser/test_words_parity.py),
 and every function is compared with its Python twin over many seeded random
 states.  Each batch of states is evaluated by one ``page.evaluate`` call.
 
@@ -40,16 +41,16 @@ window.AttnMirror = AttnMirror; window.Explorable = Explorable; window.AttnCommo
 window.parity = (function (M, E, U, L, S) {
   const arr = (a) => a === null ? null : Array.from(a);
   const opt = (c) => ({ kernel: c.kernel, bandwidth: c.h, temperature: c.t,
-                        keyScale: c.key_norm === null ? null : M.keyNormTilt(c.x, c.key_norm) });
+                        keyScale: c.key_norm === null ? null : M.keyNormTilt(c.x, c.key_norm),
+                        tilt: c.key_norm === null ? 0 : c.key_norm });
   return {
     weights: (cases) => cases.map((c) => arr(M.weights1d(c.q, c.x, opt(c)))),
-    kshape: (cases) => cases.map((c) => arr(E.kernelShape(c.grid, c.q, c.x, opt(c), c.peak))),
+    kshape: (cases) => cases.map((c) => arr(E.kernelShape(c.grid, c.q, c.x, opt(c), c.peak, c.top))),
     hcurve: (cases) => cases.map((c) => arr(E.entropyAtQuery(c.q, c.x, c.hs, opt(c)))),
     truefn: (cases) => ({ names: Object.keys(M.TRUE_FUNCTIONS).sort(),
                           values: cases.map((c) => { const f = M.trueFunction(c.name); return f ? c.x.map(f) : null; }) }),
     columns: (Ws) => Ws.map((W) => L.columnLengths(W)),
     sizes: (cases) => cases.map((c) => S.sizes(c.n, c.longest, c.present, c.width, GEOMETRY)),
-    tokens: (texts) => texts.map((t) => S.roughTokens(t)),
     readout: (cases) => cases.map((c) => { const r = M.readout(c.q, c.x, c.y, opt(c), c.fn);
                                            r.weights = arr(r.weights); return r; }),
     predict: (cases) => cases.map((c) => arr(M.predictCurve(c.qs, c.x, c.y, opt(c)))),
@@ -60,8 +61,10 @@ window.parity = (function (M, E, U, L, S) {
     tilt: (cases) => cases.map((c) => arr(M.keyNormTilt(c.x, c.strength))),
     dpa: (cases) => cases.map((c) => { const r = M.dotProductAttention(c.Q, c.K, c.V, c.causal, c.t);
       return { weights: r.weights.map(arr), outputs: r.outputs.map(arr) }; }),
-    caption: (cases) => cases.map((c) => ({ caption: E.caption(c.r, c.kernel, c.h, c.t, c.key_norm),
-                                             notices: E.limitNotices(c.r, E.heaviestSample(c.r.query, c.x, c.y, c.w), LIMITS) })),
+    caption: (cases) => cases.map((c) => {
+      const curve = M.curveFacts(c.grid, c.x, opt(c), LIMITS.sharp_weight);
+      return { caption: E.caption(c.r, c.kernel, c.h, c.t, c.tilt), curve,
+               notices: E.limitNotices(c.r, E.heaviestSample(c.r.query, c.x, c.y, c.w), curve, LIMITS, c.tilt) }; }),
     format: (cases) => cases.map((c) => ({ fixed: U.fixed(c.v, c.d), general: U.general(c.v, c.d + 1),
                                             signed: U.signed(c.v, c.d), plain: U.plain(c.v, c.d + 1) })),
     parse: (cases) => cases.map((s) => U.parseQuery(s, SPEC, RULES)),
@@ -106,10 +109,12 @@ def js(browser):
     page.set_content("<html><body></body></html>")
     mirror = (ROOT / "app" / "ui" / "mirror.js").read_text(encoding="utf-8")
     common = (ROOT / "app" / "ui" / "common.js").read_text(encoding="utf-8")
+    words = (ROOT / "app" / "ui" / "words.js").read_text(encoding="utf-8")
     glue = "\n".join((ROOT / "app" / name / "engine.js").read_text(encoding="utf-8")
                      for name in ("regression", "learning", "sentence"))
-    limits = {"one_sample": text.ONE_SAMPLE_WEIGHT, "near_uniform": text.NEAR_UNIFORM_FRACTION}
-    page.add_script_tag(content=f"{mirror}\n{common}\n{glue}\nconst SPEC = {json.dumps(SPEC)};\n"
+    limits = {"one_sample": text.ONE_SAMPLE_WEIGHT, "near_uniform": text.NEAR_UNIFORM_FRACTION,
+              "sharp_weight": text.SHARP_WEIGHT, "sharp_share": text.SHARP_SHARE}
+    page.add_script_tag(content=f"{mirror}\n{common}\n{words}\n{glue}\nconst SPEC = {json.dumps(SPEC)};\n"
                                 f"const RULES = {json.dumps(url_rules())};\nconst LIMITS = {json.dumps(limits)};\n"
                                 f"const GEOMETRY = {json.dumps(GEOMETRY)};\n{HARNESS}")
     assert page.evaluate("() => typeof window.parity") == "object", errors
@@ -360,27 +365,45 @@ def caption_states(seed, count):
 
 
 def test_caption_and_limit_notices_equal_python_text(js):
+    """The caption and the limit notices, character for character, and the facts along the prediction curve the
+    notices are checked against (curve_facts on the engine's grid) equal."""
     states = caption_states(12, 300)
+    # tiny tilts at sharp weights: the nearest sample wins at the query, a longer key elsewhere along x
+    states += [dict(name="default", **_data("default"), kernel="dot", key_norm=k, h=h, t=0.01, q=q)
+               for k in (0.001, 0.01, -0.01) for h in (0.01, 0.1) for q in (1.0, 3.2)]
+    grid = np.linspace(X_RANGE[0], X_RANGE[1], GRID_N)
     cases, want = [], []
     for c in states:
         d = attention.load_dataset(c["name"])
         r = attention.readout(c["q"], d.x, d.y, true_function=d.true_function, **core_kwargs(c))
         w = attention.weights(c["q"], d.x, **core_kwargs(c)).tolist()
+        curve = text.curve_facts(grid, d.x, attention.weights(grid, d.x, **core_kwargs(c)))
         tilt = c["key_norm"] if c["kernel"] == "dot" and c["key_norm"] is not None else 0.0
-        cases.append({"r": r.as_dict(), "kernel": c["kernel"], "h": c["h"], "t": c["t"], "key_norm": tilt,
-                      "x": d.x.tolist(), "y": d.y.tolist(), "w": w})
+        cases.append({"r": r.as_dict(), "kernel": c["kernel"], "h": c["h"], "t": c["t"], "key_norm": c["key_norm"],
+                      "tilt": tilt, "x": d.x.tolist(), "y": d.y.tolist(), "w": w, "grid": grid.tolist()})
         want.append((text.caption(r, kernel=c["kernel"], bandwidth=c["h"], temperature=c["t"], key_norm=tilt),
-                     text.limit_notices(r, text.heaviest_sample(r.query, d.x, d.y, w))))
-    got = js("caption", cases)
+                     text.limit_notices(r, text.heaviest_sample(r.query, d.x, d.y, w), curve, tilt), curve))
+    got = []
+    for batch in batches(cases, 50):
+        got += js("caption", batch)
     kinds = set()
-    for (cap, notes), g in zip(want, got):
+    for (cap, notes, curve), g in zip(want, got):
+        assert g["curve"] == pytest.approx(curve, rel=0, abs=1e-12)
         assert g["caption"] == cap
         assert g["notices"] == notes
-        kinds.update(n.split(" ")[0] for n in notes)
-        kinds.update("far key" for n in notes if "far key wins" in n)
+        kinds.update(kind for n in notes for kind, words in NOTICE_KINDS.items() if words in n)
         kinds.update("tilt" for _ in [cap] if "key-norm tilt" in cap)
-    # both limits, and a far key winning by its length, were reached somewhere (so the comparison covered them)
-    assert "Max" in kinds and any(k[0].isdigit() for k in kinds) and "far key" in kinds and "tilt" in kinds
+    # every kind of notice was reached somewhere (so the comparison covered it)
+    assert kinds == set(NOTICE_KINDS) | {"tilt"}, kinds
+
+
+# What tells each limit notice apart (app/regression/text.py limit_notices).
+NOTICE_KINDS = {"one far key everywhere": "wins wherever the query is",
+                "1-NN, steps": "(1-nearest-neighbour), and the prediction curve turns into steps",
+                "1-NN here only": "(1-nearest-neighbour) here; elsewhere",
+                "nearest here, a longer key elsewhere": "a longer key further",
+                "a far key here": "The prediction is close to that sample's value",
+                "near uniform": "the weights are nearly uniform"}
 
 
 # Values where formatting is delicate: exact binary ties (Python rounds them to
@@ -509,33 +532,52 @@ def test_engine_guard_keeps_state_per_page_and_never_reenters(js):
 
 # ---- the sections' own formulas (issue 11: each has a twin in Python) ------------------------------
 
-def test_kernel_shape_around_the_query_matches_core_weights(js):
-    """The dashed kernel curve of the weights plot (regression engine, kernelShape): at a position x' it is the
-    largest weight times exp((score(q, x') - score(q, q)) / T), a key of norm factor 1 standing at x'.  By the
-    core: attention.weights over the keys x' and q itself, w(x') / w(q) (q's own score is the largest)."""
-    rng = np.random.default_rng(14)
+def test_kernel_shape_through_the_stem_tops_matches_core_weights(js):
+    """The dashed kernel curve of the weights plot (regression engine, kernelShape) passes through the tops of the
+    weight stems: at a position x' it is the largest weight times exp((score(q, x') - score(q, x_top)) / T), the
+    weight a key at x' would get beside the heaviest sample x_top, its tilt's factor continued there.  By the core:
+    the softmax's w(x') / w(x_top) = exp((s(x') - s(x_top)) / T) from the core's scores of the keys x' and x_top
+    (attention.kernels.scores, the tilt factors from the data's own span: key_norm_tilt over keys that span the
+    data), times the heaviest weight; and at each sample the curve is that sample's weight."""
     grid = np.linspace(*X_RANGE, GRID_N)
     cases = []
     for c in random_states(14, 240):
         x = np.asarray(c["x"])
         pts = grid
-        if c["kernel"] == "dot":   # positions and query inside the data's span: the circle's radius is the data's
-            if not x.min() <= c["q"] <= x.max():
-                c["q"] = float(rng.uniform(x.min(), x.max()))
+        if c["kernel"] == "dot":   # positions inside the data's span: the circle's radius is the data's
             pts = grid[(grid >= x.min()) & (grid <= x.max())]
         c["grid"] = np.concatenate([pts, x]).tolist()
-        c["peak"] = float(attention.weights(c["q"], x, **core_kwargs(c)).max())
+        w = attention.weights(c["q"], x, **core_kwargs(c))
+        c["top"], c["peak"] = int(np.argmax(w)), float(w.max())
         cases.append(c)
-    seen = 0
+    seen = stems = 0
     for batch in batches(cases, 60):
         for c, k in zip(batch, js("kshape", batch)):
-            w = attention.weights(c["q"], np.array(c["grid"] + [c["q"]]), kernel=c["kernel"], bandwidth=c["h"],
-                                  temperature=c["t"])
-            want = c["peak"] * w[:-1] / w[-1]
-            seen += int(np.count_nonzero(want > 1e-3))
-            assert close(k, want, TOL), (c["name"], c["kernel"], c["h"], c["t"], c["q"],
-                                         float(np.max(np.abs(np.asarray(k) - want))))
-    assert seen > 1000   # the curve was compared where it is drawn, not only where it has vanished
+            x = np.asarray(c["x"])
+            keys = np.array(c["grid"] + [x[c["top"]]])
+            ks = None if c["key_norm"] is None else attention.key_norm_tilt(keys, c["key_norm"])
+            S = attention.kernels.scores(np.array([[c["q"]]]), keys[:, None], kernel=c["kernel"], bandwidth=c["h"],
+                                         key_scale=ks)[0]
+            k = np.asarray(k, dtype=float)
+            with np.errstate(over="ignore"):   # far above the plot the ratio may overflow
+                want = c["peak"] * np.exp((S[:-1] - S[-1]) / c["t"])   # w(x') / w(x_top) under the softmax
+            what = (c["name"], c["kernel"], c["h"], c["t"], c["q"], c["key_norm"])
+            # within the weights plot (0 to 1.04) the curve is the core's to 1e-9; above it (a key at x' nearer
+            # the query than the heaviest sample would outweigh it) the curve leaves the plot, as the core's does
+            shown = want <= PLOT_TOP
+            assert close(k[shown], want[shown], TOL), (what, float(np.max(np.abs(k[shown] - want[shown]))))
+            assert np.all(k[~shown] > PLOT_TOP), what
+            finite = ~shown & np.isfinite(want)
+            assert np.all(np.abs(k[finite] - want[finite]) <= TOL * want[finite]), what
+            seen += int(np.count_nonzero(want[shown] > 1e-3))
+            # through the stem tops: at each sample's own x the curve is that sample's weight
+            stem = np.asarray(k)[len(c["grid"]) - len(x):]
+            assert close(stem, attention.weights(c["q"], x, **core_kwargs(c)), TOL)
+            stems += 1
+    assert seen > 1000 and stems == len(cases)   # compared where it is drawn, not only where it has vanished
+
+
+PLOT_TOP = 1.04   # the weights plot's fixed y range is 0 to this (app/regression/view.py weights_figure)
 
 
 def test_entropy_against_h_sqrt_t_at_the_query_matches_core(js):
@@ -596,28 +638,3 @@ def test_sentence_sizes_equal_python_geometry(js):
                "frame_height": g["frameHeight"], "box": g["box"], "heat_vertical": g["heatVertical"],
                "bars_vertical": g["barsVertical"]}
         assert got == w, c
-
-
-def test_rough_tokenizer_equals_tokenize(js):
-    """The browser's tokenizer (it finds a precomputed sentence in the offline file) against attention.tokenize,
-    on the shipped sentences and on text with punctuation, symbols, controls, full-width letters, accents,
-    other scripts and odd spaces."""
-    model = attention.sentences.load_sentence_model()
-    texts = [p.text for p in model.presets]
-    texts += ["The bank of the river.", "  Don't   stop!  ", "ＦＵＬＬ－ｗｉｄｔｈ ｔｅｘｔ", "Café naïve ΣΟΦΟΣ ὈΔΥΣΣΕΎΣ",
-              "İstanbul ǅemal ﬁne ﬀ", "tab\there\nnew\u00a0line\u2003em\u2028sep", "a\u200bb\ufeffc\u00add",
-              "x²+y³=z½ №5 ™ © ₤ €10", "日本語の文 — «quoted» “curly” ‘single’", "emoji 🙂 and 👍🏽 signs",
-              "under_score hy-phen slash/and back\\slash", "\x00ctrl\x1fchars\x7f", "Ǆ ǆ ß ẞ ﬃ", "mañana año"]
-    rng = random.Random(17)
-    pool = "aZé ,.;:!?-'\"()[]{}<>=$€%&*+/\\|_~^`@#\t\n\u00a0\u2009\u3000\u200b\u00adΣσςİ１２ﬁ²½🙂日"
-    texts += ["".join(rng.choice(pool) for _ in range(rng.randint(1, 30))) for _ in range(400)]
-    got = js("tokens", texts)
-    bad = []
-    for t, g in zip(texts, got):
-        try:
-            want = attention.tokenize(t)
-        except ValueError:
-            want = []   # nothing left, or too many words: the browser finds no precomputed sentence either
-        if len(want) <= attention.sentences.MAX_TOKENS and g != want:
-            bad.append((t, g, want))
-    assert bad == []

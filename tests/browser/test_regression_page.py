@@ -1,8 +1,11 @@
-"""The regression view in a real browser, served by `panel serve` and as the offline file.
+"""The regression view in a real browser, served (the page at / of `attention-explorable serve`) and as the offline
+file.
 
-Every number the page prints is checked against the numpy core for the state
-the page is in (``check_against_core``), after real gestures: a mouse drag on
-the plot, a drag of the red line, the keyboard on a slider, and the widgets.
+Every number the page prints is checked against the numpy core for the state the page is in
+(``check_against_core``), after real gestures: a mouse drag on the plot, a drag of the red line, the keyboard on
+a slider, and the widgets.  The engine is the same in both deliveries; what may differ (the server's headers for a
+Web Worker, the file's origin) is tested on both: the opening drag, and a large dataset's error curves, which a
+worker works out.
 """
 
 from __future__ import annotations
@@ -17,47 +20,28 @@ import pytest
 import attention
 from app.ui import text
 
-from tests.browser.pageutil import (block_outside, check_against_core, drag, model_element, model_prop,
-                                    open_more_controls, page_state, page_to_data_x, plot_geometry, readout_rows,
-                                    set_model_prop, shown_paragraphs, source_data, wait_prop, wait_query, wait_ready)
+from tests.browser.pageutil import (OFFLINE_ORIGINS, block_outside, check_against_core, core_curve_facts,
+                                    core_heaviest, draw, drag, model_element, model_prop, open_more_controls,
+                                    page_state, page_to_data_x, plot_geometry, readout_rows, set_model_prop,
+                                    shown_paragraphs, source_data, wait_prop, wait_query, wait_ready)
 
 WORKED_EXAMPLE = ("0.163", "3.35 bits", "10.2", "\u22120.30", "\u22120.43")
 
 
-@pytest.fixture(params=["served", "static"])
-def opened(request, watch):
-    """The page opened from the server or from the offline file and ready.
-
-    After the test: no console error, and no request to any host but the server's own (or none at all
-    but the file itself, offline).
-    """
-    if request.param == "served":
-        url = request.getfixturevalue("served_app")
-        watch.page.goto(url)
-        allowed = [url.rsplit("/", 1)[0], "data:", "blob:"]
-    else:
-        path = request.getfixturevalue("static_file")
-        block_outside(watch.page)
-        watch.page.goto(path.as_uri())
-        allowed = ["file:", "data:", "blob:"]
-    wait_ready(watch.page)
-    yield watch.page
-    assert watch.console_errors() == []
-    assert watch.outside_requests(allowed) == []
-
-
 @pytest.fixture
-def served(served_app, watch):
-    watch.page.goto(served_app)
+def offline(static_file, watch):
+    """The offline file opened and ready, every request outside it refused; after the test, no console error."""
+    block_outside(watch.page)
+    watch.page.goto(static_file.as_uri())
     wait_ready(watch.page)
     yield watch.page
     assert watch.console_errors() == []
-    assert watch.outside_requests([served_app.rsplit("/", 1)[0], "data:", "blob:"]) == []
+    assert watch.outside_requests(OFFLINE_ORIGINS) == []
 
 
-def test_opening_then_dragging_the_plot_and_the_red_line(opened):
+def test_opening_then_dragging_the_plot_and_the_red_line(open_page):
     """The worked example, then real mouse drags: on the plot, then on the red line; the URL follows."""
-    page = opened
+    page = open_page()
     rows = readout_rows(page)
     assert [rows[k] for k in ("max weight", "entropy", "effective points", "prediction", "true f(x)")] == \
         list(WORKED_EXAMPLE)
@@ -93,8 +77,8 @@ def test_opening_then_dragging_the_plot_and_the_red_line(opened):
                            " < 0.0006", arg=state["query"])
 
 
-def test_query_slider_by_model_and_by_keyboard(opened):
-    page = opened
+def test_query_slider_by_model_and_by_keyboard(offline):
+    page = offline
     set_model_prop(page, "query_slider", "value", 4.0)
     wait_prop(page, "query_span", "location", "(v) => v === 4.0")
     state, r = check_against_core(page)
@@ -125,8 +109,8 @@ def test_query_slider_by_model_and_by_keyboard(opened):
     check_against_core(page)
 
 
-def test_limit_notices_and_presentation_mode(served):
-    page = served
+def test_limit_notices_and_presentation_mode(offline):
+    page = offline
     assert shown_paragraphs(page, "limits") == []
     set_model_prop(page, "bandwidth_slider", "value", math.log10(0.01))
     page.wait_for_function("() => Bokeh.documents[0].get_model_by_name('limits').text.includes('nearest')")
@@ -160,8 +144,8 @@ def test_limit_notices_and_presentation_mode(served):
     page.wait_for_function(f"() => ({readout_px})() === 16")
 
 
-def test_linked_temperature_keeps_the_weights_then_a_new_dataset(served):
-    page = served
+def test_linked_temperature_keeps_the_weights_then_a_new_dataset(offline):
+    page = offline
     set_model_prop(page, "query_slider", "value", 2.2)
     wait_prop(page, "query_span", "location", "(v) => v === 2.2")
     w0 = np.array(source_data(page, "samples")["w"])
@@ -192,8 +176,8 @@ def test_linked_temperature_keeps_the_weights_then_a_new_dataset(served):
     assert readout_rows(page)["true f(x)"] == text._signed(float(d.true_function(state["query"])), 2)
 
 
-def test_dot_kernel_key_norm_tilt_and_reset(served):
-    page = served
+def test_dot_kernel_key_norm_tilt_and_reset(offline):
+    page = offline
     assert model_prop(page, "keynorm_slider", "visible") is False
     open_more_controls(page)
     model_element(page, "kernel_select", "select").select_option(label="dot product, equal-norm keys")
@@ -203,10 +187,10 @@ def test_dot_kernel_key_norm_tilt_and_reset(served):
     assert state["kernel"] == "dot" and state["key_norm"] == 0
     assert model_element(page, "keynorm_slider").is_visible()
     before = model_prop(page, "readouts", "text")
-    set_model_prop(page, "keynorm_slider", "value", 1.0)
+    set_model_prop(page, "keynorm_slider", "value", 0.25)
     page.wait_for_function("(t) => Bokeh.documents[0].get_model_by_name('readouts').text !== t", arg=before)
     state, r_tilt = check_against_core(page)
-    assert state["key_norm"] == 1.0
+    assert state["key_norm"] == 0.25
     assert r_tilt.prediction != r_dot.prediction  # longer keys on the right pull the weights their way
 
     # more changes, then Reset: back to the worked example
@@ -227,26 +211,30 @@ def test_dot_kernel_key_norm_tilt_and_reset(served):
     assert model_prop(page, "dataset_select", "value") == "default"
 
 
-def test_a_far_key_that_wins_by_its_length_is_named_not_called_nearest(opened):
-    """Dot product, key-norm tilt 2, x = 3.2: all the weight goes to the sample at x = 5.78, which is not the
-    nearest; the notice says a longer key wins, the caption names the tilt, and moving the query keeps the winner."""
-    page = opened
+def test_a_far_key_that_wins_by_its_length_is_named_not_called_nearest(offline):
+    """Dot product at the largest key-norm tilt (0.25), x = 3.2: nearly all the weight goes to one far sample,
+    which is not the nearest; the notice says a longer key wins wherever the query is, the caption names the tilt,
+    and moving the query keeps the winner."""
+    page = offline
     open_more_controls(page)
     model_element(page, "kernel_select", "select").select_option(label="dot product, equal-norm keys")
     wait_prop(page, "keynorm_slider", "visible", "(v) => v === true")
-    set_model_prop(page, "keynorm_slider", "value", 2.0)
-    page.wait_for_function("() => Bokeh.documents[0].get_model_by_name('limits').text.includes('far key')")
-    state, r = check_against_core(page)
-    assert state["key_norm"] == 2.0 and r.max_weight >= 0.95
+    set_model_prop(page, "keynorm_slider", "value", 0.25)
+    page.wait_for_function("() => Bokeh.documents[0].get_model_by_name('limits').text.includes('not the nearest')")
+    state, r = check_against_core(page)   # the notice is the core's, word for word
+    winner = core_heaviest(state)
+    assert state["key_norm"] == 0.25 and r.max_weight >= 0.95 and not winner["nearest"]
+    assert core_curve_facts(state)["winners"] == 1
     (note,) = shown_paragraphs(page, "limits")
-    assert "x = 5.78" in note and "not the nearest" in note and "rewards length" in note
-    assert "flattens to that sample's value, 0.10" in note and "1-nearest-neighbour" not in note
-    assert "key-norm tilt 2.00" in shown_paragraphs(page, "caption")[0]
+    assert f"x = {text._signed(winner['x'], 2)}" in note and "not the nearest" in note and "rewards" in note
+    assert "wins wherever the query is" in note and "1-nearest-neighbour" not in note
+    assert "key-norm tilt 0.25" in shown_paragraphs(page, "caption")[0]
 
     set_model_prop(page, "query_slider", "value", 1.0)
     page.wait_for_function("() => Bokeh.documents[0].get_model_by_name('caption').text.includes('x = 1.00 ')")
     state, r = check_against_core(page)
-    assert r.prediction == pytest.approx(0.10) and "x = 5.78" in shown_paragraphs(page, "limits")[0]
+    assert core_heaviest(state)["x"] == winner["x"] and f"x = {text._signed(winner['x'], 2)}" in \
+        shown_paragraphs(page, "limits")[0]
 
     # back to equal norms with a tiny bandwidth: now the nearest sample wins, and the notice says so
     set_model_prop(page, "keynorm_slider", "value", 0.0)
@@ -256,10 +244,11 @@ def test_a_far_key_that_wins_by_its_length_is_named_not_called_nearest(opened):
     assert "key-norm tilt" not in shown_paragraphs(page, "caption")[0]
 
 
-def test_generator_pushes_the_seeded_dataset(served):
-    """Served only: the Panel generator (Python) fills the data source with attention.make_dataset's samples."""
-    page = served
-    open_more_controls(page)   # the generator shows with the other controls behind "More controls"
+def test_generator_draws_the_cores_seeded_dataset(offline):
+    """The generator behind "More controls" draws attention.make_dataset's samples in the browser
+    (ui/generator.js), offline as served."""
+    page = offline
+    open_more_controls(page)
     page.get_by_label("true function").select_option("bump")
     for label, value in (("samples n", "37"), ("noise", "0.5"), ("seed", "5")):
         box = page.get_by_label(label, exact=True)
@@ -274,7 +263,8 @@ def test_generator_pushes_the_seeded_dataset(served):
     assert model_prop(page, "dataset_select", "value") == "generated"
     meta = json.loads(state["meta"])
     assert (meta["function"], meta["noise"]) == ("bump", 0.5)
-    # choosing "generated" in the dataset select also asks Python for the current settings
+    page.wait_for_function("() => new URLSearchParams(location.search).get('seed') === '5'")   # the link carries it
+    # choosing "generated" in the dataset select draws again from the generator's fields
     model_element(page, "dataset_select", "select").select_option(label="default")
     wait_prop(page, "dataset", "data", "(d) => d.x.length === 24")
     model_element(page, "dataset_select", "select").select_option(label="generated (seeded)")
@@ -282,9 +272,29 @@ def test_generator_pushes_the_seeded_dataset(served):
     assert page_state(page)["x"] == want.x.tolist()
 
 
-def test_the_reference_is_folded_until_a_student_opens_it(opened):
+def test_a_large_datasets_error_curves_come_from_a_worker_as_the_core_computes_them(open_page):
+    """400 samples: the error curves against h (400 x 400 pairs at each bandwidth) are worked out in a Web Worker,
+    served (under the page's Content-Security-Policy) and offline (from a file), and equal the core's."""
+    workers = []
+    open_page.watch.page.on("worker", lambda w: workers.append(w.url))
+    page = open_page("?dataset=large")
+    draw(page, "regression-bias")
+    page.wait_for_function("() => { const s = Bokeh.documents[0].get_model_by_name('hcurve').data;"
+                           " return s.loo.length > 0 && s.loo.every(Number.isFinite); }", timeout=60000)
+    assert workers and all(u.startswith("blob:") for u in workers), workers
+    d = attention.load_dataset("large")
+    curves = source_data(page, "hcurve")
+    hs = np.asarray(curves["h"])
+    np.testing.assert_allclose(curves["loo"], attention.loo_error(d.x, d.y, bandwidths=hs), rtol=0, atol=1e-9)
+    bv = attention.bias_variance(d.x, d.true_function, noise=d.noise, bandwidths=hs, n_resamples=None)
+    for k in ("bias2", "variance", "error"):
+        np.testing.assert_allclose(curves[k], bv[k], rtol=0, atol=1e-9)
+    check_against_core(page)
+
+
+def test_the_reference_is_folded_until_a_student_opens_it(offline):
     """The formulas behind the plots sit in a closed disclosure at first; one click (or Enter) opens it."""
-    page = opened
+    page = offline
     summary = page.get_by_text("What you are looking at: the formulas behind the plots")
     summary.wait_for()
     detail = page.get_by_text("Not a Kalman filter.")

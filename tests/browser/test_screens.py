@@ -1,13 +1,13 @@
 """Every screen (issue 12): a phone, a laptop and a projector each see the whole page, legible and aligned.
 
-For both deliveries (the served page, as ``attention-explorable serve`` shows it: the live page of app/live,
-and the offline file) at four screens: phones 360x740 and
-390x844 (touch, 2x pixels), a laptop 1366x768 and a projector 1920x1080 in presentation mode
-(``?present=1``).  Each case loads the page once (a module-scoped fixture), scrolls through all of it
-so every part is laid out, waits until the layout is stable, and gathers one report in the browser;
-the tests below each check one part of that report, with messages that name the element and the
-numbers.  The touch, scale and audit tests then drive the same page.  With SCREENS_REPORT_DIR set,
-each case's whole report is written there as JSON.
+The offline file at four screens: phones 360x740 and 390x844 (touch, 2x pixels), a laptop 1366x768 and a
+projector 1920x1080 in presentation mode (``?present=1``); and the served page (the same page at / of
+``attention-explorable serve``) on the laptop, where the accessibility audit runs on both.  Each case loads
+the page once (a module-scoped fixture), scrolls through all of it, waits until the loader has drawn every
+block and the layout is stable, and gathers one report in the browser; the tests below each check one part
+of that report, with messages that name the element and the numbers.  The touch, scale and audit tests then
+drive the same page.  With SCREENS_REPORT_DIR set, each case's whole report is written there as JSON.
+(That a tour step's figure and control are on screen together: tests/browser/test_in_view.py.)
 
 Bokeh draws into shadow DOM and onto canvases, so the report reads the views (Bokeh.index) and the
 models (text_font_size, ...) rather than CSS selectors.  The tests need only the fonts CI installs
@@ -26,8 +26,9 @@ from pathlib import Path
 
 import pytest
 
-from tests.browser.pageutil import (ALL_VIEWS_JS, data_to_page_x, drag, plot_geometry, scroll_through,
-                                    touch_gesture, wait_frames, wait_ready)
+from tests.browser.pageutil import (ALL_VIEWS_JS, block_outside, core_readout, data_to_page_x, drag, page_state,
+                                    plot_geometry, readout_rows, expected_rows, scroll_through, touch_gesture,
+                                    wait_frames, wait_ready, wait_texts)
 
 
 @dataclass(frozen=True)
@@ -48,17 +49,17 @@ PHONE_390 = Screen("phone390", 390, 844, touch=True)
 LAPTOP = Screen("laptop1366", 1366, 768)
 PROJECTOR = Screen("projector1920", 1920, 1080, present=True)
 SCREENS = [PHONE_360, PHONE_390, LAPTOP, PROJECTOR]
-DELIVERIES = ["served", "static"]   # "served": the live page (the per-session page shares its section builders)
 
 
-def cases(screens):
-    return [pytest.param((d, s), id=f"{d}-{s.name}") for d in DELIVERIES for s in screens]
+def cases(screens, deliveries=("offline",)):
+    return [pytest.param((d, s), id=f"{d}-{s.name}") for d in deliveries for s in screens]
 
 
-ALL_CASES = cases(SCREENS)
+SERVED_LAPTOP = cases([LAPTOP], ("served",))
+ALL_CASES = cases(SCREENS) + SERVED_LAPTOP
 PHONE_CASES = cases([PHONE_360, PHONE_390])
 FLAT_CASES = cases([PHONE_360, PHONE_390, LAPTOP])       # the shared-x check: phones and the laptop
-LAPTOP_CASES = cases([LAPTOP])
+LAPTOP_CASES = cases([LAPTOP]) + SERVED_LAPTOP
 
 # Minimum sizes in CSS px.  HTML: "body" is the text of Divs (intro, readouts, captions, explanations),
 # "label" the text of widgets and legends; <sub>/<sup> may be SUB_SHRINK times smaller.
@@ -66,8 +67,9 @@ HTML_MIN = {"phone": {"body": 14, "label": 14}, "laptop": {"body": 16, "label": 
             "projector": {"body": 22, "label": 22}}
 SUB_SHRINK = 0.75
 # Canvas: titles, axis labels, legends, colour bars; tick labels have their own minimum.
-CANVAS_MIN = {"phone": (14, 12), "laptop": (14, 12), "projector": (18, 18)}
+CANVAS_MIN = {"phone": (14, 12), "laptop": (14, 12), "projector": (20, 20)}
 PX_TOL = 0.5          # rounding of boxes
+GLYPH_TOL = 1.0       # a text's measured width includes its first and last glyphs' side bearings (no ink)
 SHARED_X_TOL = 1.0    # issue 12: x = 3 at the same screen x within 1 px
 SLIDER_TOL = 4.0      # the slider track's ends against the main plot's frame
 
@@ -99,11 +101,12 @@ async (args) => {
   const sx = window.scrollX;
   for (const v of Object.values(Bokeh.index).filter((v) => v && v.model && v.el)) { const r = v.el.getBoundingClientRect();
     rep.roots.push({what: label(v), left: r.left + sx, right: r.right + sx}); }
+  for (const el of document.querySelectorAll('section.attn-sec')) { const r = el.getBoundingClientRect();
+    rep.sections.push({what: 'section ' + el.id, left: r.left + sx, right: r.right + sx}); }
   for (const v of views) {
     if (!v.el || !v.el.isConnected) continue;
     const r = v.el.getBoundingClientRect();
     if (r.width === 0 && r.height === 0) continue;
-    if (/_section$/.test(v.model.name || '')) rep.sections.push({what: label(v), left: r.left + sx, right: r.right + sx});
     if ((r.right + sx > W + 0.5 || r.left + sx < -0.5) && !insideScroller(v.el))
       rep.too_wide.push({what: label(v), left: Math.round(r.left + sx), right: Math.round(r.right + sx)});
   }
@@ -126,6 +129,8 @@ async (args) => {
       const rr = range.getBoundingClientRect();
       if (rr.width < 1 || rr.height < 1) return;
       const v = owner(el);
+      // text for screen readers only (clipped to a 1 px box, app/regression/view.py VISUALLY_HIDDEN) is not shown
+      if (v) { const vr = v.el.getBoundingClientRect(); if (vr.width <= 1 && vr.height <= 1) return; }
       const kind = !v ? 'page' : (BODY.has(v.model.type) ? 'body' : 'label');
       texts.push({text: t.slice(0, 60), size: parseFloat(s.fontSize), kind, view: v ? label(v) : 'page',
                   tag: el.tagName.toLowerCase(), family: s.fontFamily});
@@ -183,10 +188,13 @@ async (args) => {
       if (a.axis_label) {
         plot.sizes.push({what: 'axis label', size: px(a.axis_label_text_font_size), text: a.axis_label});
         const font = av.visuals.axis_label_text.font_value(), w = measure(font, a.axis_label);
-        const horizontal = av.bbox.width > av.bbox.height * 1.0001 && (side === 'above' || side === 'below' || !side);
         const vertical = side === 'left' || side === 'right';
         const length = vertical ? av.bbox.height : av.bbox.width;
-        plot.axis_labels.push({text: a.axis_label, font, side, width: Math.round(w), length: Math.round(length)});
+        // the label is centred on its axis: where it starts and ends along the canvas's height (or width)
+        const mid = vertical ? (av.bbox.y0 + av.bbox.y1) / 2 : (av.bbox.x0 + av.bbox.x1) / 2;
+        plot.axis_labels.push({text: a.axis_label, font, side, width: Math.round(w), length: Math.round(length),
+                               start: mid - w / 2, end: mid + w / 2,
+                               room: Math.round(vertical ? pv.bbox.height : pv.bbox.width)});
       }
     }
     for (const cv of kids.filter((v) => v.model.type === 'ColorBar')) {
@@ -226,6 +234,7 @@ async (args) => {
   rep.entropy_y = yr('entropy_x_plot');
   rep.n = doc.get_model_by_name('samples').data.x.length;
   rep.present = doc.get_model_by_name('present_toggle').active;
+  rep.all_drawn = AttnPage.allDrawn();
   return rep;
 }
 """.replace("ALL_VIEWS", ALL_VIEWS_JS)
@@ -285,9 +294,9 @@ def platform_fonts(cdp):
 
 @pytest.fixture(scope="module", params=ALL_CASES)
 def screen(request, browser):
-    """One page per delivery x screen, loaded, scrolled through, stable, with its report gathered."""
+    """One page per delivery x screen, loaded, scrolled through, every block drawn, stable, with its report."""
     delivery, scr = request.param
-    base = request.getfixturevalue("live_app") if delivery == "served" else \
+    base = request.getfixturevalue("served_page") if delivery == "served" else \
         request.getfixturevalue("static_file").as_uri()
     url = base + ("?present=1" if scr.present else "")
     extra = dict(has_touch=True, is_mobile=True, device_scale_factor=2) if scr.touch else {}
@@ -295,13 +304,16 @@ def screen(request, browser):
     page = ctx.new_page()
     page.set_default_timeout(30000)
     try:
+        if delivery == "offline":
+            block_outside(page)
         t0 = time.perf_counter()
         page.goto(url)
         wait_ready(page, timeout=90000)
-        page.wait_for_function(SECTIONS_READY_JS, timeout=60000)
         if scr.present:
             page.wait_for_function("() => Bokeh.documents[0].get_model_by_name('present_toggle').active === true")
         t_ready = time.perf_counter() - t0
+        page.wait_for_function("() => AttnPage.allDrawn()", timeout=90000)   # the loader, left to itself
+        page.wait_for_function(SECTIONS_READY_JS, timeout=60000)
         frames = scroll_through(page)
         report = page.evaluate(GATHER_JS, {"screen_width": scr.width})
         cdp = ctx.new_cdp_session(page)
@@ -334,6 +346,8 @@ def test_viewport_meta_is_device_width(screen):
 def test_nothing_is_wider_than_the_screen(screen):
     r = screen.report
     w = r["width"]
+    assert r["all_drawn"], f"{screen.where()}: measured before every block was drawn"
+    assert len(r["sections"]) >= 5, r["sections"]
     assert r["scroll_width"] <= w, \
         f"{screen.where()}: document scrollWidth {r['scroll_width']} px > viewport {w} px (sideways scrolling)"
     boxes = [b for b in r["roots"] + r["sections"] if b["right"] > w + PX_TOL or b["left"] < -PX_TOL]
@@ -391,10 +405,11 @@ def test_titles_axis_labels_and_legends_are_whole(screen):
             if t["width"] > t["avail"] + PX_TOL:
                 cut.append(f"{p['name']}: title {t['text']!r} is {t['width']} px ({t['font']}), "
                            f"{t['avail']} px available")
-        for a in p["axis_labels"]:
-            if a["width"] > a["length"] + PX_TOL:
+        for a in p["axis_labels"]:   # longer than its axis is fine (it reaches into the plot's corner), cut is not
+            if a["start"] < -GLYPH_TOL or a["end"] > a["room"] + GLYPH_TOL:
                 cut.append(f"{p['name']}: {a['side']} axis label {a['text']!r} is {a['width']} px ({a['font']}), "
-                           f"axis {a['length']} px long")
+                           f"centred on a {a['length']} px axis: {a['start']:.1f} to {a['end']:.1f} px of the "
+                           f"canvas's {a['room']} px")
         for lg in p["legends"]:
             if lg["left"] < -PX_TOL or lg["right"] > p["canvas_width"] + PX_TOL or lg["top"] < -PX_TOL \
                     or lg["bottom"] > p["canvas_height"] + PX_TOL:
@@ -469,6 +484,9 @@ def test_finger_drag_from_the_query_line_moves_the_query(screen):
     q2 = page.evaluate(QUERY_JS)
     assert abs(q2 - target) < 0.15, (f"{screen.where()}: a finger drag along the query line from {q:.2f} to"
                                       f" {target:.2f} left the query at {q2:.3f}")
+    wait_texts(page)   # the readouts follow the finger: the core's numbers at the query it left
+    state = page_state(page)
+    assert state["query"] == q2 and readout_rows(page) == expected_rows(core_readout(state))
 
 
 # ----------------------------------------------------------------------------------- honest scales
@@ -567,12 +585,13 @@ def test_many_samples_get_smaller_fainter_markers_under_the_curves(browser, stat
     ctx = browser.new_context(viewport={"width": 1366, "height": 768})
     page = ctx.new_page()
     try:
+        block_outside(page)
         page.goto(static_file.as_uri())
         wait_ready(page)
         few = page.evaluate(SAMPLES_JS)
-        page.goto(static_file.as_uri() + "?dataset=large")
+        page.evaluate("() => { Bokeh.documents[0].get_model_by_name('dataset_select').value = 'large'; }")
         page.wait_for_function("() => Bokeh.documents[0].get_model_by_name('samples').data.x.length === 400")
-        wait_ready(page)
+        wait_texts(page)
         many = page.evaluate(SAMPLES_JS)
     finally:
         ctx.close()

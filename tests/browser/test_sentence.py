@@ -1,9 +1,11 @@
-"""The self-attention section in a real browser: served and offline, driven with real clicks and keystrokes.
+"""The self-attention section in a real browser, driven with real clicks and keystrokes.
 
-Everything the engine computes is held to numpy (attention.analyze_sentence)
-within 1e-9; the readouts to the core's entropy_bits / effective_points.  A typed
-sentence is analysed in the browser in every delivery: the offline file, with every
-request outside the file refused, takes one as the served page does.
+Everything the engine computes is held to numpy (attention.analyze_sentence) within 1e-9; the readouts to the
+core's entropy_bits / effective_points.  A typed sentence is analysed in the browser (ui/words.js) in every
+delivery.  The section sits below the regression: a test draws it at once (AttnPage.ensure), as a student's
+scroll would, except the deep-link test, which lets the loader draw it later on a phone and checks that the link's
+state is what it then shows, served and offline.  The other tests open the offline file with every request
+outside it refused.
 """
 
 from __future__ import annotations
@@ -16,7 +18,8 @@ import pytest
 import attention
 from app.sentence.view import geometry
 from app.ui import theme
-from tests.browser.pageutil import model_prop, open_more_controls, source_data
+from tests.browser.pageutil import (FIRST_READOUTS_JS, block_outside, draw, first_readouts, model_prop,
+                                    open_more_controls, source_data, wait_drawn, wait_ready)
 
 MODEL = attention.load_sentence_model()
 PRESETS = [p.text for p in MODEL.presets]
@@ -37,6 +40,9 @@ CELL_JS = """([name, x, y]) => {
 
 
 def wait_section(page, timeout=30000):
+    """Wait until the page is ready, draw the sentence section and wait until its engine has written its readouts."""
+    wait_ready(page)
+    draw(page, "sentence")
     page.wait_for_function(READY_JS, timeout=timeout)
 
 
@@ -138,26 +144,38 @@ def link_sentence(page):
 
 
 def open_where(request, watch, where, query=""):
-    """Open the page served or as the offline file (every request outside the file refused); its origin."""
+    """Open the page served or as the offline file (every request outside it refused); its origin."""
     page = watch.page
     if where == "served":
-        base = request.getfixturevalue("served_app")
-        origin = base.rsplit("/", 1)[0]
+        base = origin = request.getfixturevalue("served_page")
     else:
         base = request.getfixturevalue("static_file").as_uri()
-        _offline(page)
+        block_outside(page)
         origin = "file:"
     page.goto(base + query)
     wait_section(page)
     return page, origin
 
 
-# --------------------------------------------------------------------------- served
+@pytest.fixture
+def offline(static_file, watch):
+    """open(query): the offline file (every request outside it refused) with the sentence section drawn; after the
+    test, no console error and no request outside the file."""
+    block_outside(watch.page)
 
-def test_rows_sum_to_one_and_a_click_on_bank_selects_its_row(served_app, watch):
-    page = watch.page
-    page.goto(served_app + "?token=3")
-    wait_section(page)
+    def go(query=""):
+        watch.page.goto(static_file.as_uri() + query)
+        wait_section(watch.page)
+        return watch.page
+
+    yield go
+    no_outside(watch, "file:")
+
+
+# --------------------------------------------------------------------------- the matrix, its rows and words
+
+def test_rows_sum_to_one_and_a_click_on_bank_selects_its_row(offline):
+    page = offline("?token=3")
     assert model_prop(page, "token_select", "value") == "3"
     W = matrix(page)
     assert W.shape == (5, 5)
@@ -174,13 +192,10 @@ def test_rows_sum_to_one_and_a_click_on_bank_selects_its_row(served_app, watch):
     assert "same computation" in model_prop(page, "sentence_caption", "text")
     # the link follows: token=1 is the default, so it leaves the query string
     page.wait_for_function("() => !location.search.includes('token=')")
-    no_outside(watch, served_app.rsplit("/", 1)[0])
 
 
-def test_typing_a_sentence_updates_the_matrix(served_app, watch):
-    page = watch.page
-    page.goto(served_app)
-    wait_section(page)
+def test_typing_a_sentence_updates_the_matrix(offline):
+    page = offline()
     type_sentence(page, "The loan from the bank was paid.")
     tokens = ["the", "loan", "from", "the", "bank", "was", "paid"]
     wait_tokens(page, tokens)
@@ -200,15 +215,20 @@ def test_typing_a_sentence_updates_the_matrix(served_app, watch):
     assert model_prop(page, "sentence_notices", "visible") is True
     assert source_data(page, "sentence_tokens")["tok"] == tokens
     check_parity(page, "the loan from the bank was paid")
-    no_outside(watch, served_app.rsplit("/", 1)[0])
 
 
 @pytest.mark.parametrize("where", ["served", "offline"])
-@pytest.mark.parametrize("evil", ["<img src=x onerror=alert(1)>", "<script>alert(1)</script>"])
-def test_injection_strings_stay_literal_text(request, watch, where, evil):
+def test_injection_strings_stay_literal_text(request, watch, where):
     dialogs = []
     watch.page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
     page, origin = open_where(request, watch, where)
+    for evil in ("<img src=x onerror=alert(1)>", "<script>alert(1)</script>"):
+        typed_stays_text(page, evil)
+    assert dialogs == []
+    no_outside(watch, origin)
+
+
+def typed_stays_text(page, evil):
     type_sentence(page, evil + " by the bank")
     wait_tokens(page, attention.tokenize(evil + " by the bank"))
     page.wait_for_function("(s) => Bokeh.documents[0].get_model_by_name('sentence_info').text.includes(s)",
@@ -226,16 +246,12 @@ def test_injection_strings_stay_literal_text(request, watch, where, evil):
           if (el.shadowRoot) walk(el.shadowRoot); } }
       walk(document); return [imgs, scripts]; }""")
     assert live == [0, 0]       # no element exists whose onerror or script could fire later, so no waiting
-    assert dialogs == []
     assert model_prop(page, "sentence_input", "value") == evil + " by the bank"
     check_parity(page, evil + " by the bank")
-    no_outside(watch, origin)
 
 
-def test_causal_mask_zeroes_the_upper_triangle(served_app, watch):
-    page = watch.page
-    page.goto(served_app + "?sentence=" + quote("the bank by the river approved the loan"))
-    wait_section(page)
+def test_causal_mask_zeroes_the_upper_triangle(offline):
+    page = offline("?sentence=" + quote("the bank by the river approved the loan"))
     W = matrix(page)
     assert (W[np.triu_indices(8, k=1)] > 0).all()
     element(page, "causal_toggle", "checkbox_el").click()
@@ -249,13 +265,10 @@ def test_causal_mask_zeroes_the_upper_triangle(served_app, watch):
     a, _ = check_parity(page, "the bank by the river approved the loan")
     assert a.causal
     page.wait_for_function("() => location.search.includes('causal=1')")
-    no_outside(watch, served_app.rsplit("/", 1)[0])
 
 
-def test_bank_moves_toward_water_or_money_with_its_context(served_app, watch):
-    page = watch.page
-    page.goto(served_app)
-    wait_section(page)
+def test_bank_moves_toward_water_or_money_with_its_context(offline):
+    page = offline()
     out = source_data(page, "sense_output")
     assert out["x"][0] > out["y"][0]                              # "the bank by the river": water
     element(page, "preset_select", "input_el").select_option(label="the bank approved the loan")
@@ -265,16 +278,13 @@ def test_bank_moves_toward_water_or_money_with_its_context(served_app, watch):
     assert out["y"][0] > out["x"][0]                              # "the bank approved the loan": money
     check_parity(page, "the bank approved the loan")
     assert "loan" in model_prop(page, "preset_note", "text")
-    # the text box shows the example (served, Python learns it through the box)
+    # the text box shows the example, ready to be edited
     page.wait_for_function("() => Bokeh.documents[0].get_model_by_name('sentence_input').value === "
                            "'the bank approved the loan'")
-    no_outside(watch, served_app.rsplit("/", 1)[0])
 
 
-def test_head_switch_and_presentation_mode(served_app, watch):
-    page = watch.page
-    page.goto(served_app)
-    wait_section(page)
+def test_head_switch_and_presentation_mode(offline):
+    page = offline()
     element(page, "head_select", "_buttons", 1).click()          # "previous word"
     wait_model(page, "head_select", "active", 1)
     page.wait_for_function("""() => { const d = Bokeh.documents[0], big = d.get_model_by_name('attention_cells').data.w;
@@ -292,15 +302,15 @@ def test_head_switch_and_presentation_mode(served_app, watch):
                            ".major_label_text_font_size === px", arg=big)
     after = page.evaluate("() => Bokeh.documents[0].get_model_by_name('attention_heatmap').frame_width")
     assert after > before
-    assert watch.console_errors() == []
 
 
-def test_a_32_token_sentence_stays_legible_on_a_phone(served_app, browser):
-    ctx = browser.new_context(viewport={"width": 360, "height": 740})
+def test_a_32_token_sentence_stays_legible_on_a_phone(static_file, browser):
+    ctx = browser.new_context(viewport={"width": 360, "height": 740}, is_mobile=True, has_touch=True)
     page = ctx.new_page()
-    page.set_default_timeout(20000)
+    page.set_default_timeout(30000)
     try:
-        page.goto(served_app)
+        block_outside(page)
+        page.goto(static_file.as_uri())
         wait_section(page)
         words = ("the bank by the river approved the loan and we sat on the bank of the river with cash "
                  "in the bank near a boat while she put money to the bank").split()[:32]
@@ -309,7 +319,7 @@ def test_a_32_token_sentence_stays_legible_on_a_phone(served_app, browser):
         geo = page.evaluate("""() => { const d = Bokeh.documents[0];
           const fig = d.get_model_by_name('attention_heatmap'); const v = Bokeh.index.find_one(fig);
           const box = Bokeh.index.find_one(d.get_model_by_name('matrix_box')).el;
-          const section = Bokeh.index.find_one(d.get_model_by_name('sentence_section')).el;
+          const section = document.getElementById('attn-sec-sentence');
           return { cell: v.frame.bbox.height / 32, cellw: v.frame.bbox.width / 32, scroll: box.scrollWidth,
                    client: box.clientWidth, section: section.getBoundingClientRect().width }; }""")
         assert geo["cell"] >= 20 and geo["cellw"] >= 20           # every cell at least 20 x 20 px
@@ -320,18 +330,10 @@ def test_a_32_token_sentence_stays_legible_on_a_phone(served_app, browser):
         ctx.close()
 
 
-# --------------------------------------------------------------------------- offline
+# --------------------------------------------------------------------------- presets, links, causal rows
 
-def _offline(page):
-    page.route("**/*", lambda route: route.continue_() if route.request.url.startswith(("file:", "data:", "blob:"))
-               else route.abort())
-
-
-def test_offline_presets_match_numpy_with_the_network_blocked(static_file, watch):
-    page = watch.page
-    _offline(page)
-    page.goto(static_file.as_uri())
-    wait_section(page)
+def test_offline_presets_match_numpy_with_the_network_blocked(offline):
+    page = offline()
     for k, text in enumerate(PRESETS):
         element(page, "preset_select", "input_el").select_option(label=text)
         wait_tokens(page, attention.tokenize(text))
@@ -351,36 +353,49 @@ def test_offline_presets_match_numpy_with_the_network_blocked(static_file, watch
                 assert out["x"][0] > out["y"][0], text
             elif p.sense == "money":
                 assert out["y"][0] > out["x"][0], text
-    assert watch.outside_requests(["file:", "data:", "blob:"]) == []
-    assert watch.console_errors() == []
     assert not model_prop(page, "sentence_notices", "visible")
 
 
-def test_offline_deep_link_sets_and_clamps_the_state(static_file, watch):
-    page = watch.page
-    _offline(page)
-    page.goto(static_file.as_uri() + "?sentence=" + quote("We walked to the BANK.") +
-              "&token=30&head=2&att_temperature=0.3&causal=1&query=2.5")
-    wait_section(page)
-    notices = model_prop(page, "sentence_notices", "text")
-    assert "token=30" in notices and "(4)" in notices
-    assert state(page) == {"token": 4, "head": 2, "temperature": pytest.approx(0.3), "causal": True}
-    check_parity(page, "we walked to the bank")
-    # the link is written back with the clamped token, and the regression's key is kept
-    page.wait_for_function("() => location.search.includes('token=4')")
-    search = page.evaluate("() => location.search")
-    assert "query=2.5" in search and "causal=1" in search and "head=2" in search
-    assert watch.console_errors() == []
+@pytest.mark.parametrize("where", ["served", "offline"])
+def test_a_deep_link_lands_in_the_section_once_the_loader_draws_it(request, browser, where):
+    """On a phone the section is far below the first screen: the loader draws it after the first readouts, by
+    itself.  The link's sentence, word (clamped to the sentence, with a notice), head, temperature and mask are
+    then what the section shows, as numpy computes it; the link is written back with the clamped word, and the
+    regression's key kept."""
+    base = request.getfixturevalue("served_page") if where == "served" else \
+        request.getfixturevalue("static_file").as_uri()
+    ctx = browser.new_context(viewport={"width": 390, "height": 700}, is_mobile=True, has_touch=True)
+    page = ctx.new_page()
+    errors = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    try:
+        if where == "offline":
+            block_outside(page)
+        page.add_init_script(FIRST_READOUTS_JS.replace("NAMES", '["sentence_input", "attention_heatmap"]'))
+        page.goto(base + "?sentence=" + quote("We walked to the BANK.") +
+                  "&token=30&head=2&att_temperature=0.3&causal=1&query=2.5")
+        wait_ready(page)
+        assert first_readouts(page)["drawn"] == {"sentence_input": False, "attention_heatmap": False}
+        wait_drawn(page, "attention_heatmap")
+        page.wait_for_function(READY_JS)
+        notices = model_prop(page, "sentence_notices", "text")
+        assert "token=30" in notices and "(4)" in notices
+        assert state(page) == {"token": 4, "head": 2, "temperature": pytest.approx(0.3), "causal": True}
+        check_parity(page, "we walked to the bank")
+        page.wait_for_function("() => location.search.includes('token=4')")
+        search = page.evaluate("() => location.search")
+        assert "query=2.5" in search and "causal=1" in search and "head=2" in search
+        assert errors == []
+    finally:
+        ctx.close()
 
 
-def test_causal_rows_count_only_the_words_they_see(static_file, watch):
+def test_causal_rows_count_only_the_words_they_see(offline):
     """With the causal mask row i sees i + 1 words: its entropy is out of log2(i + 1) bits and its effective
     tokens out of i + 1 ("of 1 visible" for the first word), not out of the whole sentence."""
-    page = watch.page
-    _offline(page)
     sentence = "the bank by the river approved the loan"
-    page.goto(static_file.as_uri() + "?sentence=" + quote(sentence) + "&token=0&causal=1")
-    wait_section(page)
+    page = offline("?sentence=" + quote(sentence) + "&token=0&causal=1")
     a, s = check_parity(page, sentence)
     assert s["causal"] and s["token"] == 0
     check_readouts(page, a, s["head"], 0)
@@ -399,17 +414,13 @@ def test_causal_rows_count_only_the_words_they_see(static_file, watch):
     assert not a.causal
     check_readouts(page, a, s["head"], 4)
     assert "of 3.00<" in model_prop(page, "sentence_readouts", "text")
-    assert watch.console_errors() == []
 
 
-def test_offline_typed_sentence_is_analysed_in_the_browser_as_the_core_does(static_file, watch):
+def test_offline_typed_sentence_is_analysed_in_the_browser_as_the_core_does(offline):
     """The offline file takes a typed sentence, unknown words included, with every outside request refused:
     the tokens, the matrix and every number equal the core's; a sentence the core refuses leaves the page as
     it was, with the served page's words for the reason."""
-    page = watch.page
-    _offline(page)
-    page.goto(static_file.as_uri())
-    wait_section(page)
+    page = offline()
     assert model_prop(page, "sentence_input", "value") == "the bank by the river"   # the box is there offline
     text = "The zorblat bank, by the quux river!"
     type_sentence(page, text)
@@ -440,21 +451,16 @@ def test_offline_typed_sentence_is_analysed_in_the_browser_as_the_core_does(stat
     wait_tokens(page, ["my", "bank", "is", "closed", "today"])
     page.wait_for_function("() => !Bokeh.documents[0].get_model_by_name('sentence_notices').visible")
     check_parity(page, "my bank is closed today")
-    assert watch.outside_requests(["file:", "data:", "blob:"]) == []
-    assert watch.console_errors() == []
 
 
-def test_offline_link_with_its_own_sentence_opens_on_it(static_file, watch):
+def test_offline_link_with_its_own_sentence_opens_on_it(offline, watch):
     """?sentence=... with words the toy vocabulary lacks (and markup): the offline file analyses it, shows it
     as text, opens at the linked word and writes it back into the link; a sentence the core refuses falls
     back to the opening one with the reason."""
     dialogs = []
-    page = watch.page
-    page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
-    _offline(page)
+    watch.page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
     text = "<b>zorblat</b> quux & the bank"
-    page.goto(static_file.as_uri() + "?sentence=" + quote(text) + "&token=3&causal=1")
-    wait_section(page)
+    page = offline("?sentence=" + quote(text) + "&token=3&causal=1")
     want = attention.tokenize(text)
     assert want == ["b", "zorblat", "b", "quux", "the", "bank"]
     wait_tokens(page, want)
@@ -467,16 +473,14 @@ def test_offline_link_with_its_own_sentence_opens_on_it(static_file, watch):
     page.wait_for_function("() => location.search.includes('causal=1')")
     assert link_sentence(page) == text and "token=3" in page.evaluate("() => location.search")
 
-    page.goto(static_file.as_uri() + "?sentence=" + quote("w " * 40) + "&token=4")
-    wait_section(page)
+    page = offline("?sentence=" + quote("w " * 40) + "&token=4")
     wait_notice(page, "40 tokens")
     notice = model_prop(page, "sentence_notices", "text")
     assert ("The sentence from the link was not used: sentence has 40 tokens; at most 32 are allowed. "
             "Showing \u201cthe bank by the river\u201d.") in notice
     check_parity(page, "the bank by the river")
     assert state(page)["token"] == 4
-    assert dialogs == [] and watch.console_errors() == []
-    assert watch.outside_requests(["file:", "data:", "blob:"]) == []
+    assert dialogs == []
 
 
 def model_element_text(page, name):

@@ -1,37 +1,49 @@
-"""The guided tour in a real browser, served and offline: show me, recognition, ?tour=N, presentation keys.
+"""The guided tour in a real browser: show me, recognition, ?tour=N, presentation keys, a step below the first
+screen.
 
 "Show me" must reach the step's state (the widgets hold it, and the numpy core agrees that the step's
-condition holds there); a real drag or slider move must fire the check mark; a link opens a step; in
-presentation mode the arrow keys turn the steps.  Every wait is for a condition, never for a time.
+condition holds there), served and offline; a real drag or slider move must fire the check mark; a link opens
+a step; in presentation mode the arrow keys turn the steps; a step about a plot the loader has not drawn yet
+draws it and shows the core's numbers there.  The tour's engine is the same in both deliveries, so the rest
+runs on the offline file.  Every wait is for a condition, never for a time.
 """
 
 from __future__ import annotations
 
 import math
 
+import numpy as np
 import pytest
 
+import attention
 from app.tour import default_tour, full_state, holds, readouts
 
-from tests.browser.pageutil import (drag, model_element, model_prop, open_more_controls, page_state,
-                                    page_to_data_x, plot_geometry, shown_paragraphs, wait_frames, wait_query,
-                                    wait_ready)
+from tests.browser.pageutil import (FINGER_DOWN_JS, block_outside, drag, model_element, model_prop,
+                                    open_more_controls, page_state, page_to_data_x, plot_geometry, shown_paragraphs,
+                                    source_data, wait_frames, wait_query, wait_ready)
 
 TOUR = default_tour()
 N = len(TOUR)
+# the regression's steps (the lesson's later ones: tests/browser/test_lesson.py), and the one about the
+# bias-variance plot, below the first screen
+REGRESSION = [k for k, step in enumerate(TOUR.steps, 1) if step.section == "regression"]
+BIAS = next(k for k in REGRESSION if TOUR.steps[k - 1].looks_at[0] == "bias_variance_plot")
 CARD_JS = "() => Bokeh.documents[0].get_model_by_name('tour_card').text"
 
 
 @pytest.fixture
-def open_tour(open_page):
-    """open_tour(query) opens the page (served or offline, conftest's open_page) and waits for the card."""
-    def go(query=""):
-        page = open_page(query)
-        wait_tour(page)
-        return page
+def open_tour(static_file, watch):
+    """open_tour(query) opens the offline file (every request outside it refused) and waits for the card."""
+    block_outside(watch.page)
 
-    go.where = open_page.where
-    return go
+    def go(query=""):
+        watch.page.goto(static_file.as_uri() + query)
+        wait_ready(watch.page)
+        wait_tour(watch.page)
+        return watch.page
+
+    yield go
+    assert watch.console_errors() == []
 
 
 def wait_tour(page, timeout=30000):
@@ -55,11 +67,13 @@ def step_shown(page) -> int:
     return int(re.search(r"Step (\d+) of", model_prop(page, "tour_card", "text"))[1])
 
 
-def test_show_me_reaches_every_steps_state(open_tour):
-    """Each step's "show me" moves the widgets to the step's state, and there its condition holds (numpy core)."""
-    page = open_tour()
-    assert step_shown(page) == 1
-    for k in range(1, N + 1):
+def test_show_me_reaches_every_steps_state(open_page):
+    """Each regression step's "show me" moves the widgets to the step's state, and there its condition holds (numpy
+    core).  (The lesson's steps in the other sections: tests/browser/test_lesson.py.)"""
+    page = open_page()
+    wait_tour(page)
+    assert step_shown(page) == 1 and REGRESSION == list(range(1, len(REGRESSION) + 1))
+    for k in REGRESSION:
         step = TOUR.steps[k - 1]
         if k > 1:
             click(page, "tour_next")
@@ -85,7 +99,6 @@ def test_show_me_reaches_every_steps_state(open_tour):
             else:
                 assert js[name] == pytest.approx(core[name], rel=1e-9, abs=1e-9), (k, name)
         assert "tour-found" not in model_prop(page, "tour_card", "text"), "show me is not the student's find"
-    assert model_prop(page, "tour_next", "disabled") is True
 
 
 def test_show_me_moves_smoothly(open_tour):
@@ -134,21 +147,16 @@ def test_free_exploration_is_one_click_away(open_tour):
     page.wait_for_function("() => new URLSearchParams(location.search).get('tour') === '0'")
     click(page, "tour_open")
     page.wait_for_function("() => Bokeh.documents[0].get_model_by_name('tour_box').visible")
-    page.wait_for_function("() => new URLSearchParams(location.search).get('tour') === '3'")
+    page.wait_for_function("(id) => new URLSearchParams(location.search).get('tour') === id",
+                           arg=TOUR.steps[2].id)   # the address names the step by its id
 
 
-@pytest.mark.parametrize("query, step, notice", [
-    ("?tour=4", 4, None),
-    ("?tour=abc", 1, "Ignored tour=\u201cabc\u201d: not a whole number."),
-    ("?tour=99", N, f"tour=99 is outside 0 to {N}; using {N}."),
-    ("?tour=-2", 1, "Ignored tour=\u201c-2\u201d: not a whole number."),
-    ("?tour=<b>2</b>", 1, "Ignored tour=\u201c<b>2</b>\u201d: not a whole number."),
-])
-def test_tour_in_the_link_opens_that_step(open_tour, query, step, notice):
+@pytest.mark.parametrize("query, step", [("?tour=4", 4), (f"?tour={TOUR.steps[5].id}", 6)])
+def test_tour_in_the_link_opens_that_step(open_tour, query, step):
+    """A step's number or its id (bad values and their notices: tests/browser/test_lesson.py)."""
     page = open_tour(query)
     assert step_shown(page) == step
-    shown = shown_paragraphs(page, "notices")
-    assert shown == ([notice] if notice else [])
+    assert shown_paragraphs(page, "notices") == []
 
 
 def test_tour_zero_opens_in_free_exploration(open_tour):
@@ -179,32 +187,6 @@ def test_arrow_keys_turn_the_steps_in_presentation_mode_only(open_tour):
     page.wait_for_function(f"() => Bokeh.documents[0].get_model_by_name('query_slider').value > {before}")
     assert step_shown(page) == 1
     assert math.isfinite(model_prop(page, "query_slider", "value"))
-
-
-def test_serve_with_a_tour_file_shows_that_tour(watch, tmp_path, monkeypatch):
-    """What `attention-explorable serve --tour FILE` starts: a server whose pages show that file's steps."""
-    import json
-
-    from app.tour import ENV_TOUR
-    from tests.browser.pageutil import free_port, start_server, stop_server
-
-    step = {"title": "Mine", "text": "My own words.", "do": "Shrink h.", "state": {"bandwidth": 0.05},
-            "when": [["max_weight", ">=", 0.95]], "found": "One sample wins."}
-    mine = tmp_path / "mine.json"
-    mine.write_text(json.dumps({"title": "My lecture", "steps": [step] * 3}), encoding="utf-8")
-    monkeypatch.setenv(ENV_TOUR, str(mine))
-    port = free_port()
-    proc = start_server(port)
-    try:
-        page = watch.page
-        page.goto(f"http://127.0.0.1:{port}/main?tour=5")
-        wait_ready(page)
-        wait_tour(page)
-        assert "Step 3 of 3 \u00b7 My lecture" in model_prop(page, "tour_card", "text")
-        assert shown_paragraphs(page, "notices") == ["tour=5 is outside 0 to 3; using 3."]
-        assert watch.console_errors() == []
-    finally:
-        stop_server(proc)
 
 
 # ---- "More controls" and the tour; the student's move wins over "Show me" ------------------------------------
@@ -301,3 +283,46 @@ def test_the_synced_step_moves_the_card_and_follows_it(open_tour):
     page.evaluate("() => { Bokeh.documents[0].get_model_by_name('tour_step').value = 2; }")
     page.wait_for_function("() => Bokeh.documents[0].get_model_by_name('tour_box').visible")
     wait_card(page, f"Step 2 of {N}")
+
+
+# ---- a step about a plot below the first screen ---------------------------------------------------------
+
+def test_a_step_about_a_plot_not_yet_drawn_draws_it_in_the_steps_state(browser, static_file):
+    """On a phone the bias-variance plot (the last regression step's) is far below the first screen; while a finger
+    rests on the screen the loader draws nothing there.  Next draws it for its step, and its Show me puts the
+    core's error curves there with the marker at the step's h."""
+    ctx = browser.new_context(viewport={"width": 390, "height": 700}, is_mobile=True, has_touch=True,
+                              reduced_motion="reduce")
+    page = ctx.new_page()
+    errors = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    try:
+        block_outside(page)
+        page.add_init_script(FINGER_DOWN_JS)
+        page.goto(static_file.as_uri() + f"?tour={BIAS - 1}")
+        wait_ready(page)
+        wait_tour(page)
+        assert step_shown(page) == BIAS - 1 and page.evaluate("() => AttnPage.drawn('regression-bias')") is False
+        click(page, "tour_next")
+        wait_card(page, f"Step {BIAS} of {N}")
+        page.wait_for_function("() => AttnPage.drawn('regression-bias')")
+        click(page, "tour_show")
+        wait_card(page, 'class="tour-shown"')
+        target = full_state(TOUR.steps[BIAS - 1].state)
+        page.wait_for_function("() => { const s = Bokeh.documents[0].get_model_by_name('hcurve').data;"
+                               " return s.loo.length > 0 && s.loo.every(Number.isFinite); }")
+        state = page_state(page)
+        assert state["bandwidth"] == pytest.approx(target["bandwidth"], rel=1e-9)
+        curves = source_data(page, "hcurve")
+        d = attention.load_dataset(target["dataset"])
+        hs = np.asarray(curves["h"])
+        np.testing.assert_allclose(curves["loo"], attention.loo_error(d.x, d.y, bandwidths=hs), rtol=0, atol=1e-9)
+        bv = attention.bias_variance(d.x, d.true_function, noise=d.noise, bandwidths=hs, n_resamples=None)
+        for k in ("bias2", "variance", "error"):
+            np.testing.assert_allclose(curves[k], bv[k], rtol=0, atol=1e-9)
+        marker = page.evaluate("""() => Bokeh.documents[0].get_model_by_name('bias_variance_plot').center
+          .filter((r) => r.type === 'Span' && r.dimension === 'height').map((r) => r.location)""")
+        assert marker == [pytest.approx(state["bandwidth"] * state["temperature"] ** 0.5, rel=1e-12)]
+        assert errors == []
+    finally:
+        ctx.close()

@@ -1,10 +1,10 @@
 """Deep links, served and offline: a link opens the page in its state; bad values are named, never run.
 
-The served page reads the link in Python (app.state.parse_query); the offline
-file reads it in the browser (parseQuery in app/ui/common.js).  Both must show
-the same notices as parse_query and open in the same state.  On the served
-page the address and every section's widgets agree both ways: a link sets the
-widgets, and a change of a widget is written to the address.
+The page reads its link in the browser (parseQuery in app/ui/common.js, held to app.state.parse_query by
+tests/browser/test_parity.py over hundreds of hostile links); here a few links show it on the page itself:
+the same notices as parse_query, escaped, the same state, and a page that still draws every block and answers
+a drag.  The address and every section's widgets agree both ways: a link sets the widgets, and a change of a
+widget is written to the address.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ import pytest
 
 from app.state import parse_query, url_spec
 
-from tests.browser.pageutil import (block_outside, check_against_core, drag, model_element, model_prop,
+from tests.browser.pageutil import (block_outside, check_against_core, drag, draw_all, model_element, model_prop,
                                     page_to_data_x, plot_geometry, set_model_prop, shown_paragraphs, wait_query,
                                     wait_ready)
 
@@ -28,29 +28,14 @@ HOSTILE = (BAD + "&kernel=<img src=x onerror=alert(1)>&<script>alert(2)</script>
 CLAMPED = "?query=99&bandwidth=1e999&temperature=0&key_norm=-7&n=5&link=maybe&dataset=step&dataset=bump&seed="
 
 
-@pytest.fixture(params=["served", "static"])
-def open_link(request, watch):
-    """open_link(query) opens the page with that query string, served or offline, and waits until it is ready.
-
-    Any alert/confirm/prompt dialog fails the test: nothing from a link may run.
-    """
+@pytest.fixture
+def open_link(open_page):
+    """open_link(query) opens the page with that query string, served or offline (conftest's open_page), and waits
+    until it is ready.  Any alert/confirm/prompt dialog fails the test: nothing from a link may run."""
     dialogs = []
-    watch.page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
-    if request.param == "served":
-        base = request.getfixturevalue("served_app")
-    else:
-        base = request.getfixturevalue("static_file").as_uri()
-        block_outside(watch.page)
-
-    def go(query):
-        watch.page.goto(base + query)
-        wait_ready(watch.page)
-        return watch.page
-
-    go.where = request.param
-    yield go
+    open_page.watch.page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
+    yield open_page
     assert dialogs == []
-    assert watch.console_errors() == []
 
 
 def notices_shown(page):
@@ -92,7 +77,8 @@ def test_bad_values_are_named_escaped_and_the_page_keeps_working(open_link):
     # the clamped bandwidth is in force, the rest is the default
     state, _ = check_against_core(page)
     assert state["bandwidth"] == pytest.approx(0.005, rel=1e-12) and state["query"] == 3.2
-    # ... and the page still answers a drag
+    # ... and the page still draws every block and answers a drag
+    page.wait_for_function("() => AttnPage.allDrawn()", timeout=90000)
     g = plot_geometry(page)
     end_px = drag(page, g, g["top"] + 0.4 * g["height"], [1.0, 2.0, 2.61])
     target = page_to_data_x(g, end_px)
@@ -100,18 +86,24 @@ def test_bad_values_are_named_escaped_and_the_page_keeps_working(open_link):
     check_against_core(page)
 
 
-def test_out_of_range_values_are_clamped_like_parse_query(open_link):
-    page = open_link(CLAMPED)
+def test_out_of_range_values_are_clamped_like_parse_query(static_file, watch):
+    page = watch.page
+    block_outside(page)
+    page.goto(static_file.as_uri() + CLAMPED)
+    wait_ready(page)
     values, notices = parse_query(CLAMPED)
     assert notices_shown(page) == notices
     assert values["query"] == 6.5 and values["bandwidth"] == 50.0 and values["temperature"] == 0.001
+    assert values["key_norm"] == -0.25
     state, _ = check_against_core(page)
     assert state["query"] == 6.5
     assert state["bandwidth"] == pytest.approx(50.0, rel=1e-12)
     assert state["temperature"] == pytest.approx(0.001, rel=1e-12)
+    assert state["key_norm"] == -0.25
     assert len(state["x"]) == 40  # dataset=bump, the last of the two
     assert model_prop(page, "dataset_select", "value") == "bump"
     assert model_prop(page, "link_toggle", "active") is False
+    assert watch.console_errors() == []
 
 
 # Every section's widgets that the address carries: the URL key, the widget, its property, and how the widget
@@ -126,11 +118,11 @@ WIDGETS = [("query", "query_slider", "value", float), ("bandwidth", "bandwidth_s
 # The address writes h and T with 4 significant digits (toPrecision(4)) and the query with 3 decimals: it
 # agrees with a widget within that rounding.
 URL_REL = 5.1e-4
-DEEP = ("?query=1.75&bandwidth=0.4&temperature=2&kernel=dot&key_norm=0.5&dataset=bump&limits=1&token=3&head=1"
+DEEP = ("?query=1.75&bandwidth=0.4&temperature=2&kernel=dot&key_norm=0.2&dataset=bump&limits=1&token=3&head=1"
         "&att_temperature=2&causal=1&lr=10&metric_lr=10")
 # one change per widget, made in the page as a student's would be (from the opening state)
 CHANGES = [("query_slider", "value", 4.25), ("bandwidth_slider", "value", 0.0), ("temperature_slider", "value", 1.0),
-           ("kernel_select", "value", "dot"), ("keynorm_slider", "value", -0.5), ("dataset_select", "value", "step"),
+           ("kernel_select", "value", "dot"), ("keynorm_slider", "value", -0.2), ("dataset_select", "value", "step"),
            ("limits_toggle", "active", True), ("token_select", "value", "2"), ("head_select", "active", 2),
            ("att_temperature_slider", "value", -1.0), ("causal_toggle", "active", True),
            ("learn_lr_select", "value", "50"), ("metric_lr_select", "value", "100")]
@@ -165,19 +157,22 @@ def _address_agrees(page, timeout=20):
         page.evaluate("() => new Promise((r) => requestAnimationFrame(r))")   # look again at the next frame
 
 
-def test_served_address_and_widgets_agree_both_ways(served_app, watch):
-    """The served page: a deep link sets every section's widgets, and after a change of any widget the address
-    (read by parse_query) holds what every widget holds."""
+def test_served_address_and_widgets_agree_both_ways(served_page, watch):
+    """The served page: a deep link sets every section's widgets (each section reads it when its engine starts,
+    with its first block), and after a change of any widget the address (read by parse_query) holds what every
+    widget holds."""
     page = watch.page
-    page.goto(served_app + DEEP)
+    page.goto(served_page + DEEP)
     wait_ready(page)
+    draw_all(page)
     values, notices = parse_query(DEEP)
     assert notices == [] and set(values) == {k for k, *_ in WIDGETS}
     assert _disagreements(page, values) == []
     assert _address_agrees(page) == pytest.approx(values)   # the page keeps the link's state in its address
 
-    page.goto(served_app)
+    page.goto(served_page)
     wait_ready(page)
+    draw_all(page)
     assert _address_agrees(page) == {}
     for name, prop, value in CHANGES:
         key = next(k for k, n, *_ in WIDGETS if n == name)

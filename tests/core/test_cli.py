@@ -203,3 +203,99 @@ def test_serve_becomes_panel_serve_and_show_waits_for_it_beside(monkeypatch, cap
     assert ran["helper"][-1] == "http://localhost:5999/course/" and "open_when_listening" in ran["helper"][-2]
     out = capsys.readouterr().out
     assert out.count("\n") == 1 and "http://localhost:5999/course/" in out and "/course/main" in out
+
+
+# ---- export --data: your own data as the file's opening dataset ------------------------------------------
+
+EXAMPLE = ROOT / "data" / "examples" / "temperatures.csv"
+CARRIED = r'<script type="application/json" id="attn-data">(.*?)</script>'
+
+
+def _carried(path: Path):
+    import re
+
+    from app import userdata
+
+    found = re.findall(CARRIED, path.read_text(encoding="utf-8"), re.S)
+    return [userdata.from_embedded(t) for t in found]
+
+
+def test_export_with_data_carries_them_exactly(tmp_path, capsys):
+    from app import userdata
+
+    out = tmp_path / "year.html"
+    code, stdout, err = run(["export", str(out), "--sections", "regression", "--data", str(EXAMPLE),
+                             "--x", "day", "--y", "temp_c"], capsys)
+    assert (code, err) == (0, "")
+    assert stdout.splitlines()[0] == f"notice: 365 points of temp_c against day from {EXAMPLE}"
+    [got] = _carried(out)
+    want = userdata.read_csv_file(EXAMPLE)
+    assert got.x.tolist() == want.x.tolist() and got.y.tolist() == want.y.tolist()
+    assert (got.x_name, got.y_name) == ("day", "temp_c")
+
+
+def test_export_with_data_picks_columns_and_says_what_it_did(tmp_path, capsys):
+    data = tmp_path / "wide.csv"
+    data.write_text("station;day;temp_c\nA;1;3,5\nA;2;NA\nA;3;4,25\n", encoding="utf-8")
+    out = tmp_path / "wide.html"
+    code, stdout, err = run(["export", str(out), "--sections", "regression", "--data", str(data), "--y", "3"],
+                            capsys)
+    assert (code, err) == (0, "")
+    [got] = _carried(out)
+    assert got.x.tolist() == [1.0, 3.0] and got.y.tolist() == [3.5, 4.25] and got.y_name == "temp_c"
+    notices = [line[len("notice: "):] for line in stdout.splitlines() if line.startswith("notice: ")]
+    from app import userdata
+
+    assert notices[1:] == list(userdata.read_csv_file(data, y="3").notices)
+    assert any("decimal points" in n for n in notices) and any("missing value" in n for n in notices)
+
+
+def test_a_name_cannot_end_the_carried_data(tmp_path, capsys):
+    data = tmp_path / "evil.csv"
+    data.write_text('"</script><script>alert(1)</script>",y\n1,2\n2,3\n', encoding="utf-8")
+    out = tmp_path / "evil.html"
+    assert run(["export", str(out), "--sections", "regression", "--data", str(data)], capsys)[0] == 0
+    page = out.read_text(encoding="utf-8")
+    assert "<script>alert(1)" not in page
+    [got] = _carried(out)
+    assert got.x_name == "</script><script>alert(1)</script>"
+
+
+@pytest.mark.parametrize("make, argv, words", [
+    (lambda p: p.write_bytes(b"PK\x03\x04" + bytes(range(256))), [], "not text but a binary file"),
+    (lambda p: p.write_text("day,temp_c\n", encoding="utf-8"), [], "header row (line 1) but no data"),
+    (lambda p: p.write_text("day,temp_c\n1,2\n2,warm\n", encoding="utf-8"), [], "Line 3"),
+    (lambda p: p.write_text("day,temp_c\n1,2\n2,3\n", encoding="utf-8"), ["--x", "dya"], "no column \u201cdya\u201d"),
+    (lambda p: p.write_text("day,temp_c\n1,2\n2,3\n", encoding="utf-8"), ["--sections", "sentence"],
+     "--data opens the regression section"),
+    (lambda p: p.write_text("day,temp_c\n1,2\n2,3\n", encoding="utf-8"), ["--dataset", "bump"],
+     "--data and --dataset"),
+    (None, [], "cannot read it"),
+])
+def test_export_with_a_bad_data_file_exits_2_with_one_line(make, argv, words, tmp_path, capsys):
+    data = tmp_path / "data.csv"
+    if make is not None:
+        make(data)
+    out = tmp_path / "out.html"
+    code, stdout, err = run(["export", str(out), "--data", str(data), *argv], capsys)
+    assert code == 2 and stdout == ""
+    assert err.startswith("attention-explorable export: error: ") and err.count("\n") == 1, err
+    assert words in err and "Traceback" not in err
+    assert not out.exists()
+
+
+def test_a_50_megabyte_data_file_is_refused_before_it_is_read(tmp_path, capsys, monkeypatch):
+    data = tmp_path / "huge.csv"
+    with open(data, "wb") as f:
+        f.truncate(50 * 1024 * 1024)      # sparse: 50 MB by its size, nothing written
+    opened = []
+    real_open = open
+    monkeypatch.setattr("builtins.open", lambda p, *a, **k: (opened.append(str(p)), real_open(p, *a, **k))[1])
+    code, _, err = run(["export", str(tmp_path / "out.html"), "--sections", "regression", "--data", str(data)], capsys)
+    assert code == 2 and "This file is 50 MB; the page reads files up to 5 MB." in err
+    assert str(data) not in opened
+
+
+def test_x_or_y_without_data_is_refused(tmp_path, capsys):
+    code, _, err = run(["export", str(tmp_path / "out.html"), "--x", "day"], capsys)
+    assert code == 2 and "--x picks a column of --data FILE" in err

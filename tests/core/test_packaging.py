@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 import zipfile
@@ -16,24 +17,40 @@ ROOT = Path(__file__).resolve().parents[2]
 
 @pytest.fixture(scope="module")
 def wheel(tmp_path_factory):
+    """The wheel of a clean copy of the sources: setuptools builds in ./build and keeps what is there, so a wheel of
+    the checkout itself would carry files deleted since its last build (app/live did)."""
+    src = tmp_path_factory.mktemp("src") / "attention-explorable"
+    shutil.copytree(ROOT, src, ignore=shutil.ignore_patterns(".git", ".venv", "build", "*.egg-info", "__pycache__",
+                                                             ".pytest_cache", ".hypothesis", "artifacts"))
     out = tmp_path_factory.mktemp("wheel")
-    r = subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(out), str(ROOT)],
+    r = subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(out), str(src)],
                        capture_output=True, text=True, timeout=600)
     assert r.returncode == 0, r.stderr
     (whl,) = out.glob("attention_explorable-*.whl")
     return whl
 
 
+def _shipped_sources() -> list[str]:
+    """Every data file (data/ is installed as attention_data) and every browser source and deploy config of app/,
+    as the wheel names them."""
+    data = [f"attention_data/{p.relative_to(ROOT / 'data').as_posix()}" for p in (ROOT / "data").rglob("*")
+            if p.is_file() and "__pycache__" not in p.parts and p.suffix != ".pyc"]
+    app = [p.relative_to(ROOT).as_posix() for ext in ("*.js", "*.conf") for p in (ROOT / "app").rglob(ext)]
+    return data + app
+
+
 def test_wheel_contains_data_and_browser_sources(wheel):
     names = set(zipfile.ZipFile(wheel).namelist())
-    for needed in ("attention_data/datasets/default.json", "attention_data/sentences.json",
-                   "attention_data/metric2d.json", "app/ui/mirror.js", "app/ui/common.js", "app/ui/theme.js",
-                   "app/regression/engine.js", "app/main.py", "attention/kernels.py", "app/sentence/engine.js",
-                   "app/learning/engine.js", "app/ideas/engine.js", "attention/lags.py", "attention/sequence.py",
-                   "app/deploy/nginx.conf", "app/ui/share.py", "app/ui/share.js",
-                   "attention_data/notebooks/lecture.ipynb", "attention_data/tours/regression.json",
-                   "app/tour/tour.js", "app/live/bridge.js", "app/live/server.py"):
+    shipped = _shipped_sources()
+    for needed in ("attention_data/senses.json", "attention_data/tours/lesson.json",
+                   "attention_data/tours/tour.schema.json", "attention_data/tours/examples/routing.json",
+                   "attention_data/examples/temperatures.csv", "app/ui/words.js", "app/ui/generator.js",
+                   "app/ui/train.js", "app/ui/worker.js", "app/ui/loader.js", "app/routing/engine.js"):
+        assert needed in shipped, needed                      # the list below is the repository's own
+    for needed in shipped + ["app/main.py", "app/plugin.py", "app/export.py", "app/ui/share.py", "attention/kernels.py",
+                             "attention/lags.py", "attention/sequence.py", "attention/learn_qk.py"]:
         assert needed in names, needed
+    assert not [n for n in names if n.startswith("app/live/")]   # gone from the sources, gone from the wheel
 
 
 def test_installed_package_runs_the_readout_from_another_directory(wheel, tmp_path):
