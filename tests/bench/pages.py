@@ -36,7 +36,7 @@ import time
 from pathlib import Path
 
 from tests.app.serverutil import ROOT
-from tests.browser.pageutil import CHROMIUM, LAUNCH_ARGS, block_outside
+from tests.browser.pageutil import CHROMIUM, DRAW_ALL_JS, LAUNCH_ARGS, block_outside
 
 PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True, "device_scale_factor": 2}
 LAPTOP = {"viewport": {"width": 1366, "height": 768}}
@@ -380,7 +380,7 @@ def chromium():
             browser.close()
 
 
-__all__ = ["ALL_DRAWN_JS", "BLOCKS_DRAWN_JS", "BLOCK_TIMINGS_JS", "DragProbe", "FAST_3G", "LAPTOP", "OPEN_PROBE_JS",
+__all__ = ["ALL_DRAWN_JS", "BLOCKS_DRAWN_JS", "BLOCK_TIMINGS_JS", "DRAW_ALL_JS", "DragProbe", "FAST_3G", "LAPTOP", "OPEN_PROBE_JS",
            "PHONE", "PHONE_CPU_SLOWDOWN", "PROJECTOR", "READOUTS_SHOWN_JS", "StaticServer", "async_chromium",
            "async_page", "chromium", "chromium_available", "exported_page", "interleave", "minimal_page", "minimal_root", "new_page", "visit",
            "write_minimal_page"]
