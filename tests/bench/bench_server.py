@@ -31,7 +31,7 @@ import time
 import numpy as np
 
 from tests.app.serverutil import (FAST_CLEANUP, ROOT, AppServer, BokehSession, Nginx, classroom, cpu_seconds, drive,
-                                  nginx_available, notice_problems, open_sessions, url_cases)
+                                  free_port, nginx_available, notice_problems, open_sessions, url_cases)
 from tests.app.serverutil import run as run_async
 
 SECTION = "server"
@@ -288,11 +288,15 @@ def nginx_rows(quick: bool) -> list[dict]:
     n, seconds = (10, 5.0) if quick else (100, 60.0)
     rows = []
     for procs in counts:
-        workers = [AppServer(extra=FAST_CLEANUP).launch() for _ in range(procs)]
+        # the browsers open the websocket at nginx's address: each worker allows it as an origin, as the header
+        # of app/deploy/nginx.conf tells a deployment to (--allow-host) -- without it every websocket gets a 403
+        port = free_port()
+        workers = [AppServer(cli_args=("--allow-host", f"127.0.0.1:{port}"), extra=FAST_CLEANUP).launch()
+                   for _ in range(procs)]
         try:
             for w in workers:
                 w.wait_ready()
-            with Nginx([w.port for w in workers]) as nginx:
+            with Nginx([w.port for w in workers], listen_port=port) as nginx:
                 result = run_async(classroom(nginx.base + "/main", n, seconds, via_page=True, open_concurrency=10))
             held = [w.log_text().count("WebSocket connection opened") for w in workers]
         finally:
