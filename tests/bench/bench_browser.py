@@ -23,7 +23,8 @@ repainted with the new data (its ``repaint`` is wrapped).
     at 60 a second, each stamped with the time the hand moved).  Wall time (target: median <= 1.5 s): from
     setting the rate to the path arriving in the page (the ``learn_generated`` source's new data, tagged with
     the rate); the worker's own share (from ``new Worker`` to its answer) in the note.  The drag (target p95
-    <= 16.7 ms): from each movement made during the training to the main plot's repaint with its query.
+    <= 16.7 ms): from each movement made during the training to the main plot's repaint with its query; the
+    same hand once the path is drawn gives the page's own share at n = 2000 (every move re-weighs 2000 keys).
 
 Without Chromium the module reports one row saying so.  Run directly (``python -m tests.bench.bench_browser
 [--quick]``) to print the rows.
@@ -255,6 +256,9 @@ async def _train_round(browser) -> dict:
         await probe.stroke(60 * 30, stop)          # at most 30 s
         await asyncio.wait_for(watcher, 60)
         arrived = await page.evaluate(PATH_OF_JS, [default, t0])
+        await probe.stroke(30)                     # the path drawn, then the same hand with nothing training
+        quiet = await page.evaluate("() => performance.now()")
+        await probe.stroke(120)
         workers = [w for w in await page.evaluate("() => window.__workers || []")
                    if w["lr"] == default and w["created"] >= t0]
         res = await probe.result()
@@ -262,8 +266,9 @@ async def _train_round(browser) -> dict:
         await ctx.close()
     end = arrived["at"]
     lat = [np.nan if x is None else x for t, x in zip(res["moves"], res["lat"]) if t0 <= t <= end]
+    after = [np.nan if x is None else x for t, x in zip(res["moves"], res["lat"]) if t >= quiet]
     worker = workers[0] if workers else {}
-    return {"wall_s": (end - t0) / 1e3, "lat": lat, "default": default, "n": worker.get("n"),
+    return {"wall_s": (end - t0) / 1e3, "lat": lat, "after": after, "default": default, "n": worker.get("n"),
             "worker_s": (worker["answered"] - worker["created"]) / 1e3 if worker.get("answered") else np.nan,
             "steps": arrived["steps"]}
 
@@ -287,6 +292,7 @@ def run(quick: bool) -> list[dict]:
     rounds, typed, generated, trained = got["rounds"], got["typed"], got["generated"], got["trained"]
     wall = [t["wall_s"] for t in trained]
     lat = [x for t in trained for x in t["lat"]]
+    after = [x for t in trained for x in t["after"]]
     where = f"{rounds} rounds, each a fresh page (the offline file, laptop 1366x768)"
     return [
         _ms_row("#25 (f) a typed sentence (32 and 6 tokens in turn, new words) -> the matrix drawn, from the box's "
@@ -307,6 +313,8 @@ def run(quick: bool) -> list[dict]:
                 lat, target=f"p95 <= {TARGET_DRAG_P95_MS} ms", meets=p95(lat) <= TARGET_DRAG_P95_MS,
                 note=f"{where}; movements at 60 a second made between setting the rate and the path's arrival "
                      f"({', '.join(str(len(t['lat'])) for t in trained)} per round)"),
+        _ms_row("#25 (h) the same drag once the path is drawn, nothing training (the n = 2000 page's own share, for "
+                "comparison)", after, note=f"{where}; a stroke of 120 moves after one of 30 once the path arrived"),
     ]
 
 
