@@ -12,7 +12,10 @@ Variants are visited in interleaved rounds (the order rotating), after one unmea
 
 (a) a phone: 390 x 844, touch, device scale 2, CPU slowed 4x (CDP Emulation.setCPUThrottlingRate): first
     readouts and every block for the offline file and the served page, the minimal page the same way;
-    offline / minimal and served / minimal, first readouts (target <= 2).
+    offline / minimal and served / minimal, first readouts (target <= 2).  With the environment variable
+    ``BENCH_OLD_PAGE`` naming an earlier exported file (an HTML file, e.g. the page before the loader), that
+    file is visited in the same rounds too (offline, its first readouts: BokehJS draws it whole), and the row
+    gives offline / old page: the before and after of one run.
 (b) a projector: 1920 x 1080, ``?present=1`` against the normal page, offline and served, first readouts;
     present / normal (target <= 1.5).
 (c) a drag while the sections draw: 1366 x 768, not slowed, the offline file.  From the moment the first
@@ -37,9 +40,11 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import os
 import random
 import sys
 import time
+from pathlib import Path
 
 import numpy as np
 
@@ -98,14 +103,29 @@ def _ratio(num, den) -> float:
     return median(num) / median(den)
 
 
+def old_page() -> Path | None:
+    """The earlier exported file named by ``BENCH_OLD_PAGE``, if that names a file (else None)."""
+    path = os.environ.get("BENCH_OLD_PAGE")
+    if not path:
+        return None
+    path = Path(path).resolve()
+    if not path.is_file():
+        raise ValueError(f"BENCH_OLD_PAGE={path} is not a file: name an exported HTML file, or unset it")
+    return path
+
+
 def phone_rows(browser, live, rounds: int, warmup: int) -> list[dict]:
     offline, minimal = P.exported_page().as_uri(), P.minimal_page().as_uri()
     phone = dict(cpu_slowdown=P.PHONE_CPU_SLOWDOWN, wait_all=True)
-    got = P.interleave(rounds, {
+    variants = {
         "offline": lambda: P.visit(browser, offline, P.PHONE, block=True, **phone),
         "served": lambda: P.visit(browser, live.url, P.PHONE, **phone),
         "minimal": lambda: P.visit(browser, minimal, P.PHONE, block=True, **phone),
-    }, warmup=warmup)
+    }
+    old = old_page()
+    if old is not None:
+        variants["old"] = lambda: P.visit(browser, old.as_uri(), P.PHONE, block=True, **phone)
+    got = P.interleave(rounds, variants, warmup=warmup)
     first = {k: _key(v, "readouts_ms") for k, v in got.items()}
     every = {k: _key(v, "all_ms") for k, v in got.items()}
     where = "phone 390x844, CPU 4x"
@@ -127,6 +147,17 @@ def phone_rows(browser, live, rounds: int, warmup: int) -> list[dict]:
                               note=f"ratio of the medians; each round's: {', '.join(f'{x:.2f}' for x in per)}; "
                                    f"every block drawn: {_ratio(every[key], first['minimal']):.2f}x the minimal "
                                    f"page's"))
+    if old is not None:
+        rows.append(_ms_row(f"#24 (a) {where}: the old page ({old.name}), navigation -> first readouts (drawn whole)",
+                            first["old"], note=f"BENCH_OLD_PAGE={old}; {len(first['old'])} interleaved rounds; "
+                                               f"{_ratio(first['old'], first['minimal']):.2f}x the minimal page's"))
+        r = _ratio(first["offline"], first["old"])
+        per = [a / b for a, b in zip(first["offline"], first["old"])]
+        rows.append(ratio_row(SECTION, f"#24 (a) {where}: offline file / the old page, first readouts: {r:.2f}x", r,
+                              n_runs=len(per), per_round=per,
+                              note=f"ratio of the medians; each round's: {', '.join(f'{x:.2f}' for x in per)}; "
+                                   f"every block drawn: {_ratio(every['offline'], first['old']):.2f}x the old "
+                                   f"page's first readouts"))
     return rows
 
 
