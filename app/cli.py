@@ -107,7 +107,8 @@ def _state_from_args(args):
             raise ValueError(f"--{key} must be one of {', '.join(s['choices'])}, got {v!r}")
         values[key] = v
     if values.get("dataset") == "generated":
-        raise ValueError("--dataset generated needs the served app; the offline file carries the shipped datasets")
+        raise ValueError("--dataset takes a shipped dataset; for generated samples open the file with a link such as "
+                         "?dataset=generated&fn=wave&n=200&seed=7, or give your own with --data FILE")
     if getattr(args, "present", False):
         values["present"] = True
     return ExplorableState(**values)

@@ -19,7 +19,7 @@ from functools import partial
 
 import pytest
 
-from tests.browser.pageutil import ROOT, free_port, model_prop, wait_ready
+from tests.browser.pageutil import ROOT, free_port, model_prop, plot_geometry, wait_ready
 
 SLOW = 90000
 PAGE = """<!doctype html><html><head><meta charset="utf-8"><title>Week 5: attention</title>
@@ -83,8 +83,9 @@ def _wait_sized(page, frame, frame_id):
 
 
 def test_the_offline_file_in_an_iframe_on_a_static_course_page(static_site, static_file, browser):
+    """The README's frame: as tall as the window, the page scrolling inside it with its figure pinned."""
     (lang, html), = readme_blocks("offline-iframe")
-    assert lang == "html" and 'src="lecture.html?' in html
+    assert lang == "html" and 'src="lecture.html?' in html and "height:100vh" in html
     site, base = static_site
     shutil.copy(static_file, site / "lecture.html")
     (site / "index.html").write_text(PAGE.format(snippet=html), encoding="utf-8")
@@ -92,7 +93,14 @@ def test_the_offline_file_in_an_iframe_on_a_static_course_page(static_site, stat
     try:
         assert model_prop(frame, "query_slider", "value") == 2.5  # the state in the iframe's src
         assert model_prop(frame, "bandwidth_slider", "value") == pytest.approx(-0.5229, abs=1e-3)
-        assert _wait_sized(page, frame, "explorable") > 1400  # the snippet's 1400 px: the whole page is taller
+        frame.wait_for_function("() => AttnPage.allDrawn()", timeout=SLOW)
+        height = page.evaluate("() => document.getElementById('explorable').getBoundingClientRect().height")
+        assert height == page.viewport_size["height"]          # 100vh, kept: nothing resizes the frame
+        assert frame.evaluate("() => document.documentElement.scrollHeight") > 3 * height
+        frame.evaluate("() => window.scrollTo(0, 800)")
+        frame.wait_for_function("() => window.scrollY >= 800")
+        g = plot_geometry(frame)                               # the figure stays in the frame's view
+        assert 0 <= g["top"] and g["top"] + g["height"] <= height, g
         assert outside == []
     finally:
         ctx.close()

@@ -90,6 +90,7 @@ def test_caption_mentions_temperature_and_kernel(capsys):
     (["readout", "--bandwidth", "0.62"], "--query"),
     (["readout", "--query", "3.2"], "--bandwidth"),
     (["readout", "--query", "3.2", "--bandwidth", "0.62", "--json", "--bogus"], "--bogus"),
+    (["export", "/tmp/never-written.html", "--dataset", "generated"], "?dataset=generated&fn="),
     (["serve", "--num-procs", "0"], "--num-procs"),
     (["serve", "--num-procs", "two"], "--num-procs"),
     (["serve", "--unused-session-lifetime", "-5"], "--unused-session-lifetime"),
