@@ -21,7 +21,7 @@ SECTION = "learn"
 TARGET_STEP_1D_US = 200.0      # one bandwidth step, default dataset (n = 24)
 TARGET_STEP_2D_US = 2000.0     # one metric step, n = 200
 TARGET_PATHS_US = 1e6          # every path the learning section ships, computed once per process
-TARGET_PLAYBACK_US = 50000.0   # served page, playing: a new step drawn every 50 ms (>= 20 steps a second)
+TARGET_PLAYBACK_US = 50000.0   # the page, playing: a new step drawn every 50 ms (>= 20 steps a second)
 
 
 def _time(fn, repeats: int, warmup: int = 5) -> np.ndarray:
@@ -143,8 +143,7 @@ def _section_rows(quick: bool) -> list[dict]:
 
     state = ExplorableState()
     rows.append(_row("learning section: build the Bokeh models (paths cached)",
-                     _time(lambda: lv.build_learning(state, mode="served",
-                                                     regression=build_regression(state, mode="served")),
+                     _time(lambda: lv.build_learning(state, regression=build_regression(state)),
                            3 if quick else 10, warmup=1),
                      note="includes building the regression view it drives"))
     rate = _playback_row(windows=1 if quick else 3)
@@ -192,52 +191,57 @@ _SLIDER_JS = """(ms) => new Promise((resolve) => {
 })"""
 
 
+_READY_JS = """() => { const m = window.Bokeh && Bokeh.documents[0] &&
+  Bokeh.documents[0].get_model_by_name('learn_bw_readout'); return !!(m && m.text.includes('Step 0')); }"""
+
+
+def _fresh_page(browser, url: str):
+    """A fresh page of the offline file, every block drawn (the Play button's view exists), the path at step 0."""
+    from tests.bench import pages as P
+
+    ctx, page, _cdp, _t = P.new_page(browser, {"viewport": {"width": 1280, "height": 900}}, block=True)
+    page.goto(url, wait_until="commit")
+    page.wait_for_function(P.READOUTS_SHOWN_JS, polling=100, timeout=120000)
+    page.evaluate(P.DRAW_ALL_JS)
+    page.wait_for_function(_READY_JS, polling=100, timeout=120000)
+    return ctx, page
+
+
 def _playback_row(windows: int):
-    """Steps per second drawn while the served page plays the bandwidth's path (headless Chromium)."""
-    try:
-        from playwright.sync_api import sync_playwright
+    """Steps per second drawn while the page (the offline file: the served page sends the same bytes) plays the
+    bandwidth's path (headless Chromium)."""
+    from tests.bench import pages as P
 
-        from tests.browser.pageutil import CHROMIUM, LAUNCH_ARGS, free_port, start_server, stop_server
-    except ImportError:
+    if not P.chromium_available():
         return None
-    import os
-
-    if not os.path.exists(CHROMIUM):
-        return None
-    port = free_port()
-    proc = start_server(port)
+    url = P.exported_page().as_uri()
     intervals, rates, changes, ceiling = [], [], [], []
-    try:
-        with sync_playwright() as pw:
-            browser = pw.chromium.launch(executable_path=CHROMIUM, args=LAUNCH_ARGS)
-            page = browser.new_page(viewport={"width": 1280, "height": 900})
-            for _ in range(windows):
-                page.goto(f"http://127.0.0.1:{port}/main")
-                page.wait_for_function("() => { const m = window.Bokeh && Bokeh.documents[0] && "
-                                       "Bokeh.documents[0].get_model_by_name('learn_bw_readout');"
-                                       " return m && m.text.includes('Step 0'); }", timeout=120000)
+    with P.chromium() as browser:
+        for _ in range(windows):
+            ctx, page = _fresh_page(browser, url)
+            try:
                 r = page.evaluate(_PLAYBACK_JS, 2000)
-                drawn = np.asarray(r["drawn"])
-                intervals += np.diff(drawn).tolist()
-                rates.append(len(drawn) / (r["ms"] / 1000))
-                changes.append(r["changes"] / (r["ms"] / 1000))
-                page.goto(f"http://127.0.0.1:{port}/main")
-                page.wait_for_function("() => { const m = window.Bokeh && Bokeh.documents[0] && "
-                                       "Bokeh.documents[0].get_model_by_name('learn_bw_readout');"
-                                       " return m && m.text.includes('Step 0'); }", timeout=120000)
+            finally:
+                ctx.close()
+            drawn = np.asarray(r["drawn"])
+            intervals += np.diff(drawn).tolist()
+            rates.append(len(drawn) / (r["ms"] / 1000))
+            changes.append(r["changes"] / (r["ms"] / 1000))
+            ctx, page = _fresh_page(browser, url)
+            try:
                 r = page.evaluate(_SLIDER_JS, 2000)
-                ceiling.append(len(r["drawn"]) / (r["ms"] / 1000))
-            browser.close()
-    finally:
-        stop_server(proc)
+            finally:
+                ctx.close()
+            ceiling.append(len(r["drawn"]) / (r["ms"] / 1000))
     if len(intervals) < 2:
         return None
-    row = _row("served page, playing the bandwidth's path: time between steps drawn",
+    row = _row("the page, playing the bandwidth's path: time between steps drawn",
                np.asarray(intervals) * 1e3, target=TARGET_PLAYBACK_US,
-               note=f"headless Chromium 1280x900, over {windows} x 2 s: {np.median(rates):.1f} steps drawn/s "
-                    f"({np.median(changes):.1f} steps set/s); each step redraws the regression's main, weights, "
-                    f"entropy and bias-variance plots and the learning plots. Ceiling on the same page and "
-                    f"machine, the bandwidth slider alone set every 40 ms: {np.median(ceiling):.1f} redraws/s")
+               note=f"the offline file in headless Chromium 1280x900, every block drawn, over {windows} x 2 s: "
+                    f"{np.median(rates):.1f} steps drawn/s ({np.median(changes):.1f} steps set/s); each step redraws "
+                    f"the regression's main, weights, entropy and bias-variance plots and the learning plots. "
+                    f"Ceiling on the same page and machine, the bandwidth slider alone set every 40 ms: "
+                    f"{np.median(ceiling):.1f} redraws/s")
     row["steps_per_s"] = float(np.median(rates))
     row["slider_redraws_per_s"] = float(np.median(ceiling))
     return row

@@ -1,15 +1,15 @@
 """Benchmarks of the page at / of ``panel serve`` (app/plugin.py, what ``attention-explorable serve`` runs) and of
-the same file on nginx: issue #25's goals, one row each.
+the same file on nginx: what a class of visits costs the server, one row each.
 
 ``run(quick)`` returns rows for tests/bench/__main__.py (section "live server").  The page is built once per
 server and every visit gets the same bytes; the browser computes everything, so a visit costs the server one
 reply.  Servers run on 127.0.0.1 (tests/app/serverutil.py) at the CLI's default log level.
 
-1. server CPU per visit (target <= 10 ms): real Chromium visits to the README's command (``panel serve
-   app/main.py --plugins app.plugin``), each a fresh browser context that waits until the readouts are written;
-   the CPU time of the server's process group (per thread from /proc/PID/task/*/schedstat, ns resolution)
-   from one visit's start to the next visit's start on the same server.  The same visits give load ->
-   interactive, interleaved with the offline file's.
+1. server CPU per visit (target <= 10 ms): real Chromium visits to ``attention-explorable serve`` (which
+   becomes ``panel serve app/main.py --plugins app.plugin``), each a fresh browser context that waits until the
+   readouts are on screen (tests/bench/pages.py's open probe); the CPU time of the server's process group (per
+   thread from /proc/PID/task/*/schedstat, ns resolution) from one visit's start to the next visit's start on
+   the same server.  The same visits give load -> interactive, interleaved with the offline file's.
 2. a class arriving together: 100 clients at once (asyncio, raw HTTP/1.1), each GET / with
    Accept-Encoding: gzip, whole body read; the time until the last one is served (7 runs).  (a) one
    ``attention-explorable serve`` process, (b) nginx serving the exported file from disk
@@ -44,8 +44,9 @@ from pathlib import Path
 
 import numpy as np
 
-from tests.app.serverutil import ROOT, AppServer, LiveServer, Nginx, free_port, nginx_available, url_cases
+from tests.app.serverutil import ROOT, LiveServer, Nginx, nginx_available, url_cases
 from tests.app.serverutil import run as run_async
+from tests.bench import pages as P
 from tests.bench.bench_server import seconds_row
 
 SECTION = "live server"
@@ -56,12 +57,6 @@ TARGET_MB_PER_VISIT = 0.1
 TARGET_CHURN_FRACTION = 0.10
 TIMEOUT = 60.0                      # any one HTTP exchange
 SERVER_ARGS = ("--log-level", "warning")   # the CLI's default: no access log line per request
-
-
-def readme_command(port: int) -> list[str]:
-    """The README's command for the page at / (and Panel's app at /main), on 127.0.0.1:``port``."""
-    return [sys.executable, "-m", "panel", "serve", "app/main.py", "--plugins", "app.plugin",
-            "--port", str(port), "--address", "127.0.0.1"]
 
 
 def _row(name, seconds, *, target=None, meets=None, note="", **extra):
@@ -268,64 +263,49 @@ def _exported():
 
 # -- 1: Chromium visits ----------------------------------------------------------------------------------------
 
-def browser_rows(quick: bool) -> list[dict]:
-    """Server CPU per Chromium visit through the README's command, and load -> interactive against the file."""
-    try:
-        from tests.bench.bench_browser import CHROMIUM, LAUNCH_ARGS, READY_AT_JS
-    except Exception as e:  # noqa: BLE001
-        return [_row(f"browser rows skipped: {e!r}", [])]
-    if not Path(CHROMIUM).exists():
-        return [_row(f"browser rows skipped: Chromium not found at {CHROMIUM}", [])]
-    from playwright.sync_api import sync_playwright
+def _visit_first_readouts(browser, url: str, *, block: bool) -> float:
+    """One visit in a fresh context at 1280 x 900: ms from the navigation's start to the first readouts on screen."""
+    return P.visit(browser, url, {"viewport": {"width": 1280, "height": 900}}, block=block)["readouts_ms"]
 
+
+def browser_rows(quick: bool) -> list[dict]:
+    """Server CPU per Chromium visit to ``attention-explorable serve``, and load -> interactive against the file."""
+    if not P.chromium_available():
+        return [_row(f"browser rows skipped: Chromium not found at {P.CHROMIUM}", [])]
     visits = 5 if quick else 12
-    port = free_port()
-    server = AppServer(port=port)
-    server.cmd = readme_command(port)
-    server.app_name = ""   # wait for the page at /: a probe of /main would open a session, freed during the visits
     tti = {"served": [], "offline": []}
     starts = []   # (schedstat s, tick s) of the server's group at each visit's start
-    with _exported() as folder, contextlib.ExitStack() as stack, sync_playwright() as pw:
-        stack.callback(server.cleanup)
-        server.launch().wait_ready(timeout=300)
-        targets = [("served", server.base + "/"), ("offline", (folder / "index.html").as_uri())]
-        browser = pw.chromium.launch(executable_path=CHROMIUM, args=LAUNCH_ARGS)
-        try:
-            # round 0 warms up (Chromium's caches); the last round only closes the CPU interval of the one before
-            for rnd in range(visits + 2):
-                for key, url in targets:
-                    if key == "served":
-                        starts.append(group_cpu(server.pid))
-                    if rnd == visits + 1:
-                        break
-                    ctx = browser.new_context(viewport={"width": 1280, "height": 900})
-                    try:
-                        page = ctx.new_page()
-                        page.goto(url, timeout=90000)
-                        t = page.wait_for_function(READY_AT_JS, polling="raf", timeout=90000).json_value()
-                    finally:
-                        ctx.close()
-                    if 1 <= rnd <= visits:
-                        tti[key].append(t / 1e3)
-        finally:
-            browser.close()
+    offline = P.exported_page().as_uri()
+    with _live() as server, P.chromium() as browser:
+        targets = [("served", server.url), ("offline", offline)]
+        # round 0 warms up (Chromium's caches); the last round only closes the CPU interval of the one before
+        for rnd in range(visits + 2):
+            for key, url in targets:
+                if key == "served":
+                    starts.append(group_cpu(server.pid))
+                if rnd == visits + 1:
+                    break
+                t = _visit_first_readouts(browser, url, block=key == "offline")
+                if 1 <= rnd <= visits:
+                    tti[key].append(t / 1e3)
         errors = server.error_lines()
+        command = "attention-explorable " + " ".join(server.cmd[3:server.cmd.index("--")])
     s = starts[1:]   # from the start of visit 1 to the start of the closing round
     sched = [b[0] - a[0] for a, b in zip(s, s[1:])]
     ticks = [b[1] - a[1] for a, b in zip(s, s[1:])]
     med, p95 = float(np.median(sched)), _p95(sched)
     ratio = float(np.median(tti["served"]) / np.median(tti["offline"]))
-    return [_row("the README's panel serve: server CPU per Chromium visit (page until readouts written)", sched,
+    return [_row("attention-explorable serve: server CPU per Chromium visit to / (page until readouts shown)", sched,
                  target=f"p95 <= {TARGET_CPU_PER_VISIT_S * 1e3:.0f} ms",
                  meets=not errors and p95 <= TARGET_CPU_PER_VISIT_S,
-                 note=f"`{' '.join(readme_command(port)[2:])}`; a fresh browser context each; CPU of the server's "
-                      f"process group (per-thread schedstat, ns) from one visit's start to the next one's, the "
-                      f"offline file's visit in between; {np.mean(ticks) * 1e3:.0f} ms by utime+stime ticks; "
+                 note=f"`{command}` (Panel's server with app/plugin.py); a fresh browser context each; CPU of the "
+                      f"server's process group (per-thread schedstat, ns) from one visit's start to the next one's, "
+                      f"the offline file's visit in between; {np.mean(ticks) * 1e3:.0f} ms by utime+stime ticks; "
                       f"errors logged {len(errors)}",
                  cpu_per_visit_s=med, errors=len(errors)),
-            _row("the page at /: load -> interactive (navigation start to readouts written)", tti["served"],
+            _row("the page at /: load -> interactive (navigation start to readouts shown), 1280x900", tti["served"],
                  ratio=ratio, note=f"{ratio:.2f}x the offline file's median (the row below; visits interleaved)"),
-            _row("offline file: load -> interactive", tti["offline"])]
+            _row("offline file: load -> interactive, 1280x900", tti["offline"])]
 
 
 # -- 2: a class arriving together ----------------------------------------------------------------------------

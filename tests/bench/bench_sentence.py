@@ -1,5 +1,4 @@
-"""Benchmarks of the self-attention section: a typed sentence (offline file) and head / word switches (served),
-all in the browser.
+"""Benchmarks of the self-attention section: a typed sentence and head / word switches, all in the browser.
 
 ``run(quick)`` returns rows for tests/bench/__main__.py (section "sentence"):
 
@@ -10,8 +9,12 @@ all in the browser.
   to the matrix, bar and sense plots all repainted, and the engine's share before any paint.  Two cases:
   32-token sentences one after another (the matrix keeps its size), and a 32-token sentence typed over a
   5-token one (the matrix grows, the section is laid out again: the first sentence a student types).
-* served page, switching the head / the selected word -> redrawn (target p95 <= 20 ms, all in the browser):
-  from setting the widget's value to the plots' repaint, for the default sentence and for 32 tokens.
+* switching the head / the selected word -> redrawn (target p95 <= 20 ms, all in the browser): from setting
+  the widget's value to the plots' repaint, for the default sentence and for 32 tokens.
+
+Every page is the offline file (the served page, app/plugin.py, sends the same bytes) with every block drawn
+(``AttnPage.ensure`` of each section) before anything is measured.  Issue #25's row (f) in bench_browser times
+a sentence a real keyboard types, from the box's change event; the rows here write the box's value directly.
 
 Times are taken inside the page with ``performance.now()``; a plot counts as drawn when its view has
 repainted (BokehJS paints on the next animation frame, so the figures include that wait).  Without Chromium
@@ -21,13 +24,10 @@ the browser rows are replaced by one row saying so.
 from __future__ import annotations
 
 import os
-import shutil
-import subprocess
-import sys
-import tempfile
-from pathlib import Path
 
 import numpy as np
+
+from tests.bench import pages as P
 
 SECTION = "sentence"
 TARGET_TYPED_P95_US = 50_000.0
@@ -112,30 +112,37 @@ def typed_sentences(count: int, every_other: str | None = None) -> list[str]:
     return out
 
 
-def _open(page, url):
-    page.goto(url)
+def _open(browser):
+    """A fresh page of the offline file, every block drawn, the sentence section's readouts written; the
+    matrix scrolled into view and its plots instrumented.  Returns (context, page)."""
+    ctx, page, _cdp, _t = P.new_page(browser, {"viewport": {"width": 1280, "height": 900}}, block=True)
+    page.set_default_timeout(60000)
+    page.goto(P.exported_page().as_uri(), wait_until="commit")
+    page.wait_for_function(P.READOUTS_SHOWN_JS, polling=100, timeout=120000)
+    page.evaluate(P.DRAW_ALL_JS)
     page.wait_for_function("""() => { const d = window.Bokeh && Bokeh.documents[0];
       const m = d && d.get_model_by_name('sentence_readouts'); return !!(m && m.text.includes('max weight')); }""")
     page.evaluate("""() => Bokeh.index.find_one(Bokeh.documents[0].get_model_by_name('attention_heatmap'))
       .el.scrollIntoView({ block: 'center' })""")
-    assert page.evaluate(INSTRUMENT_JS) == 3
+    if page.evaluate(INSTRUMENT_JS) != 3:
+        raise RuntimeError("the sentence section's three plots are not all drawn")
+    return ctx, page
 
 
 PLOTS = ["attention_heatmap", "row_bars", "sense_plot"]
 
 
-def _typed_rows(browser, url: str, n_sent: int) -> list[dict]:
+def _typed_rows(browser, n_sent: int) -> list[dict]:
     """The offline file: typed 32-token sentences, one after another and over a 5-token one."""
     rows = []
     for label, every_other in (("one 32-token sentence after another", None),
                                ("over a 5-token sentence: the matrix grows", SHORT)):
-        page = browser.new_page(viewport={"width": 1280, "height": 900})
-        page.set_default_timeout(60000)
-        page.route("**/*", lambda route: route.continue_() if route.request.url.startswith(("file:", "data:"))
-                   else route.abort())
-        _open(page, url)
+        ctx, page = _open(browser)
         values = typed_sentences(n_sent + 1, every_other)
-        ms = np.array(page.evaluate(MEASURE_JS, ["sentence_input", "value", values, "attention_cells", PLOTS]))
+        try:
+            ms = np.array(page.evaluate(MEASURE_JS, ["sentence_input", "value", values, "attention_cells", PLOTS]))
+        finally:
+            ctx.close()
         step = 2 if every_other else 1
         ms = ms[step::step]   # the 32-token sentences only, less the first (a warm-up: the JIT's first run)
         rows.append(_row(f"offline file: typed sentence, 32 tokens -> matrix drawn ({label})", ms[:, 2] * 1e3,
@@ -145,7 +152,6 @@ def _typed_rows(browser, url: str, n_sent: int) -> list[dict]:
                          ms[:, 0] * 1e3))
         rows.append(_row(f"offline file: typed sentence, 32 tokens: engine only, before the paint ({label})",
                          ms[:, 1] * 1e3, note="from the text box's new value to the matrix's new cells"))
-        page.close()
     return rows
 
 
@@ -168,39 +174,24 @@ def _switch_rows(page, n_switch: int, label: str) -> list[dict]:
 
 
 def _browser_rows(quick: bool) -> list[dict]:
-    from tests.browser.pageutil import CHROMIUM, LAUNCH_ARGS
-
-    if not Path(CHROMIUM).exists():
+    if not P.chromium_available():
         return [{"section": SECTION, "name": "browser timings", "median_us": None, "p95_us": None, "n_runs": 0,
-                 "note": f"skipped: Chromium not found at {CHROMIUM}"}]
-    from playwright.sync_api import sync_playwright
-
-    from tests.app.serverutil import FAST_CLEANUP, ROOT, AppServer
-
+                 "note": f"skipped: Chromium not found at {P.CHROMIUM}"}]
     n_sent, n_switch = (8, 12) if quick else (40, 60)
     rows = []
-    tmp = Path(tempfile.mkdtemp(prefix="explorable-bench-"))
-    try:
-        html = tmp / "lecture.html"
-        subprocess.run([sys.executable, "-m", "app.cli", "export", str(html)], cwd=ROOT, check=True,
-                       capture_output=True, text=True)
-        with AppServer(extra=FAST_CLEANUP) as srv, sync_playwright() as pw:
-            browser = pw.chromium.launch(executable_path=CHROMIUM, args=LAUNCH_ARGS)
-            try:
-                rows += _typed_rows(browser, html.as_uri(), n_sent)
-                page = browser.new_page(viewport={"width": 1280, "height": 900})
-                page.set_default_timeout(60000)
-                _open(page, srv.url)
-                rows += _switch_rows(page, n_switch, "5 tokens, the default sentence")
-                page.evaluate("(s) => { Bokeh.documents[0].get_model_by_name('sentence_input').value = s; }",
-                              " ".join(WORDS32))
-                page.wait_for_function("() => Bokeh.documents[0].get_model_by_name('sentence_tokens')"
-                                       ".data.tok.length === 32")
-                rows += _switch_rows(page, n_switch, "32 tokens")
-            finally:
-                browser.close()
-    finally:
-        shutil.rmtree(tmp, ignore_errors=True)
+    P.exported_page()
+    with P.chromium() as browser:
+        rows += _typed_rows(browser, n_sent)
+        ctx, page = _open(browser)
+        try:
+            rows += _switch_rows(page, n_switch, "5 tokens, the default sentence")
+            page.evaluate("(s) => { Bokeh.documents[0].get_model_by_name('sentence_input').value = s; }",
+                          " ".join(WORDS32))
+            page.wait_for_function("() => Bokeh.documents[0].get_model_by_name('sentence_tokens')"
+                                   ".data.tok.length === 32")
+            rows += _switch_rows(page, n_switch, "32 tokens")
+        finally:
+            ctx.close()
     return rows
 
 

@@ -8,13 +8,18 @@ in count and time.
 * round trip: one session moves the query slider (the browser computes the page; Python's callback sets
   ``e.query``); from sending the change to the server's OK.  Also the same with Nagle's algorithm left on
   (Bokeh's default, which app/serving.py switches off), and the cost of opening a session.
-* class: one server, a class that grows to N = 10, 50, 100, 200 open sessions; at each N every session makes
-  that change once a second for 60 s: round trip p50/p95, the server's RSS against N (MB per additional
-  session, a least-squares slope), its CPU use, and how long the newcomers took to open.
-* churn: 500 sessions opened and closed; RSS after the unused-session cleanup against the warmed-up
+* class: one server, a class that grows to N = 10, 50, 100 open sessions; at each N every session makes that
+  change once a second for 20 s: round trip p50/p95, the server's RSS against N (MB per additional session, a
+  least-squares slope), its CPU use, and how long the newcomers took to open.
+* churn: 100 sessions opened and closed; RSS after the unused-session cleanup against the warmed-up
   baseline, and how many page objects are still alive (tests/app/probe_app.py's census).
-* nginx: app/deploy/nginx.conf in front of 1, 2 and 4 workers, 100 browsers' sessions (page, then websocket).
-* hostile links: 500 query strings, each a session (the CI test runs 100).
+* nginx: app/deploy/nginx.conf in front of 1 and 2 workers, 30 browsers' sessions (page, then websocket).
+* hostile links: 100 query strings, each a session (as the CI test).
+
+These sessions are Panel's app at /main (the notebook component), not the page a class opens at / (that is
+bench_live): each costs the server about 2 s of CPU to build, so a full run keeps to the sizes above (about
+10 minutes on 2 cores).  The earlier sizes (N up to 200 for 60 s each, 500 sessions of churn, 1, 2 and 4 workers
+with 100 browsers, 500 links) made most of the 50 minutes a whole ``make bench`` took.
 
 The load generator runs in this process and shares the machine's cores with the server(s): on 2 cores the
 figures for many sessions are pessimistic, and every row says how busy the machine was (load average).
@@ -31,7 +36,7 @@ import time
 import numpy as np
 
 from tests.app.serverutil import (FAST_CLEANUP, ROOT, AppServer, BokehSession, Nginx, classroom, cpu_seconds, drive,
-                                  nginx_available, notice_problems, open_sessions, url_cases)
+                                  free_port, nginx_available, notice_problems, open_sessions, url_cases)
 from tests.app.serverutil import run as run_async
 
 SECTION = "server"
@@ -111,7 +116,7 @@ def roundtrip_rows(quick: bool) -> list[dict]:
         rows.append(_row("1 session: move the query slider -> Python sets e.query -> server's OK", rtts,
                          target=f"p95 <= {TARGET_ROUNDTRIP_P95_S * 1e3:.0f} ms", meets=p95 <= TARGET_ROUNDTRIP_P95_S,
                          note=f"errors {len(errors)}; TCP_NODELAY on (app/serving.py)"))
-        walls, cpus, n_models = run_async(_opens(srv.url, 5 if quick else 20, srv.pid))
+        walls, cpus, n_models = run_async(_opens(srv.url, 5 if quick else 10, srv.pid))
         rows.append(_row(f"open a session: page built in Python and pulled ({n_models} models)", walls,
                          note="wall time, one at a time"))
         rows.append(_row("open a session: server CPU time per session", cpus,
@@ -135,8 +140,8 @@ def class_rows(quick: bool) -> list[dict]:
     Each stage reports the round trips of every open session under load, the arrival of the new sessions,
     the server's RSS and CPU use, and the load generator's own CPU use (it shares the machine).
     """
-    sizes = (10,) if quick else (10, 50, 100, 200)
-    seconds = 5.0 if quick else 60.0
+    sizes = (10,) if quick else (10, 50, 100)
+    seconds = 5.0 if quick else 20.0
     rows, rss_points, sessions = [], [], []
     with AppServer(extra=FAST_CLEANUP) as srv:
         run_async(_opens(srv.url, 2, srv.pid))  # warm the process (imports, caches)
@@ -230,12 +235,12 @@ async def _churn(url: str, k: int, concurrency: int = 10):
 def churn_rows(quick: bool) -> list[dict]:
     """Open and close ``k`` sessions (10 at a time); does the server's memory come back after the cleanup?
 
-    The baseline is taken after a warm-up of the same pattern (50 sessions): Python's allocators keep the
+    The baseline is taken after a warm-up of the same pattern (20 sessions, 10 at a time): Python's allocators keep the
     memory of the most sessions ever open at once, and reuse it, so a first burst raises the RSS once.  The
     census (tests/app/probe_app.py) counts what Python still holds: pages, documents, objects, memory blocks.
     """
-    k = 40 if quick else 500
-    warm = 10 if quick else 50
+    k = 40 if quick else 100
+    warm = 10 if quick else 20
     settle = 5.0  # > lifetime 2 s + check 1 s
     with AppServer(script=PROBE_APP, extra=FAST_CLEANUP) as srv:
         run_async(_churn(srv.url, 2))
@@ -284,15 +289,19 @@ def nginx_rows(quick: bool) -> list[dict]:
     if not nginx_available():
         return [{"section": SECTION, "name": "nginx scale-out: skipped (nginx not installed)", "median_us": None,
                  "p95_us": None, "n_runs": 0}]
-    counts = (2,) if quick else (1, 2, 4)
-    n, seconds = (10, 5.0) if quick else (100, 60.0)
+    counts = (2,) if quick else (1, 2)
+    n, seconds = (10, 5.0) if quick else (30, 20.0)
     rows = []
     for procs in counts:
-        workers = [AppServer(extra=FAST_CLEANUP).launch() for _ in range(procs)]
+        # the browsers open the websocket at nginx's address: each worker allows it as an origin, as the header
+        # of app/deploy/nginx.conf tells a deployment to (--allow-host) -- without it every websocket gets a 403
+        port = free_port()
+        workers = [AppServer(cli_args=("--allow-host", f"127.0.0.1:{port}"), extra=FAST_CLEANUP).launch()
+                   for _ in range(procs)]
         try:
             for w in workers:
                 w.wait_ready()
-            with Nginx([w.port for w in workers]) as nginx:
+            with Nginx([w.port for w in workers], listen_port=port) as nginx:
                 result = run_async(classroom(nginx.base + "/main", n, seconds, via_page=True, open_concurrency=10))
             held = [w.log_text().count("WebSocket connection opened") for w in workers]
         finally:
@@ -311,7 +320,7 @@ def nginx_rows(quick: bool) -> list[dict]:
 def url_rows(quick: bool) -> list[dict]:
     if quick:
         return []
-    cases = url_cases(500, seed=6)
+    cases = url_cases(100, seed=6)
     problems, times = [], []
     with AppServer(extra=FAST_CLEANUP) as srv:
         mark = srv.log_mark()
