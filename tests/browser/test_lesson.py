@@ -1,6 +1,7 @@
 """The whole lesson, guided (issue 26): every step beyond the regression's, in the browser.
 
-For each step of the shipped lesson (data/tours/lesson.json) that belongs to another section:
+For each step of the shipped lesson (data/tours/lesson.json) that belongs to another section, in the offline file
+and on the served page:
 * ``?tour=<id>`` opens it, and the card stands in that step's section;
 * *Show me* reaches a state that meets the step's goal by the numpy core (app/tour/model.py
   section_readouts on the settings the page writes into its address), with its figure on screen;
@@ -78,9 +79,18 @@ def do(page, action):
         page.evaluate(SET, list(action[1:]))
 
 
+@pytest.fixture(params=["static", "served"])
+def lesson_base(request):
+    """The offline file (every request outside it refused) or the page at / of the server."""
+    if request.param == "static":
+        return request.getfixturevalue("static_file").as_uri(), True
+    return request.getfixturevalue("served_page"), False
+
+
 @pytest.mark.parametrize("k, step", LATER, ids=[s.id for _, s in LATER])
-def test_show_me_meets_the_goal_by_the_core_and_by_hand_is_recognised(browser, static_file, k, step):
-    ctx, page = open_step(browser, static_file.as_uri(), step.id)
+def test_show_me_meets_the_goal_by_the_core_and_by_hand_is_recognised(browser, lesson_base, k, step):
+    base, offline = lesson_base
+    ctx, page = open_step(browser, base, step.id, offline=offline)
     try:
         assert f"Step {k} of {len(TOUR)}" in page.evaluate(CARD)
         # the card stands in the step's section
@@ -92,7 +102,7 @@ def test_show_me_meets_the_goal_by_the_core_and_by_hand_is_recognised(browser, s
         page.wait_for_function(STATUS, arg="tour-found", timeout=20000)
     finally:
         ctx.close()
-    ctx, page = open_step(browser, static_file.as_uri(), step.id)
+    ctx, page = open_step(browser, base, step.id, offline=offline)
     try:
         page.get_by_role("button", name="Show me").click()
         page.wait_for_function(STATUS, arg="tour-shown", timeout=20000)
