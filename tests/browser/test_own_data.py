@@ -325,11 +325,12 @@ def test_too_many_points_for_a_link_are_offered_as_the_page_with_them_inside(sta
     page.goto(static_file.as_uri())
     wait_ready(page, timeout=SLOW)
     rng = np.random.default_rng(28)
-    x = np.sort(rng.uniform(1990, 2024, 2000)).round(3)
-    y = (np.sin(x) * 10 + rng.normal(size=2000)).round(2)
+    n = 600                 # far more than a link carries (about 200 points), and quick to draw twice
+    x = np.sort(rng.uniform(1990, 2024, n)).round(3)
+    y = (np.sin(x) * 10 + rng.normal(size=n)).round(2)
     paste(page, "year,value\n" + "".join(f"{a},{b}\n" for a, b in zip(x, y)))
-    wait_data(page, 2000)
-    link_error = u.SAY.too_long_for_link(2000, u.MAX_FRAGMENT_CHARS)
+    wait_data(page, n)
+    link_error = u.SAY.too_long_for_link(n, u.MAX_FRAGMENT_CHARS)
     model_element(page, "share_button", "button").click()
     page.wait_for_function("() => Bokeh.documents[0].get_model_by_name('share_status').text.includes('do not fit')")
     assert shown_paragraphs(page, "share_status")[0] == link_error
@@ -357,7 +358,7 @@ def test_too_many_points_for_a_link_are_offered_as_the_page_with_them_inside(sta
     p2.on("pageerror", lambda e: errors.append(str(e)))
     p2.goto(saved.as_uri())
     wait_ready(p2, timeout=SLOW)
-    wait_data(p2, 2000)
+    wait_data(p2, n)
     assert shown_data(p2)["xu"] == x.tolist()
     assert shown_paragraphs(p2, "dataset_description")[-1] == u.scale_for(x).sentence
     check_against_core(p2)
