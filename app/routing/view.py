@@ -70,8 +70,8 @@ span.tok.unknown { background: #FFF3D6; border-color: #E6C27A; }
 div.mats { display: flex; flex-wrap: wrap; gap: 4px 14px; align-items: flex-start; }
 table.w { border-collapse: collapse; font-variant-numeric: tabular-nums; }
 table.w caption { font-weight: bold; text-align: left; padding: 2px 0; }
-table.w th { font-weight: normal; color: #333; text-align: left; padding: 1px 8px 1px 0; white-space: nowrap; }
-table.w td { text-align: right; padding: 1px 5px; min-width: 2.8em; border: 1px solid #fff; }
+table.w th { font-weight: normal; color: #333; text-align: left; padding: 1px 6px 1px 0; white-space: nowrap; }
+table.w td { text-align: right; padding: 1px 3px; min-width: 2.6em; border: 1px solid #fff; }
 table.w tr.fixed th, table.w tr.fixed td { color: #757575; }
 /* a Div's text box (BokehJS's .bk-clearfix, inline-block) keeps within the Div: the W table scrolls sideways in its
    own box on a phone instead of widening the page */
