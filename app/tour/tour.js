@@ -208,7 +208,11 @@ const AttnTour = (function (M, U) {
     if (!card) return;
     let where = null, before = null;
     const b = page && page.blockOf ? page.blockOf(step.look[0]) : null, el = b && document.getElementById(b.el);
-    if (b && b.place === "body" && el && el.parentElement) {
+    // on a wide screen a plot far down the side column (the bias and variance plot) would leave the card a
+    // screen above it: there too the card goes right above what the step looks at
+    const lowInSide = b && b.place === "side" && innerWidth >= 900 && slot("side") &&
+      slot("side").parentElement === (el && el.parentElement);
+    if (b && (b.place === "body" || lowInSide) && el && el.parentElement) {
       // what the step looks at is in the section's body, under its figure and side column: the card goes
       // right above it
       where = el.parentElement;
