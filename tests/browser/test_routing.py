@@ -174,6 +174,7 @@ def test_play_with_reduced_motion_shows_the_end_at_once(browser, routing_file):
           look(); }""")
         click(page, "routing_play")
         wait_step(page, PLAIN["steps"])
+        page.wait_for_function("(s) => window.__shownSteps.has(s)", arg=str(PLAIN["steps"]))  # its next frame
         seen = page.evaluate("() => [...window.__shownSteps]")    # the step written at each frame
         assert seen == ["0", str(PLAIN["steps"])], seen           # from the start to the end, nothing between
         assert prop(page, "routing_play", "disabled") is False and prop(page, "routing_pause", "disabled") is True
