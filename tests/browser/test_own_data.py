@@ -265,13 +265,19 @@ def test_a_dropped_or_chosen_file_is_read(page_at, tmp_path):
 
 # ---- the link ----------------------------------------------------------------------------------------------
 
-def test_a_link_carries_200_points_and_opens_them(page_at, browser):
-    page = page_at("?query=2.5")
+def paste_200_days(page):
+    """Paste 200 of the year's days (about what a link carries) and wait for the link; returns their UserData."""
     idx = np.round(np.linspace(0, 364, 200)).astype(int)
     sub = u.from_arrays(YEAR.x[idx], YEAR.y[idx], "day", "temp_c")
     paste(page, "day,temp_c\n" + "".join(f"{u.number_text(a)},{u.number_text(b)}\n" for a, b in zip(sub.x, sub.y)))
     wait_data(page, 200)
     page.wait_for_function("() => location.hash.startsWith('#data1.')")
+    return sub
+
+
+def test_a_link_carries_200_points_and_opens_them(page_at, browser):
+    page = page_at("?query=2.5")
+    sub = paste_200_days(page)
     fragment = page.evaluate("() => location.hash")
     back = u.decode_fragment(fragment)        # the page's link opens in Python too, exactly
     assert back.x.tolist() == sub.x.tolist() and back.y.tolist() == sub.y.tolist()
@@ -631,11 +637,7 @@ def main():   # pragma: no cover - a script, not a test
                                     ("2000 points", many, 2000)][:0 if "screenshot" in sys.argv else 2]:
             med, p95 = _paste_to_drawn(page, data_text, n, runs=9)
             print(f"paste to drawn, {label}: median {med:.0f} ms, p95 {p95:.0f} ms (9 runs)")
-        idx = np.round(np.linspace(0, 364, 200)).astype(int)
-        sub = u.from_arrays(YEAR.x[idx], YEAR.y[idx], "day", "temp_c")
-        paste(page, "day,temp_c\n" + "".join(f"{u.number_text(a)},{u.number_text(b)}\n" for a, b in zip(sub.x, sub.y)))
-        wait_data(page, 200)
-        page.wait_for_function("() => location.hash.startsWith('#data1.')")
+        sub = paste_200_days(page)
         made = page.evaluate("() => [location.hash.length - 1, location.href.length]")
         print(f"link for 200 of the year's days: fragment of {made[0]} characters from the page "
               f"({len(u.encode_fragment(sub))} from Python), whole address {made[1]}; the whole year: "
@@ -652,7 +654,9 @@ def main():   # pragma: no cover - a script, not a test
         model_element(page, "own_data_status").scroll_into_view_if_needed()
         page.evaluate("() => window.scrollBy(0, 120)")
         wait_texts(page)
-        page.wait_for_timeout(800)   # a script, not a test: let the smooth scroll and the last frame settle
+        from tests.browser.test_in_view import SETTLED_JS
+
+        page.evaluate(SETTLED_JS)    # the smooth scroll has stopped and the texts are written
         page.screenshot(path=str(out))
         print(f"wrote {out}")
         b.close()
