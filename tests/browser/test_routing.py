@@ -413,7 +413,9 @@ def test_your_own_sentence_is_routed_by_the_trained_projections(opened):
     page.wait_for_function("() => AttnPage.doc.get_model_by_name('routing_tokens').data.tok.length === 3")
     _, _, a, _ = core_typed("the river flowed")
     np.testing.assert_allclose(drawn_matrix(page), a, rtol=0, atol=TOL)
-    assert "There is no \u201cbank\u201d in this sentence" in prop(page, "routing_readout", "text")
+    # the readout is written on the next frame after the matrix: wait for it rather than read it a frame early
+    page.wait_for_function("(s) => AttnPage.doc.get_model_by_name('routing_readout').text.includes(s)",
+                           arg="There is no \u201cbank\u201d in this sentence", timeout=10000)
     assert columns(page, "routing_rowmark")["x"] == [] and columns(page, "routing_sense_point")["x"] == []
     # too long: the core's own refusal, and the sentence shown stays
     long = " ".join(["the bank"] * 20)
