@@ -7,29 +7,41 @@
 // blocks, starts their engines, waits until the first readouts are written, and then draws the other
 // blocks one at a time: those the student scrolls near first, then the rest when the browser is idle.
 // A block that is being dragged or typed into is never interrupted: drawing waits while a pointer is down
-// and for a moment after the last move or key.  AttnPage.ensure(name) draws a block at once (the tour, a
+// and for a moment after the last move or key, and a block far from the screen waits a second after a drag.  AttnPage.ensure(name) draws a block at once (the tour, a
 // deep link into a later section).  Runs after ui/theme.js and ui/common.js.
 
 const AttnPage = (function (U) {
   "use strict";
 
   const QUIET_MS = 200;        // after a pointer move or a key, wait this long before drawing a block
+  // after a drag (or a finger on the screen), a block the student is not near waits this long: a student
+  // who drags, pauses half a second and drags again would otherwise meet a block's build at the next stroke
+  // (a block takes 5 to 300 ms to build, one task the move must wait for)
+  const IDLE_AFTER_DRAG_MS = 1000;
   const NEAR = "150% 0px";     // a block this near the screen (1.5 screens) is drawn before the others
   const S = { doc: null, views: null, plan: null, byName: new Map(), started: new Set(), near: new Set(),
-              pointers: 0, lastInput: 0, timer: null, firstDone: false, drawing: null, timings: [], revealing: 0 };
+              pointers: 0, lastInput: 0, lastDrag: -1e9, timer: null, firstDone: false, drawing: null, timings: [], revealing: 0 };
 
   // ---- what the student is doing: drawing waits for a pause --------------------------------------
 
   function watchInput() {
     const busy = () => { S.lastInput = performance.now(); };
-    addEventListener("pointerdown", () => { S.pointers += 1; busy(); }, true);
-    for (const t of ["pointerup", "pointercancel"]) addEventListener(t, () => { S.pointers = Math.max(0, S.pointers - 1); busy(); }, true);
+    const drag = () => { S.lastInput = S.lastDrag = performance.now(); };
+    addEventListener("pointerdown", () => { S.pointers += 1; drag(); }, true);
+    for (const t of ["pointerup", "pointercancel"]) addEventListener(t, () => { S.pointers = Math.max(0, S.pointers - 1); drag(); }, true);
     // a pointer that moves with a button down (a drag) or a finger; a mouse merely passing over does not count
-    addEventListener("pointermove", (e) => { if (e.buttons || e.pointerType === "touch") busy(); }, { capture: true, passive: true });
+    addEventListener("pointermove", (e) => { if (e.buttons || e.pointerType === "touch") drag(); }, { capture: true, passive: true });
     for (const t of ["keydown", "wheel", "touchmove"]) addEventListener(t, busy, { capture: true, passive: true });
   }
 
-  function quiet() { return S.pointers === 0 && performance.now() - S.lastInput >= QUIET_MS; }
+  // How long to wait before drawing block b (0: now): while a pointer is down, and for a moment after the
+  // last input; longer after a drag unless the student is near b (scrolling towards it).
+  function wait(b) {
+    if (S.pointers > 0) return QUIET_MS;
+    const now = performance.now();
+    const left = Math.max(QUIET_MS - (now - S.lastInput), S.near.has(b.name) ? 0 : IDLE_AFTER_DRAG_MS - (now - S.lastDrag));
+    return Math.max(0, Math.ceil(left));
+  }
 
   // ---- drawing one block ---------------------------------------------------------------------------
 
@@ -91,7 +103,8 @@ const AttnPage = (function (U) {
     S.timer = null;
     const b = next();
     if (!b) { U.publish(S.doc, "all-drawn", true); return; }
-    if (!quiet()) { schedule(QUIET_MS); return; }
+    const later = wait(b);
+    if (later > 0) { schedule(later); return; }
     try { await draw(b); } catch (e) { console.error("attention explorable:", e); b.view = b.view || "failed"; }
     // let the browser paint and handle input between blocks
     schedule(S.near.size ? 0 : 16);
@@ -105,6 +118,8 @@ const AttnPage = (function (U) {
         if (!b) continue;
         if (e.isIntersecting) S.near.add(b.name); else S.near.delete(b.name);
       }
+      // a block just come near is not kept waiting for the second after a drag
+      if (S.timer !== null && S.firstDone) { clearTimeout(S.timer); S.timer = null; }
       schedule();
     }, { rootMargin: NEAR });
     for (const b of S.plan.blocks) {

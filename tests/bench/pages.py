@@ -240,7 +240,7 @@ DRAG_PROBE_JS = """() => {
   // the query as the main plot's glyph holds it (what a paint draws), not as a data source says
   const shown = () => (pred.glyph.x && pred.glyph.x.length ? pred.glyph.x[0] : NaN);
   const host = view.el.getBoundingClientRect(), bb = view.frame.bbox;
-  const b = window.__drag = { paints: [], shown: [], points: [], moves: [], want: [], downs: [], ups: [],
+  const b = window.__drag = { paints: [], shown: [], points: [], moves: [], want: [], waited: [], downs: [], ups: [],
                               tol: 0.5 * Math.abs(fig.x_range.end - fig.x_range.start) / bb.width,
                               geometry: { left: host.left + bb.left, top: host.top + bb.top, width: bb.width,
                                           height: bb.height } };
@@ -257,7 +257,10 @@ DRAG_PROBE_JS = """() => {
     const left = view.el.getBoundingClientRect().left, list = e.getCoalescedEvents ? e.getCoalescedEvents() : [];
     const seen = new Map();
     for (const c of (list.length ? list : [e])) if (c.timeStamp <= e.timeStamp) seen.set(c.timeStamp, c.clientX);
-    for (const [t, x] of seen) { b.moves.push(t); b.want.push(view.frame.x_scale.invert(x - left)); }
+    // waited: how long the movement stood in the queue before the page ran its first handler (a block being
+    // built, or any other task, holds it there)
+    const now = performance.now();
+    for (const [t, x] of seen) { b.moves.push(t); b.want.push(view.frame.x_scale.invert(x - left)); b.waited.push(now - t); }
   }, { capture: true, passive: true });
   addEventListener('pointerdown', (e) => b.downs.push(e.timeStamp), true);
   addEventListener('pointerup', (e) => b.ups.push(e.timeStamp), true);
@@ -265,10 +268,11 @@ DRAG_PROBE_JS = """() => {
 }"""
 
 # For each movement: ms from its timeStamp to the first paint that shows its query or a later movement's (made
-# before that paint); null when no paint did.  Also the movements' times, the presses and the releases.
+# before that paint); null when no paint did.  Also the movements' times, how long each waited before the page
+# handled it, the presses and the releases.
 DRAG_RESULT_JS = """() => {
   const b = window.__drag, order = b.moves.map((t, i) => i).sort((i, j) => b.moves[i] - b.moves[j]);
-  const moves = order.map((i) => b.moves[i]), want = order.map((i) => b.want[i]), lat = [];
+  const moves = order.map((i) => b.moves[i]), want = order.map((i) => b.want[i]), waited = order.map((i) => b.waited[i]), lat = [];
   for (let k = 0; k < moves.length; k++) {
     let got = null;
     for (let i = 0; i < b.paints.length && got === null; i++) {
@@ -278,7 +282,7 @@ DRAG_RESULT_JS = """() => {
     }
     lat.push(got);
   }
-  return { lat, moves, downs: b.downs, ups: b.ups };
+  return { lat, moves, waited, downs: b.downs, ups: b.ups };
 }"""
 
 
