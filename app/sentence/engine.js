@@ -28,7 +28,11 @@ const SentenceExplorable = (function (M, X, W) {
   // on it).  The live texts here keep their size in the page's flow, so they go through X.setHtml, which
   // writes the (escaped) HTML into the rendered element and gives the model the text silently.
   const setText = X.setHtml;
-  function flush(c) { const p = c.pending; c.pending = []; for (const [src, data] of p) src.data = data; }
+  function flush(c) {
+    const p = c.pending; c.pending = [];
+    for (const [src, data] of p) src.data = data;
+    if (c.relayout) { const r = c.relayout; c.relayout = null; r(); }   // geometry's, once the new data is in
+  }
   function sameArray(p, q) { return p.length === q.length && p.every((v, i) => v === q[i]); }
 
   // ---- a sentence ------------------------------------------------------------------
@@ -143,8 +147,9 @@ const SentenceExplorable = (function (M, X, W) {
              heatVertical: longest * px > cell - G.label_pad, barsVertical: longest * px > G.bars_px / n - G.label_pad };
   }
 
-  // Layout changes are expensive (BokehJS lays out the whole page at once for each), so the sizes are set
-  // silently and the page is laid out once at the end.
+  // Layout changes are expensive (BokehJS lays out the matrix's block and paints the matrix at once for each),
+  // so the sizes are set silently and the block is laid out once, after the new data is in (flush): that
+  // layout's paint is the matrix's only one.
   function geometry(a, c) {
     const n = c.n;
     const longest = Math.max(...c.plain.tokens.map((t) => Array.from(t).length));
@@ -161,8 +166,7 @@ const SentenceExplorable = (function (M, X, W) {
     if (!sameArray(a.ticker.ticks, ticks)) a.ticker.ticks = ticks;
     setWidget(a.heat.above[0], "major_label_orientation", g.heatVertical ? Math.PI / 2 : "horizontal");
     setWidget(a.bars_fig.below[0], "major_label_orientation", g.barsVertical ? Math.PI / 2 : "horizontal");
-    const view = typeof Bokeh !== "undefined" && Bokeh.index && Bokeh.index.find_one
-      ? Bokeh.index.find_one(a.matrix_box) : null;
+    const view = X.findView(a.matrix_box);
     let relayout = false;
     const quietly = (m, props) => {
       const diff = {};
@@ -176,7 +180,7 @@ const SentenceExplorable = (function (M, X, W) {
     if (c.rowsTitle === undefined) c.rowsTitle = rows.axis_label;   // as the page was built
     quietly(rows, { axis_label: g.narrow ? null : c.rowsTitle });
     quietly(a.matrix_box, { width: g.box });
-    if (relayout && view) view.invalidate_layout();
+    if (relayout && view) c.relayout = () => X.relayoutWhenReady(a.matrix_box, a.heat);
     a.fmt.change.emit();   // the tokens changed: redraw the tick labels even when n did not
   }
 
