@@ -63,8 +63,8 @@ const Ideas = (function (U) {
     a.nodes.data = g.nodes;
     a.chain.data = g.chain;
     a.pairs.data = g.pairs;
-    const html = graphCaption(g.n);
-    if (a.graph_div.text !== html) a.graph_div.text = html;
+    // (written into the rendered Div, U.setHtml: a Div's new text would lay its block out again at once)
+    U.setHtml(a.graph_div, graphCaption(g.n));
   }
 
   // ---- a known lag is a feature ---------------------------------------------------------------------
@@ -153,7 +153,12 @@ const Ideas = (function (U) {
     try {
       if (!c.ready) return init(a, c);
       if (ev === a.w_period) { drawLag(a); return scheduleUrl(a, c); }
-      if (ev === a.tokens_src) { drawGraph(a); return tell(a, c); }
+      // a new sentence: the graphs follow once the sentence section has painted its matrix (they are further
+      // down the page; drawn in the same task, they would hold the matrix back)
+      if (ev === a.tokens_src) {
+        U.afterPaint(c, "graph", () => drawGraph(a), (e) => console.error("attention explorable (ideas):", e));
+        return tell(a, c);
+      }
     } catch (e) {
       console.error("attention explorable (ideas):", e);
     }

@@ -16,19 +16,45 @@ const SentenceExplorable = (function (M, X, W) {
   const clamp = X.clamp, setWidget = X.setWidget;
 
   // the state lives on the page, keyed by the tokens source (one entry per section on the page)
-  function cacheFor(a) { return X.pageState("__attentionSentenceState", a.tokens_src, { pending: [] }); }
+  function cacheFor(a) { return X.pageState("__attentionSentenceState", a.tokens_src, { pending: [], waiting: new Map() }); }
 
-  // New data for a source, applied once the handler is done.  BokehJS rebuilds a glyph from new data
-  // asynchronously, but a Div's new text lays the page out (and paints every plot) at once; a plot
-  // painted between the two reads arrays of the old length and throws.  So every Div text of a gesture
-  // goes first and the data last.
-  function put(c, src, data) { c.pending.push([src, data]); }
+  // What a gesture changes (a source's data, a plot's range, a Div's text), applied once the handler is done
+  // (flush), each keyed by its model.  BokehJS rebuilds a glyph from new data asynchronously, but a Div's new
+  // text can lay the page out (and paint plots) at once; a plot painted between the two reads arrays of the
+  // old length and throws.  So the texts of a gesture go first and the data last.
+  function put(c, src, data) { c.pending.push([src, "data", () => { src.data = data; }]); }
+  function putRange(c, range, start, end) { c.pending.push([range, "data", () => { range.setv({ start, end }); }]); }
 
   // A Div's new text makes BokehJS lay out and repaint the whole page at once (10-30 ms with every section
   // on it).  The live texts here keep their size in the page's flow, so they go through X.setHtml, which
   // writes the (escaped) HTML into the rendered element and gives the model the text silently.
-  const setText = X.setHtml;
-  function flush(c) { const p = c.pending; c.pending = []; for (const [src, data] of p) src.data = data; }
+  function setText(c, div, html) { c.pending.push([div, "text", () => X.setHtml(div, html)]); }
+
+  function applyAll(entries) {
+    for (const [, kind, fn] of entries) if (kind === "text") fn();
+    for (const [, kind, fn] of entries) if (kind !== "text") fn();
+  }
+
+  // When the matrix changes size (a sentence of another length), it goes first and alone: its sources,
+  // then its block's layout and its paint (geometry's c.relayout); everything else (the small matrices, the
+  // row, the sense plane, the cost, the texts) follows two frames later (X.afterPaint), so the matrix is on
+  // screen a frame before them instead of waiting for all of it.  Whatever a later gesture writes before
+  // then replaces what was waiting for the same model.
+  function flush(c) {
+    const p = c.pending; c.pending = [];
+    const first = c.relayout ? c.matrixKeys : null;
+    const now = first ? p.filter((e) => first.has(e[0])) : p;
+    for (const e of now) c.waiting.delete(e[0]);
+    if (first) for (const e of p) if (!first.has(e[0])) { c.waiting.delete(e[0]); c.waiting.set(e[0], e); }
+    applyAll(now);
+    if (!c.relayout) return;
+    const r = c.relayout; c.relayout = null;
+    r();
+    X.afterPaint(c, "after the matrix", () => {
+      const rest = Array.from(c.waiting.values()); c.waiting.clear();
+      applyAll(rest);
+    }, (e) => console.error("attention explorable (sentence):", e));
+  }
   function sameArray(p, q) { return p.length === q.length && p.every((v, i) => v === q[i]); }
 
   // ---- a sentence ------------------------------------------------------------------
@@ -85,7 +111,7 @@ const SentenceExplorable = (function (M, X, W) {
     setWidget(a.w_token, "options", plain.tokens.map((t, i) => [String(i), `${i}: ${t}`]));
     const idx = c.cfg.presets.findIndex((p) => p.key === c.key);
     setWidget(a.w_preset, "value", idx >= 0 ? String(idx) : "");
-    setText(a.preset_div, idx >= 0 ? `<p class="small">${esc(c.cfg.presets[idx].note)}</p>` : "");
+    setText(c, a.preset_div, idx >= 0 ? `<p class="small">${esc(c.cfg.presets[idx].note)}</p>` : "");
     const unknown = new Set(plain.unknown);
     const chips = plain.tokens.map((t) => `<span class="tok${unknown.has(t) ? " unknown" : ""}">${esc(t)}</span>`);
     let info = `<p class="tokens">\u201c${esc(plain.text)}\u201d becomes ${c.n} token${c.n === 1 ? "" : "s"}: ` +
@@ -93,7 +119,7 @@ const SentenceExplorable = (function (M, X, W) {
     if (plain.unknown.length)
       info += ` Not in the toy vocabulary, so given made-up vectors (the same every time; highlighted above): ` +
         `${plain.unknown.map((w) => `\u201c${esc(w)}\u201d`).join(", ")}.`;
-    setText(a.info_div, info + "</p>");
+    setText(c, a.info_div, info + "</p>");
     geometry(a, c);
   }
 
@@ -117,8 +143,8 @@ const SentenceExplorable = (function (M, X, W) {
     c.valueXY.forEach(take); c.outXY.forEach(take); take(c.combXY);
     const span = Math.max(x1 - x0, y1 - y0);
     c.senseSpan = span;
-    a.sense_fig.x_range.setv({ start: x0 - 0.12 * span, end: x1 + 0.3 * span });
-    a.sense_fig.y_range.setv({ start: y0 - 0.12 * span, end: y1 + 0.15 * span });
+    putRange(c, a.sense_fig.x_range, x0 - 0.12 * span, x1 + 0.3 * span);   // (with its data: flush)
+    putRange(c, a.sense_fig.y_range, y0 - 0.12 * span, y1 + 0.15 * span);
   }
 
   // ---- sizes ---------------------------------------------------------------------------
@@ -143,8 +169,9 @@ const SentenceExplorable = (function (M, X, W) {
              heatVertical: longest * px > cell - G.label_pad, barsVertical: longest * px > G.bars_px / n - G.label_pad };
   }
 
-  // Layout changes are expensive (BokehJS lays out the whole page at once for each), so the sizes are set
-  // silently and the page is laid out once at the end.
+  // Layout changes are expensive (BokehJS lays out the matrix's block and paints the matrix at once for each),
+  // so the sizes are set silently and the block is laid out once, after the new data is in (flush): that
+  // layout's paint is the matrix's only one.
   function geometry(a, c) {
     const n = c.n;
     const longest = Math.max(...c.plain.tokens.map((t) => Array.from(t).length));
@@ -152,17 +179,16 @@ const SentenceExplorable = (function (M, X, W) {
     c.cell = g.cell;
     a.heat.x_range.setv({ start: -0.5, end: n - 0.5 + g.extra });
     a.heat.y_range.setv({ start: n - 0.5, end: -0.5 });
-    a.bars_fig.x_range.setv({ start: -0.5, end: n - 0.5 });
+    putRange(c, a.bars_fig.x_range, -0.5, n - 0.5);   // (with their data: flush)
     for (const f of a.mini_figs) {
-      f.x_range.setv({ start: -0.5, end: n - 0.5 });
-      f.y_range.setv({ start: n - 0.5, end: -0.5 });
+      putRange(c, f.x_range, -0.5, n - 0.5);
+      putRange(c, f.y_range, n - 0.5, -0.5);
     }
     const ticks = Array.from({ length: n }, (_, i) => i);
     if (!sameArray(a.ticker.ticks, ticks)) a.ticker.ticks = ticks;
     setWidget(a.heat.above[0], "major_label_orientation", g.heatVertical ? Math.PI / 2 : "horizontal");
     setWidget(a.bars_fig.below[0], "major_label_orientation", g.barsVertical ? Math.PI / 2 : "horizontal");
-    const view = typeof Bokeh !== "undefined" && Bokeh.index && Bokeh.index.find_one
-      ? Bokeh.index.find_one(a.matrix_box) : null;
+    const view = X.findView(a.matrix_box);
     let relayout = false;
     const quietly = (m, props) => {
       const diff = {};
@@ -176,7 +202,7 @@ const SentenceExplorable = (function (M, X, W) {
     if (c.rowsTitle === undefined) c.rowsTitle = rows.axis_label;   // as the page was built
     quietly(rows, { axis_label: g.narrow ? null : c.rowsTitle });
     quietly(a.matrix_box, { width: g.box });
-    if (relayout && view) view.invalidate_layout();
+    if (relayout && view) c.relayout = () => X.relayoutWhenReady(a.matrix_box, a.heat);
     a.fmt.change.emit();   // the tokens changed: redraw the tick labels even when n did not
   }
 
@@ -211,7 +237,7 @@ const SentenceExplorable = (function (M, X, W) {
     // the selected head is named under its small matrix (a Div: repainting the small plots would cost more)
     a.head_divs.forEach((d, h) => {
       const p = c.plain.heads[h];
-      setText(d, `<p class="head">${h === c.head ? '<b class="shown">shown above</b> ' : ""}${esc(p.description)}</p>`);
+      setText(c, d, `<p class="head">${h === c.head ? '<b class="shown">shown above</b> ' : ""}${esc(p.description)}</p>`);
     });
   }
 
@@ -246,7 +272,7 @@ const SentenceExplorable = (function (M, X, W) {
     const k = c.causal ? i + 1 : n;
     const row = (k, v, extra) => `<tr><th scope="row">${k}</th><td>${v}</td><td class="extra">${extra || ""}</td></tr>`;
     const o = c.outXY[c.head][i], cb = c.combXY[i];
-    setText(a.readout_div,
+    setText(c, a.readout_div,
       `<table class="readouts" aria-live="polite" aria-label="readouts for the selected word">` +
       row("query word", esc(toks[i]), `row ${i}`) +
       row("max weight", fixed(mx, 3), `on \u201c${esc(toks[arg])}\u201d`) +
@@ -256,7 +282,7 @@ const SentenceExplorable = (function (M, X, W) {
       row("all heads (water, money)", `${signed(cb[0], 2)}, ${signed(cb[1], 2)}`, "after W\u2092") +
       `</table>`);
     const t = c.t === 1 ? "" : ` and by T = ${plain(c.t, 3)}`;
-    setText(a.caption_div,
+    setText(c, a.caption_div,
       `<p class="rowline">Row ${i} is one regression query, the same computation as the orange-red line in the view ` +
       `above: \u201c${esc(toks[i])}\u201d compares its query with every word's key, a softmax turns the scores ` +
       `into weights that add up to 1, and its output is the weighted average of the values. Only the similarity ` +
@@ -418,6 +444,7 @@ const SentenceExplorable = (function (M, X, W) {
 
   function init(a, c) {
     c.cfg = a.config;
+    c.matrixKeys = new Set([a.cells, a.cell_labels, a.rowsums, a.rowmark]);   // what flush puts first
     const i0 = c.cfg.initial;
     c.token = i0.token; c.head = i0.head; c.t = i0.temperature; c.causal = i0.causal;
     c.present = false;

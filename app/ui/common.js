@@ -176,7 +176,9 @@ const AttnCommon = (function () {
   // text (10-40 ms): too slow for a drag.  Texts that change every frame are
   // written straight into the Div's rendered element, and the model is
   // updated silently so it always holds what is shown.
-  const VIEWS = new WeakMap();
+  // The views found, by model, kept on the page: an engine's code runs afresh for every event, and looking a
+  // view up walks every view of the page (a few ms each time on the whole page).
+  const VIEWS = globalThis.__attnViews || (globalThis.__attnViews = new WeakMap());
 
   // (a view Bokeh has since destroyed, as when a notebook output is drawn again, is looked up afresh)
   function findView(model) {
@@ -241,6 +243,28 @@ const AttnCommon = (function () {
       s.paint();
     };
     Promise.all(Array.from(v.renderer_views.values(), (r) => r.ready)).then(paint, paint);
+  }
+
+  // relayoutWhenReady(box, fig): lay out the block around `box` again (its sizes were set silently) once the
+  // plot `fig` in it has taken in its new data, then paint that plot at once, a single time.  BokehJS paints a
+  // plot whose size changed inside the layout itself: laid out before the new data is in, the plot painted
+  // its old data once more in vain (the dearest part of a new sentence's matrix) and the frame painted it
+  // again.  Here the layout holds the paint (the plot's hold_render, set silently) and the plot paints right
+  // after it, as paintSoon does, instead of at the frame.  Returns at once; all of it runs before the task ends.
+  function relayoutWhenReady(box, fig) {
+    const bv = findView(box), v = plotView(fig);
+    if (!bv) return;
+    const run = () => {
+      if (bv.is_destroyed) return;
+      const m = v && !v.is_destroyed ? v.model : null;
+      if (m) m.setv({ hold_render: true }, { silent: true });
+      try { bv.invalidate_layout(); } finally { if (m) m.setv({ hold_render: false }, { silent: true }); }
+      if (!m) return;
+      const s = v.__attnFrames;
+      if (s && s.frame !== null) { cancelAnimationFrame(s.frame); s.paint(); } else v.repaint();
+    };
+    if (!v || !v.renderer_views) { run(); return; }
+    Promise.all(Array.from(v.renderer_views.values(), (r) => r.ready)).then(run, run);
   }
 
   function setHtml(div, html) {
@@ -365,6 +389,6 @@ const AttnCommon = (function () {
 
   return { esc, fixed, general, signed, plain, parseQuery, pageState, runGuarded, clamp, setWidget, quiet, tellReadouts,
            onApply,
-           findView, plotView, framePaints, paintSoon, setHtml, afterPaint, scheduleUrl, hostOwnsAddress, publish,
+           findView, plotView, framePaints, paintSoon, relayoutWhenReady, setHtml, afterPaint, scheduleUrl, hostOwnsAddress, publish,
            subscribe, heard };
 })();

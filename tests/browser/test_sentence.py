@@ -57,7 +57,8 @@ def element(page, name, attr, index=None):
 def wait_tokens(page, tokens, timeout=20000):
     page.wait_for_function("""(want) => { const s = Bokeh.documents[0].get_model_by_name('attention_cells');
       const t = Bokeh.documents[0].get_model_by_name('sentence_tokens');
-      return t.data.tok.join(' ') === want.join(' ') && s.data.w.length === want.length * want.length; }""",
+      return t.data.tok.join(' ') === want.join(' ') && s.data.w.length === want.length * want.length
+        && !(globalThis.__attnTextsPending > 0); }""",   # the rest of the section follows the matrix (afterPaint)
                            arg=tokens, timeout=timeout)
 
 
