@@ -110,13 +110,9 @@ const Explorable = (function (M, U) {
   }
 
   // Entropy against bandwidth at this query, T folded into h (the h axis is h * sqrt(T)): T = 1 at every h.
+  // (AttnMirror.entropyAgainstH: one exponential per key and bandwidth, at every pointer move)
   function entropyAtQuery(q, xs, hgrid, opt) {
-    const ent = new Array(hgrid.length);
-    for (let g = 0; g < hgrid.length; g++) {
-      const o = Object.assign({}, opt, { bandwidth: hgrid[g], temperature: 1 });
-      ent[g] = M.entropyBits(M.weights1d(q, xs, o));
-    }
-    return ent;
+    return M.entropyAgainstH(q, xs, hgrid, opt);
   }
 
   function queryViews(a, c) {
@@ -192,16 +188,15 @@ const Explorable = (function (M, U) {
 
   function kernelViews(a, c) {
     const opt = options(c);
-    const pred = M.predictCurve(c.grid, c.x, c.y, opt);
-    const ent = M.entropyCurve(c.grid, c.x, opt);
-    const nn = M.nearestCurve(c.grid, c.x, c.y, opt);
+    // the four curves over x in one pass (predictCurve, entropyCurve, nearestCurve and curveFacts, bit for bit)
+    const { pred, ent, nn, facts } = M.gridCurves(c.grid, c.x, c.y, opt, c.cfg.limits.sharp_weight);
     const f = M.trueFunction(c.fn);
     const eff = Array.from(ent, (e) => 2 ** e);
     a.curve.data = {
       x: Array.from(c.grid), pred: Array.from(pred), ent: Array.from(ent), eff, nn: Array.from(nn),
       truth: f ? Array.from(c.grid, f) : Array.from(c.grid, () => NaN),
     };
-    c.curveFacts = M.curveFacts(c.grid, c.x, opt, c.cfg.limits.sharp_weight);
+    c.curveFacts = facts;
     const heff = c.h * Math.sqrt(c.t);
     for (const s of [a.hspan_ent, a.hspan_bv]) setWidget(s, "location", heff);
     looHere(a, c);

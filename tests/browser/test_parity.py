@@ -55,6 +55,8 @@ window.parity = (function (M, E, U, L, S) {
                                            r.weights = arr(r.weights); return r; }),
     predict: (cases) => cases.map((c) => arr(M.predictCurve(c.qs, c.x, c.y, opt(c)))),
     nearest: (cases) => cases.map((c) => M.nearestNeighbor1d(c.q, c.x, c.y, opt(c))),
+    grid: (cases) => cases.map((c) => { const r = M.gridCurves(c.qs, c.x, c.y, opt(c), LIMITS.sharp_weight);
+      return { pred: arr(r.pred), ent: arr(r.ent), nn: arr(r.nn), facts: r.facts }; }),
     loo: (cases) => cases.map((c) => arr(M.looError(c.x, c.y, c.hs, opt(c)))),
     biasvar: (cases) => cases.map((c) => { const r = M.biasVarianceExact(c.x, c.fn, c.noise, c.hs, opt(c));
       return r === null ? null : { bias2: arr(r.bias2), variance: arr(r.variance), error: arr(r.error) }; }),
@@ -282,6 +284,25 @@ def test_prediction_curve_matches_numpy(js):
         for c, p in zip(batch, got):
             want = attention.predict(qs, c["x"], c["y"], **core_kwargs(c))
             assert close(p, want, TOL), (c["kernel"], c["h"], c["t"])
+
+
+def test_grid_curves_in_one_pass_match_numpy(js):
+    """The four curves over x the page draws in one pass (AttnMirror.gridCurves: prediction, entropy, 1-NN and
+    the facts along the curve) against the core, on the engine's grid."""
+    states = random_states(16, 40)
+    grid = np.linspace(X_RANGE[0], X_RANGE[1], GRID_N)
+    for c in states:
+        c["qs"] = grid.tolist()
+    for batch in batches(states, 10):
+        for c, g in zip(batch, js("grid", batch)):
+            kw = core_kwargs(c)
+            w = attention.weights(grid, c["x"], **kw)
+            assert close(g["pred"], attention.predict(grid, c["x"], c["y"], **kw), TOL), (c["kernel"], c["h"], c["t"])
+            assert close(g["ent"], attention.entropy_bits(w), TOL), (c["kernel"], c["h"], c["t"])
+            kw_nn = {k: v for k, v in kw.items() if k != "temperature"}
+            nn = [attention.nearest_neighbor_predict(q, c["x"], c["y"], **kw_nn) for q in grid]
+            assert close(g["nn"], nn, TOL), (c["kernel"], c["h"], c["t"])
+            assert g["facts"] == pytest.approx(text.curve_facts(grid, np.array(c["x"]), w), rel=0, abs=1e-12)
 
 
 def test_loo_error_matches_numpy(js):
