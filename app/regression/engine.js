@@ -188,7 +188,7 @@ const Explorable = (function (M, U) {
 
   function kernelViews(a, c) {
     const opt = options(c);
-    // the four curves over x in one pass (predictCurve, entropyCurve, nearestCurve and curveFacts, bit for bit)
+    // the curves over x and their facts from one set of weights per grid point
     const { pred, ent, nn, facts } = M.gridCurves(c.grid, c.x, c.y, opt, c.cfg.limits.sharp_weight);
     const f = M.trueFunction(c.fn);
     const eff = Array.from(ent, (e) => 2 ** e);

@@ -42,12 +42,10 @@ const AttnTour = (function (M, U) {
   function alongX(c, xs, ys, v, opt) {
     const key = [v.kernel, v.key_norm, v.bandwidth, v.temperature].join("|");
     if (!c.alongX || c.alongX.xs !== xs || c.alongX.ys !== ys || c.alongX.key !== key)
-      c.alongX = { xs, ys, key, pred: null, facts: null };
+      c.alongX = { xs, ys, key, curves: null };
     const k = c.alongX;
-    return {
-      pred: () => k.pred || (k.pred = M.predictCurve(c.grid, xs, ys, opt)),
-      facts: () => k.facts || (k.facts = M.curveFacts(c.grid, xs, opt, c.cfg.sharp_weight)),
-    };
+    // the prediction and the facts from one set of weights per grid point (AttnMirror.gridCurves)
+    return k.curves || (k.curves = M.gridCurves(c.grid, xs, ys, opt, c.cfg.sharp_weight));
   }
 
   function readouts(a, c, needs) {
@@ -65,14 +63,14 @@ const AttnTour = (function (M, U) {
       winner_gap: Math.abs(xs[top] - v.query) - near,
     });
     if (needs.has("curve_range")) {
-      const pred = alongX(c, xs, ys, v, opt).pred();
+      const pred = alongX(c, xs, ys, v, opt).pred;
       let lo = Infinity, hi = -Infinity, ylo = Infinity, yhi = -Infinity;
       for (const p of pred) { lo = Math.min(lo, p); hi = Math.max(hi, p); }
       for (const v of ys) { ylo = Math.min(ylo, v); yhi = Math.max(yhi, v); }
       out.curve_range = yhi > ylo ? (hi - lo) / (yhi - ylo) : 0;
     }
     if (needs.has("curve_winners") || needs.has("nearest_share") || needs.has("sharp_share")) {
-      const f = alongX(c, xs, ys, v, opt).facts();
+      const f = alongX(c, xs, ys, v, opt).facts;
       Object.assign(out, { curve_winners: f.winners, nearest_share: f.nearest_share, sharp_share: f.sharp_share });
     }
     if (needs.has("loo_excess")) {

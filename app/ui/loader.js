@@ -7,8 +7,9 @@
 // blocks, starts their engines, waits until the first readouts are written, and then draws the other
 // blocks one at a time: those the student scrolls near first, then the rest when the browser is idle.
 // A block that is being dragged or typed into is never interrupted: drawing waits while a pointer is down
-// and for a moment after the last move or key, and a block far from the screen waits a second after a drag.  AttnPage.ensure(name) draws a block at once (the tour, a
-// deep link into a later section).  Runs after ui/theme.js and ui/common.js.
+// and for a moment after the last move or key, and a block far from the screen waits a second after a drag.
+// AttnPage.ensure(name) draws a block at once (the tour, a deep link into a later section).  Runs after
+// ui/theme.js and ui/common.js.
 
 const AttnPage = (function (U) {
   "use strict";

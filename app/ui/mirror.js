@@ -168,16 +168,9 @@ const AttnMirror = (function () {
     return out;
   }
 
-  // entropy (bits) of the weights at each query
-  function entropyCurve(qs, xs, opt) {
-    const emb = opt.kernel === "dot" ? embedKeys(xs, opt.bandwidth, circleRadius(xs), opt.keyScale) : null;
-    const out = new Float64Array(qs.length);
-    for (let i = 0; i < qs.length; i++) out[i] = entropyBits(weights1d(qs[i], xs, opt, emb));
-    return out;
-  }
-
-  // The four curves over the grid in one pass, one set of scores per grid point: predictCurve, entropyCurve,
-  // nearestCurve and curveFacts, operation for operation (the same numbers, bit for bit), for the plots over x.
+  // Everything over the grid of queries from one set of scores per grid point: the prediction (as
+  // predictCurve), the entropy of the weights in bits, the 1-nearest-neighbour curve (as nearestNeighbor1d)
+  // and curveFacts, operation for operation (the same numbers, bit for bit), for the plots over x and the tour.
   // At 2000 samples and 400 grid points the four apart weighed 3.2 million exponentials; this, 800 000.
   function gridCurves(qs, xs, ys, opt, sharp) {
     const emb = opt.kernel === "dot" ? embedKeys(xs, opt.bandwidth, circleRadius(xs), opt.keyScale) : null;
@@ -231,13 +224,6 @@ const AttnMirror = (function () {
       }
       out[g] = Math.max((Math.log(z) - a / z) / Math.LN2, 0);
     }
-    return out;
-  }
-
-  function nearestCurve(qs, xs, ys, opt) {
-    const emb = opt.kernel === "dot" ? embedKeys(xs, opt.bandwidth, circleRadius(xs), opt.keyScale) : null;
-    const out = new Float64Array(qs.length);
-    for (let i = 0; i < qs.length; i++) out[i] = nearestNeighbor1d(qs[i], xs, ys, opt, emb);
     return out;
   }
 
@@ -409,8 +395,8 @@ const AttnMirror = (function () {
 
   return {
     TRUE_FUNCTIONS, trueFunction, softmaxInPlace, circleRadius, keyNormTilt, embedKeys, scores1d,
-    weights1d, entropyBits, effectivePoints, nearestNeighbor1d, readout, predictCurve, entropyCurve,
-    nearestCurve, gridCurves, entropyAgainstH, looError, biasVarianceExact, dotProductAttention, matmul, multiHeadAttention, geomspace,
+    weights1d, entropyBits, effectivePoints, nearestNeighbor1d, readout, predictCurve,
+    gridCurves, entropyAgainstH, looError, biasVarianceExact, dotProductAttention, matmul, multiHeadAttention, geomspace,
     linspace, mean, dot, metricWeights, metricAxes, similarityEllipse, curveFacts, errorCurves,
   };
 })();
