@@ -212,6 +212,7 @@ const AttnCommon = (function () {
 
   function framePaints(view) {
     if (view.__attnFrames) return view.__attnFrames;
+    lightenRepaints(view);
     const s = view.__attnFrames = { frame: null, waiting: [], soon: false };
     s.paint = () => {
       s.frame = null;
@@ -224,6 +225,78 @@ const AttnCommon = (function () {
       if (s.frame === null) s.frame = requestAnimationFrame(s.paint);
     });
     return s;
+  }
+
+  // Two things BokehJS 3.9 does at every repaint of every plot, which a drag pays for at every move and this
+  // page never needs (profiled at the default n: 430 and 250 ms of the main thread per 150 moves, a quarter
+  // of the JavaScript):
+  // - before it paints, a plot asks each axis and title whether its size changed, and the axis answers by
+  //   laying out and measuring every tick label again.  That size depends on the ranges (which ticks, how
+  //   wide their labels), the categories of a categorical axis, a title's text and the fonts; any other
+  //   change of an axis (its label, its formatter, its font size) already asks the plot for a new layout
+  //   itself.  So the question is asked only when one of those has changed since it was last asked.
+  // - each colour, width and dash read at paint time first looks for a --bk-* CSS variable that would
+  //   override it (getComputedStyle, which restyles the page first when any text changed since).  The page
+  //   and Panel define none; each visual's answer is kept once its element is on the page.
+  // Both are patched on BokehJS's classes once per page, found from the first plot view (nothing changes if
+  // a later BokehJS renames them); globalThis.__attnLightRepaints records what was patched, for the tests.
+  const LIGHT = globalThis.__attnLightRepaints || (globalThis.__attnLightRepaints = { layout: false, css: false, fontEpoch: 0 });
+
+  function ownerOf(obj, name) {
+    for (let p = obj && Object.getPrototypeOf(obj); p; p = Object.getPrototypeOf(p)) {
+      if (Object.prototype.hasOwnProperty.call(p, name) && typeof p[name] === "function") return p;
+    }
+    return null;
+  }
+
+  function rangeKey(r) {
+    if (!r) return "";
+    return Array.isArray(r.factors) ? `${r.start}|${r.end}|${r.factors.join("\u0001")}` : `${r.start}|${r.end}`;
+  }
+
+  function sideKey(pv) {
+    const m = pv.model, parts = [LIGHT.fontEpoch, rangeKey(m.x_range), rangeKey(m.y_range)];
+    for (const extra of [m.extra_x_ranges, m.extra_y_ranges]) {
+      if (extra) for (const r of (extra instanceof Map ? extra.values() : Object.values(extra))) parts.push(rangeKey(r));
+    }
+    for (const panel of m.side_panels || []) if (typeof panel.text === "string") parts.push(panel.text);
+    return parts.join("\u0002");
+  }
+
+  function lightenRepaints(view) {
+    if (!LIGHT.layout) {
+      const P = ownerOf(view, "_invalidate_layout_if_needed");
+      if (P && Array.isArray(view.model.side_panels)) {
+        const original = P._invalidate_layout_if_needed;
+        P._invalidate_layout_if_needed = function () {
+          const key = sideKey(this);
+          if (!this._needs_layout && key === this.__attnSideKey) return;
+          original.call(this);
+          this.__attnSideKey = key;
+        };
+        if (typeof document !== "undefined" && document.fonts && document.fonts.addEventListener) {
+          document.fonts.addEventListener("loadingdone", () => { LIGHT.fontEpoch += 1; });
+        }
+        LIGHT.layout = true;
+      }
+    }
+    if (!LIGHT.css && view.renderer_views) {
+      for (const r of view.renderer_views.values()) {
+        const visual = r.visuals && Object.values(r.visuals).find((v) => v && ownerOf(v, "_get_css_value"));
+        const P = visual && ownerOf(visual, "_get_css_value");
+        if (!P) continue;
+        const original = P._get_css_value;
+        P._get_css_value = function (name) {
+          const known = this.__attnCss && this.__attnCss.get(name);
+          if (known !== undefined) return known;
+          const value = original.call(this, name);
+          if (this.obj && this.obj.el && this.obj.el.isConnected) (this.__attnCss || (this.__attnCss = new Map())).set(name, value);
+          return value;
+        };
+        LIGHT.css = true;
+        break;
+      }
+    }
   }
 
   // paintSoon(fig): paint this plot before the coming frame instead of at it, for the plot under the

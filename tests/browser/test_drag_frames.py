@@ -109,3 +109,46 @@ def test_a_fast_drag_draws_at_most_one_query_per_frame_and_ends_on_the_last(page
     wait_texts(page)
     core = core_readout(page_state(page))
     assert core.query == xs[-1]
+
+
+# The main plot's axes and title: how often the plot asked whether their size changed, and the left axis's width.
+SIDES_JS = """() => {
+  const doc = Bokeh.documents[0], v = Bokeh.index.find_one(doc.get_model_by_name('main_plot'));
+  const asked = window.__sidesAsked = { n: 0 };
+  const sides = v.model.side_panels.map((m) => v.renderer_views.get(m)).filter((s) => s && s.layout);
+  for (const s of sides) {
+    const ask = s.layout.has_size_changed;
+    s.layout.has_size_changed = function (...args) { asked.n += 1; return ask.apply(this, args); };
+  }
+  return sides.length;
+}"""
+
+LEFT_AXIS_WIDTH_JS = """() => { const doc = Bokeh.documents[0], v = Bokeh.index.find_one(doc.get_model_by_name('main_plot'));
+  return v.renderer_views.get(v.model.left[0]).layout.bbox.width; }"""
+
+
+def test_a_query_move_repaints_without_measuring_the_axes_and_a_range_change_still_does(page):
+    """app/ui/common.js (lightenRepaints) spares every repaint BokehJS's question "did an axis or the title change
+    size?", which lays out every tick label again: at a query move nothing they depend on changed.  A range
+    change is still asked about, and the axis still grows to fit longer labels."""
+    patched = page.evaluate("() => globalThis.__attnLightRepaints")
+    assert patched["layout"] is True and patched["css"] is True
+    assert page.evaluate(SIDES_JS) >= 2          # its two axes (and a title, if it has one)
+    narrow = page.evaluate(LEFT_AXIS_WIDTH_JS)
+    for x in (1.3, 4.75, 2.2):
+        r = page.evaluate(MOVE_THEN_FRAME_JS, x)
+        assert [e for e in r["after"] if e[0] == "main_plot"], "the move was not painted"
+    assert page.evaluate("() => window.__sidesAsked.n") == 0
+    y = page.evaluate("() => { const r = Bokeh.documents[0].get_model_by_name('main_plot').y_range; "
+                      "return [r.start, r.end]; }")
+    try:
+        page.evaluate("""() => { const r = Bokeh.documents[0].get_model_by_name('main_plot').y_range;
+          r.setv({ start: -123456789, end: 123456789 }); }""")
+        wait_frames(page, 3)
+        assert page.evaluate("() => window.__sidesAsked.n") > 0
+        assert page.evaluate(LEFT_AXIS_WIDTH_JS) > narrow + 20, "the axis did not grow for nine-digit labels"
+    finally:
+        page.evaluate("""([s, e]) => Bokeh.documents[0].get_model_by_name('main_plot').y_range.setv({ start: s, end: e })""",
+                      y)
+    wait_frames(page, 3)
+    assert page.evaluate(LEFT_AXIS_WIDTH_JS) == narrow
