@@ -17,8 +17,11 @@ $(STAMP): pyproject.toml
 serve: $(STAMP)  ## start the explorable on http://localhost:$(PORT)
 	$(BIN)/attention-explorable serve --port $(PORT)
 
+# two processes (pytest-xdist), each taking a whole test file at a time; TEST_PROCS=1 for one process
+TEST_PROCS ?= 2
+
 test: $(STAMP)  ## every test, browser tests included when Chromium is present
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n $(TEST_PROCS) --dist loadfile
 
 test-fast: $(STAMP)  ## the core and app tests without a browser
 	$(BIN)/python -m pytest -m "not browser"
