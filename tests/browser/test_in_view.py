@@ -1,10 +1,10 @@
 """See it while you do it (issue 23): the figure a tour step talks about and the control it asks the student to
 move are on screen together, on every screen, after Show me, Next and Previous.
 
-Each screen opens the page once (served and offline) and walks the tour: for every step, Next (or the link
-that opens it), then Show me, then Previous and Next back, measuring each of the step's `look` elements
-(data/tours/*.json) against the viewport: fully inside it, and not hidden under what stays stuck at the top
-(the stage on a phone), checked with elementFromPoint at its edges.  Motion is reduced (the context asks for
+Each screen opens the page once (offline; served too on the phone) and walks the tour: for every step, Next
+(or the link that opens it), then Show me, then Previous and Next back, measuring each of the step's `look`
+elements (data/tours/*.json) against the viewport: fully inside it, and not hidden under what stays stuck at the
+top (the stage on a phone), checked with elementFromPoint at its edges.  Motion is reduced (the context asks for
 it), so Show me lands at once and the page scrolls without gliding; the page still scrolls by itself.
 """
 
@@ -26,9 +26,9 @@ SCREENS = {
     "tablet-turned": dict(viewport={"width": 1024, "height": 768}, is_mobile=True, has_touch=True),
 }
 PRESENT = {"projector", "projector-1280", "projector-1024"}
-# The served page is the offline file's bytes (tests/app/test_plugin.py), but its blocks arrive over a socket:
-# the walk is repeated served on the three screens the issue names.
-SERVED_SCREENS = ("laptop", "projector", "phone")
+# The served page is the offline file's bytes (tests/app/test_plugin.py), but they arrive over a socket: the
+# walk is repeated served on the phone, the narrowest screen the issue names (every screen is walked offline).
+SERVED_SCREENS = ("phone",)
 
 # How much of an element is on screen and not covered: the share of a 5 x 3 grid of points inside it that
 # are inside the viewport and hit the element itself (or something inside it).

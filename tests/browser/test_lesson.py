@@ -1,7 +1,7 @@
 """The whole lesson, guided (issue 26): every step beyond the regression's, in the browser.
 
 For each step of the shipped lesson (data/tours/lesson.json) that belongs to another section, in the offline file
-and on the served page:
+(and, for one step of each section, on the served page: it sends the offline file's bytes, tests/app/test_plugin.py):
 * ``?tour=<id>`` opens it, and the card stands in that step's section;
 * *Show me* reaches a state that meets the step's goal by the numpy core (app/tour/model.py
   section_readouts on the settings the page writes into its address), with its figure on screen;
@@ -80,17 +80,16 @@ def do(page, action):
         page.evaluate(SET, list(action[1:]))
 
 
-@pytest.fixture(params=["static", "served"])
-def lesson_base(request):
-    """The offline file (every request outside it refused) or the page at / of the server."""
-    if request.param == "static":
-        return request.getfixturevalue("static_file").as_uri(), True
-    return request.getfixturevalue("served_page"), False
+# The served page sends the offline file's bytes: its walk is the first step of each section.
+SERVED = {s.section: (k, s) for k, s in reversed(LATER)}
+CASES = [pytest.param("static", k, s, id=f"static-{s.id}") for k, s in LATER] + \
+        [pytest.param("served", k, s, id=f"served-{s.id}") for k, s in sorted(SERVED.values(), key=lambda ks: ks[0])]
 
 
-@pytest.mark.parametrize("k, step", LATER, ids=[s.id for _, s in LATER])
-def test_show_me_meets_the_goal_by_the_core_and_by_hand_is_recognised(browser, lesson_base, k, step):
-    base, offline = lesson_base
+@pytest.mark.parametrize("delivery, k, step", CASES)
+def test_show_me_meets_the_goal_by_the_core_and_by_hand_is_recognised(request, browser, delivery, k, step):
+    offline = delivery == "static"
+    base = request.getfixturevalue("static_file").as_uri() if offline else request.getfixturevalue("served_page")
     ctx, page = open_step(browser, base, step.id, offline=offline)
     try:
         assert f"Step {k} of {len(TOUR)}" in page.evaluate(CARD)
