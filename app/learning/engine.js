@@ -312,16 +312,27 @@ const Learning = (function (M, E) {
 
   // ---- what the tour reads and sets (app/tour/model.py learning_readouts, show_me_settings) ----------------
 
-  // The lowest leave-one-out error of the current dataset across the tour's grid of bandwidths (cached).
+  // The lowest leave-one-out error of the current dataset across the tour's grid of bandwidths, once per dataset
+  // (AttnTrain.lowestLoo, windowed sums): on the spot for a small dataset, in a Web Worker above worker_above_n
+  // samples (2000 samples and 241 bandwidths take a second or more); null until it is known, and the readouts
+  // are told again when it arrives.
   function lowestLoo(a, c) {
-    const key = a.ds.tags[0] || "";
-    if (!c.lowest || c.lowest.key !== key) {
-      const g = c.cfg.loo_grid, hs = M.geomspace(g[0], g[1], g[2]);
-      const errs = M.looError(Array.from(a.ds.data.x), Array.from(a.ds.data.y), hs,
-                              { kernel: "gaussian", bandwidth: 1, temperature: 1, keyScale: null });
-      c.lowest = { key, value: Math.min(...errs) };
+    const key = a.ds.tags[0] || "", x = a.ds.data.x;
+    if (c.lowest && c.lowest.key === key && c.lowest.n === x.length) return c.lowest.value;
+    const lowest = c.lowest = { key, n: x.length, value: null };
+    const payload = { x: Array.from(x), y: Array.from(a.ds.data.y), grid: c.cfg.loo_grid };
+    const job = `learning-lowest-loo:${a.gen.id}`;
+    const arrive = (v) => { if (c.lowest === lowest) { lowest.value = v; tell(a, c); } };
+    const failed = (e) => { if (e.reason !== "cancelled") console.error("attention learning:", e.message); };
+    if (x.length <= c.cfg.worker_above_n) {
+      try { lowest.value = AttnTrain.lowestLoo(payload); } catch (e) { console.error("attention learning:", e.message); }
+      return lowest.value;
     }
-    return c.lowest.value;
+    AttnWorker.run(c.cfg.worker_sources, "AttnTrain.lowestLoo", payload, { key: job }).promise.then(arrive, (e) => {
+      if (e.reason !== "unavailable") return failed(e);
+      AttnWorker.runHere(AttnTrain.lowestLoo, payload, { key: job }).promise.then(arrive, failed);
+    });
+    return null;
   }
 
   function readouts(a, c) {
@@ -332,9 +343,10 @@ const Learning = (function (M, E) {
                          metric_finished: c.m.step === lastStep(c.m) });
     const T = c.bw.traj, k = c.bw.step;
     if (T) {
-      const loss = T.loss[k], best = Math.min(lowestLoo(a, c), loss);
-      Object.assign(out, { step: k, learned_h: T.h[k], learned_excess: best > 0 ? loss / best - 1 : 0,
-                           refused: T.status[k] === "diverged", finished: k === lastStep(c.bw) });
+      const lowest = lowestLoo(a, c), loss = T.loss[k], best = lowest === null ? null : Math.min(lowest, loss);
+      Object.assign(out, { step: k, learned_h: T.h[k], refused: T.status[k] === "diverged", finished: k === lastStep(c.bw) });
+      // (unknown until the lowest error is worked out: a step's condition on it is not met yet)
+      if (best !== null) out.learned_excess = best > 0 ? loss / best - 1 : 0;
     }
     return out;
   }

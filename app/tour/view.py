@@ -104,7 +104,7 @@ ENGINE_ARGS = ["config", "card", "box", "prev", "next", "show", "hide", "open", 
 @lru_cache(maxsize=None)
 def engine_source() -> str:
     """ui/mirror.js (the regression's readouts), ui/common.js (the page's bus, the link's parser), tour.js."""
-    return engine_code(HERE / "tour.js", "AttnTour.handle", ENGINE_ARGS)
+    return engine_code(HERE / "tour.js", "AttnTour.handle", ENGINE_ARGS, extra=("train.js",))
 
 
 # A step's "look" names the page's models by name; "readouts" is the line under the main plot, which stays

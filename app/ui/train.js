@@ -192,6 +192,23 @@ const AttnTrain = (function (E) {
              message: tr.message.map((m) => refusalText(m, tr.learning_rate, payload.presets)) };
   }
 
+  // The lowest leave-one-out error of the Gaussian kernel (T = 1) over the bandwidths geomspace(lo, hi, count):
+  // min over h of attention.loo_error(x, y, bandwidths=...) (app/tour/model.py _lowest_loo, the tour's "near the
+  // best h").  Each bandwidth's error comes from the windowed sums of a training step (evaluate), within 1e-15
+  // relative of the full n x n sums: at n = 2000 and 241 bandwidths those took a minute of the page's thread.
+  // payload: {x, y, grid: [lo, hi, count]}.
+  function lowestLoo(payload) {
+    checkXY(payload.x, payload.y);
+    const P = sortedData(payload.x, payload.y), [lo, hi, count] = payload.grid;
+    const a = Math.log10(lo), b = Math.log10(hi);
+    let best = Infinity;
+    for (let g = 0; g < count; g++) {
+      const h = 10 ** (count > 1 ? a + (b - a) * g / (count - 1) : a);   // AttnMirror.geomspace's grid
+      best = Math.min(best, evaluate(P, Math.log(h), 1).loss);
+    }
+    return best;
+  }
+
   return { trainBandwidth, trainColumns, evaluate, sortedData, refusal, refusalText, smallerPreset, expNeg,
-           WINDOW_SCORE };
+           lowestLoo, WINDOW_SCORE };
 })(AttnCommon);

@@ -56,6 +56,7 @@ window.compute = (function (G, T, W) {
                                                catch (e) { return e.message; } }),
     train: (cases) => cases.map((c) => T.trainBandwidth(c.x, c.y, c.opt)),
     exp: (ss) => ss.map((v) => T.expNeg(v)),
+    lowestLoo: (cases) => cases.map((c) => T.lowestLoo(c)),
     columns: (cases) => cases.map((c) => T.trainColumns(columns(c))),
     inWorker: (cases) => Promise.all(cases.map((c) =>
       settle(W.run(SOURCES, "AttnTrain.trainColumns", columns(c)).promise))),
@@ -254,6 +255,24 @@ def test_training_columns_match_the_core_on_30_datasets_at_every_preset(js):
             _assert_columns(got, want, (c["name"], c["lr"]), xy=(np.asarray(c["x"]), np.asarray(c["y"])))
             statuses.add(want["status"][-1])
     assert statuses == {"ok", "diverged"}                  # refused steps are among the cases
+
+
+def test_the_lowest_leave_one_out_error_over_the_tours_grid_is_the_cores(js):
+    """AttnTrain.lowestLoo (the tour's "near the best h", windowed sums) against the full n x n sums of
+    ``attention.loo_error`` over the same grid (app/tour/model.py LOO_GRID), within 1e-9 relative: the shipped
+    datasets, generated ones up to n = 600, and one with repeated x."""
+    from app.tour.model import LOO_GRID
+
+    grid = np.geomspace(*LOO_GRID[:2], LOO_GRID[2])
+    data = [(name, attention.load_dataset(name)) for name in attention.list_datasets()]
+    data += [(f"{fn} {n}", attention.make_dataset(fn, n, 0.3, 7 + n)) for fn, n in
+             (("step", 2), ("wave", 40), ("bump", 300), ("sine", 600))]
+    cases = [{"x": d.x.tolist(), "y": d.y.tolist(), "grid": list(LOO_GRID)} for _, d in data]
+    cases.append({"x": [0.0, 0.0, 1.0, 1.0, 2.5, 2.5, 4.0], "y": [1.0, 2.0, 0.5, 0.25, 3.0, 3.5, -1.0],
+                  "grid": list(LOO_GRID)})
+    for c, got in zip(cases, js("lowestLoo", cases)):
+        want = float(attention.loo_error(np.asarray(c["x"]), np.asarray(c["y"]), bandwidths=grid).min())
+        assert math.isclose(got, want, rel_tol=1e-9), (len(c["x"]), got, want)
 
 
 def test_the_trainers_exponential_is_within_four_ulps_of_the_exact_one(js):
