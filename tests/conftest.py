@@ -1,4 +1,4 @@
-"""What every test folder shares.
+"""What every test folder shares: the order files start in, and a thread without a running event loop.
 
 ``make test`` runs the tests in two processes (pytest-xdist, ``-n 2 --dist loadfile``: a file's tests stay
 together).  A process may run browser tests before a server test: Playwright's sync API keeps its event
@@ -15,6 +15,20 @@ import pytest
 
 
 BROWSER = Path(__file__).resolve().parent / "browser"
+# The longest files (tens of seconds to minutes each) start first, then the rest of the browser tests, then the
+# many short ones: two processes then finish together instead of one waiting on a long file at the end.
+LONGEST_FIRST = ("test_in_view.py", "test_lesson.py", "test_own_data.py", "test_screens.py", "test_jupyterlab.py",
+                 "test_bench_smoke.py", "test_plugin.py")
+
+
+def pytest_collection_modifyitems(session, config, items):
+    def rank(item):
+        path = Path(str(item.path))
+        if path.name in LONGEST_FIRST:
+            return LONGEST_FIRST.index(path.name)
+        return len(LONGEST_FIRST) + (0 if BROWSER in path.resolve().parents else 1)
+
+    items.sort(key=rank)   # stable: each file keeps its own order
 
 
 @pytest.fixture(scope="module", autouse=True)
