@@ -343,10 +343,17 @@ const Learning = (function (M, E) {
                          metric_finished: c.m.step === lastStep(c.m) });
     const T = c.bw.traj, k = c.bw.step;
     if (T) {
-      const lowest = lowestLoo(a, c), loss = T.loss[k], best = lowest === null ? null : Math.min(lowest, loss);
+      const loss = T.loss[k];
       Object.assign(out, { step: k, learned_h: T.h[k], refused: T.status[k] === "diverged", finished: k === lastStep(c.bw) });
-      // (unknown until the lowest error is worked out: a step's condition on it is not met yet)
-      if (best !== null) out.learned_excess = best > 0 ? loss / best - 1 : 0;
+      // How far the path's error is above the lowest over the tour's grid: worked out when the tour first reads
+      // it (a step that asks), not for every dataset a student makes (at 2000 samples a worker's seconds, which
+      // would compete with training for the cores).  Unknown until then: a condition on it is not met yet.
+      Object.defineProperty(out, "learned_excess", { enumerable: true, configurable: true, get() {
+        const lowest = lowestLoo(a, c);
+        if (lowest === null) return undefined;
+        const best = Math.min(lowest, loss);
+        return best > 0 ? loss / best - 1 : 0;
+      } });
     }
     return out;
   }
