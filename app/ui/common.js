@@ -232,9 +232,9 @@ const AttnCommon = (function () {
   // of the JavaScript):
   // - before it paints, a plot asks each axis and title whether its size changed, and the axis answers by
   //   laying out and measuring every tick label again.  That size depends on the ranges (which ticks, how
-  //   wide their labels), the categories of a categorical axis, a title's text and the fonts; any other
-  //   change of an axis (its label, its formatter, its font size) already asks the plot for a new layout
-  //   itself.  So the question is asked only when one of those has changed since it was last asked.
+  //   wide their labels), the categories of a categorical axis, a title's text, a legend's entries and the
+  //   fonts; any other change of an axis (its label, its formatter, its font size) already asks the plot
+  //   for a new layout itself.  So the question is asked only when one of those changed since last asked.
   // - each colour, width and dash read at paint time first looks for a --bk-* CSS variable that would
   //   override it (getComputedStyle, which restyles the page first when any text changed since).  The page
   //   and Panel define none; each visual's answer is kept once its element is on the page.
@@ -259,7 +259,11 @@ const AttnCommon = (function () {
     for (const extra of [m.extra_x_ranges, m.extra_y_ranges]) {
       if (extra) for (const r of (extra instanceof Map ? extra.values() : Object.values(extra))) parts.push(rangeKey(r));
     }
-    for (const panel of m.side_panels || []) if (typeof panel.text === "string") parts.push(panel.text);
+    for (const panel of m.side_panels || []) {
+      if (typeof panel.text === "string") parts.push(panel.text);   // a title
+      if (Array.isArray(panel.items))                                // a legend beside the plot: its entries
+        for (const item of panel.items) parts.push(`${item.visible !== false}${JSON.stringify(item.label)}`);
+    }
     return parts.join("\u0002");
   }
 
