@@ -32,10 +32,11 @@ const AttnTour = (function (M, U) {
   function looCache(c, xs, ys, kernel, keyNorm, ks) {
     const key = kernel + "|" + keyNorm;
     if (!c.loo || c.loo.xs !== xs || c.loo.key !== key) {
+      const sorted = kernel === "gaussian" ? AttnTrain.sortedData(xs, ys) : null;
       let best = Infinity;
-      if (kernel === "gaussian") best = AttnTrain.lowestLoo({ x: xs, y: ys, grid: c.cfg.loo_grid });
+      if (sorted) best = AttnTrain.lowestLooSorted(sorted, c.cfg.loo_grid);
       else for (const e of M.looError(xs, ys, c.looGrid, { kernel, bandwidth: 1, temperature: 1, keyScale: ks })) best = Math.min(best, e);
-      c.loo = { xs, key, best, sorted: kernel === "gaussian" ? AttnTrain.sortedData(xs, ys) : null };
+      c.loo = { xs, key, best, sorted };
     }
     return c.loo;
   }

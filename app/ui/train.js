@@ -199,7 +199,11 @@ const AttnTrain = (function (E) {
   // payload: {x, y, grid: [lo, hi, count]}.
   function lowestLoo(payload) {
     checkXY(payload.x, payload.y);
-    const P = sortedData(payload.x, payload.y), [lo, hi, count] = payload.grid;
+    return lowestLooSorted(sortedData(payload.x, payload.y), payload.grid);
+  }
+
+  // the same from data already sorted by sortedData (the tour keeps it for the error at the slider's h)
+  function lowestLooSorted(P, [lo, hi, count]) {
     const a = Math.log10(lo), b = Math.log10(hi);
     let best = Infinity;
     for (let g = 0; g < count; g++) {
@@ -210,5 +214,5 @@ const AttnTrain = (function (E) {
   }
 
   return { trainBandwidth, trainColumns, evaluate, sortedData, refusal, refusalText, smallerPreset, expNeg,
-           lowestLoo, WINDOW_SCORE };
+           lowestLoo, lowestLooSorted, WINDOW_SCORE };
 })(AttnCommon);
