@@ -227,7 +227,7 @@ const AttnCommon = (function () {
     return s;
   }
 
-  // Two things BokehJS 3.9 does at every repaint of every plot, which a drag pays for at every move and this
+  // Three things BokehJS 3.9 does at every repaint of every plot, which a drag pays for at every move and this
   // page never needs (profiled at the default n: 430 and 250 ms of the main thread per 150 moves, a quarter
   // of the JavaScript):
   // - before it paints, a plot asks each axis and title whether its size changed, and the axis answers by
@@ -238,9 +238,14 @@ const AttnCommon = (function () {
   // - each colour, width and dash read at paint time first looks for a --bk-* CSS variable that would
   //   override it (getComputedStyle, which restyles the page first when any text changed since).  The page
   //   and Panel define none; each visual's answer is kept once its element is on the page.
-  // Both are patched on BokehJS's classes once per page, found from the first plot view (nothing changes if
+  // - each glyph renderer writes its element's position (an empty element: glyphs are drawn on the canvas)
+  //   into a <style> of its own at every paint, and BokehJS writes sheets again with the text they hold;
+  //   every written sheet is parsed again and restyles the page (at the shipped 24 samples a fifth of the
+  //   main thread's work in a drag).  A glyph's position is written only when its element holds something,
+  //   and a sheet only when its text changes.
+  // All are patched on BokehJS's classes once per page, found from the first plot view (nothing changes if
   // a later BokehJS renames them); globalThis.__attnLightRepaints records what was patched, for the tests.
-  const LIGHT = globalThis.__attnLightRepaints || (globalThis.__attnLightRepaints = { layout: false, css: false, fontEpoch: 0 });
+  const LIGHT = globalThis.__attnLightRepaints || (globalThis.__attnLightRepaints = { layout: false, css: false, sheets: false, positions: false, fontEpoch: 0 });
 
   function ownerOf(obj, name) {
     for (let p = obj && Object.getPrototypeOf(obj); p; p = Object.getPrototypeOf(p)) {
@@ -282,6 +287,30 @@ const AttnCommon = (function () {
           document.fonts.addEventListener("loadingdone", () => { LIGHT.fontEpoch += 1; });
         }
         LIGHT.layout = true;
+      }
+    }
+    if (!LIGHT.sheets && view.renderer_views) {
+      for (const r of view.renderer_views.values()) {
+        const P = r.position && ownerOf(r.position, "_update");
+        if (!P || !r.position.el) continue;
+        const original = P._update;
+        P._update = function (css) {
+          if (this.el && this.el.textContent === css) return;
+          original.call(this, css);
+        };
+        LIGHT.sheets = true;
+        break;
+      }
+    }
+    if (!LIGHT.positions && view.renderer_views) {
+      for (const r of view.renderer_views.values()) {
+        if (!r.glyph || typeof r.update_position !== "function") continue;
+        const P = Object.getPrototypeOf(r), inherited = P.update_position;
+        P.update_position = function () {
+          if (this.el && this.el.firstElementChild) inherited.call(this);
+        };
+        LIGHT.positions = true;
+        break;
       }
     }
     if (!LIGHT.css && view.renderer_views) {

@@ -127,18 +127,38 @@ LEFT_AXIS_WIDTH_JS = """() => { const doc = Bokeh.documents[0], v = Bokeh.index.
   return v.renderer_views.get(v.model.left[0]).layout.bbox.width; }"""
 
 
+# Every text written from now on into a <style> element on the page while one of the four plots a query move
+# changes repaints (a rewritten sheet restyles its part of the page).
+STYLE_WRITES_JS = """() => {
+  const doc = Bokeh.documents[0], d = Object.getOwnPropertyDescriptor(Node.prototype, 'textContent');
+  let painting = 0;
+  window.__styleWrites = [];
+  for (const name of ['main_plot', 'weights_plot', 'entropy_x_plot', 'entropy_h_plot']) {
+    const v = Bokeh.index.find_one(doc.get_model_by_name(name)), paint = v.repaint;
+    v.repaint = function (...args) { painting++; try { return paint.apply(this, args); } finally { painting--; } };
+  }
+  Object.defineProperty(HTMLStyleElement.prototype, 'textContent', { configurable: true, get: d.get,
+    set(v) { if (painting && this.isConnected) window.__styleWrites.push(String(v).slice(0, 80)); return d.set.call(this, v); } });
+}"""
+
+
 def test_a_query_move_repaints_without_measuring_the_axes_and_a_range_change_still_does(page):
     """app/ui/common.js (lightenRepaints) spares every repaint BokehJS's question "did an axis or the title change
-    size?", which lays out every tick label again: at a query move nothing they depend on changed.  A range
+    size?", which lays out every tick label again: at a query move nothing they depend on changed.  Nor does a
+    move rewrite style sheets: BokehJS wrote each glyph's (empty) element position into a <style> at every
+    paint, and any sheet again with the same text, and the page restyled itself at every move.  A range
     change is still asked about, and the axis still grows to fit longer labels."""
     patched = page.evaluate("() => globalThis.__attnLightRepaints")
     assert patched["layout"] is True and patched["css"] is True
+    assert patched["sheets"] is True and patched["positions"] is True
     assert page.evaluate(SIDES_JS) >= 2          # its two axes (and a title, if it has one)
     narrow = page.evaluate(LEFT_AXIS_WIDTH_JS)
+    page.evaluate(STYLE_WRITES_JS)
     for x in (1.3, 4.75, 2.2):
         r = page.evaluate(MOVE_THEN_FRAME_JS, x)
         assert [e for e in r["after"] if e[0] == "main_plot"], "the move was not painted"
     assert page.evaluate("() => window.__sidesAsked.n") == 0
+    assert page.evaluate("() => window.__styleWrites") == [], "a repaint rewrote a style sheet"
     y = page.evaluate("() => { const r = Bokeh.documents[0].get_model_by_name('main_plot').y_range; "
                       "return [r.start, r.end]; }")
     try:
