@@ -238,6 +238,11 @@ const AttnCommon = (function () {
   // - each colour, width and dash read at paint time first looks for a --bk-* CSS variable that would
   //   override it (getComputedStyle, which restyles the page first when any text changed since).  The page
   //   and Panel define none; each visual's answer is kept once its element is on the page.
+  // - each text a plot lays out (every tick label of every axis) asks the plot for its font size, which reads
+  //   getComputedStyle and restyles the page first whenever anything was written since: a new sentence's
+  //   matrix, whose labels are measured while the page is written, restyled it once per label.  The answer
+  //   is kept until a timer task after it has run (the page's CSS sizes do not change meanwhile; Theme.apply starts a new
+  //   count anyway).
   // - each glyph renderer writes its element's position (an empty element: glyphs are drawn on the canvas)
   //   into a <style> of its own at every paint, and BokehJS writes sheets again with the text they hold;
   //   every written sheet is parsed again and restyles the page (at the shipped 24 samples a fifth of the
@@ -245,7 +250,7 @@ const AttnCommon = (function () {
   //   and a sheet only when its text changes.
   // All are patched on BokehJS's classes once per page, found from the first plot view (nothing changes if
   // a later BokehJS renames them); globalThis.__attnLightRepaints records what was patched, for the tests.
-  const LIGHT = globalThis.__attnLightRepaints || (globalThis.__attnLightRepaints = { layout: false, css: false, sheets: false, positions: false, fontEpoch: 0 });
+  const LIGHT = globalThis.__attnLightRepaints || (globalThis.__attnLightRepaints = { layout: false, css: false, sheets: false, positions: false, fontSize: false, fontEpoch: 0, task: 0, taskEnds: false });
 
   function ownerOf(obj, name) {
     for (let p = obj && Object.getPrototypeOf(obj); p; p = Object.getPrototypeOf(p)) {
@@ -310,6 +315,30 @@ const AttnCommon = (function () {
           if (this.el && this.el.firstElementChild) inherited.call(this);
         };
         LIGHT.positions = true;
+        break;
+      }
+    }
+    if (!LIGHT.fontSize) {
+      for (let p = Object.getPrototypeOf(view); p; p = Object.getPrototypeOf(p)) {
+        const d = Object.getOwnPropertyDescriptor(p, "base_font_size");
+        if (!d) continue;
+        if (typeof d.get !== "function") break;
+        const get = d.get;
+        Object.defineProperty(p, "base_font_size", {
+          configurable: true, enumerable: d.enumerable, set: d.set,
+          get() {
+            const known = this.__attnFontSize;
+            if (known && known.task === LIGHT.task) return known.value;
+            const value = get.call(this);
+            this.__attnFontSize = { task: LIGHT.task, value };
+            if (!LIGHT.taskEnds) {
+              LIGHT.taskEnds = true;
+              setTimeout(() => { LIGHT.taskEnds = false; LIGHT.task += 1; }, 0);
+            }
+            return value;
+          },
+        });
+        LIGHT.fontSize = true;
         break;
       }
     }

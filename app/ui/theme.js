@@ -80,6 +80,9 @@ const Theme = (function () {
   function apply(doc, cfg, present, shared, heights) {
     const key = present ? "present" : "normal", s = cfg.sizes[key], vars = cfg.vars[key];
     if (!doc) return;
+    // the plots' font sizes, kept for the task (app/ui/common.js lightenRepaints), are read again
+    const light = globalThis.__attnLightRepaints;
+    if (light) light.task += 1;
     for (const m of doc.all_models) {
       if (m.title === undefined || m.left === undefined || m.below === undefined) continue;
       sizeFigure(m, s);

@@ -172,3 +172,28 @@ def test_a_query_move_repaints_without_measuring_the_axes_and_a_range_change_sti
                       y)
     wait_frames(page, 3)
     assert page.evaluate(LEFT_AXIS_WIDTH_JS) == narrow
+
+
+FONT_SIZE_READS_JS = """() => {
+  const v = Bokeh.index.find_one(Bokeh.documents[0].get_model_by_name('main_plot'));
+  const gcs = window.getComputedStyle;
+  let reads = 0;
+  window.getComputedStyle = function (...args) { reads += 1; return gcs.apply(this, args); };
+  try {
+    const sizes = [];
+    for (let k = 0; k < 50; k++) sizes.push(v.base_font_size);   // as 50 tick labels laid out in one task
+    const once = reads;
+    globalThis.__attnLightRepaints.task += 1;                     // what Theme.apply does: a new look
+    sizes.push(v.base_font_size);
+    return { once, after: reads, sizes: Array.from(new Set(sizes)), css: parseFloat(gcs(v.el).fontSize) };
+  } finally { window.getComputedStyle = gcs; }
+}"""
+
+
+def test_a_plot_reads_its_font_size_once_per_task(page):
+    """Every text a plot lays out asks for the plot's font size (getComputedStyle, which restyles the page first
+    when anything changed): asked 50 times in one task it is read once, and read again after a new look."""
+    assert page.evaluate("() => globalThis.__attnLightRepaints.fontSize") is True
+    r = page.evaluate(FONT_SIZE_READS_JS)
+    assert r["once"] <= 1 and r["after"] == r["once"] + 1, r
+    assert r["sizes"] == [r["css"]], r
