@@ -168,7 +168,7 @@ const Explorable = (function (M, U) {
     setHtml(a.caption_div, `<p class="caption">${esc(caption(r, c.kernel, c.h, c.t, tilt, u ? unitsWords(c, q, c.h) : null))}</p>`);
     announce(a, c, r);
     const at = u ? (v) => `${u.xName} = ${unitText(D.toUnits(u.scale, v), u.span)}` : undefined;
-    const notes = limitNotices(r, heaviestSample(q, c.x, c.y, w), c.curveFacts, c.cfg.limits, tilt, at);
+    const notes = c.curveFacts ? limitNotices(r, heaviestSample(q, c.x, c.y, w), c.curveFacts, c.cfg.limits, tilt, at) : [];
     setHtml(a.limits_div, notes.map((s) => `<p class="limit">${esc(s)}</p>`).join(""));
     scheduleUrl(a, c);
   }
@@ -187,6 +187,7 @@ const Explorable = (function (M, U) {
   }
 
   function kernelViews(a, c) {
+    c.curvesLater = (c.curvesLater || 0) + 1;   // a pending one (dataViews) is not needed any more
     const opt = options(c);
     // the curves over x and their facts from one set of weights per grid point
     const { pred, ent, nn, facts } = M.gridCurves(c.grid, c.x, c.y, opt, c.cfg.limits.sharp_weight);
@@ -227,10 +228,27 @@ const Explorable = (function (M, U) {
     ask(AttnWorker.run(c.cfg.worker_sources, "AttnMirror.errorCurves", payload, { key }));
   }
 
+  // New data: the samples first, then the curves.  With many samples (more than worker_above_n) the curves
+  // over x take longest (400 points x n keys), so the samples and the query are drawn at once and the curves
+  // a frame later, in their own task: the student sees the new data while the curves are worked out.  Until
+  // then no curve is shown (the old one would lie about the new data) and no notice that reads the curve.
   function dataViews(a, c) {
     if (U.plotView(a.figs[4])) errorCurves(a, c); else c.hcurveStale = true;
     setWidget(a.mean_span, "location", M.mean(c.y));
-    kernelViews(a, c);
+    const token = c.curvesLater = (c.curvesLater || 0) + 1;
+    if (c.x.length <= c.cfg.worker_above_n || typeof requestAnimationFrame !== "function") { kernelViews(a, c); return; }
+    a.curve.data = { x: [], pred: [], ent: [], eff: [], nn: [], truth: [] };
+    c.curveFacts = null;
+    queryViews(a, c);
+    // (counted with the texts still to come: scripts and tests that wait for the page's texts wait for these too)
+    globalThis.__attnTextsPending = (globalThis.__attnTextsPending || 0) + 1;
+    requestAnimationFrame(() => setTimeout(() => {
+      try {
+        if (token === c.curvesLater) U.runGuarded(c, () => kernelViews(a, c), (e) => showError(a, e));
+      } finally {
+        globalThis.__attnTextsPending -= 1;
+      }
+    }, 0));
   }
 
   // ---- inputs ----------------------------------------------------------------

@@ -303,3 +303,40 @@ def test_the_reference_is_folded_until_a_student_opens_it(offline):
     detail.wait_for(state="visible")
     summary.click()
     detail.wait_for(state="hidden")
+
+
+# Every write of the samples and of the curves over x after the dataset menu changes, with the frames between them.
+NEW_DATA_ORDER_JS = """async (name) => {
+  const d = Bokeh.documents[0], log = [];
+  d.get_model_by_name('samples').properties.data.change.connect(() =>
+    log.push(['samples', d.get_model_by_name('samples').data.x.length]));
+  d.get_model_by_name('curve').properties.data.change.connect(() =>
+    log.push(['curve', d.get_model_by_name('curve').data.x.length]));
+  let on = true;
+  const tick = () => { if (!on) return; log.push(['frame']); requestAnimationFrame(tick); };
+  requestAnimationFrame(tick);
+  d.get_model_by_name('dataset_select').value = name;
+  while (!log.some((e) => e[0] === 'curve' && e[1] > 0)) await new Promise((r) => setTimeout(r, 10));
+  on = false;
+  return log;
+}"""
+
+
+def test_many_new_samples_are_drawn_first_and_their_curves_a_frame_later(offline):
+    """400 samples (more than worker_above_n): the samples and the query are drawn in the task of the change, with
+    no curve (the old one would not fit the new data); the curves over x follow after a frame, from the core's
+    weights, and the page's texts count as settled only once they are in."""
+    page = offline
+    log = page.evaluate(NEW_DATA_ORDER_JS, "large")
+    first_samples = next(i for i, e in enumerate(log) if e == ["samples", 400])
+    cleared = next(i for i, e in enumerate(log) if e[0] == "curve")
+    filled = next(i for i, e in enumerate(log) if e[0] == "curve" and e[1] > 0)
+    assert log[cleared] == ["curve", 0] and cleared < filled, log
+    assert ["frame"] in log[first_samples:filled], f"the curves were worked out before a frame showed the samples: {log}"
+    check_against_core(page)
+    state = page_state(page)
+    d = attention.load_dataset("large")
+    curve = source_data(page, "curve")
+    pred = attention.predict(np.asarray(curve["x"]), d.x, d.y, bandwidth=state["bandwidth"],
+                             temperature=state["temperature"])
+    np.testing.assert_allclose(curve["pred"], np.asarray(pred).reshape(-1), rtol=0, atol=1e-9)
