@@ -21,6 +21,11 @@ LONGEST_FIRST = ("test_in_view.py", "test_lesson.py", "test_own_data.py", "test_
                  "test_bench_smoke.py", "test_plugin.py")
 
 
+def pytest_configure(config):
+    config.addinivalue_line("markers", "both_ways: a browser test that opens the page served as well as offline "
+                                       "(tests/browser/conftest.py)")
+
+
 def pytest_collection_modifyitems(session, config, items):
     def rank(item):
         path = Path(str(item.path))

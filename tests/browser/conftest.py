@@ -6,8 +6,15 @@
 * ``session_app``: the notebook component per session (app/page.py, what ``panel serve app/main.py`` shows at
   /main), served from this process so a test can reach each session's ``Explorable`` and set its parameters
   as a notebook cell does;
-* ``open_page``: the page served or offline, for the tests that check both; console errors and requests
+* ``open_page``: the page offline, and served too for a test marked ``both_ways``; console errors and requests
   outside the page's own origin fail the test.
+
+Which tests run served: the served page sends exactly the offline file's bytes (tests/app/test_plugin.py
+test_the_page_is_the_offline_files), so a served copy of an offline test checks only what serving changes: the
+server's headers (the Content-Security-Policy: Web Workers, fonts), an http address instead of a file (copying
+the link, the address bar following the widgets, a long link reaching the server), a prefix and a login
+(test_served.py), and that the page loads.  Tests run offline by default; the served ones are those, plus one
+representative in each file that had served copies.
 
 Without Chromium the tests skip with the reason, except in CI (CI=true), where they fail: a CI run that
 silently skips the browser does not count.
@@ -212,10 +219,17 @@ def session_app():
         app.stop()
 
 
-@pytest.fixture(params=["served", "offline"])
+def pytest_generate_tests(metafunc):
+    """``open_page`` is offline; a test marked ``both_ways`` runs served too (the rule in this module's docstring)."""
+    if "open_page" in metafunc.fixturenames:
+        ways = ["served", "offline"] if metafunc.definition.get_closest_marker("both_ways") else ["offline"]
+        metafunc.parametrize("open_page", ways, indirect=True)
+
+
+@pytest.fixture
 def open_page(request, watch):
-    """The page, served (the page at / of ``attention-explorable serve``) or offline (the file, with every request
-    outside it refused), in one fixture for the tests that open it both ways.
+    """The page offline (the file, with every request outside it refused) or, for a test marked ``both_ways``,
+    also served (the page at / of ``attention-explorable serve``).
 
     open_page(query) opens the page with that query string and waits until its readouts are drawn;
     open_page.where says which ("served" or "offline"), open_page.base is its address without a query."""
