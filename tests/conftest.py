@@ -1,4 +1,5 @@
-"""What every test folder shares: the order files start in, and a thread without a running event loop.
+"""What every test folder shares: the order files start in, a thread without a running event loop, and the
+offline file (``static_file``: tests/export_once.py).
 
 ``make test`` runs the tests in two processes (pytest-xdist, ``-n 2 --dist loadfile``: a file's tests stay
 together).  A process may run browser tests before a server test: Playwright's sync API keeps its event
@@ -12,6 +13,8 @@ import asyncio
 from pathlib import Path
 
 import pytest
+
+from tests.export_once import static_file, stop_export  # noqa: F401  (static_file: a fixture for every folder)
 
 
 BROWSER = Path(__file__).resolve().parent / "browser"
@@ -50,3 +53,8 @@ def _the_thread_has_no_running_loop(request):
         yield
     finally:
         asyncio._set_running_loop(borrowed)
+
+
+
+def pytest_sessionfinish(session):
+    stop_export(session.config)

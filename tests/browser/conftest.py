@@ -1,7 +1,7 @@
 """Fixtures for the browser tests: Debian's Chromium driven by Playwright and the page's three deliveries.
 
-* ``static_file``: the offline file, written once per test run by ``attention-explorable export`` (the xdist
-  processes share it: the first to take a lock writes it, the others wait for it and read it);
+* ``static_file`` (tests/conftest.py): the offline file, written once per test run by ``attention-explorable
+  export`` (the xdist processes share it);
 * ``served_page``: the page at / of one ``attention-explorable serve`` per test session (Panel's server with
   app/plugin.py: the offline file's page, under the server's headers);
 * ``session_app``: the notebook component per session (app/page.py, what ``panel serve app/main.py`` shows at
@@ -30,6 +30,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.export_once import shared_export
 from tests.browser.pageutil import (CHROMIUM, LAUNCH_ARGS, OFFLINE_ORIGINS, ROOT, block_outside, free_port,
                                     wait_frames, wait_ready)
 
@@ -111,7 +112,7 @@ def pytest_runtest_setup(item):   # called for the tests of this folder only
         return
     early["started"] = True
     if "static_file" in early["wanted"]:
-        _export(early, item.config)
+        shared_export(item.config)
     if "served_page" in early["wanted"]:
         from tests.app.serverutil import LiveServer
 
@@ -122,64 +123,6 @@ def pytest_sessionfinish(session):
     early = session.config.stash.get(EARLY, {})
     if "server" in early:
         early["server"].cleanup()
-    if "export" in early:
-        early["export"].stop()
-
-
-class SharedExport:
-    """``attention-explorable export`` into a folder all the xdist processes of this run share (the parent of each
-    one's pytest temp dir; pytest removes old ones), written once: in a background thread, each process takes an
-    exclusive lock on the folder's lock file; the first writes the file, and the rest find it there.  A process
-    that dies while writing drops its lock with it, and the next one writes the file again."""
-
-    def __init__(self, config):
-        import threading
-
-        tmp = config._tmp_path_factory.getbasetemp()
-        self.dir = tmp.parent if os.environ.get("PYTEST_XDIST_WORKER") else tmp
-        self.out = self.dir / "explorable-export" / "lecture.html"
-        self.proc, self.log, self.failed = None, "", None
-        self.thread = threading.Thread(target=self._run, daemon=True)
-        self.thread.start()
-
-    def _run(self):
-        import fcntl
-
-        self.out.parent.mkdir(exist_ok=True)
-        with open(self.out.parent / "lock", "w") as lock:
-            fcntl.flock(lock, fcntl.LOCK_EX)
-            try:
-                if self.out.exists():   # written (then renamed into place) by another process
-                    return
-                part = self.out.with_name(f"part-{os.getpid()}.html")
-                self.proc = subprocess.Popen([sys.executable, "-m", "app.cli", "export", str(part)], cwd=ROOT,
-                                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-                self.log, _ = self.proc.communicate()
-                if self.proc.returncode != 0:
-                    self.failed = f"attention-explorable export failed:\n{self.log}"
-                    return
-                os.replace(part, self.out)
-            except Exception as e:   # noqa: BLE001 - handed to the test that waits for the file
-                self.failed = f"attention-explorable export could not run: {e!r}"
-            finally:
-                fcntl.flock(lock, fcntl.LOCK_UN)
-
-    def wait(self, timeout: float = 600) -> Path:
-        self.thread.join(timeout)
-        if self.thread.is_alive():
-            pytest.fail(f"attention-explorable export did not finish within {timeout} s")
-        if self.failed:
-            pytest.fail(self.failed)
-        return self.out
-
-    def stop(self):
-        if self.proc is not None and self.proc.poll() is None:
-            self.proc.kill()
-            self.proc.wait(timeout=10)
-
-
-def _export(early, config):
-    early["export"] = SharedExport(config)
 
 
 @pytest.fixture(scope="session")
@@ -192,16 +135,6 @@ def served_page(request):
     if "server" not in early:
         early["server"] = LiveServer().launch()
     return early["server"].wait_ready(timeout=180).url
-
-
-@pytest.fixture(scope="session")
-def static_file(request):
-    """Path of an offline file written by ``attention-explorable export`` for this test run (shared by the xdist
-    processes)."""
-    early = request.config.stash[EARLY]
-    if "export" not in early:
-        _export(early, request.config)
-    return early["export"].wait()
 
 
 class SessionApp:
