@@ -2,8 +2,8 @@
 
 * ``static_file`` (tests/conftest.py): the offline file, written once per test run by ``attention-explorable
   export`` (the xdist processes share it);
-* ``served_page``: the page at / of one ``attention-explorable serve`` per test session (Panel's server with
-  app/plugin.py: the offline file's page, under the server's headers);
+* ``served_page``: the page at / of one ``attention-explorable serve`` per test run, shared by the xdist
+  processes (Panel's server with app/plugin.py: the offline file's page, under the server's headers);
 * ``session_app``: the notebook component per session (app/page.py, what ``panel serve app/main.py`` shows at
   /main), served from this process so a test can reach each session's ``Explorable`` and set its parameters
   as a notebook cell does;
@@ -30,7 +30,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.export_once import shared_export
+from tests.export_once import SharedServer, shared_export
 from tests.browser.pageutil import (CHROMIUM, LAUNCH_ARGS, OFFLINE_ORIGINS, ROOT, block_outside, free_port,
                                     wait_frames, wait_ready)
 
@@ -91,9 +91,9 @@ def watch(browser):
     ctx.close()
 
 
-# The page is built twice per test session, by the server and by the export command: when the first browser test
-# starts, both start in the background (when a collected test needs them and Chromium is there), side by side on
-# two cores, while the first tests run; the fixtures then wait for them.
+# The page is built twice per test run, by the server and by the export command (each once, shared by the xdist
+# processes: tests/export_once.py): when the first browser test starts, both start in the background (when a
+# collected test needs them and Chromium is there) while the first tests run; the fixtures then wait for them.
 EARLY = pytest.StashKey[dict]()
 
 
@@ -114,27 +114,23 @@ def pytest_runtest_setup(item):   # called for the tests of this folder only
     if "static_file" in early["wanted"]:
         shared_export(item.config)
     if "served_page" in early["wanted"]:
-        from tests.app.serverutil import LiveServer
-
-        early["server"] = LiveServer().launch()
+        early["server"] = SharedServer(item.config)
 
 
 def pytest_sessionfinish(session):
     early = session.config.stash.get(EARLY, {})
     if "server" in early:
-        early["server"].cleanup()
+        early["server"].finish()
 
 
 @pytest.fixture(scope="session")
 def served_page(request):
-    """URL of the page at / of ``attention-explorable serve`` (one server for the test session, stopped when it
-    ends; its /main is the per-session app)."""
-    from tests.app.serverutil import LiveServer
-
+    """URL of the page at / of ``attention-explorable serve`` (one server for the test run, shared by the xdist
+    processes and stopped by the last one: tests/export_once.py; its /main is the per-session app)."""
     early = request.config.stash[EARLY]
     if "server" not in early:
-        early["server"] = LiveServer().launch()
-    return early["server"].wait_ready(timeout=180).url
+        early["server"] = SharedServer(request.config)
+    return early["server"].wait_ready(timeout=180)
 
 
 class SessionApp:
