@@ -1,4 +1,5 @@
-"""What every test folder shares: the order files start in, and a thread without a running event loop.
+"""What every test folder shares: the order files start in, a thread without a running event loop, and the
+offline file (``static_file``: tests/export_once.py).
 
 ``make test`` runs the tests in two processes (pytest-xdist, ``-n 2 --dist loadfile``: a file's tests stay
 together).  A process may run browser tests before a server test: Playwright's sync API keeps its event
@@ -13,12 +14,19 @@ from pathlib import Path
 
 import pytest
 
+from tests.export_once import static_file, stop_export  # noqa: F401  (static_file: a fixture for every folder)
+
 
 BROWSER = Path(__file__).resolve().parent / "browser"
 # The longest files (tens of seconds to minutes each) start first, then the rest of the browser tests, then the
 # many short ones: two processes then finish together instead of one waiting on a long file at the end.
 LONGEST_FIRST = ("test_in_view.py", "test_lesson.py", "test_own_data.py", "test_screens.py", "test_jupyterlab.py",
                  "test_bench_smoke.py", "test_plugin.py")
+
+
+def pytest_configure(config):
+    config.addinivalue_line("markers", "both_ways: a browser test that opens the page served as well as offline "
+                                       "(tests/browser/conftest.py)")
 
 
 def pytest_collection_modifyitems(session, config, items):
@@ -45,3 +53,8 @@ def _the_thread_has_no_running_loop(request):
         yield
     finally:
         asyncio._set_running_loop(borrowed)
+
+
+
+def pytest_sessionfinish(session):
+    stop_export(session.config)

@@ -27,12 +27,27 @@ import pytest
 from bokeh.server.tornado import BokehTornado
 from tornado.testing import AsyncHTTPTestCase
 
-from app import plugin
 from app.export import export_html
 from app.state import ExplorableState
 from app.tour import active_tour
 from tests.app.serverutil import ROOT, AppServer, LiveServer, Nginx, free_port, need_nginx
 
+
+class _Plugin:
+    """app.plugin, imported when a test first reads it: importing it builds the page (seconds of CPU), and every
+    pytest-xdist process collects this file, and one of them runs it."""
+
+    NAMES = {"PAGE", "ROUTES", "SECURITY_HEADERS", "build_page"}
+
+    def __getattr__(self, name):
+        if name not in self.NAMES:   # pytest looks for its own markers on every object of a test module
+            raise AttributeError(name)
+        from app import plugin as module
+
+        return getattr(module, name)
+
+
+plugin = _Plugin()
 TIMEOUT = 120   # any one request or server start on a busy machine; nothing here asserts a time
 PASSWORD, SECRET = "class-of-2026", "a-cookie-secret-for-the-tests-only"
 
@@ -80,12 +95,10 @@ def test_same_page_tells_another_page_apart():
     assert not same_page(plugin.PAGE.html, plugin.PAGE.html.replace(b"max weight", b"max wieght", 1))
 
 
-def test_the_page_is_the_offline_files(tmp_path):
-    """The page is what ``attention-explorable export`` writes (built in the same kind of process: no Panel)."""
-    out = tmp_path / "lecture.html"
-    subprocess.run([sys.executable, "-m", "app.cli", "export", str(out)], cwd=ROOT, check=True, capture_output=True,
-                   timeout=TIMEOUT)
-    assert same_page(plugin.PAGE.html, out.read_bytes())
+def test_the_page_is_the_offline_files(static_file):
+    """The page is what ``attention-explorable export`` writes (built in the same kind of process: no Panel; the
+    file the browser tests open, written once per run by that command: tests/export_once.py)."""
+    assert same_page(plugin.PAGE.html, static_file.read_bytes())
     assert gzip.decompress(plugin.PAGE.gzipped) == plugin.PAGE.html
 
 

@@ -428,7 +428,7 @@ async def _reload(base: str, n: int, seconds: float, etag: str, seed: int = 0):
 
 
 def reload_rows(quick: bool, srv: LiveServer | None = None) -> list[dict]:
-    sizes, seconds = ((10,), 5.0) if quick else ((10, 100, 200), 20.0)
+    sizes, seconds = ((10,), 2.0) if quick else ((10, 100, 200), 20.0)
     rows = []
     with _live(srv) as live:
         _len, etag = _page(live.base)

@@ -140,11 +140,12 @@ def class_rows(quick: bool) -> list[dict]:
     Each stage reports the round trips of every open session under load, the arrival of the new sessions,
     the server's RSS and CPU use, and the load generator's own CPU use (it shares the machine).
     """
-    sizes = (4,) if quick else (10, 50, 100)
-    seconds = 3.0 if quick else 20.0
+    # quick: enough to show the code runs and every row comes out (each session is a whole Panel app: seconds each)
+    sizes = (2,) if quick else (10, 50, 100)
+    seconds = 1.0 if quick else 20.0
     rows, rss_points, sessions = [], [], []
     with AppServer(extra=FAST_CLEANUP) as srv:
-        run_async(_opens(srv.url, 2, srv.pid))  # warm the process (imports, caches)
+        run_async(_opens(srv.url, 1 if quick else 2, srv.pid))  # warm the process (imports, caches)
         time.sleep(4)  # the warm-up sessions are discarded
         base = srv.rss()
 

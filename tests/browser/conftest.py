@@ -1,13 +1,21 @@
 """Fixtures for the browser tests: Debian's Chromium driven by Playwright and the page's three deliveries.
 
-* ``static_file``: the offline file, written once per test session by ``attention-explorable export``;
-* ``served_page``: the page at / of one ``attention-explorable serve`` per test session (Panel's server with
-  app/plugin.py: the offline file's page, under the server's headers);
+* ``static_file`` (tests/conftest.py): the offline file, written once per test run by ``attention-explorable
+  export`` (the xdist processes share it);
+* ``served_page``: the page at / of one ``attention-explorable serve`` per test run, shared by the xdist
+  processes (Panel's server with app/plugin.py: the offline file's page, under the server's headers);
 * ``session_app``: the notebook component per session (app/page.py, what ``panel serve app/main.py`` shows at
   /main), served from this process so a test can reach each session's ``Explorable`` and set its parameters
   as a notebook cell does;
-* ``open_page``: the page served or offline, for the tests that check both; console errors and requests
+* ``open_page``: the page offline, and served too for a test marked ``both_ways``; console errors and requests
   outside the page's own origin fail the test.
+
+Which tests run served: the served page sends exactly the offline file's bytes (tests/app/test_plugin.py
+test_the_page_is_the_offline_files), so a served copy of an offline test checks only what serving changes: the
+server's headers (the Content-Security-Policy: Web Workers, fonts), an http address instead of a file (copying
+the link, the address bar following the widgets, a long link reaching the server), a prefix and a login
+(test_served.py), and that the page loads.  Tests run offline by default; the served ones are those, plus one
+representative in each file that had served copies.
 
 Without Chromium the tests skip with the reason, except in CI (CI=true), where they fail: a CI run that
 silently skips the browser does not count.
@@ -16,14 +24,13 @@ silently skips the browser does not count.
 from __future__ import annotations
 
 import os
-import shutil
 import subprocess
 import sys
-import tempfile
 from pathlib import Path
 
 import pytest
 
+from tests.export_once import SharedServer, shared_export
 from tests.browser.pageutil import (CHROMIUM, LAUNCH_ARGS, OFFLINE_ORIGINS, ROOT, block_outside, free_port,
                                     wait_frames, wait_ready)
 
@@ -84,9 +91,9 @@ def watch(browser):
     ctx.close()
 
 
-# The page is built twice per test session, by the server and by the export command: when the first browser test
-# starts, both start in the background (when a collected test needs them and Chromium is there), side by side on
-# two cores, while the first tests run; the fixtures then wait for them.
+# The page is built twice per test run, by the server and by the export command (each once, shared by the xdist
+# processes: tests/export_once.py): when the first browser test starts, both start in the background (when a
+# collected test needs them and Chromium is there) while the first tests run; the fixtures then wait for them.
 EARLY = pytest.StashKey[dict]()
 
 
@@ -105,54 +112,25 @@ def pytest_runtest_setup(item):   # called for the tests of this folder only
         return
     early["started"] = True
     if "static_file" in early["wanted"]:
-        _export(early)
+        shared_export(item.config)
     if "served_page" in early["wanted"]:
-        from tests.app.serverutil import LiveServer
-
-        early["server"] = LiveServer().launch()
+        early["server"] = SharedServer(item.config)
 
 
 def pytest_sessionfinish(session):
     early = session.config.stash.get(EARLY, {})
     if "server" in early:
-        early["server"].cleanup()
-    if "export" in early:
-        out, proc = early["export"]
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait(timeout=10)
-        shutil.rmtree(out.parent, ignore_errors=True)
-
-
-def _export(early):
-    out = Path(tempfile.mkdtemp(prefix="explorable-export-")) / "lecture.html"
-    early["export"] = (out, subprocess.Popen([sys.executable, "-m", "app.cli", "export", str(out)], cwd=ROOT,
-                                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True))
+        early["server"].finish()
 
 
 @pytest.fixture(scope="session")
 def served_page(request):
-    """URL of the page at / of ``attention-explorable serve`` (one server for the test session, stopped when it
-    ends; its /main is the per-session app)."""
-    from tests.app.serverutil import LiveServer
-
+    """URL of the page at / of ``attention-explorable serve`` (one server for the test run, shared by the xdist
+    processes and stopped by the last one: tests/export_once.py; its /main is the per-session app)."""
     early = request.config.stash[EARLY]
     if "server" not in early:
-        early["server"] = LiveServer().launch()
-    return early["server"].wait_ready(timeout=180).url
-
-
-@pytest.fixture(scope="session")
-def static_file(request):
-    """Path of an offline file written by ``attention-explorable export`` for this test session."""
-    early = request.config.stash[EARLY]
-    if "export" not in early:
-        _export(early)
-    out, proc = early["export"]
-    log, _ = proc.communicate(timeout=600)
-    if proc.returncode != 0:
-        pytest.fail(f"attention-explorable export failed:\n{log}")
-    return out
+        early["server"] = SharedServer(request.config)
+    return early["server"].wait_ready(timeout=180)
 
 
 class SessionApp:
@@ -212,10 +190,17 @@ def session_app():
         app.stop()
 
 
-@pytest.fixture(params=["served", "offline"])
+def pytest_generate_tests(metafunc):
+    """``open_page`` is offline; a test marked ``both_ways`` runs served too (the rule in this module's docstring)."""
+    if "open_page" in metafunc.fixturenames:
+        ways = ["served", "offline"] if metafunc.definition.get_closest_marker("both_ways") else ["offline"]
+        metafunc.parametrize("open_page", ways, indirect=True)
+
+
+@pytest.fixture
 def open_page(request, watch):
-    """The page, served (the page at / of ``attention-explorable serve``) or offline (the file, with every request
-    outside it refused), in one fixture for the tests that open it both ways.
+    """The page offline (the file, with every request outside it refused) or, for a test marked ``both_ways``,
+    also served (the page at / of ``attention-explorable serve``).
 
     open_page(query) opens the page with that query string and waits until its readouts are drawn;
     open_page.where says which ("served" or "offline"), open_page.base is its address without a query."""

@@ -171,21 +171,19 @@ def test_reset_returns_to_h0_and_leaves_other_settings(opened):
     assert model_prop(page, "temperature_slider", "value") == 0
 
 
-@pytest.mark.parametrize("where", ["served", "offline"])
-def test_a_deep_link_into_the_section_lands_at_its_step_once_the_loader_draws_it(request, browser, where):
+def test_a_deep_link_into_the_section_lands_at_its_step_once_the_loader_draws_it(browser, static_file):
     """On a phone the learning section is far below the first screen: the loader draws it after the first
     readouts, by itself.  The link's step is then the page's state: the path's h on the regression's slider
-    and the metric demo at its step."""
-    base = request.getfixturevalue("served_page") if where == "served" else \
-        request.getfixturevalue("static_file").as_uri()
+    and the metric demo at its step.  (Offline: a served link is read by the same code from the same bytes,
+    tests/browser/test_url_state.py.)"""
+    base = static_file.as_uri()
     ctx = browser.new_context(viewport={"width": 390, "height": 700}, is_mobile=True, has_touch=True)
     page = ctx.new_page()
     errors = []
     page.on("pageerror", lambda e: errors.append(str(e)))
     page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
     try:
-        if where == "offline":
-            block_outside(page)
+        block_outside(page)
         page.add_init_script(FIRST_READOUTS_JS.replace("NAMES", '["learn_fit_plot", "metric_plot"]'))
         page.goto(base + "?lr=10&step=20&metric_lr=10&metric_step=20")
         wait_ready(page)
@@ -381,7 +379,7 @@ def test_identity_metric_ellipse_is_the_cores_exactly(mirror):
 
 # ---- a generated dataset: trained in the browser (ui/train.js), in a Web Worker when it is large ----------------
 
-@pytest.mark.parametrize("where", ["served", "offline"])
+@pytest.mark.parametrize("where", ["served", "offline"])   # served: the Web Worker under the server's CSP
 def test_a_generated_dataset_is_trained_in_a_worker_along_the_cores_path(request, watch, where):
     n = 400   # above the section's worker_above_n: the path is worked out in a Web Worker
     base = request.getfixturevalue("served_page") if where == "served" else \

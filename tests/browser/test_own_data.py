@@ -2,8 +2,8 @@
 
 The page reads the data with app/ui/userdata.js (held to app/userdata.py by test_userdata_parity.py); these tests
 drive the whole page: the box under "More controls", the dataset menu, the link, the learning section, the tour,
-against the numpy core on the same arrays.  Offline (the exported file) and served (`attention-explorable serve`,
-the page at /) where the delivery matters: paste, file drop and the link's round trip.
+against the numpy core on the same arrays, in the exported file.  The served page (`attention-explorable serve`,
+the page at /) is the same bytes: it is tested where its http address matters, the link's round trip.
 
 Run as a script, this module takes the README's screenshot (tests/browser/screenshots/screenshot-own-data.png)
 and measures paste-to-drawn times and link lengths:  .venv/bin/python -m tests.browser.test_own_data
@@ -97,11 +97,12 @@ def drop_file(page, name, content: bytes, mime="text/csv", selector=".own"):
     }""", [name, list(content), mime])
 
 
-@pytest.fixture(params=["static", "served"])
+@pytest.fixture
 def page_at(request, watch):
-    """The page offline (the exported file, every request outside it refused) or served (the page at / of
-    `attention-explorable serve`); page_at(query) opens it and waits until it is drawn."""
-    if request.param == "static":
+    """The page offline (the exported file, every request outside it refused), or served (the page at / of
+    `attention-explorable serve`) for a test that parametrizes it indirectly with "served"; page_at(query) opens
+    it and waits until it is drawn."""
+    if getattr(request, "param", "static") == "static":
         base = request.getfixturevalue("static_file").as_uri()
         block_outside(watch.page)
         allowed = ["file:", "data:", "blob:"]
@@ -275,6 +276,7 @@ def paste_200_days(page):
     return sub
 
 
+@pytest.mark.parametrize("page_at", ["static", "served"], indirect=True)   # served: the link is an http address
 def test_a_link_carries_200_points_and_opens_them(page_at, browser):
     page = page_at("?query=2.5")
     sub = paste_200_days(page)

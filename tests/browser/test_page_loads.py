@@ -8,6 +8,8 @@ asked for nothing but itself (file:, data:, blob:) on the way.
 
 from __future__ import annotations
 
+import pytest
+
 from tests.browser.pageutil import OFFLINE_ORIGINS, readout_text
 
 WORKED_EXAMPLE = ("0.163", "3.35 bits", "10.2", "\u22120.30", "\u22120.43")
@@ -17,6 +19,7 @@ PLAN_JS = """() => JSON.parse(Bokeh.require('core/util/string').unescape(
   document.getElementById('attn-plan').textContent)).blocks.map((b) => ({name: b.name, first: b.first}))"""
 
 
+@pytest.mark.both_ways   # the served page's smoke test: it loads under the server's headers
 def test_the_page_opens_on_the_worked_example_then_draws_the_rest_in_order(open_page):
     page = open_page()
     text = readout_text(page)

@@ -3,9 +3,9 @@ file.
 
 Every number the page prints is checked against the numpy core for the state the page is in
 (``check_against_core``), after real gestures: a mouse drag on the plot, a drag of the red line, the keyboard on
-a slider, and the widgets.  The engine is the same in both deliveries; what may differ (the server's headers for a
-Web Worker, the file's origin) is tested on both: the opening drag, and a large dataset's error curves, which a
-worker works out.
+a slider, and the widgets.  The engine is the same in both deliveries (the served page is the offline file's
+bytes); what may differ, the server's headers for a Web Worker, is tested on both: a large dataset's error
+curves, which a worker works out.  The rest runs offline.
 """
 
 from __future__ import annotations
@@ -272,6 +272,7 @@ def test_generator_draws_the_cores_seeded_dataset(offline):
     assert page_state(page)["x"] == want.x.tolist()
 
 
+@pytest.mark.both_ways   # a Web Worker under the served page's Content-Security-Policy
 def test_a_large_datasets_error_curves_come_from_a_worker_as_the_core_computes_them(open_page):
     """400 samples: the error curves against h (400 x 400 pairs at each bandwidth) are worked out in a Web Worker,
     served (under the page's Content-Security-Policy) and offline (from a file), and equal the core's."""

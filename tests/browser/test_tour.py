@@ -2,10 +2,11 @@
 screen.
 
 "Show me" must reach the step's state (the widgets hold it, and the numpy core agrees that the step's
-condition holds there), served and offline; a real drag or slider move must fire the check mark; a link opens
-a step; in presentation mode the arrow keys turn the steps; a step about a plot the loader has not drawn yet
-draws it and shows the core's numbers there.  The tour's engine is the same in both deliveries, so the rest
-runs on the offline file.  Every wait is for a condition, never for a time.
+condition holds there); a real drag or slider move must fire the check mark; a link opens a step; in
+presentation mode the arrow keys turn the steps; a step about a plot the loader has not drawn yet draws it and
+shows the core's numbers there.  The served page is the offline file's bytes and the tour's engine is the same in
+both deliveries, so these run on the offline file (Show me on the served page: tests/browser/test_lesson.py).
+Every wait is for a condition, never for a time.
 """
 
 from __future__ import annotations

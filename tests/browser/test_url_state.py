@@ -42,6 +42,7 @@ def notices_shown(page):
     return shown_paragraphs(page, "notices")
 
 
+@pytest.mark.both_ways   # the address is the served page's own
 def test_a_deep_link_opens_in_its_state(open_link):
     page = open_link(GOOD)
     state, r = check_against_core(page)
@@ -54,6 +55,7 @@ def test_a_deep_link_opens_in_its_state(open_link):
                                                            "softmax weights of a dot-product similarity")
 
 
+@pytest.mark.both_ways
 def test_bad_values_are_named_escaped_and_the_page_keeps_working(open_link):
     query = HOSTILE
     page = open_link(query)

@@ -49,7 +49,7 @@ def test_bench_unknown_module_is_an_argument_error(tmp_path):
 
 
 def test_bench_class_of_sessions_quick():
-    """The class benchmark of bench_server (a real server, 4 sessions for 3 s) runs and reports sane rows.
+    """The class benchmark of bench_server (a real server, 2 sessions for 1 s) runs and reports sane rows.
 
     In a subprocess: it drives its own asyncio loop, which must not meet the browser tests' loop."""
     code = ("import json; from tests.bench.bench_server import class_rows; "
@@ -57,14 +57,14 @@ def test_bench_class_of_sessions_quick():
     proc = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=240)
     assert proc.returncode == 0, proc.stderr[-3000:]
     load, arrival, rss = json.loads(proc.stdout.strip().splitlines()[-1])
-    assert load["errors"] == 0 and load["n_runs"] >= 4 and 0 < load["median_us"] <= load["p95_us"]
-    assert "sessions open 4/4" in load["note"] and load["rss_mb"] > 0
-    assert arrival["n_runs"] == 4 and arrival["arrival_s"] > 0
+    assert load["errors"] == 0 and load["n_runs"] >= 2 and 0 < load["median_us"] <= load["p95_us"]   # each moved
+    assert "sessions open 2/2" in load["note"] and load["rss_mb"] > 0
+    assert arrival["n_runs"] == 2 and arrival["arrival_s"] > 0
     assert rss["mb_per_session"] > 0 and isinstance(rss["meets_target"], bool)
 
 
 def test_bench_live_protocol_quick():
-    """bench_live's protocol-level rows (one live server: 100 arriving, 10 regenerating for 5 s, 100 hostile links)
+    """bench_live's protocol-level rows (one live server: 100 arriving, 10 regenerating for 2 s, 100 hostile links)
     run and report sane rows; the browser rows are left out, so no Chromium is needed.  In a subprocess, as above."""
     code = ("import json; from tests.bench.bench_live import protocol_rows; "
             "print(json.dumps(protocol_rows(True)))")
@@ -76,7 +76,7 @@ def test_bench_live_protocol_quick():
         assert 0 < r["median_us"] <= r["p95_us"], r
     assert arrival["errors"] == 0 and arrival["n_runs"] == 100 and 0 < arrival["last_s"]
     assert isinstance(arrival["meets_target"], bool) and isinstance(arrival["rss_per_open_page_kb"], float)
-    assert regenerate["errors"] == 0 and regenerate["n_runs"] >= 40 and regenerate["server_cpu"] > 0
+    assert regenerate["errors"] == 0 and regenerate["n_runs"] >= 10 and regenerate["server_cpu"] > 0   # each reloaded
     assert hostile["n_runs"] == 100 and hostile["problems"] == 0, hostile["note"]
     assert hostile["error_lines"] == 0 and hostile["tracebacks"] == 0 and hostile["meets_target"] is True
     assert hostile["counts"]["page"] == 100
