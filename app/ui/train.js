@@ -33,22 +33,29 @@ const AttnTrain = (function (E) {
     if (y.length !== x.length) throw new Error(`y must have one value per sample of x (${x.length}), got ${y.length}`);
   }
 
-  // attention.learn._sorted_1d: keys sorted by x (ties keep their order), y minus its mean, and each key's
-  // squared distance to its nearest other key, dmin_i = min over j != i of (x_i - x_j)^2.
+  // attention.learn._sorted_1d: keys sorted by x (ties keep their order) and y minus its mean (xs, yc, one per
+  // key), and the keys grouped by distinct x (one per distinct value): the value ux, how many keys share it
+  // (count), the sum of their values (ysum) and the squared distance to the nearest other key (udmin: 0 when
+  // the x is shared, else to the neighbouring distinct x); group[k] is key k's distinct value.
   function sortedData(x, y) {
     const n = x.length, order = Array.from({ length: n }, (_, i) => i);
     order.sort((a, b) => x[a] - x[b] || a - b);
-    const xs = new Float64Array(n), yc = new Float64Array(n), dmin = new Float64Array(n);
+    const xs = new Float64Array(n), yc = new Float64Array(n), group = new Int32Array(n);
     let mean = 0;
     for (let k = 0; k < n; k++) { xs[k] = x[order[k]]; yc[k] = y[order[k]]; mean += yc[k]; }
     mean /= n;
     for (let k = 0; k < n; k++) yc[k] -= mean;
-    for (let k = 0; k < n; k++) {
-      const left = k > 0 ? (xs[k] - xs[k - 1]) ** 2 : Infinity;
-      const right = k < n - 1 ? (xs[k + 1] - xs[k]) ** 2 : Infinity;
-      dmin[k] = Math.min(left, right);
+    let m = 0;
+    for (let k = 0; k < n; k++) { if (k > 0 && xs[k] !== xs[k - 1]) m++; group[k] = m; }
+    m = n ? m + 1 : 0;
+    const ux = new Float64Array(m), count = new Float64Array(m), ysum = new Float64Array(m), udmin = new Float64Array(m);
+    for (let k = 0; k < n; k++) { const g = group[k]; ux[g] = xs[k]; count[g] += 1; ysum[g] += yc[k]; }
+    for (let g = 0; g < m; g++) {
+      const left = g > 0 ? (ux[g] - ux[g - 1]) ** 2 : Infinity;
+      const right = g < m - 1 ? (ux[g + 1] - ux[g]) ** 2 : Infinity;
+      udmin[g] = count[g] > 1 ? 0 : Math.min(left, right);
     }
-    return { xs, yc, dmin };
+    return { xs, yc, group, ux, count, ysum, udmin };
   }
 
   // exp(-s) for 0 <= s <= WINDOW_SCORE, the only scores a window holds: exp(-k/64) from a table times a
@@ -62,41 +69,51 @@ const AttnTrain = (function (E) {
     return EXP_TABLE[k] * (1 + r * (-1 + r * (0.5 + r * (-1 / 6 + r * (1 / 24 + r * (-1 / 120 + r * (1 / 720)))))));
   }
 
-  // Key j is in row i's window when (x_i - x_j)^2 - dmin_i <= K (attention.learn._windows).  Along the sorted
-  // keys this holds on one run around i, so each end is found by binary search.
-  function inWindow(xi, xj, di, K) { const d = xi - xj; return d * d - di <= K; }
+  // A key at x_j is in the window of the keys at distinct x u_a when (u_a - x_j)^2 - dmin_a <= K
+  // (attention.learn._windows).  Along the sorted distinct x this holds on one run around a, so each end is
+  // found by binary search.
+  function inWindow(xa, xb, da, K) { const d = xa - xb; return d * d - da <= K; }
 
-  function windowStart(xs, i, di, K) {
-    let a = 0, b = i;
-    while (a < b) { const m = (a + b) >> 1; if (inWindow(xs[i], xs[m], di, K)) b = m; else a = m + 1; }
-    return a;
+  function windowStart(ux, a, da, K) {
+    let lo = 0, hi = a;
+    while (lo < hi) { const m = (lo + hi) >> 1; if (inWindow(ux[a], ux[m], da, K)) hi = m; else lo = m + 1; }
+    return lo;
   }
 
-  function windowEnd(xs, i, di, K) {
-    let a = i, b = xs.length - 1;
-    while (a < b) { const m = (a + b + 1) >> 1; if (inWindow(xs[i], xs[m], di, K)) a = m; else b = m - 1; }
-    return a;
+  function windowEnd(ux, a, da, K) {
+    let lo = a, hi = ux.length - 1;
+    while (lo < hi) { const m = (lo + hi + 1) >> 1; if (inWindow(ux[a], ux[m], da, K)) lo = m; else hi = m - 1; }
+    return lo;
   }
 
-  // attention.learn._bandwidth_eval: the leave-one-out loss and dL/dlog h at log h.  Per row i, with
+  // attention.learn._bandwidth_eval: the leave-one-out loss and dL/dlog h at log h.  Per key i, with
   // sigma_ij = c ((x_i - x_j)^2 - dmin_i) and e_ij = exp(-sigma_ij) over the window (j != i):
   //   Z = sum e,  A = sum e y,  B = sum e sigma,  C = sum e sigma y;  p_i = A / Z,  r_i = y_i - p_i,
   //   L = (1/n) sum r_i^2,  dL/dlog h = -(4/n) sum_i r_i (C - p_i B) / Z.
+  // As in attention.learn._window_sums the sums run over distinct x u_b (count n_b, values summing to Y_b):
+  // a key at u_a gets sum over b != a of e_ab [n_b, Y_b] and e_ab sigma_ab [n_b, Y_b], plus the other keys at
+  // its own x (sigma = 0, e = 1): n_a - 1 for Z and Y_a - y_i for A.
   function evaluate(P, logH, T) {
-    const { xs, yc, dmin } = P, n = xs.length;
+    const { yc, group, ux, count, ysum, udmin } = P, n = yc.length, m = ux.length;
     const c = 0.5 * Math.exp(-2.0 * logH) / T, K = WINDOW_SCORE / c;
+    const sums = new Float64Array(4 * m);
+    for (let a = 0; a < m; a++) {
+      const xa = ux[a], da = udmin[a], lo = windowStart(ux, a, da, K), hi = windowEnd(ux, a, da, K);
+      let Z = 0, A = 0, B = 0, C = 0;
+      for (let b = lo; b <= hi; b++) {
+        if (b === a) continue;
+        const d = xa - ux[b], s = c * (d * d - da), e = expNeg(s), es = e * s, nb = count[b], yb = ysum[b];
+        Z += e * nb; A += e * yb; B += es * nb; C += es * yb;
+      }
+      sums[4 * a] = Z; sums[4 * a + 1] = A; sums[4 * a + 2] = B; sums[4 * a + 3] = C;
+    }
     let rr = 0, rt = 0;
     for (let i = 0; i < n; i++) {
-      const xi = xs[i], di = dmin[i], lo = windowStart(xs, i, di, K), hi = windowEnd(xs, i, di, K);
-      let Z = 0, A = 0, B = 0, C = 0;
-      for (let j = lo; j <= hi; j++) {
-        if (j === i) continue;
-        const d = xi - xs[j], s = c * (d * d - di), e = expNeg(s), es = e * s, yj = yc[j];
-        Z += e; A += e * yj; B += es; C += es * yj;
-      }
+      const a = group[i];
+      const Z = sums[4 * a] + (count[a] - 1), A = sums[4 * a + 1] + (ysum[a] - yc[i]);
       const p = A / Z, r = yc[i] - p;
       rr += r * r;
-      rt += r * ((C - p * B) / Z);
+      rt += r * ((sums[4 * a + 3] - p * sums[4 * a + 2]) / Z);
     }
     return { loss: rr / n, grad: (-4.0 / n) * rt };
   }

@@ -477,15 +477,20 @@ def test_the_window_holds_every_key_that_counts_and_saves_work():
     d = attention.make_dataset("wave", 2000, 0.3, 0)
     P = learn._sorted_1d(d.x, d.y)
     assert np.all(np.diff(P.x) >= 0) and abs(P.y.mean()) < 1e-12
-    n = P.x.shape[0]
+    # grouped by distinct x: the generator's 2 decimals leave at most 601 of them on 0..6
+    assert np.array_equal(P.ux[P.group], P.x) and np.all(np.diff(P.ux) > 0) and P.ux.shape[0] <= 601
+    assert P.count_ysum[:, 0].sum() == 2000 and np.allclose(np.bincount(P.group, P.y), P.count_ysum[:, 1])
+    n, m = P.x.shape[0], P.ux.shape[0]
+    dmin = np.array([np.min(np.delete((P.x - xi) ** 2, i)) for i, xi in enumerate(P.x)])
+    assert np.array_equal(P.udmin[P.group], dmin)                     # each key's nearest other key
     for h in (0.005, 0.05, 0.5):
         c = 0.5 / h ** 2
         lo, hi = learn._windows(P, learn.WINDOW_SCORE / c)
-        sigma = c * ((P.x[:, None] - P.x[None, :]) ** 2 - P.dmin[:, None])
-        inside = np.zeros((n, n), dtype=bool)
-        for i in range(n):
-            inside[i, lo[i]:hi[i]] = True
+        sigma = c * ((P.ux[:, None] - P.ux[None, :]) ** 2 - P.udmin[:, None])
+        inside = np.zeros((m, m), dtype=bool)
+        for a in range(m):
+            inside[a, lo[a]:hi[a]] = True
         assert np.all(inside[sigma <= learn.WINDOW_SCORE])            # every key of weight >= 1e-16 of the best
         assert np.all(np.exp(-sigma[~inside]) < 1e-16)                  # only keys below it are left out
-        assert (hi - lo).sum() < n * n * min(1.0, 3 * h)                # a small h costs a fraction of n^2
+        assert (hi - lo).sum() < m * m * min(1.0, 3 * h) < n * n / 10    # a fraction of m^2, itself below n^2 / 10
     assert learn.WINDOW_SCORE == pytest.approx(math.log(1 / learn.WINDOW_WEIGHT), rel=1e-15)
