@@ -217,11 +217,16 @@ def name_fonts(root) -> int:
     that has it, something else on the next machine.  Every text names FONT, so the page measures and looks
     the same on every machine that has the font, and falls back the same way on one that does not.
     """
+    return name_fonts_of(root.references())
+
+
+def name_fonts_of(models) -> int:
+    """``name_fonts`` for the given models (a document's, say: ``doc.models``), each walked once."""
     from bokeh.core.property.dataspec import DataSpec
     from bokeh.core.property.vectorization import Value
 
     changed = 0
-    for m in root.references():
+    for m in models:
         for name in m.properties():
             if not name.endswith("text_font"):
                 continue
@@ -239,10 +244,11 @@ def slim(roots) -> int:
     """Build less for the browser (returns how many models it saved): a glyph renderer draws no selected or
     muted copies of its glyph (the page has no selection and no muting, and BokehJS would build a view for
     each), and equal tick formatters and style sheets are one model each, shared."""
+    from bokeh.model.util import collect_models
     from bokeh.models import CustomJSTickFormatter, GlyphRenderer, InlineStyleSheet
 
-    seen, saved, shared = set(), 0, {}
-    models = [m for r in roots for m in r.references() if id(m) not in seen and not seen.add(id(m))]
+    saved, shared = 0, {}
+    models = collect_models(*roots)     # one walk of the graph: the roots share sources, figures and engines
     for m in models:
         if isinstance(m, GlyphRenderer):
             for name in ("nonselection_glyph", "muted_glyph"):
