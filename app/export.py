@@ -77,7 +77,7 @@ def build_document(state: ExplorableState | None = None, *, sections=SECTIONS, t
     # a page opened in presentation mode is built at its sizes, each figure once (a block's engine refers to
     # the other blocks' figures, so sizing block by block grew a figure once per block that reaches it)
     theme.present_figures(doc, state.present)
-    theme.name_fonts_of(doc.models)   # every text names the font (the document's models, each once)
+    theme.name_fonts_of(list(doc.models))   # every text names the font (the document's models, each once)
     doc.title = title
     plan = {"blocks": blocks, "engines": engines, "shared": [f.id for f in shared],
             "theme": theme.js_config(state.present), "present": bool(state.present)}
