@@ -153,9 +153,20 @@ def _run_new_cell(page, code):
         return content.activeCellIndex; }}""", code)
 
 
-def _wait_cell_output(page, index, needle):
-    page.wait_for_function(f"""([i, s]) => {{ const cell = {NB}.content.widgets[i];
-        return !!cell && cell.node.innerText.includes(s); }}""", arg=[index, needle], timeout=TIMEOUT)
+def _wait_kernel_prints(page, code, needle):
+    """Run ``code`` in a new cell until its output holds ``needle``.
+
+    What the page changes reaches the kernel through Panel's comm manager, which debounces and holds
+    each message until the kernel acknowledges the last one, so a cell run right after a drag may still
+    see the old value. The cell is run again (once its last run has finished) until the kernel has the
+    new one, or the timeout says it never arrived."""
+    i = _run_new_cell(page, code)
+    page.wait_for_function(f"""([i, s]) => {{ const content = {NB}.content, cell = content.widgets[i];
+        if (!cell) return false;
+        if (cell.node.innerText.includes(s)) return true;
+        const running = cell.model.executionCount == null || cell.promptNode.innerText.includes('*');
+        if (!running) {{ content.activeCellIndex = i; jupyterapp.commands.execute('notebook:run-cell'); }}
+        return false; }}""", arg=[i, needle], polling=1000, timeout=TIMEOUT)
 
 
 def _drag_query(page, x0, x1):
@@ -229,8 +240,7 @@ def test_the_readme_notebook_runs_offline_in_jupyterlab(jupyterlab, browser):
             raise
         q = _prop(page, "query_slider", "value")
         assert _max_weight(q, 0.3) in _prop(page, "readouts", "text")
-        i = _run_new_cell(page, "print(f'query is {e.query:.1f}')")
-        _wait_cell_output(page, i, "query is 4.0")
+        _wait_kernel_prints(page, "print(f'query is {e.query:.1f}')", "query is 4.0")
 
         # a parameter set from Python moves the page
         _run_new_cell(page, "e.bandwidth = 1.0")
@@ -249,8 +259,7 @@ def test_the_readme_notebook_runs_offline_in_jupyterlab(jupyterlab, browser):
             slider.value = 0.5; }}""")
         _wait_prop(page, "bandwidth_slider", "value", "(v) => Math.abs(v - Math.log10(0.5)) < 1e-9")
         _wait_prop(page, "readouts", "text", f"(t) => t.includes('{_max_weight(q, 0.5)}')")
-        i = _run_new_cell(page, "print(f'bandwidth is {e.bandwidth}')")
-        _wait_cell_output(page, i, "bandwidth is 0.5")
+        _wait_kernel_prints(page, "print(f'bandwidth is {e.bandwidth}')", "bandwidth is 0.5")
 
         assert outside == [], f"the notebook asked hosts outside this machine: {outside[:5]}"
         # the address is JupyterLab's: after a drag and three changes, none of the state was written into it
