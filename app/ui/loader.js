@@ -21,7 +21,7 @@ const AttnPage = (function (U) {
   const IDLE_AFTER_DRAG_MS = 1000;
   const NEAR = "150% 0px";     // a block this near the screen (1.5 screens) is drawn before the others
   const S = { doc: null, views: null, plan: null, byName: new Map(), started: new Set(), near: new Set(),
-              pointers: 0, lastInput: 0, lastDrag: -1e9, timer: null, firstDone: false, drawing: null, timings: [], revealing: 0 };
+              pointers: 0, idle: true, lastInput: 0, lastDrag: -1e9, timer: null, firstDone: false, drawing: null, timings: [], revealing: 0 };
 
   // ---- what the student is doing: drawing waits for a pause --------------------------------------
 
@@ -92,7 +92,7 @@ const AttnPage = (function (U) {
   // The next block to draw: one near the screen, else the first in page order.
   function next() {
     const todo = waiting();
-    return todo.find((b) => S.near.has(b.name)) || todo[0] || null;
+    return todo.find((b) => S.near.has(b.name)) || (S.idle ? todo[0] : null) || null;
   }
 
   function schedule(delay) {
@@ -103,7 +103,7 @@ const AttnPage = (function (U) {
   async function step() {
     S.timer = null;
     const b = next();
-    if (!b) { U.publish(S.doc, "all-drawn", true); return; }
+    if (!b) { if (!waiting().length) U.publish(S.doc, "all-drawn", true); return; }
     const later = wait(b);
     if (later > 0) { schedule(later); return; }
     try { await draw(b); } catch (e) { console.error("attention explorable:", e); b.view = b.view || "failed"; }
@@ -170,6 +170,9 @@ const AttnPage = (function (U) {
     const docs = JSON.parse(unescape(docsText));
     S.doc = Document.from_json(Object.values(docs)[0]);
     S.plan = plan;
+    // the rest is drawn when the browser is idle, unless a test holds it (window.AttnLoaderOptions = {idle: false},
+    // tests/browser/conftest.py): then only what comes near the screen or is asked for (ensure, reveal) is drawn
+    S.idle = !(globalThis.AttnLoaderOptions && globalThis.AttnLoaderOptions.idle === false);
     for (const b of plan.blocks) S.byName.set(b.name, b);
     S.views = new ViewManager([], Bokeh.index);
     S.doc.views_manager = views();

@@ -50,6 +50,38 @@ def _need_chromium():
     pytest.skip(f"Chromium not found at {CHROMIUM} (apt-get install chromium to run the browser tests)")
 
 
+# The loader draws the blocks below the first screen when the browser is idle (app/ui/loader.js).  A test that
+# looks at one section does not need the other ten drawn: that is two thirds of a page's opening work, and the
+# tests open about 450 pages.  So the pages the tests open hold the idle drawing (AttnLoaderOptions): a block is
+# drawn when it comes near the screen or when the page asks for it (the tour, a deep link, ``draw``), as before.
+# A test that watches the page draw itself asks for a context with ``idle_drawing=True`` (or, through the
+# ``watch`` and ``open_page`` fixtures, is marked ``idle_drawing``) and gets the page as a student does.
+HOLD_IDLE_JS = "globalThis.AttnLoaderOptions = Object.assign({}, globalThis.AttnLoaderOptions, {idle: false});"
+
+
+class HeldBrowser:
+    """The session's Browser, whose new contexts (and pages) hold the loader's idle drawing unless they are
+    asked for with ``idle_drawing=True``."""
+
+    def __init__(self, browser):
+        self._browser = browser
+
+    def __getattr__(self, name):
+        return getattr(self._browser, name)
+
+    def new_context(self, idle_drawing=False, **kw):
+        ctx = self._browser.new_context(**kw)
+        if not idle_drawing:
+            ctx.add_init_script(HOLD_IDLE_JS)
+        return ctx
+
+    def new_page(self, idle_drawing=False, **kw):
+        page = self._browser.new_page(**kw)   # its own context, closed with it
+        if not idle_drawing:
+            page.context.add_init_script(HOLD_IDLE_JS)   # before its first navigation
+        return page
+
+
 @pytest.fixture(scope="session")
 def browser():
     _need_chromium()
@@ -57,7 +89,7 @@ def browser():
 
     with sync_playwright() as pw:
         b = pw.chromium.launch(executable_path=CHROMIUM, args=LAUNCH_ARGS)
-        yield b
+        yield HeldBrowser(b)
         b.close()
 
 
@@ -81,9 +113,11 @@ class PageWatch:
 
 
 @pytest.fixture
-def watch(browser):
-    """A fresh page (1280x900) in its own context, watched for console errors and requests."""
-    ctx = browser.new_context(viewport={"width": 1280, "height": 900})
+def watch(request, browser):
+    """A fresh page (1280x900) in its own context, watched for console errors and requests (the loader's idle
+    drawing held unless the test is marked ``idle_drawing``)."""
+    ctx = browser.new_context(viewport={"width": 1280, "height": 900},
+                              idle_drawing=request.node.get_closest_marker("idle_drawing") is not None)
     page = ctx.new_page()
     page.set_default_timeout(30000)
     w = PageWatch(page)

@@ -51,7 +51,7 @@ def static_site(tmp_path):
 
 def _open_host(browser, url, frame_id):
     """Open the host page with every request off this machine refused; returns (ctx, page, frame, outside)."""
-    ctx = browser.new_context(viewport={"width": 1280, "height": 900})
+    ctx = browser.new_context(viewport={"width": 1280, "height": 900}, idle_drawing=True)   # sized once all drawn
     ctx.set_default_timeout(SLOW)
     page = ctx.new_page()
     outside = []

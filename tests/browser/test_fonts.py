@@ -23,7 +23,7 @@ import subprocess
 import pytest
 
 from app.ui.theme import FONT, MONO_FONT
-from tests.browser.pageutil import ALL_VIEWS_JS, CHROMIUM, LAUNCH_ARGS, block_outside, wait_frames, wait_ready
+from tests.browser.pageutil import ALL_VIEWS_JS, CHROMIUM, LAUNCH_ARGS, block_outside, draw_all, wait_frames, wait_ready
 
 PAGE_FAMILIES = {"DejaVu Sans", "DejaVu Sans Mono"}
 
@@ -35,16 +35,6 @@ CANVAS_FONTS_HOOK = """(() => {
   Object.defineProperty(CanvasRenderingContext2D.prototype, 'font', {
     get: d.get, set(v) { seen.add(v); d.set.call(this, v); }, configurable: true });
 })();"""
-
-# Scrolls down a screen at a time until the loader has drawn every block (it draws the ones near the view).
-DRAW_ALL_JS = """async () => {
-  for (let i = 0; i < 400 && !AttnPage.allDrawn(); i++) {
-    window.scrollBy(0, innerHeight);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  window.scrollTo(0, 0);
-  return AttnPage.allDrawn();
-}"""
 
 TEXT_FONTS_JS = """() => {
   const out = [];
@@ -81,7 +71,7 @@ def _open(browser, static_file, query="", viewport=(1366, 768)):
     page.add_init_script(CANVAS_FONTS_HOOK)
     page.goto(static_file.as_uri() + query)
     wait_ready(page)
-    assert page.evaluate(DRAW_ALL_JS)
+    draw_all(page)   # every block, whatever the loader would have drawn by now
     wait_frames(page, 3)
     return ctx, page
 

@@ -177,7 +177,7 @@ def test_a_deep_link_into_the_section_lands_at_its_step_once_the_loader_draws_it
     and the metric demo at its step.  (Offline: a served link is read by the same code from the same bytes,
     tests/browser/test_url_state.py.)"""
     base = static_file.as_uri()
-    ctx = browser.new_context(viewport={"width": 390, "height": 700}, is_mobile=True, has_touch=True)
+    ctx = browser.new_context(viewport={"width": 390, "height": 700}, is_mobile=True, has_touch=True, idle_drawing=True)
     page = ctx.new_page()
     errors = []
     page.on("pageerror", lambda e: errors.append(str(e)))

@@ -46,6 +46,7 @@ def visible(page, name, selector=None):
 
 
 @pytest.mark.both_ways   # a link read from the served address as from the file's
+@pytest.mark.idle_drawing
 def test_a_link_with_first_screen_settings_opens_closed_and_a_click_opens_them(open_page):
     page = open_page("?query=1.5&bandwidth=0.3&temperature=2")
     wait_expanded(page, "false")

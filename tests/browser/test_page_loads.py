@@ -20,6 +20,7 @@ PLAN_JS = """() => JSON.parse(Bokeh.require('core/util/string').unescape(
 
 
 @pytest.mark.both_ways   # the served page's smoke test: it loads under the server's headers
+@pytest.mark.idle_drawing
 def test_the_page_opens_on_the_worked_example_then_draws_the_rest_in_order(open_page):
     page = open_page()
     text = readout_text(page)

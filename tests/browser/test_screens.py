@@ -301,7 +301,7 @@ def screen(request, browser):
         request.getfixturevalue("static_file").as_uri()
     url = base + ("?present=1" if scr.present else "")
     extra = dict(has_touch=True, is_mobile=True, device_scale_factor=2) if scr.touch else {}
-    ctx = browser.new_context(viewport={"width": scr.width, "height": scr.height}, **extra)
+    ctx = browser.new_context(viewport={"width": scr.width, "height": scr.height}, idle_drawing=True, **extra)
     page = ctx.new_page()
     page.set_default_timeout(30000)
     try:

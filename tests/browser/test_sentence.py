@@ -351,7 +351,7 @@ def test_a_deep_link_lands_in_the_section_once_the_loader_draws_it(request, brow
     regression's key kept."""
     base = request.getfixturevalue("served_page") if where == "served" else \
         request.getfixturevalue("static_file").as_uri()
-    ctx = browser.new_context(viewport={"width": 390, "height": 700}, is_mobile=True, has_touch=True)
+    ctx = browser.new_context(viewport={"width": 390, "height": 700}, is_mobile=True, has_touch=True, idle_drawing=True)
     page = ctx.new_page()
     errors = []
     page.on("pageerror", lambda e: errors.append(str(e)))

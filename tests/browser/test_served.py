@@ -21,6 +21,7 @@ from tests.browser.pageutil import check_against_core, model_prop, shown_paragra
 PASSWORD, SECRET = "class-of-2026", "a-cookie-secret-for-the-tests-only"
 
 
+@pytest.mark.idle_drawing
 def test_the_served_page_draws_its_readouts_and_asks_only_its_server(served_page, watch):
     page = watch.page
     response = page.goto(served_page + "?query=2.5&bandwidth=0.4")

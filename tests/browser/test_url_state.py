@@ -56,6 +56,7 @@ def test_a_deep_link_opens_in_its_state(open_link):
 
 
 @pytest.mark.both_ways
+@pytest.mark.idle_drawing   # every block drawn by the loader, with the hostile link's state
 def test_bad_values_are_named_escaped_and_the_page_keeps_working(open_link):
     query = HOSTILE
     page = open_link(query)
