@@ -89,10 +89,10 @@ const AttnPage = (function (U) {
 
   function waiting() { return S.plan.blocks.filter((b) => !b.view && !b.drawing); }
 
-  // The next block to draw: one near the screen, else the first in page order.
+  // The next block to draw: one near the screen, else (drawing when idle) the first in page order.
   function next() {
     const todo = waiting();
-    return todo.find((b) => S.near.has(b.name)) || (S.idle ? todo[0] : null) || null;
+    return todo.find((b) => S.near.has(b.name)) || (S.idle && todo[0]) || null;
   }
 
   function schedule(delay) {
