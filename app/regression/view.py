@@ -53,7 +53,7 @@ def engine_source() -> str:
 DRAG_LAYER = "overlay"
 
 ENGINE_ARGS = [
-    "config", "ds", "samples", "curve", "kshape", "hent", "hcurve", "qpred", "qtrue", "span_main", "qline",
+    "config", "ds", "samples", "marks", "dots", "stems", "stem_tops", "curve", "kshape", "hent", "hcurve", "qpred", "qtrue", "span_main", "qline",
     "hspan_ent", "hspan_bv", "mean_span", "nn_renderer", "figs", "shared_figs", "ent_range", "w_query",
     "w_logh", "w_logt", "w_kernel", "w_keynorm", "w_dataset", "w_link", "w_limits", "w_present", "w_reset",
     "g_fn", "g_n", "g_noise", "g_seed", "g_go", "readout_div", "caption_div", "limits_div", "notice_div",
@@ -66,6 +66,9 @@ VISUALLY_HIDDEN = {"position": "absolute", "width": "1px", "height": "1px", "ove
 # A dataset with more samples than this has its error curves against h worked out in a Web Worker (at 2000
 # samples they weigh 2000 x 2000 pairs at each of 61 bandwidths: seconds of work); smaller ones on the spot.
 WORKER_ABOVE_N = 300
+# Above this many samples the main plot draws them as dots grouped by weight, one canvas path per group, instead
+# of one marker each (ui/weightdots): at 2000 samples one marker each is 4000 canvas arcs per query move.
+DOTS_ABOVE_N = 150
 # The seeded generator's deep-link keys (app/state.py); the page draws its samples with ui/generator.js.
 GENERATOR_KEYS = ("fn", "n", "noise", "seed")
 # The main plot's lines; the HTML legend under it draws the same (text.legend_html).
@@ -273,6 +276,13 @@ class RegressionSection:
         n0 = self.n0 = len(d.x)
         self.samples = ColumnDataSource({"x": d.x.tolist(), "y": d.y.tolist(), "w": [1.0 / n0] * n0,
                                          "wn": [1.0] * n0, "size": [10.0] * n0, "alpha": [0.9] * n0}, name="samples")
+        # What the plots draw of the samples (the engine writes them from "samples" at every query move):
+        # markers for up to DOTS_ABOVE_N samples, else dots grouped by weight (xs, ys per group, NaN between
+        # dots); the weight stems and their tops as one NaN-separated line each, one canvas path per move.
+        self.marks = ColumnDataSource(dict(self.samples.data), name="sample_marks")
+        self.dots = ColumnDataSource({"xs": [], "ys": [], "width": [], "color": [], "alpha": []}, name="sample_dots")
+        self.stems = ColumnDataSource({"x": [], "y": []}, name="weight_stems")
+        self.stem_tops = ColumnDataSource({"x": [], "y": []}, name="weight_tops")
         self.curve = ColumnDataSource({"x": [], "pred": [], "ent": [], "eff": [], "nn": [], "truth": []}, name="curve")
         self.kshape = ColumnDataSource({"x": [], "k": []}, name="kshape")
         # Against h: the entropy at the query changes with every query move, the errors only with the data and
@@ -310,9 +320,12 @@ class RegressionSection:
         # What a query move changes (and the curves that must draw above it) sits on the overlay layer: a
         # drag repaints that layer only, and the grid, axes and title stay painted (DRAG_LAYER).
         # Samples first, so the curves and the query's markers draw above them even when n is large.
-        samples_r = main.scatter("x", "y", source=self.samples, size="size", line_color="#222", line_width=0.5,
+        samples_r = main.scatter("x", "y", source=self.marks, size="size", line_color="#222", line_width=0.5,
                                  fill_color={"field": "wn", "transform": cmap}, fill_alpha="alpha",
                                  line_alpha="alpha", level=DRAG_LAYER)
+        # many samples: a round-capped stroke a tenth of a pixel long is a dot as wide as the line
+        dots_r = main.multi_line("xs", "ys", source=self.dots, line_width="width", line_color="color",
+                                 line_alpha="alpha", line_cap="round", level=DRAG_LAYER)
         truth_r = main.line("x", "truth", source=self.curve, level=DRAG_LAYER, **LINES["truth"])
         main.line("x", "pred", source=self.curve, level=DRAG_LAYER, **LINES["pred"])
         self.nn_r = main.line("x", "nn", source=self.curve, visible=state.limits, level=DRAG_LAYER, **LINES["nn"])
@@ -320,7 +333,7 @@ class RegressionSection:
                      level=DRAG_LAYER)
         main.scatter("x", "y", source=self.qpred, size=13, fill_color=VERMILLION, line_color="white", line_width=2,
                      level=DRAG_LAYER)
-        main.y_range.renderers = [truth_r, samples_r]
+        main.y_range.renderers = [truth_r, samples_r, dots_r]
         self.mean_span = Span(location=float(self.dataset.y.mean()), dimension="width", line_color=PURPLE,
                               line_dash="dotted", line_width=2, visible=state.limits, name="mean_span")
         # The query line is a glyph: a Bokeh Span re-styles its element at every paint and then reads the
@@ -340,8 +353,8 @@ class RegressionSection:
         fw = _style(figure(sizing_mode="stretch_both", min_width=260, min_height=90, x_range=self.x_range, tools="",
                            title="Weight of each sample", y_range=Range1d(0, 1.04), name="weights_plot"),
                     shared_x=True)
-        fw.segment("x", 0, "x", "w", source=self.samples, line_color=BLUE, line_width=3, level=DRAG_LAYER)
-        fw.scatter("x", "w", source=self.samples, size=6, color=BLUE, level=DRAG_LAYER)
+        fw.line("x", "y", source=self.stems, line_color=BLUE, line_width=3, level=DRAG_LAYER)
+        fw.line("x", "y", source=self.stem_tops, line_color=BLUE, line_width=7, line_cap="round", level=DRAG_LAYER)
         fw.line("x", "k", source=self.kshape, line_color=VERMILLION, line_dash="dashed", line_width=1.5,
                 level=DRAG_LAYER)
         fw.vspan(x="x", source=self.qline, line_color=VERMILLION, line_width=2, level=DRAG_LAYER)
@@ -459,6 +472,7 @@ class RegressionSection:
             "generator_keys": list(GENERATOR_KEYS),
             # the error curves against h of a large dataset are worked out in a Web Worker (ui/worker.js)
             "worker_sources": worker_sources("mirror.js"), "worker_above_n": WORKER_ABOVE_N,
+            "dots_above_n": DOTS_ABOVE_N, "palette": list(WEIGHT_PALETTE),
             "datasets": {n: dataset_payload(n) for n in self.names},
             "initial": {"query": state.query, "bandwidth": state.bandwidth, "temperature": state.temperature,
                         "kernel": state.kernel, "key_norm": state.key_norm},
@@ -487,7 +501,8 @@ class RegressionSection:
                         # (a dict: engine_args marks lists of browser-only models, not dicts; the engine writes
                         # only the labels' texts, once per dataset)
                         units=units_models(self.ds)),
-            browser_only=dict(samples=self.samples, curve=self.curve, kshape=self.kshape, hent=self.hent,
+            browser_only=dict(samples=self.samples, marks=self.marks, dots=self.dots, stems=self.stems,
+                              stem_tops=self.stem_tops, curve=self.curve, kshape=self.kshape, hent=self.hent,
                               hcurve=self.hcurve,
                               qpred=self.qpred, qtrue=self.qtrue, span_main=self.span_main, qline=self.qline,
                               hspan_ent=self.hspan_ent, hspan_bv=self.hspan_bv,

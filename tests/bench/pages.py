@@ -236,7 +236,11 @@ DRAG_PROBE_JS = """() => {
   if (!view) return null;
   const renderer = (name) => { const src = d.get_model_by_name(name);
     return Array.from(view.renderer_views.values()).find((r) => r.model.data_source === src); };
-  const pred = renderer('qpred'), pts = renderer('samples');
+  const pred = renderer('qpred'), marks = renderer('sample_marks'), dots = renderer('sample_dots');
+  // the samples a paint draws: one marker each, or (many samples) dots in groups, each group drawn twice (its
+  // rim, then its colour) with three entries a dot (two ends and a NaN)
+  const drawn = () => marks.glyph.data_size +
+    (dots.glyph.data_size ? dots.model.data_source.data.xs.reduce((s, xs) => s + xs.length, 0) / 6 : 0);
   // the query as the main plot's glyph holds it (what a paint draws), not as a data source says
   const shown = () => (pred.glyph.x && pred.glyph.x.length ? pred.glyph.x[0] : NaN);
   const host = view.el.getBoundingClientRect(), bb = view.frame.bbox;
@@ -247,7 +251,7 @@ DRAG_PROBE_JS = """() => {
   const orig = view.repaint;
   view.repaint = function (...args) {
     const r = orig.apply(this, args);
-    b.paints.push(performance.now()); b.shown.push(shown()); b.points.push(pts.glyph.data_size);
+    b.paints.push(performance.now()); b.shown.push(shown()); b.points.push(drawn());
     return r;
   };
   // every movement of the hand (the coalesced events a pointermove carries), and the query it asks for: the

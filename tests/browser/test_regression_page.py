@@ -18,7 +18,9 @@ import numpy as np
 import pytest
 
 import attention
+from app.regression.view import DOTS_ABOVE_N
 from app.ui import text
+from app.ui.theme import WEIGHT_PALETTE
 
 from tests.browser.pageutil import (OFFLINE_ORIGINS, block_outside, check_against_core, core_curve_facts,
                                     core_heaviest, draw, drag, model_element, model_prop, open_more_controls,
@@ -341,3 +343,73 @@ def test_many_new_samples_are_drawn_first_and_their_curves_a_frame_later(offline
     pred = attention.predict(np.asarray(curve["x"]), d.x, d.y, bandwidth=state["bandwidth"],
                              temperature=state["temperature"])
     np.testing.assert_allclose(curve["pred"], np.asarray(pred).reshape(-1), rtol=0, atol=1e-9)
+
+
+def _drawn_samples(page) -> dict:
+    return {name: source_data(page, name) for name in ("samples", "sample_marks", "sample_dots", "weight_stems",
+                                                        "weight_tops")}
+
+
+def _on_white(hex_colour: str, alpha: float) -> str:
+    v = [round(255 - alpha * (255 - int(hex_colour[i:i + 2], 16))) for i in (1, 3, 5)]
+    return f"rgb({v[0]}, {v[1]}, {v[2]})"
+
+
+def _check_stems(d: dict) -> None:
+    """Every sample's stem runs from 0 to its weight, and its top sits at its weight, one line with NaN between."""
+    s, n = d["samples"], len(d["samples"]["x"])
+    for src, y0 in (("weight_stems", 0.0), ("weight_tops", None)):
+        xs, ys = np.asarray(d[src]["x"], float), np.asarray(d[src]["y"], float)
+        assert len(xs) == 3 * n and np.isnan(xs[2::3]).all() and np.isnan(ys[2::3]).all()
+        np.testing.assert_allclose(xs[0::3], s["x"], rtol=0, atol=0)
+        np.testing.assert_allclose(ys[1::3], s["w"], rtol=0, atol=0)
+        np.testing.assert_allclose(ys[0::3], s["w"] if y0 is None else y0, rtol=0, atol=0)
+        # the tops are strokes a tenth of a pixel long, the stems vertical
+        assert np.all(xs[1::3] - xs[0::3] > 0) if y0 is None else np.array_equal(xs[1::3], xs[0::3])
+
+
+def test_what_the_plots_draw_of_the_samples_follows_their_weights_at_any_n(offline):
+    """Up to dots_above_n samples the main plot draws a marker each (size and colour from the weight); beyond, dots
+    grouped by look, each sample in exactly one group whose colour is the palette's bin of its normalised weight
+    and whose width is its marker's size to within half a step.  The weights plot draws every stem and its top
+    in one line each.  Checked against the samples the core's weights fill, before and after the query moves."""
+    page = offline
+    d = _drawn_samples(page)
+    assert d["sample_marks"]["x"] == d["samples"]["x"] and d["sample_marks"]["size"] == d["samples"]["size"]
+    assert d["sample_marks"]["wn"] == d["samples"]["wn"] and d["sample_dots"]["xs"] == []
+    _check_stems(d)
+
+    n = 3 * DOTS_ABOVE_N
+    page.goto(page.url.split("?")[0] + f"?dataset=generated&fn=wave&n={n}&noise=0.3&seed=2")
+    wait_ready(page)
+    wait_prop(page, "samples", "data", f"(d) => d.x.length === {n}")
+    for query in (None, 1.3):
+        if query is not None:
+            set_model_prop(page, "query_slider", "value", query)
+            wait_prop(page, "query_span", "location", f"(v) => v === {query}")
+        check_against_core(page)
+        d = _drawn_samples(page)
+        s, dots = d["samples"], d["sample_dots"]
+        assert d["sample_marks"]["x"] == []
+        assert len(dots["xs"]) % 2 == 0 and len(dots["xs"]) >= 2
+        rims, fills = range(0, len(dots["xs"]), 2), range(1, len(dots["xs"]), 2)
+        alpha = min(0.9, max(0.3, math.sqrt(60 / n)))
+        sc = min(1.0, max(0.3, math.sqrt(40 / n)))
+        group_of = {}
+        for k in fills:
+            xs = np.asarray(dots["xs"][k], float)
+            assert dots["xs"][k - 1] == dots["xs"][k] and dots["ys"][k - 1] == dots["ys"][k]
+            assert dots["color"][k - 1] == "#222222" and dots["alpha"][k - 1] == pytest.approx(alpha)
+            assert dots["width"][k - 1] - dots["width"][k] == pytest.approx(1.0) or dots["width"][k] == 0.5
+            for x, y in zip(xs[0::3], np.asarray(dots["ys"][k], float)[0::3]):
+                assert (x, y) not in group_of, "a sample drawn twice"
+                group_of[(x, y)] = k
+        assert len(group_of) == n, "every sample drawn once"
+        for x, y, wn, size in zip(s["x"], s["y"], s["wn"], s["size"]):
+            k = group_of[(x, y)]
+            assert dots["color"][k] == _on_white(WEIGHT_PALETTE[min(9, int(wn * 10))], 1 - (1 - alpha) ** 2)
+            assert abs((dots["width"][k - 1] - 0.5) - size) <= sc * 18 / 48 + 1e-9
+        # lightest group first, so the heavy samples are drawn on top
+        first = [min(wn for (x, y), wn in zip(zip(s["x"], s["y"]), s["wn"]) if group_of[(x, y)] == k) for k in fills]
+        assert first == sorted(first)
+        _check_stems(d)
