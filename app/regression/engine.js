@@ -121,14 +121,15 @@ const Explorable = (function (M, U) {
     c.last = r;
     c.drawnQuery = q;
     const w = r.weights, n = c.x.length, mx = r.max_weight, sc = c.scale * markerScale(n);
-    const size = new Array(n), wn = new Array(n);
+    // (typed arrays: BokehJS looks through a plain array's every element for models when it is set)
+    const size = new Float64Array(n), wn = new Float64Array(n);
     let top = 0;
     for (let j = 0; j < n; j++) { wn[j] = w[j] / mx; size[j] = sc * (4 + 18 * Math.sqrt(wn[j])); if (w[j] > w[top]) top = j; }
-    a.samples.data = { x: c.x, y: c.y, w: Array.from(w), wn, size, alpha: c.alpha };
+    a.samples.data = { x: c.xs, y: c.ys, w: Float64Array.from(w), wn, size, alpha: c.alpha };
     drawSamples(a, c, w, wn, size);
 
     const kx = c.grid, ky = kernelShape(kx, q, c.x, opt, mx, top);
-    a.kshape.data = { x: Array.from(kx), k: Array.from(ky) };
+    a.kshape.data = { x: Float64Array.from(kx), k: Float64Array.from(ky) };
 
     const pts = { x: [q], y: [r.prediction], label: ["prediction"] };
     a.qpred.data = pts;
@@ -159,7 +160,7 @@ const Explorable = (function (M, U) {
   }
   function drawSamples(a, c, w, wn, size) {
     const n = c.x.length, xs = c.x, nan = NaN;
-    const sx = new Array(3 * n), sy = new Array(3 * n), ty = new Array(3 * n);
+    const sx = new Float64Array(3 * n), sy = new Float64Array(3 * n), ty = new Float64Array(3 * n);
     for (let j = 0, k = 0; j < n; j++, k += 3) {
       sx[k] = sx[k + 1] = xs[j]; sx[k + 2] = nan;
       sy[k] = 0; sy[k + 1] = w[j]; sy[k + 2] = nan;
@@ -171,7 +172,7 @@ const Explorable = (function (M, U) {
     a.stems.data = { x: sx, y: sy };
     a.stem_tops.data = { x: tx, y: ty };
     if (n <= c.cfg.dots_above_n) {
-      a.marks.data = { x: xs, y: c.y, wn, size, alpha: c.alpha };
+      a.marks.data = { x: c.xs, y: c.ys, wn, size, alpha: c.alpha };
       if (a.dots.data.xs.length) a.dots.data = { xs: [], ys: [], width: [], color: [], alpha: [] };
       return;
     }
@@ -191,6 +192,7 @@ const Explorable = (function (M, U) {
     // look (where the samples crowd, as they do when there are this many)
     for (const g of Array.from(groups.values()).sort((p, q) => p.key - q.key)) {
       const size = sc * (4 + 18 * g.si / DOT_STEPS);           // the marker's width, as for the markers
+      g.x = Float64Array.from(g.x); g.y = Float64Array.from(g.y);
       put(g, size + 0.5, "#222222", alpha);
       put(g, Math.max(0.5, size - 0.5), onWhite(pal[g.ci], 1 - (1 - alpha) ** 2), 1);
     }
@@ -313,7 +315,8 @@ const Explorable = (function (M, U) {
     c.x = Array.from(a.ds.data.x);
     c.y = Array.from(a.ds.data.y);
     const n = c.x.length;
-    c.alpha = Array.from(c.x, () => markerAlpha(n));
+    c.xs = Float64Array.from(c.x); c.ys = Float64Array.from(c.y);    // what the plots are handed
+    c.alpha = new Float64Array(n).fill(markerAlpha(n));
     // honest scales: entropy runs from 0 (one sample) to log2 n (uniform), whatever the query
     if (a.ent_range) {
       const top = Math.log2(Math.max(n, 2));

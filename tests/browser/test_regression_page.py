@@ -398,7 +398,9 @@ def test_what_the_plots_draw_of_the_samples_follows_their_weights_at_any_n(offli
         group_of = {}
         for k in fills:
             xs = np.asarray(dots["xs"][k], float)
-            assert dots["xs"][k - 1] == dots["xs"][k] and dots["ys"][k - 1] == dots["ys"][k]
+            for col in ("xs", "ys"):
+                assert np.array_equal(np.asarray(dots[col][k - 1], float), np.asarray(dots[col][k], float),
+                                      equal_nan=True)
             assert dots["color"][k - 1] == "#222222" and dots["alpha"][k - 1] == pytest.approx(alpha)
             assert dots["width"][k - 1] - dots["width"][k] == pytest.approx(1.0) or dots["width"][k] == 0.5
             for x, y in zip(xs[0::3], np.asarray(dots["ys"][k], float)[0::3]):
