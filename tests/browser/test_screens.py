@@ -576,13 +576,15 @@ SAMPLES_JS = """() => { const d = Bokeh.documents[0], s = d.get_model_by_name('s
   const main = d.get_model_by_name('main_plot');
   const order = main.renderers.map((r) => r.data_source ? r.data_source.name : null);
   return { n: s.x.length, maxSize: Math.max(...s.size), alpha: Math.max(...s.alpha),
-           samplesAt: order.indexOf('samples'), curveAt: order.indexOf('curve'),
+           marksAt: order.indexOf('sample_marks'), dotsAt: order.indexOf('sample_dots'),
+           dotGroups: d.get_model_by_name('sample_dots').data.xs.length, curveAt: order.indexOf('curve'),
            predAt: order.indexOf('qpred'), range: [d.get_model_by_name('entropy_range').start,
                                                      d.get_model_by_name('entropy_range').end] }; }"""
 
 
 def test_many_samples_get_smaller_fainter_markers_under_the_curves(browser, static_file):
-    """400 samples: the markers shrink and fade, the curves and the query's markers draw above them."""
+    """400 samples: the markers shrink and fade (drawn as dots), the curves and the query's markers draw above
+    them."""
     ctx = browser.new_context(viewport={"width": 1366, "height": 768})
     page = ctx.new_page()
     try:
@@ -599,5 +601,7 @@ def test_many_samples_get_smaller_fainter_markers_under_the_curves(browser, stat
     assert (few["n"], many["n"]) == (24, 400)
     assert many["maxSize"] < 0.5 * few["maxSize"], (few, many)
     assert many["alpha"] < 0.5 * few["alpha"], (few, many)
-    assert 0 <= many["samplesAt"] < many["curveAt"] < many["predAt"], many
+    # 400 samples are drawn as dots in groups (the markers' renderer empty), both renderers under the curves
+    assert many["dotGroups"] > 0 and few["dotGroups"] == 0, (few, many)
+    assert 0 <= many["marksAt"] < many["curveAt"] and 0 <= many["dotsAt"] < many["curveAt"] < many["predAt"], many
     assert many["range"][0] == 0 and math.isclose(many["range"][1], math.log2(400) * 1.04, rel_tol=1e-9)
