@@ -67,7 +67,7 @@ VISUALLY_HIDDEN = {"position": "absolute", "width": "1px", "height": "1px", "ove
 # samples they weigh 2000 x 2000 pairs at each of 61 bandwidths: seconds of work); smaller ones on the spot.
 WORKER_ABOVE_N = 300
 # Above this many samples the main plot draws them as dots grouped by weight, one canvas path per group, instead
-# of one marker each (ui/weightdots): at 2000 samples one marker each is 4000 canvas arcs per query move.
+# of one marker each (engine.js drawSamples): at 2000 samples, markers are 4000 canvas arcs per query move.
 DOTS_ABOVE_N = 150
 # The seeded generator's deep-link keys (app/state.py); the page draws its samples with ui/generator.js.
 GENERATOR_KEYS = ("fn", "n", "noise", "seed")
