@@ -341,7 +341,7 @@ const Learning = (function (M, E) {
     const W = c.m.traj.W[c.m.step];
     Object.assign(out, { column_ratio: columnLengths(W).ratio, metric_refused: c.m.traj.status[c.m.step] === "diverged",
                          metric_finished: c.m.step === lastStep(c.m) });
-    const T = c.bw.traj, k = c.bw.step;
+    const T = c.bw.pending ? null : c.bw.traj, k = c.bw.step;   // (a new dataset's path not loaded yet: unknown)
     if (T) {
       const loss = T.loss[k];
       Object.assign(out, { step: k, learned_h: T.h[k], refused: T.status[k] === "diverged", finished: k === lastStep(c.bw) });
@@ -362,6 +362,7 @@ const Learning = (function (M, E) {
 
   // A tour step's Show me: the learning rates, then each path at its step (playback stops).
   function apply(a, c, v) {
+    catchUp(a, c);
     stop(a, c, "bw");
     stop(a, c, "m");
     if (v.lr !== undefined && c.cfg.bandwidth.presets.includes(v.lr) && a.bw_lr.value !== v.lr) { a.bw_lr.value = v.lr; loadBandwidth(a, c); }
@@ -473,9 +474,20 @@ const Learning = (function (M, E) {
     return [null, null];
   }
 
+  // A new dataset heard but not loaded yet (dispatch, ev === a.ds): load its path and show it now.
+  function catchUp(a, c) {
+    if (!c.bw.pending) return;
+    c.bw.pending = false;
+    if ((a.ds.tags[0] || "") === c.bw.dsKey) return;
+    loadBandwidth(a, c);
+    c.bw.moveOnArrival = false;
+    showBandwidth(a, c, false);
+  }
+
   function dispatch(ev, a, c) {
     const name = ev && ev.event_name;
     if (name === "document_ready") return;
+    if (ev !== a.ds) catchUp(a, c);
     if (name === "button_click") {
       const [w, act] = which(a, ev.origin);
       if (!w) return;
@@ -497,9 +509,14 @@ const Learning = (function (M, E) {
     }
     if (ev === a.ds) {  // a new dataset: a new path, at step 0; the slider stays where it is
       if ((a.ds.tags[0] || "") === c.bw.dsKey) return;
-      loadBandwidth(a, c);
-      c.bw.moveOnArrival = false;
-      return showBandwidth(a, c, false);
+      // The regression engine wrote the data source in this task and paints its plot as soon as the task ends:
+      // the new path (at 2000 samples about 40 ms here, a Web Worker to start) waits until that frame is
+      // drawn.  Meanwhile the old path stops and the tour hears no path readouts (catchUp brings it in at
+      // once when anything here needs it sooner).
+      stop(a, c, "bw");
+      c.bw.pending = true;
+      tell(a, c);
+      return E.afterPaint(c, "new dataset", () => catchUp(a, c), (e) => console.error("attention learning:", e));
     }
     if (ev === a.gen) {  // the browser's path for a generated dataset has arrived
       if (!c.bw.waiting) return;

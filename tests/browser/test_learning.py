@@ -95,6 +95,37 @@ def test_opens_at_step_zero_without_moving_the_worked_example(opened):
     assert source_data(page, "learn_bw_path") == {"h": [lv.H0], "loss": [pytest.approx(traj().loss[0], abs=1e-15)]}
 
 
+NEW_DATA_LOG_JS = """() => {
+  const d = Bokeh.documents[0], log = window.__newData = [];
+  const main = Bokeh.index.find_one(d.get_model_by_name('main_plot')), samples = d.get_model_by_name('samples');
+  const orig = main.repaint;
+  main.repaint = function (...args) { const r = orig.apply(this, args); log.push(['main painted', samples.data.x.length]); return r; };
+  d.get_model_by_name('learn_bw_path').properties.data.change.connect(() => log.push(['learning path', 0]));
+  return true;
+}"""
+
+
+def test_a_new_dataset_is_painted_before_the_learning_section_loads_its_path(opened):
+    """The learning section hears a new dataset in the task that writes it, and loads its path only after the
+    frame that paints the new samples (the main plot is not kept waiting); then the path is the core's."""
+    watch, _ = opened
+    page = watch.page
+    page.evaluate(NEW_DATA_LOG_JS)
+    select(page, "dataset_select", "large")
+    wait_step(page, "learn_bw_readout", 0)
+    page.wait_for_function("() => window.__newData.some((e) => e[0] === 'learning path')")
+    log = page.evaluate("() => window.__newData")
+    painted = next(i for i, e in enumerate(log) if e == ["main painted", 400])
+    loaded = next(i for i, e in enumerate(log) if e[0] == "learning path")
+    assert painted < loaded, log
+    want = traj(dataset="large")
+    assert source_data(page, "learn_bw_path") == {"h": [lv.H0], "loss": [pytest.approx(want.loss[0], abs=1e-12)]}
+    # and a step goes along the new dataset's path
+    click(page, "learn_step_button")
+    wait_step(page, "learn_bw_readout", 1)
+    wait_slider_h(page, want.h[1])
+
+
 def test_step_button_moves_the_bandwidth_slider_along_the_path(opened):
     watch, _ = opened
     page = watch.page
