@@ -306,8 +306,9 @@ const Explorable = (function (M, U) {
     }, 0));
   }
 
-  // New data written by this engine: the data source's change has usually drawn it already (this engine hears
-  // that change, and a generated n = 2000 costs about 20 ms a drawing); draw it only if not.
+  // New data written by this engine: drawn here, once (a generated n = 2000 costs about 20 ms a drawing).  The
+  // data source's change, which this engine hears too (a notebook's or a script's new data), comes after this
+  // task and finds it drawn; should it come first, it draws the data and this finds it drawn.
   function newDataViews(a, c) {
     if (c.viewedData !== a.ds.data) dataViews(a, c);
   }
@@ -777,7 +778,7 @@ const Explorable = (function (M, U) {
     a.ds.tags = [JSON.stringify({ name: "generated", function: d.function, noise: d.noise, description: d.description })];
     a.ds.data = { x: Array.from(d.x), y: Array.from(d.y) };
     setWidget(a.w_dataset, "value", "generated");
-    if (c.loadedData !== a.ds.data) loadData(a, c);   // (the data source's change, heard by this engine, did it)
+    if (c.loadedData !== a.ds.data) loadData(a, c);
     return true;
   }
 
@@ -1068,7 +1069,12 @@ const Explorable = (function (M, U) {
       if (swapDataset(a, c, a.w_dataset.value)) { newDataViews(a, c); scheduleUrl(a, c); }
       return;
     }
-    if (ev === a.ds) { loadData(a, c); return dataViews(a, c); }
+    if (ev === a.ds) {
+      // (this engine's own write of the data source is heard after the write's task: already drawn)
+      if (c.loadedData === a.ds.data && c.viewedData === a.ds.data) return;
+      loadData(a, c);
+      return dataViews(a, c);
+    }
     if (ev === a.user_data) { if (fromPython(a, c)) { dataViews(a, c); scheduleUrl(a, c); } return; }
     if (ev === a.w_link) { c.link = a.w_link.active; c.heff = c.h * Math.sqrt(c.t); return scheduleUrl(a, c); }
     if (ev === a.w_limits) {
