@@ -509,10 +509,10 @@ const Learning = (function (M, E) {
     }
     if (ev === a.ds) {  // a new dataset: a new path, at step 0; the slider stays where it is
       if ((a.ds.tags[0] || "") === c.bw.dsKey) return;
-      // The regression engine wrote the data source in this task and paints its plot as soon as the task ends:
-      // the new path (at 2000 samples about 40 ms here, a Web Worker to start) waits until that frame is
-      // drawn.  Meanwhile the old path stops and the tour hears no path readouts (catchUp brings it in at
-      // once when anything here needs it sooner).
+      // The regression engine has drawn the new data and its main plot paints once this task's promises
+      // settle: the new path (at 2000 samples about 40 ms here, a Web Worker to start) waits until that frame
+      // is drawn.  Meanwhile the old path stops and the tour hears no path readouts (catchUp brings the new
+      // path in at once when anything here needs it sooner).
       stop(a, c, "bw");
       c.bw.pending = true;
       tell(a, c);
