@@ -160,17 +160,21 @@ const Explorable = (function (M, U) {
   }
   function drawSamples(a, c, w, wn, size) {
     const n = c.x.length, xs = c.x, nan = NaN;
-    const sx = new Float64Array(3 * n), sy = new Float64Array(3 * n), ty = new Float64Array(3 * n);
+    const span = c.cfg.x_range[1] - c.cfg.x_range[0], dx = 2e-5 * span;   // ~ a tenth of a pixel
+    if (c.stemsOf !== c.xs) {   // the x columns of the stems and their tops follow the data, not the query
+      const sx = new Float64Array(3 * n);
+      for (let j = 0, k = 0; j < n; j++, k += 3) { sx[k] = sx[k + 1] = xs[j]; sx[k + 2] = nan; }
+      const tx = sx.slice();
+      for (let k = 1; k < tx.length; k += 3) tx[k] += dx;
+      c.stemsOf = c.xs; c.stemX = sx; c.topX = tx;
+    }
+    const sy = new Float64Array(3 * n), ty = new Float64Array(3 * n);
     for (let j = 0, k = 0; j < n; j++, k += 3) {
-      sx[k] = sx[k + 1] = xs[j]; sx[k + 2] = nan;
       sy[k] = 0; sy[k + 1] = w[j]; sy[k + 2] = nan;
       ty[k] = ty[k + 1] = w[j]; ty[k + 2] = nan;
     }
-    const span = c.cfg.x_range[1] - c.cfg.x_range[0], dx = 2e-5 * span;   // ~ a tenth of a pixel
-    const tx = sx.slice();
-    for (let k = 1; k < tx.length; k += 3) tx[k] += dx;
-    a.stems.data = { x: sx, y: sy };
-    a.stem_tops.data = { x: tx, y: ty };
+    a.stems.data = { x: c.stemX, y: sy };
+    a.stem_tops.data = { x: c.topX, y: ty };
     if (n <= c.cfg.dots_above_n) {
       a.marks.data = { x: c.xs, y: c.ys, wn, size, alpha: c.alpha };
       if (a.dots.data.xs.length) a.dots.data = { xs: [], ys: [], width: [], color: [], alpha: [] };

@@ -175,6 +175,7 @@ def test_linked_temperature_keeps_the_weights_then_a_new_dataset(offline):
     assert state["x"] == d.x.tolist() and state["y"] == d.y.tolist()
     assert json.loads(state["meta"])["function"] == "step"
     assert source_data(page, "samples")["x"] == d.x.tolist()
+    _check_stems(_drawn_samples(page))   # the stems moved to the new samples
     assert readout_rows(page)["true f(x)"] == text._signed(float(d.true_function(state["query"])), 2)
 
 
