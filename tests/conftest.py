@@ -1,7 +1,7 @@
 """What every test folder shares: the order files start in, a thread without a running event loop, and the
 offline file (``static_file``: tests/export_once.py).
 
-``make test`` runs the tests in two processes (pytest-xdist, ``-n 2 --dist loadfile``: a file's tests stay
+``make test`` runs the tests in three processes (pytest-xdist, ``-n 3 --dist loadfile``: a file's tests stay
 together).  A process may run browser tests before a server test: Playwright's sync API keeps its event
 loop marked as running in the main thread between its calls, and ``asyncio.run`` or tornado's test loop
 then refuse to start.  A test file outside tests/browser has the thread to itself while it runs.
@@ -18,10 +18,12 @@ from tests.export_once import static_file, stop_export  # noqa: F401  (static_fi
 
 
 BROWSER = Path(__file__).resolve().parent / "browser"
-# The longest files (tens of seconds to minutes each) start first, then the rest of the browser tests, then the
-# many short ones: two processes then finish together instead of one waiting on a long file at the end.
-LONGEST_FIRST = ("test_in_view.py", "test_lesson.py", "test_own_data.py", "test_screens.py", "test_jupyterlab.py",
-                 "test_bench_smoke.py", "test_plugin.py")
+# The longest files (a minute to five each in a three-process run, longest first) start first, then the rest of
+# the browser tests, then the many short ones: the processes then finish together instead of one waiting on a
+# long file at the end (xdist hands out whole files in this order).
+LONGEST_FIRST = ("test_in_view.py", "test_plugin.py", "test_lesson.py", "test_own_data.py", "test_sentence.py",
+                 "test_screens.py", "test_learning.py", "test_parity.py", "test_bench_smoke.py", "test_hardening.py",
+                 "test_tour.py")
 
 
 def pytest_configure(config):
