@@ -25,6 +25,10 @@ repainted with the new data (its ``repaint`` is wrapped).
     the rate); the worker's own share (from ``new Worker`` to its answer) in the note.  The drag (target p95
     <= 16.7 ms): from each movement made during the training to the main plot's repaint with its query; the
     same hand once the path is drawn gives the page's own share at n = 2000 (every move re-weighs 2000 keys).
+The floor: the same hand, in strokes of 150 moves, on the shipped page (24 samples) and on a minimal Bokeh page
+    that only moves a marker to the pointer (pages.minimal_drag_page), interleaved.  Chromium hands a pointer
+    move to the page at its next frame, so even the minimal page repaints up to a frame after the hand moved:
+    this row says how far under 16.7 ms a drag can get in this browser at all.
 
 Without Chromium the module reports one row saying so.  Run directly (``python -m tests.bench.bench_browser
 [--quick]``) to print the rows.
@@ -273,6 +277,31 @@ async def _train_round(browser) -> dict:
             "steps": arrived["steps"]}
 
 
+# -- the floor: the same hand on a minimal Bokeh plot, and on the shipped page ------------------------------------
+
+async def _drag_round(browser, url: str | None) -> list[float]:
+    """A stroke of 30 moves, then one of 150 measured: on the page at ``url`` (``None``: the offline file at its
+    default state, every block drawn)."""
+    if url is None:
+        ctx, page, cdp = await _open(browser)
+    else:
+        ctx, page, cdp = await P.async_page(browser, P.LAPTOP, block=True)
+        await page.goto(url, wait_until="load")
+        await page.wait_for_function("() => window.Bokeh && Bokeh.documents.length > 0 && "
+                                     "Bokeh.documents[0].get_model_by_name('main_plot') !== null && "
+                                     "Bokeh.index.find_one(Bokeh.documents[0].get_model_by_name('main_plot'))",
+                                     polling=100, timeout=60000)
+    try:
+        probe = await P.DragProbe.attach(page, cdp)
+        await probe.stroke(30)
+        start = await page.evaluate("() => performance.now()")
+        await probe.stroke(150)
+        res = await probe.result()
+    finally:
+        await ctx.close()
+    return [np.nan if x is None else x for t, x in zip(res["moves"], res["lat"]) if t >= start]
+
+
 # -- all ----------------------------------------------------------------------------------------------------------
 
 async def _measure(quick: bool) -> dict:
@@ -281,7 +310,12 @@ async def _measure(quick: bool) -> dict:
         typed = [x for r in range(rounds) for x in await _typed_round(browser, r, 4 if quick else 8)]
         generated = [x for _ in range(rounds) for x in await _generate_round(browser, 1 if quick else 2)]
         trained = [await _train_round(browser) for _ in range(rounds)]
-    return {"rounds": rounds, "typed": typed, "generated": generated, "trained": trained}
+        floor, shipped = [], []
+        for _ in range(rounds):   # interleaved: the minimal plot, then the page
+            floor += await _drag_round(browser, P.minimal_drag_page().as_uri())
+            shipped += await _drag_round(browser, None)
+    return {"rounds": rounds, "typed": typed, "generated": generated, "trained": trained, "floor": floor,
+            "shipped": shipped}
 
 
 def run(quick: bool) -> list[dict]:
@@ -315,6 +349,12 @@ def run(quick: bool) -> list[dict]:
                      f"({', '.join(str(len(t['lat'])) for t in trained)} per round)"),
         _ms_row("#25 (h) the same drag once the path is drawn, nothing training (the n = 2000 page's own share, for "
                 "comparison)", after, note=f"{where}; a stroke of 120 moves after one of 30 once the path arrived"),
+        _ms_row("the same hand on the shipped page (24 samples, every block drawn)", got["shipped"],
+                note=f"{where}; 150 moves a round after 30 unmeasured, interleaved with the next row"),
+        _ms_row("the floor: the same hand on a minimal Bokeh page (one plot, a marker moved to the pointer by a "
+                "CustomJS at each pan event)", got["floor"],
+                note=f"{rounds} rounds of 150 moves (pages.minimal_drag_page); what Chromium and BokehJS cost before "
+                     f"any page work: a move waits for the next frame before the page hears of it"),
     ]
 
 

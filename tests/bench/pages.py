@@ -143,6 +143,37 @@ def minimal_page() -> Path:
     return write_minimal_page(path)
 
 
+def minimal_drag_root():
+    """The floor for a drag: one Bokeh plot named 'main_plot' whose query marker ('qpred') a CustomJS moves to the
+    pointer at every pan event, with nothing else on the page.  It carries empty 'sample_marks' and 'sample_dots'
+    renderers so that ``DRAG_PROBE_JS`` reads it as it reads the page's main plot."""
+    from bokeh.models import ColumnDataSource, CustomJS, Range1d
+    from bokeh.plotting import figure
+
+    fig = figure(width=900, height=400, tools="", name="main_plot", x_range=Range1d(0, 6), y_range=Range1d(0, 1))
+    fig.line([0, 2, 4, 6], [0.2, 0.8, 0.3, 0.6])
+    fig.scatter("x", "y", source=ColumnDataSource({"x": [], "y": []}, name="sample_marks"))
+    fig.multi_line("xs", "ys", source=ColumnDataSource({"xs": [], "ys": []}, name="sample_dots"))
+    qpred = ColumnDataSource({"x": [3.0], "y": [0.5]}, name="qpred")
+    fig.scatter("x", "y", source=qpred, size=13, fill_color="#D55E00", level="overlay")
+    move = CustomJS(args={"src": qpred}, code="src.data = { x: [cb_obj.x], y: [0.5] };")
+    for event in ("tap", "panstart", "pan"):
+        fig.js_on_event(event, move)
+    return fig
+
+
+@functools.lru_cache(maxsize=None)
+def minimal_drag_page() -> Path:
+    """``minimal_drag_root`` as ``bokeh.embed.file_html`` writes it, BokehJS inline."""
+    from bokeh.embed import file_html
+    from bokeh.resources import INLINE
+
+    path = _tmp() / "minimal-drag" / "index.html"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(file_html(minimal_drag_root(), INLINE, "minimal Bokeh drag"), encoding="utf-8")
+    return path
+
+
 class StaticServer:
     """The files of a folder over plain HTTP on 127.0.0.1, never compressed (Python's http.server, a thread):
     what a host that does not compress sends."""
