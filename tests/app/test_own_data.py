@@ -39,6 +39,15 @@ def page():
     return e
 
 
+@pytest.fixture(scope="module")
+def refusing_page():
+    """One built page for the refusals (each sets its data first, and a refusal leaves them as they were): a
+    page costs seconds to build."""
+    e = Explorable()
+    e.__panel__()
+    return e
+
+
 def test_arrays_and_frames_become_data_and_reach_the_page(page):
     assert page.data is None and _handed(page)[0] == {"key": "none"}
     page.data = (YEAR.x, YEAR.y)
@@ -66,7 +75,8 @@ def test_arrays_and_frames_become_data_and_reach_the_page(page):
     (([1, 2], [1, 2, 3]), "x has 2 values but y has 3; each point needs one of each."),
     ("x,y\n1,2\n", "data must be None, a pandas DataFrame or a pair (x, y) of sequences of numbers, got str"),
 ])
-def test_bad_data_are_refused_with_the_pages_sentence_and_the_data_stay(page, bad, sentence):
+def test_bad_data_are_refused_with_the_pages_sentence_and_the_data_stay(refusing_page, bad, sentence):
+    page = refusing_page
     page.data = (YEAR.x, YEAR.y)
     before = _handed(page)
     with pytest.raises(ValueError) as e:

@@ -279,9 +279,10 @@ async def _train_round(browser) -> dict:
 
 # -- the floor: the same hand on a minimal Bokeh plot, and on the shipped page ------------------------------------
 
-async def _drag_round(browser, url: str | None) -> list[float]:
+async def _drag_round(browser, url: str | None) -> tuple[list[float], list[float]]:
     """A stroke of 30 moves, then one of 150 measured: on the page at ``url`` (``None``: the offline file at its
-    default state, every block drawn)."""
+    default state, every block drawn).  Returns each move's latency to the paint that showed it, and how long
+    it waited in the browser's queue before the page's first handler ran."""
     if url is None:
         ctx, page, cdp = await _open(browser)
     else:
@@ -299,7 +300,8 @@ async def _drag_round(browser, url: str | None) -> list[float]:
         res = await probe.result()
     finally:
         await ctx.close()
-    return [np.nan if x is None else x for t, x in zip(res["moves"], res["lat"]) if t >= start]
+    kept = [k for k, t in enumerate(res["moves"]) if t >= start]
+    return ([np.nan if res["lat"][k] is None else res["lat"][k] for k in kept], [res["waited"][k] for k in kept])
 
 
 # -- all ----------------------------------------------------------------------------------------------------------
@@ -310,10 +312,12 @@ async def _measure(quick: bool) -> dict:
         typed = [x for r in range(rounds) for x in await _typed_round(browser, r, 4 if quick else 8)]
         generated = [x for _ in range(rounds) for x in await _generate_round(browser, 1 if quick else 2)]
         trained = [await _train_round(browser) for _ in range(rounds)]
-        floor, shipped = [], []
+        floor, shipped = ([], []), ([], [])
         for _ in range(rounds):   # interleaved: the minimal plot, then the page
-            floor += await _drag_round(browser, P.minimal_drag_page().as_uri())
-            shipped += await _drag_round(browser, None)
+            for into, url in ((floor, P.minimal_drag_page().as_uri()), (shipped, None)):
+                lat, waited = await _drag_round(browser, url)
+                into[0].extend(lat)
+                into[1].extend(waited)
     return {"rounds": rounds, "typed": typed, "generated": generated, "trained": trained, "floor": floor,
             "shipped": shipped}
 
@@ -349,13 +353,19 @@ def run(quick: bool) -> list[dict]:
                      f"({', '.join(str(len(t['lat'])) for t in trained)} per round)"),
         _ms_row("#25 (h) the same drag once the path is drawn, nothing training (the n = 2000 page's own share, for "
                 "comparison)", after, note=f"{where}; a stroke of 120 moves after one of 30 once the path arrived"),
-        _ms_row("the same hand on the shipped page (24 samples, every block drawn)", got["shipped"],
-                note=f"{where}; 150 moves a round after 30 unmeasured, interleaved with the next row"),
+        _ms_row("the same hand on the shipped page (24 samples, every block drawn)", got["shipped"][0],
+                note=f"{where}; 150 moves a round after 30 unmeasured, interleaved with the next row; "
+                     f"{_queued(got['shipped'][1])}"),
         _ms_row("the floor: the same hand on a minimal Bokeh page (one plot, a marker moved to the pointer by a "
-                "CustomJS at each pan event)", got["floor"],
-                note=f"{rounds} rounds of 150 moves (pages.minimal_drag_page); what Chromium and BokehJS cost before "
-                     f"any page work: a move waits for the next frame before the page hears of it"),
+                "CustomJS at each pan event)", got["floor"][0],
+                note=f"{rounds} rounds of 150 moves (pages.minimal_drag_page); {_queued(got['floor'][1])}: Chromium "
+                     f"hands a pointer move to the page at its next frame"),
     ]
+
+
+def _queued(waited: list[float]) -> str:
+    return (f"each move waited {median(waited):.1f} ms median, {p95(waited):.1f} ms p95 in the browser's queue "
+            f"before the page's first handler ran")
 
 
 if __name__ == "__main__":
