@@ -208,6 +208,18 @@ def model_element(page, name, selector=None):
     return el
 
 
+SCROLL_STILL_JS = """() => new Promise((done) => { let last = -1, still = 0;
+  const tick = () => { const y = scrollY; still = y === last ? still + 1 : 0; last = y;
+    if (still >= 3 && !(window.AttnPage && AttnPage.revealing > 0)) done(true); else requestAnimationFrame(tick); };
+  requestAnimationFrame(tick); })"""
+
+
+def wait_scroll_still(page):
+    """Wait until the page is not scrolling (a tour step's reveal glides the page for up to a second): the same
+    scroll position three frames running.  Geometry measured after this stays true for a drag."""
+    page.evaluate(SCROLL_STILL_JS)
+
+
 def plot_geometry(page, name="main_plot"):
     """The frame of a figure in viewport pixels plus its x range: {left, top, width, height, x0, x1}."""
     g = page.evaluate(f"""(name) => {{ const v = ({FIND_VIEW_JS})(name);

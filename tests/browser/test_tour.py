@@ -21,7 +21,7 @@ from app.tour import default_tour, full_state, holds, readouts
 
 from tests.browser.pageutil import (FINGER_DOWN_JS, block_outside, drag, model_element, model_prop,
                                     open_more_controls, page_state, page_to_data_x, plot_geometry, shown_paragraphs,
-                                    source_data, wait_frames, wait_query, wait_ready)
+                                    source_data, wait_frames, wait_query, wait_ready, wait_scroll_still)
 
 TOUR = default_tour()
 N = len(TOUR)
@@ -237,12 +237,14 @@ def test_a_drag_during_show_me_stops_it_and_the_drag_wins(open_tour):
     page = open_tour()
     target = full_state(TOUR.steps[0].state)["query"]
     slow_tween(page)
-    g = plot_geometry(page)
-    per_px = (g["x1"] - g["x0"]) / g["width"]
     click(page, "tour_show")
     # the glide has begun: the query has left 3.2 on its way to the step's target
     page.wait_for_function(f"""() => {{ const c = ({TWEEN_STATE_JS})();
       return c.tweening && Bokeh.documents[0].get_model_by_name('query_slider').value < 3.19; }}""")
+    # where the plot is once "Show me" has brought it into view (a busy machine may still be scrolling)
+    wait_scroll_still(page)
+    g = plot_geometry(page)
+    per_px = (g["x1"] - g["x0"]) / g["width"]
     end_px = drag(page, g, g["top"] + 0.3 * g["height"], [4.0, 4.8, 5.5])
     dropped = page_to_data_x(g, end_px)
     wait_query(page, dropped, 1.5 * per_px)
