@@ -20,7 +20,7 @@ serve: $(STAMP)  ## start the explorable on http://localhost:$(PORT)
 # three processes (pytest-xdist), each taking a whole test file at a time; TEST_PROCS=1 for one process.
 # Three on two cores: a test process waits on its Chromium and its servers much of the time, so with two the
 # cores sat partly idle; three, with the longest files first (tests/conftest.py), finished in 12 min 34 s
-# against 16 min 22 s (the cores 93 % busy).
+# against 16 min 22 s that morning with two (the cores 93 % busy; README, Tests and CI).
 TEST_PROCS ?= 3
 
 test: $(STAMP)  ## every test, browser tests included when Chromium is present
