@@ -187,7 +187,7 @@ def test_the_cards_text_is_at_least_28_px_on_a_projector(browser, static_file, s
 
 # Scrolls to each block not drawn yet, as a student scrolling down would, until every block is drawn (the pages the
 # tests open do not draw when idle, so a block scrolled past before the loader reached it waits to be scrolled to).
-DRAW_ALL_JS = """async () => {
+SCROLL_TO_EACH_BLOCK_JS = """async () => {
   const end = performance.now() + 150000;
   while (!AttnPage.allDrawn() && performance.now() < end) {
     const el = Array.from(document.querySelectorAll('[data-block]')).find((e) => !AttnPage.drawn(e.getAttribute('data-block')));
@@ -210,7 +210,7 @@ def test_no_section_widens_a_phone_once_everything_is_drawn(browser, static_file
         block_outside(page)
         page.goto(static_file.as_uri() + "?sentence=the+bank+approved+the+loan+after+a+long+meeting+with+the+board")
         wait_ready(page)
-        assert page.evaluate(DRAW_ALL_JS)
+        assert page.evaluate(SCROLL_TO_EACH_BLOCK_JS)
         page.evaluate(SETTLED_JS)
         assert page.evaluate("[innerWidth, document.documentElement.scrollWidth]") == [width, width]
     finally:
