@@ -204,10 +204,12 @@ const AttnPage = (function (U) {
 
   // ---- for the engines, the tour and tests ----------------------------------------------------------
 
-  // Draw a block (or every block of a section) now; resolves when drawn.
+  // Draw a block (or every block of a section) now; resolves, when drawn, to how many blocks the name covers
+  // (0: no block or section of that name).
   async function ensure(name) {
     const list = S.byName.has(name) ? [S.byName.get(name)] : S.plan ? S.plan.blocks.filter((b) => b.section === name) : [];
     for (const b of list) await draw(b);
+    return list.length;
   }
 
   function drawn(name) { const b = S.byName.get(name); return !!(b && b.view); }

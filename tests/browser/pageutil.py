@@ -130,7 +130,7 @@ def first_readouts(page):
 
 def draw(page, name):
     """Draw a block, or every block of a section, now (AttnPage.ensure), as the tour or a scroll would."""
-    page.evaluate("(n) => AttnPage.ensure(n)", name)
+    assert page.evaluate("(n) => AttnPage.ensure(n)", name) > 0, f"no block or section is named {name!r}"
 
 
 def draw_all(page):

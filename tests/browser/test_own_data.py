@@ -27,8 +27,8 @@ from app.learning.view import H0
 from app.regression import text
 from app.regression.view import H_GRID
 from app.state import BANDWIDTH_LR_PRESETS
-from tests.browser.pageutil import (ROOT, block_outside, model_element, model_prop, open_more_controls, set_model_prop,
-                                    shown_paragraphs, source_data, wait_ready, wait_texts)
+from tests.browser.pageutil import (ROOT, block_outside, draw, model_element, model_prop, open_more_controls,
+                                    set_model_prop, shown_paragraphs, source_data, wait_ready, wait_texts)
 
 EXAMPLE = ROOT / "data" / "examples" / "temperatures.csv"
 YEAR_TEXT = EXAMPLE.read_text(encoding="utf-8")
@@ -42,7 +42,7 @@ TOL = 1e-9
 def open_box(page):
     """Open "More controls" and wait until the data box is drawn and listening."""
     open_more_controls(page)
-    page.evaluate("() => AttnPage.ensure('regression-more')")
+    draw(page, "regression-more")
     page.wait_for_function("""() => { const v = Bokeh.index.find_one(Bokeh.documents[0].get_model_by_name('own_data_form'));
       const r = v && v.shadow_el && v.shadow_el.querySelector('.own'); return !!(r && r.__attnWired); }""", timeout=SLOW)
 
@@ -414,7 +414,7 @@ def test_the_export_with_data_opens_on_them_and_equals_the_core(watch, year_file
 
 def test_the_learning_section_trains_h_on_your_data_as_the_core_does(watch, year_file):
     page = open_year(watch, year_file)
-    page.evaluate("() => AttnPage.ensure('learning')")
+    draw(page, "learning")
     page.wait_for_function("() => Bokeh.documents[0].get_model_by_name('learn_generated').data.h.length > 0",
                            timeout=SLOW)
     path = source_data(page, "learn_generated")

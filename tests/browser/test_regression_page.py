@@ -299,6 +299,7 @@ def test_a_large_datasets_error_curves_come_from_a_worker_as_the_core_computes_t
 def test_the_reference_is_folded_until_a_student_opens_it(offline):
     """The formulas behind the plots sit in a closed disclosure at first; one click (or Enter) opens it."""
     page = offline
+    draw(page, "regression-explain")  # a lower block: drawn now, as a scroll to it would, not when the loader idles
     summary = page.get_by_text("What you are looking at: the formulas behind the plots")
     summary.wait_for()
     detail = page.get_by_text("Not a Kalman filter.")

@@ -30,7 +30,7 @@ from app.state import url_spec
 from app.ui import text as words
 from app.ui import theme
 
-from tests.browser.pageutil import ROOT, block_outside
+from tests.browser.pageutil import ROOT, block_outside, draw
 
 TOL = 1e-9
 TRAJ = attention.train_qk()
@@ -89,7 +89,7 @@ def open_routing(page, url):
     """Open ``url``, draw the routing section's blocks and wait until its engine has written the step."""
     page.goto(url)
     page.wait_for_function("() => window.AttnPage && AttnPage.doc")
-    page.evaluate("() => AttnPage.ensure('routing')")
+    draw(page, "routing")
     page.wait_for_function("() => AttnPage.doc.get_model_by_name('routing_status').text.includes('Step ')")
     return page
 
