@@ -21,7 +21,7 @@ from app.tour import default_tour, full_state, holds, readouts
 
 from tests.browser.pageutil import (FINGER_DOWN_JS, block_outside, drag, model_element, model_prop,
                                     open_more_controls, page_state, page_to_data_x, plot_geometry, shown_paragraphs,
-                                    source_data, wait_frames, wait_query, wait_ready, wait_scroll_still)
+                                    source_data, wait_drawn, wait_frames, wait_query, wait_ready, wait_scroll_still)
 
 TOUR = default_tour()
 N = len(TOUR)
@@ -211,6 +211,8 @@ def test_a_step_that_needs_the_kernel_opens_more_controls(open_tour):
     click(page, "tour_next")
     wait_card(page, f"Step {k} of {N}")
     wait_expanded(page, "true")
+    # the button says "open" before the column's block is drawn (the disclosure asks the loader for it after)
+    wait_drawn(page, "regression-more")
     assert model_element(page, "kernel_select", "select").is_visible()
     page.get_by_role("button", name="More controls").click()   # the student closes them ...
     wait_expanded(page, "false")
