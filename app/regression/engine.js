@@ -290,20 +290,31 @@ const Explorable = (function (M, U) {
   // over x take longest (400 points x n keys), so the samples and the query are drawn at once and the curves
   // a frame later, in their own task: the student sees the new data while the curves are worked out.  Until
   // then no curve is shown (the old one would lie about the new data) and no notice that reads the curve.
+  // The error curves against h (worked out by a Worker for so many samples) are asked for in that later task
+  // too: starting a Worker costs the click several milliseconds, and their plot sits far below the samples.
   function dataViews(a, c) {
     c.viewedData = a.ds.data;
-    if (U.plotView(a.figs[4])) errorCurves(a, c); else c.hcurveStale = true;
+    const errors = () => { if (U.plotView(a.figs[4])) errorCurves(a, c); else c.hcurveStale = true; };
     setWidget(a.mean_span, "location", M.mean(c.y));
     const token = c.curvesLater = (c.curvesLater || 0) + 1;
-    if (c.x.length <= c.cfg.worker_above_n || typeof requestAnimationFrame !== "function") { kernelViews(a, c); return; }
+    if (c.x.length <= c.cfg.worker_above_n || typeof requestAnimationFrame !== "function") {
+      errors();
+      kernelViews(a, c);
+      return;
+    }
     a.curve.data = { x: [], pred: [], ent: [], eff: [], nn: [], truth: [] };
+    c.curvesToken = (c.curvesToken || 0) + 1;   // an answer still coming for the old data is not shown
+    if (a.hcurve.data.loo.length) {   // the old errors would lie about the new data until the Worker answers
+      const nan = c.hlist.map(() => NaN);
+      a.hcurve.data = { h: c.hlist, loo: nan, bias2: nan, variance: nan, error: nan };
+    }
     c.curveFacts = null;
     queryViews(a, c);
     // (counted with the texts still to come: scripts and tests that wait for the page's texts wait for these too)
     globalThis.__attnTextsPending = (globalThis.__attnTextsPending || 0) + 1;
     requestAnimationFrame(() => setTimeout(() => {
       try {
-        if (token === c.curvesLater) U.runGuarded(c, () => kernelViews(a, c), (e) => showError(a, e));
+        if (token === c.curvesLater) U.runGuarded(c, () => { errors(); kernelViews(a, c); }, (e) => showError(a, e));
       } finally {
         globalThis.__attnTextsPending -= 1;
       }

@@ -296,6 +296,48 @@ def test_a_large_datasets_error_curves_come_from_a_worker_as_the_core_computes_t
     check_against_core(page)
 
 
+# Every write of the error curves against h and of the samples after the dataset menu changes, with the frames
+# between them and each Worker started: ['hcurve', every value finite], ['samples', n], ['frame'], ['worker'].
+NEW_ERRORS_ORDER_JS = """async (name) => {
+  const d = Bokeh.documents[0], log = [], h = d.get_model_by_name('hcurve'), W = window.Worker;
+  window.Worker = function (...a) { log.push(['worker']); return new W(...a); };
+  h.properties.data.change.connect(() => log.push(['hcurve', h.data.loo.length > 0 && h.data.loo.every(Number.isFinite)]));
+  d.get_model_by_name('samples').properties.data.change.connect(() =>
+    log.push(['samples', d.get_model_by_name('samples').data.x.length]));
+  let on = true;
+  const tick = () => { if (!on) return; log.push(['frame']); requestAnimationFrame(tick); };
+  requestAnimationFrame(tick);
+  d.get_model_by_name('dataset_select').value = name;
+  while (!log.some((e) => e[0] === 'hcurve' && e[1])) await new Promise((r) => setTimeout(r, 10));
+  on = false;
+  window.Worker = W;
+  return log;
+}"""
+
+
+def test_new_data_clears_the_old_errors_at_once_and_asks_the_worker_after_the_samples_are_shown(offline,
+                                                                                                static_file):
+    """From 1000 generated samples to the 400 of "large": the error curves of the old data go in the task of the
+    change (they would lie about the new data), before the samples are written; the Worker is asked only after a
+    frame has shown the samples (starting a Worker costs the change milliseconds), and its answer is the core's."""
+    page = offline
+    page.goto(static_file.as_uri() + "?dataset=generated&fn=wave&n=1000&noise=0.3&seed=0")
+    wait_ready(page)
+    draw(page, "regression-bias")
+    page.wait_for_function("() => { const s = Bokeh.documents[0].get_model_by_name('hcurve').data;"
+                           " return s.loo.length > 0 && s.loo.every(Number.isFinite); }", timeout=60000)
+    log = page.evaluate(NEW_ERRORS_ORDER_JS, "large")
+    samples = next(i for i, e in enumerate(log) if e[0] == "samples")
+    assert log[0] == ["hcurve", False] and 0 < samples, log
+    worker = log.index(["worker"])
+    answered = next(i for i, e in enumerate(log) if e == ["hcurve", True])
+    assert ["frame"] in log[samples:worker] and worker < answered, log
+    d = attention.load_dataset("large")
+    curves = source_data(page, "hcurve")
+    np.testing.assert_allclose(curves["loo"], attention.loo_error(d.x, d.y, bandwidths=np.asarray(curves["h"])),
+                               rtol=0, atol=1e-9)
+
+
 def test_the_reference_is_folded_until_a_student_opens_it(offline):
     """The formulas behind the plots sit in a closed disclosure at first; one click (or Enter) opens it."""
     page = offline
