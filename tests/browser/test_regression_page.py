@@ -301,7 +301,8 @@ def test_a_large_datasets_error_curves_come_from_a_worker_as_the_core_computes_t
 NEW_ERRORS_ORDER_JS = """async (name) => {
   const d = Bokeh.documents[0], log = [], h = d.get_model_by_name('hcurve'), W = window.Worker;
   window.Worker = function (...a) { log.push(['worker']); return new W(...a); };
-  h.properties.data.change.connect(() => log.push(['hcurve', h.data.loo.length > 0 && h.data.loo.every(Number.isFinite)]));
+  h.properties.data.change.connect(() =>
+    log.push(['hcurve', h.data.loo.length > 0 && h.data.loo.every(Number.isFinite)]));
   d.get_model_by_name('samples').properties.data.change.connect(() =>
     log.push(['samples', d.get_model_by_name('samples').data.x.length]));
   let on = true;
