@@ -296,20 +296,22 @@ def test_a_large_datasets_error_curves_come_from_a_worker_as_the_core_computes_t
     check_against_core(page)
 
 
-# Every write of the error curves against h and of the samples after the dataset menu changes, with the frames
-# between them and each Worker started: ['hcurve', every value finite], ['samples', n], ['frame'], ['worker'].
-NEW_ERRORS_ORDER_JS = """async (name) => {
-  const d = Bokeh.documents[0], log = [], h = d.get_model_by_name('hcurve'), W = window.Worker;
+# Every write of the samples, of the curves over x and of the error curves against h after the dataset menu
+# changes to `name`, with the frames between them and each Worker started, until an entry named `until` is
+# filled (n > 0, or finite): ['samples', n], ['curve', n], ['hcurve', every value finite], ['frame'], ['worker'].
+NEW_DATA_ORDER_JS = """async ([name, until]) => {
+  const d = Bokeh.documents[0], log = [], W = window.Worker;
   window.Worker = function (...a) { log.push(['worker']); return new W(...a); };
-  h.properties.data.change.connect(() =>
-    log.push(['hcurve', h.data.loo.length > 0 && h.data.loo.every(Number.isFinite)]));
-  d.get_model_by_name('samples').properties.data.change.connect(() =>
-    log.push(['samples', d.get_model_by_name('samples').data.x.length]));
+  const hear = (src, entry) => d.get_model_by_name(src).properties.data.change.connect(() => log.push(entry()));
+  hear('samples', () => ['samples', d.get_model_by_name('samples').data.x.length]);
+  hear('curve', () => ['curve', d.get_model_by_name('curve').data.x.length]);
+  hear('hcurve', () => { const l = d.get_model_by_name('hcurve').data.loo;
+    return ['hcurve', l.length > 0 && l.every(Number.isFinite)]; });
   let on = true;
   const tick = () => { if (!on) return; log.push(['frame']); requestAnimationFrame(tick); };
   requestAnimationFrame(tick);
   d.get_model_by_name('dataset_select').value = name;
-  while (!log.some((e) => e[0] === 'hcurve' && e[1])) await new Promise((r) => setTimeout(r, 10));
+  while (!log.some((e) => e[0] === until && (e[1] === true || e[1] > 0))) await new Promise((r) => setTimeout(r, 10));
   on = false;
   window.Worker = W;
   return log;
@@ -327,9 +329,10 @@ def test_new_data_clears_the_old_errors_at_once_and_asks_the_worker_after_the_sa
     draw(page, "regression-bias")
     page.wait_for_function("() => { const s = Bokeh.documents[0].get_model_by_name('hcurve').data;"
                            " return s.loo.length > 0 && s.loo.every(Number.isFinite); }", timeout=60000)
-    log = page.evaluate(NEW_ERRORS_ORDER_JS, "large")
+    log = page.evaluate(NEW_DATA_ORDER_JS, ["large", "hcurve"])
     samples = next(i for i, e in enumerate(log) if e[0] == "samples")
-    assert log[0] == ["hcurve", False] and 0 < samples, log
+    cleared = next(i for i, e in enumerate(log) if e[0] == "hcurve")
+    assert log[cleared] == ["hcurve", False] and cleared < samples, log
     worker = log.index(["worker"])
     answered = next(i for i, e in enumerate(log) if e == ["hcurve", True])
     assert ["frame"] in log[samples:worker] and worker < answered, log
@@ -353,29 +356,12 @@ def test_the_reference_is_folded_until_a_student_opens_it(offline):
     detail.wait_for(state="hidden")
 
 
-# Every write of the samples and of the curves over x after the dataset menu changes, with the frames between them.
-NEW_DATA_ORDER_JS = """async (name) => {
-  const d = Bokeh.documents[0], log = [];
-  d.get_model_by_name('samples').properties.data.change.connect(() =>
-    log.push(['samples', d.get_model_by_name('samples').data.x.length]));
-  d.get_model_by_name('curve').properties.data.change.connect(() =>
-    log.push(['curve', d.get_model_by_name('curve').data.x.length]));
-  let on = true;
-  const tick = () => { if (!on) return; log.push(['frame']); requestAnimationFrame(tick); };
-  requestAnimationFrame(tick);
-  d.get_model_by_name('dataset_select').value = name;
-  while (!log.some((e) => e[0] === 'curve' && e[1] > 0)) await new Promise((r) => setTimeout(r, 10));
-  on = false;
-  return log;
-}"""
-
-
 def test_many_new_samples_are_drawn_first_and_their_curves_a_frame_later(offline):
     """400 samples (more than worker_above_n): the samples and the query are drawn in the task of the change, with
     no curve (the old one would not fit the new data); the curves over x follow after a frame, from the core's
     weights, and the page's texts count as settled only once they are in."""
     page = offline
-    log = page.evaluate(NEW_DATA_ORDER_JS, "large")
+    log = page.evaluate(NEW_DATA_ORDER_JS, ["large", "curve"])
     first_samples = next(i for i, e in enumerate(log) if e == ["samples", 400])
     cleared = next(i for i, e in enumerate(log) if e[0] == "curve")
     filled = next(i for i, e in enumerate(log) if e[0] == "curve" and e[1] > 0)
