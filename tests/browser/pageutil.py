@@ -208,16 +208,21 @@ def model_element(page, name, selector=None):
     return el
 
 
-SCROLL_STILL_JS = """() => new Promise((done) => { let last = -1, still = 0;
+# The page has settled: the same scroll position six frames running (a tour step's reveal glides the page for up
+# to a second), nothing being revealed, and every text written.  With {scroll: true}, only the scrolling and the
+# revealing count (a glide of Show me, whose texts stay pending while it runs, may go on).
+SETTLED_JS = """(opts) => new Promise((done) => { let last = -1, still = 0;
+  const texts = !(opts && opts.scroll);
   const tick = () => { const y = scrollY; still = y === last ? still + 1 : 0; last = y;
-    if (still >= 3 && !(window.AttnPage && AttnPage.revealing > 0)) done(true); else requestAnimationFrame(tick); };
+    const busy = (texts && globalThis.__attnTextsPending > 0) || (window.AttnPage && AttnPage.revealing > 0);
+    if (still >= 6 && !busy) done(true); else requestAnimationFrame(tick); };
   requestAnimationFrame(tick); })"""
 
 
-def wait_scroll_still(page):
-    """Wait until the page is not scrolling (a tour step's reveal glides the page for up to a second): the same
-    scroll position three frames running.  Geometry measured after this stays true for a drag."""
-    page.evaluate(SCROLL_STILL_JS)
+def wait_settled(page, *, scroll_only=False):
+    """Wait until the page has settled (SETTLED_JS), or with ``scroll_only`` until it has stopped scrolling and
+    revealing.  Geometry measured after this stays true for a drag."""
+    page.evaluate(SETTLED_JS, {"scroll": scroll_only})
 
 
 def plot_geometry(page, name="main_plot"):

@@ -16,7 +16,7 @@ import pytest
 
 from app.tour import default_tour
 from app.tour.view import LOOK_MODELS
-from tests.browser.pageutil import block_outside, wait_ready
+from tests.browser.pageutil import SETTLED_JS, block_outside, wait_ready
 
 SCREENS = {
     "laptop": dict(viewport={"width": 1366, "height": 768}),
@@ -47,11 +47,6 @@ SHOWN_JS = """(names) => { const d = Bokeh.documents[0], W = innerWidth, H = inn
     out[n] = hit / all;
   }
   return out; }"""
-SETTLED_JS = """() => new Promise((done) => { let last = -1, still = 0;
-  const tick = () => { const y = scrollY; still = y === last ? still + 1 : 0; last = y;
-    const busy = globalThis.__attnTextsPending > 0 || (window.AttnPage && AttnPage.revealing > 0);
-    if (still >= 6 && !busy) done(true); else requestAnimationFrame(tick); };
-  requestAnimationFrame(tick); })"""
 
 
 def looks(step) -> list[str]:
@@ -190,7 +185,8 @@ def test_the_cards_text_is_at_least_28_px_on_a_projector(browser, static_file, s
 SCROLL_TO_EACH_BLOCK_JS = """async () => {
   const end = performance.now() + 150000;
   while (!AttnPage.allDrawn() && performance.now() < end) {
-    const el = Array.from(document.querySelectorAll('[data-block]')).find((e) => !AttnPage.drawn(e.getAttribute('data-block')));
+    const el = Array.from(document.querySelectorAll('[data-block]'))
+      .find((e) => !AttnPage.drawn(e.getAttribute('data-block')));
     if (el) el.scrollIntoView({ block: 'center' });
     await new Promise((r) => setTimeout(r, 50));
   }

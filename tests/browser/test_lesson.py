@@ -23,8 +23,8 @@ from app.state import parse_query
 from app.tour import default_tour
 from app.tour.model import holds, resolve_step, section_readouts
 from app.tour.view import LOOK_MODELS
-from tests.browser.pageutil import block_outside, draw, wait_ready
-from tests.browser.test_in_view import SETTLED_JS, SHOWN_JS
+from tests.browser.pageutil import SETTLED_JS, block_outside, draw, wait_ready
+from tests.browser.test_in_view import SHOWN_JS
 
 TOUR = default_tour()
 LATER = [(k, s) for k, s in enumerate(TOUR.steps, 1) if s.section != "regression"]

@@ -28,7 +28,8 @@ from app.regression import text
 from app.regression.view import H_GRID
 from app.state import BANDWIDTH_LR_PRESETS
 from tests.browser.pageutil import (ROOT, block_outside, draw, model_element, model_prop, open_more_controls,
-                                    set_model_prop, shown_paragraphs, source_data, wait_ready, wait_texts)
+                                    set_model_prop, shown_paragraphs, source_data, wait_ready, wait_settled,
+                                    wait_texts)
 
 EXAMPLE = ROOT / "data" / "examples" / "temperatures.csv"
 YEAR_TEXT = EXAMPLE.read_text(encoding="utf-8")
@@ -656,9 +657,7 @@ def main():   # pragma: no cover - a script, not a test
         model_element(page, "own_data_status").scroll_into_view_if_needed()
         page.evaluate("() => window.scrollBy(0, 120)")
         wait_texts(page)
-        from tests.browser.test_in_view import SETTLED_JS
-
-        page.evaluate(SETTLED_JS)    # the smooth scroll has stopped and the texts are written
+        wait_settled(page)    # the smooth scroll has stopped and the texts are written
         page.screenshot(path=str(out))
         print(f"wrote {out}")
         b.close()

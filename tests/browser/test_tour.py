@@ -21,7 +21,7 @@ from app.tour import default_tour, full_state, holds, readouts
 
 from tests.browser.pageutil import (FINGER_DOWN_JS, block_outside, drag, model_element, model_prop,
                                     open_more_controls, page_state, page_to_data_x, plot_geometry, shown_paragraphs,
-                                    source_data, wait_drawn, wait_frames, wait_query, wait_ready, wait_scroll_still)
+                                    source_data, wait_drawn, wait_frames, wait_query, wait_ready, wait_settled)
 
 TOUR = default_tour()
 N = len(TOUR)
@@ -244,7 +244,7 @@ def test_a_drag_during_show_me_stops_it_and_the_drag_wins(open_tour):
     page.wait_for_function(f"""() => {{ const c = ({TWEEN_STATE_JS})();
       return c.tweening && Bokeh.documents[0].get_model_by_name('query_slider').value < 3.19; }}""")
     # where the plot is once "Show me" has brought it into view (a busy machine may still be scrolling)
-    wait_scroll_still(page)
+    wait_settled(page, scroll_only=True)
     g = plot_geometry(page)
     per_px = (g["x1"] - g["x0"]) / g["width"]
     end_px = drag(page, g, g["top"] + 0.3 * g["height"], [4.0, 4.8, 5.5])
