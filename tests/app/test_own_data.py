@@ -32,20 +32,22 @@ def _handed(e):
     return json.loads(src.tags[0]), src.data
 
 
-@pytest.fixture
-def page():
+def _built_page() -> Explorable:
     e = Explorable()
     e.__panel__()
     return e
+
+
+@pytest.fixture
+def page():
+    return _built_page()
 
 
 @pytest.fixture(scope="module")
 def refusing_page():
     """One built page for the refusals (each sets its data first, and a refusal leaves them as they were): a
     page costs seconds to build."""
-    e = Explorable()
-    e.__panel__()
-    return e
+    return _built_page()
 
 
 def test_arrays_and_frames_become_data_and_reach_the_page(page):
