@@ -276,8 +276,9 @@ const Explorable = (function (M, U) {
       a.hcurve.data = Object.assign({ h: c.hlist }, cols);
     };
     if (c.x.length <= c.cfg.worker_above_n) { show(M.errorCurves(payload)); return; }
-    const nan = c.hlist.map(() => NaN);
-    show({ loo: nan, bias2: nan, variance: nan, error: nan });   // until the worker answers
+    const nan = c.hlist.map(() => NaN), shown = a.hcurve.data.loo;
+    if (!(shown.length === nan.length && shown.every(Number.isNaN)))   // (new data cleared them already)
+      show({ loo: nan, bias2: nan, variance: nan, error: nan });   // until the worker answers
     const key = `error-curves:${a.hcurve.id}`;   // this page's run: a newer one cancels it
     const ask = (job) => job.promise.then(show, (e) => {
       if (e.reason === "unavailable") return ask(AttnWorker.runHere(M.errorCurves, payload, { key }));
