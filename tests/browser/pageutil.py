@@ -101,19 +101,20 @@ DRAW_ALL_JS = """async () => { for (const s of document.querySelectorAll('sectio
 # The block a name is drawn in: a block's own name, or the block that shows a model of that name (a tour's look).
 BLOCK_OF_JS = "((n) => { const b = AttnPage.blockOf(n); return b ? b.name : n; })"
 
-# An init script (page.add_init_script, with NAMES replaced by a JSON list of block or model names): at the first
-# frame whose readouts are written, it notes in window.__attnFirstReadouts whether each one's block was drawn then
-# ("drawn") and the regression's bandwidth slider ("logh").
+# An init script (page.add_init_script, with NAMES replaced by a JSON list of block or model names): when the loader
+# says the first screen is done (its readouts written, app/ui/loader.js: the "first-screen" event, sent before any
+# lower block is scheduled), it notes in window.__attnFirstReadouts whether each one's block was drawn then
+# ("drawn"), the regression's bandwidth slider ("logh") and whether the readouts were written ("readouts").  Noted
+# in the event itself: a poll at the next frame could come after the loader's first idle draws on a busy machine.
 FIRST_READOUTS_JS = """(() => { const names = NAMES;
-  const poll = () => { const d = window.Bokeh && Bokeh.documents && Bokeh.documents[0];
-    const m = d && d.get_model_by_name('readouts');
-    if (m && m.text.includes('max weight') && window.AttnPage) {
-      const drawn = (n) => AttnPage.drawn(BLOCK_OF(n));
-      window.__attnFirstReadouts = { drawn: Object.fromEntries(names.map((n) => [n, drawn(n)])),
-                                     logh: d.get_model_by_name('bandwidth_slider').value };
-      return; }
-    requestAnimationFrame(poll); };
-  requestAnimationFrame(poll); })();""".replace("BLOCK_OF", BLOCK_OF_JS)
+  addEventListener('attention-explorable:first-screen', () => {
+    if (window.__attnFirstReadouts) return;
+    const d = AttnPage.doc, m = d.get_model_by_name('readouts');
+    const drawn = (n) => AttnPage.drawn(BLOCK_OF(n));
+    window.__attnFirstReadouts = { drawn: Object.fromEntries(names.map((n) => [n, drawn(n)])),
+                                   logh: d.get_model_by_name('bandwidth_slider').value,
+                                   readouts: !!m && m.text.includes('max weight') };
+  }); })();""".replace("BLOCK_OF", BLOCK_OF_JS)
 
 
 # An init script: a finger that rests on the screen from the start.  The loader draws nothing below the first
@@ -124,8 +125,11 @@ FINGER_DOWN_JS = """document.addEventListener('DOMContentLoaded', () =>
 
 
 def first_readouts(page):
-    """What FIRST_READOUTS_JS noted (the page is ready: its readouts are written)."""
-    return page.evaluate("() => window.__attnFirstReadouts")
+    """What FIRST_READOUTS_JS noted when the first screen was done; its readouts were written by then."""
+    page.wait_for_function("() => window.__attnFirstReadouts")
+    first = page.evaluate("() => window.__attnFirstReadouts")
+    assert first["readouts"], "the loader said the first screen was done before its readouts were written"
+    return first
 
 
 def draw(page, name):
