@@ -213,7 +213,8 @@ const SentenceExplorable = (function (M, X, W) {
     const n = c.n, W = c.res.weights[c.head], toks = c.plain.tokens;
     let top = 0;
     for (const r of W) for (const v of r) if (v > top) top = v;
-    const cols = { x: [], y: [], w: [], wc: [], q_tok: [], k_tok: [] };
+    const cols = { x: [], y: [], w: [], q_tok: [], k_tok: [] };
+    const wc = new Float64Array(n * n);   // the image's cells: row i from y = i - 1/2 (the y axis runs down)
     const labels = { x: [], y: [], label: [], tc: [] };   // the numbers, only when the cells are big enough
     const sums = { x: [], y: [], sum: [], text: [] };
     const showNumbers = c.cell >= 34;
@@ -222,7 +223,7 @@ const SentenceExplorable = (function (M, X, W) {
       for (let j = 0; j < n; j++) {
         const w = W[i][j], masked = c.causal && j > i;
         s += w;
-        cols.x.push(j); cols.y.push(i); cols.w.push(w); cols.wc.push(masked ? NaN : w / (top || 1));
+        cols.x.push(j); cols.y.push(i); cols.w.push(w); wc[i * n + j] = masked ? NaN : w / (top || 1);
         cols.q_tok.push(`${toks[i]} (${i})`); cols.k_tok.push(`${toks[j]} (${j})`);
         if (showNumbers && !masked) {
           labels.x.push(j); labels.y.push(i); labels.label.push(fixed(w, 2));
@@ -232,6 +233,13 @@ const SentenceExplorable = (function (M, X, W) {
       sums.x.push(n - 0.5 + 0.15); sums.y.push(i); sums.sum.push(s); sums.text.push(fixed(s, 3));
     }
     put(c, a.cells, cols);
+    put(c, a.cell_image, image(wc, n));
+    const edges = { x0: [], y0: [], x1: [], y1: [] };   // the white lines between the cells
+    for (let k = 1; k < n; k++) {
+      edges.x0.push(k - 0.5, -0.5); edges.y0.push(-0.5, k - 0.5);
+      edges.x1.push(k - 0.5, n - 0.5); edges.y1.push(n - 0.5, k - 0.5);
+    }
+    put(c, a.cell_edges, edges);
     put(c, a.cell_labels, labels);
     put(c, a.rowsums, sums);
     // the selected head is named under its small matrix (a Div: repainting the small plots would cost more)
@@ -239,6 +247,12 @@ const SentenceExplorable = (function (M, X, W) {
       const p = c.plain.heads[h];
       setText(c, d, `<p class="head">${h === c.head ? '<b class="shown">shown above</b> ' : ""}${esc(p.description)}</p>`);
     });
+  }
+
+  // An n x n image (a Bokeh image glyph's source) of the cells' colour values, row i over y = i - 1/2 .. i + 1/2
+  function image(flat, n) {
+    const { ndarray } = Bokeh.require("core/util/ndarray");
+    return { image: [ndarray(flat, { dtype: "float64", shape: [n, n] })], x: [-0.5], y: [-0.5], dw: [n], dh: [n] };
   }
 
   // one small matrix per head (each coloured from 0 to its own largest weight); they change with the
@@ -249,12 +263,10 @@ const SentenceExplorable = (function (M, X, W) {
       const Wh = c.res.weights[h];
       let mx = 0;
       for (const r of Wh) for (const v of r) if (v > mx) mx = v;
-      const d = { x: [], y: [], w: [], wc: [] };
-      for (let i = 0; i < n; i++) for (let j = 0; j < n; j++) {
-        d.x.push(j); d.y.push(i); d.w.push(Wh[i][j]);
-        d.wc.push(c.causal && j > i ? NaN : Wh[i][j] / (mx || 1));
-      }
-      put(c, a.minis[h], d);
+      const wc = new Float64Array(n * n);
+      for (let i = 0; i < n; i++)
+        for (let j = 0; j < n; j++) wc[i * n + j] = c.causal && j > i ? NaN : Wh[i][j] / (mx || 1);
+      put(c, a.minis[h], image(wc, n));
     });
   }
 
@@ -444,7 +456,8 @@ const SentenceExplorable = (function (M, X, W) {
 
   function init(a, c) {
     c.cfg = a.config;
-    c.matrixKeys = new Set([a.cells, a.cell_labels, a.rowsums, a.rowmark]);   // what flush puts first
+    // what flush puts first
+    c.matrixKeys = new Set([a.cells, a.cell_image, a.cell_edges, a.cell_labels, a.rowsums, a.rowmark]);
     const i0 = c.cfg.initial;
     c.token = i0.token; c.head = i0.head; c.t = i0.temperature; c.causal = i0.causal;
     c.present = false;

@@ -19,7 +19,7 @@ import attention
 from app.sentence.view import geometry
 from app.ui import theme
 from tests.browser.pageutil import (FIRST_READOUTS_JS, block_outside, draw, first_readouts, model_prop,
-                                    open_more_controls, source_data, wait_drawn, wait_ready)
+                                    open_more_controls, source_data, wait_drawn, wait_frames, wait_ready)
 
 MODEL = attention.load_sentence_model()
 PRESETS = [p.text for p in MODEL.presets]
@@ -92,6 +92,22 @@ def matrix(page, name="attention_cells"):
     return W
 
 
+def cell_image(page, name="attention_image"):
+    """What an image source of the section draws, n x n: each cell's colour value (its weight over the largest
+    weight of the matrix; NaN, drawn grey, where the causal mask hides it)."""
+    d = page.evaluate("""(n) => { const im = Bokeh.documents[0].get_model_by_name(n).data.image[0];
+      return { shape: Array.from(im.shape), values: Array.from(im) }; }""", name)
+    return np.array(d["values"], dtype=float).reshape(d["shape"])
+
+
+def colours(W, causal):
+    """numpy's colour values for a matrix of weights: W / its largest weight, NaN above the diagonal when masked."""
+    C = W / W.max()
+    if causal:
+        C[np.triu_indices(len(W), k=1)] = np.nan
+    return C
+
+
 def state(page):
     return {"token": int(model_prop(page, "token_select", "value")), "head": model_prop(page, "head_select", "active"),
             "temperature": 10 ** model_prop(page, "att_temperature_slider", "value"),
@@ -105,8 +121,10 @@ def check_parity(page, text):
     h, i = s["head"], s["token"]
     assert source_data(page, "sentence_tokens")["tok"] == a.tokens
     assert np.abs(matrix(page) - a.weights[h]).max() <= TOL
+    np.testing.assert_allclose(cell_image(page), colours(a.weights[h], a.causal), rtol=0, atol=TOL)
     for g in range(len(MODEL.heads)):
-        assert np.abs(matrix(page, f"head_cells_{g}") - a.weights[g]).max() <= TOL
+        np.testing.assert_allclose(cell_image(page, f"head_cells_{g}"), colours(a.weights[g], a.causal), rtol=0,
+                                   atol=TOL)
     bars = source_data(page, "row_weights")
     assert np.abs(np.array(bars["w"]) - a.weights[h][i]).max() <= TOL
     out = source_data(page, "sense_output")
@@ -247,11 +265,39 @@ def test_causal_mask_zeroes_the_upper_triangle(offline):
     assert (W[np.triu_indices(8, k=1)] == 0).all()
     assert (W[np.tril_indices(8)] > 0).all()
     np.testing.assert_allclose(W.sum(axis=1), 1.0, rtol=0, atol=1e-12)
-    wc = np.array(source_data(page, "attention_cells")["wc"], dtype=float).reshape(8, 8)
+    wc = cell_image(page)
     assert np.isnan(wc[np.triu_indices(8, k=1)]).all()           # masked cells are drawn grey
+    assert not np.isnan(wc[np.tril_indices(8)]).any()
     a, _ = check_parity(page, "the bank by the river approved the loan")
     assert a.causal
     page.wait_for_function("() => location.search.includes('causal=1')")
+    # on screen, row i is query i and column j key j: the masked cells (j > i) are the grey ones
+    shown = drawn_cells(page, 8)
+    grey = np.all(np.abs(shown - MASK_GREY) <= 3, axis=2)
+    assert (grey == np.triu(np.ones((8, 8), bool), k=1)).all(), grey.astype(int)
+
+
+MASK_GREY = np.array([0xE4, 0xE4, 0xE4])   # the colour mapper's nan_color (app/sentence/view.py)
+
+
+def drawn_cells(page, n):
+    """The colour the student sees at the centre of each cell of the attention matrix (n x n x RGB): from a
+    screenshot, at the points the plot's own scales give for (j, i)."""
+    from io import BytesIO
+
+    from PIL import Image
+
+    wait_frames(page, 3)
+    centres = page.evaluate("""(n) => {
+      const v = Bokeh.index.find_one(Bokeh.documents[0].get_model_by_name('attention_heatmap'));
+      v.el.scrollIntoView({ block: 'center' });
+      const r = v.el.getBoundingClientRect(), f = v.frame, out = [];
+      for (let i = 0; i < n; i++) for (let j = 0; j < n; j++)
+        out.push([r.left + f.x_scale.compute(j), r.top + f.y_scale.compute(i)]);
+      return out; }""", n)
+    wait_frames(page, 3)
+    shot = np.asarray(Image.open(BytesIO(page.screenshot())).convert("RGB"), dtype=int)
+    return np.array([shot[round(y), round(x)] for x, y in centres]).reshape(n, n, 3)
 
 
 def test_bank_moves_toward_water_or_money_with_its_context(offline):
@@ -275,7 +321,8 @@ def test_head_switch_and_presentation_mode(offline):
     element(page, "head_select", "_buttons", 1).click()          # "previous word"
     wait_model(page, "head_select", "active", 1)
     page.wait_for_function("""() => { const d = Bokeh.documents[0], big = d.get_model_by_name('attention_cells').data.w;
-      const mini = d.get_model_by_name('head_cells_1').data.w; return mini.length === 25 && big[5] === mini[5]; }""")
+      const mini = d.get_model_by_name('head_cells_1').data.image[0], top = Math.max(...big);
+      return mini.length === 25 && big.length === 25 && Math.abs(mini[5] - big[5] / top) < 1e-12; }""")
     a, _ = check_parity(page, "the bank by the river")
     assert matrix(page)[1].argmax() == 0                          # "bank" looks one word back
     click_cell(page, 0, 4)
