@@ -10,7 +10,8 @@
   32-token sentences one after another (the matrix keeps its size), and a 32-token sentence typed over a
   5-token one (the matrix grows, the section is laid out again: the first sentence a student types).
 * switching the head / the selected word -> redrawn (target p95 <= 20 ms, all in the browser): from setting
-  the widget's value to the plots' repaint, for the default sentence and for 32 tokens.
+  the widget's value to the plots' repaint, for the default sentence and for 32 tokens; and a new temperature
+  (as a drag sets it) -> the matrix and the heads' three small matrices redrawn (no target).
 
 Every page is the offline file (the served page, app/plugin.py, sends the same bytes) with every block drawn
 (``AttnPage.ensure`` of each section) before anything is measured.  Issue #25's row (f) in bench_browser times
@@ -38,7 +39,7 @@ SHORT = "the bank by the river"
 
 INSTRUMENT_JS = """() => {
   if (window.__sb) return window.__sb.names.length;
-  const names = ['attention_heatmap', 'row_bars', 'sense_plot'];
+  const names = ['attention_heatmap', 'row_bars', 'sense_plot', 'head_heatmap_0', 'head_heatmap_1', 'head_heatmap_2'];
   const doc = Bokeh.documents[0], b = window.__sb = { paints: {}, names: [], data: {} };
   for (const n of names) {
     const v = Bokeh.index.find_one(doc.get_model_by_name(n));
@@ -124,12 +125,13 @@ def _open(browser):
       const m = d && d.get_model_by_name('sentence_readouts'); return !!(m && m.text.includes('max weight')); }""")
     page.evaluate("""() => Bokeh.index.find_one(Bokeh.documents[0].get_model_by_name('attention_heatmap'))
       .el.scrollIntoView({ block: 'center' })""")
-    if page.evaluate(INSTRUMENT_JS) != 3:
-        raise RuntimeError("the sentence section's three plots are not all drawn")
+    if page.evaluate(INSTRUMENT_JS) != 3 + len(MINIS):
+        raise RuntimeError("the sentence section's plots are not all drawn")
     return ctx, page
 
 
 PLOTS = ["attention_heatmap", "row_bars", "sense_plot"]
+MINIS = ["head_heatmap_0", "head_heatmap_1", "head_heatmap_2"]
 
 
 def _typed_rows(browser, n_sent: int) -> list[dict]:
@@ -170,6 +172,12 @@ def _switch_rows(page, n_switch: int, label: str) -> list[dict]:
     rows.append(_row(f"switch selected word -> bars and sense plot redrawn ({label})",
                      ms[:, 0] * 1e3, target=TARGET_SWITCH_P95_US, note="client-side only"))
     rows.append(_row(f"switch selected word: engine only, before the paint ({label})", ms[:, 1] * 1e3))
+    # the temperature slider, as a drag moves it: every matrix changes, the big one and one per head
+    logt = [round(-0.5 + 0.05 * (k % 20), 2) for k in range(1, n_switch + 1)]
+    ms = np.array(page.evaluate(MEASURE_JS, ["att_temperature_slider", "value", logt, "attention_cells",
+                                             ["attention_heatmap", *MINIS]]))
+    rows.append(_row(f"move the temperature -> the matrix and the heads' small matrices redrawn ({label})",
+                     ms[:, 0] * 1e3, note="each matrix is one image (app/sentence/view.py)"))
     return rows
 
 
