@@ -19,7 +19,8 @@ import attention
 from app.sentence.view import geometry
 from app.ui import theme
 from tests.browser.pageutil import (FIRST_READOUTS_JS, block_outside, draw, first_readouts, model_prop,
-                                    open_more_controls, source_data, wait_drawn, wait_frames, wait_ready)
+                                    open_more_controls, source_data, wait_drawn, wait_frames, wait_ready,
+                                    wait_settled)
 
 MODEL = attention.load_sentence_model()
 PRESETS = [p.text for p in MODEL.presets]
@@ -253,6 +254,26 @@ def typed_stays_text(page, evil):
     assert live == [0, 0]       # no element exists whose onerror or script could fire later, so no waiting
     assert model_prop(page, "sentence_input", "value") == evil + " by the bank"
     check_parity(page, evil + " by the bank")
+
+
+def test_hovering_a_cell_names_its_query_its_key_and_its_weight(offline):
+    """The cells are an image; the hover reads the invisible squares drawn over it, one per cell."""
+    page = offline()
+    a = attention.analyze_sentence("the bank by the river")
+    heat = "Bokeh.index.find_one(Bokeh.documents[0].get_model_by_name('attention_heatmap'))"
+    page.evaluate(f"() => {heat}.el.scrollIntoView({{ block: 'center' }})")
+    wait_settled(page, scroll_only=True)
+    xy = page.evaluate(f"""() => {{ const v = {heat}, r = v.el.getBoundingClientRect(), f = v.frame;
+      return [r.left + f.x_scale.compute(4), r.top + f.y_scale.compute(1)]; }}""")
+    page.mouse.move(xy[0] - 3, xy[1])
+    page.mouse.move(xy[0], xy[1])
+    want = f"query (row): bank (1) key (column): river (4) weight: {a.weights[state(page)['head']][1][4]:.4f}"
+    page.wait_for_function("""(want) => { let found = false; const walk = (root) => {
+        for (const el of root.querySelectorAll('*')) {
+          const text = el.textContent.replace(/\\s+/g, ' ').trim();
+          if (String(el.className).includes('tooltip') && text === want) found = true;
+          if (el.shadowRoot) walk(el.shadowRoot); } };
+      walk(document); return found; }""", arg=want)
 
 
 def test_causal_mask_zeroes_the_upper_triangle(offline):
