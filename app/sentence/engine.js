@@ -234,12 +234,15 @@ const SentenceExplorable = (function (M, X, W) {
     }
     put(c, a.cells, cols);
     put(c, a.cell_image, image(wc, n));
-    const edges = { x0: [], y0: [], x1: [], y1: [] };   // the white lines between the cells
-    for (let k = 1; k < n; k++) {
-      edges.x0.push(k - 0.5, -0.5); edges.y0.push(-0.5, k - 0.5);
-      edges.x1.push(k - 0.5, n - 0.5); edges.y1.push(n - 0.5, k - 0.5);
+    // the white lines between the cells (2 (n - 1) of them): they change with n only, not with a drag of T
+    if (a.cell_edges.data.x0.length !== 2 * (n - 1)) {
+      const edges = { x0: [], y0: [], x1: [], y1: [] };
+      for (let k = 1; k < n; k++) {
+        edges.x0.push(k - 0.5, -0.5); edges.y0.push(-0.5, k - 0.5);
+        edges.x1.push(k - 0.5, n - 0.5); edges.y1.push(n - 0.5, k - 0.5);
+      }
+      put(c, a.cell_edges, edges);
     }
-    put(c, a.cell_edges, edges);
     put(c, a.cell_labels, labels);
     put(c, a.rowsums, sums);
     // the selected head is named under its small matrix (a Div: repainting the small plots would cost more)

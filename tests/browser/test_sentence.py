@@ -10,10 +10,12 @@ outside it refused.
 
 from __future__ import annotations
 
+from io import BytesIO
 from urllib.parse import quote
 
 import numpy as np
 import pytest
+from PIL import Image
 
 import attention
 from app.sentence.view import geometry
@@ -123,6 +125,10 @@ def check_parity(page, text):
     assert source_data(page, "sentence_tokens")["tok"] == a.tokens
     assert np.abs(matrix(page) - a.weights[h]).max() <= TOL
     np.testing.assert_allclose(cell_image(page), colours(a.weights[h], a.causal), rtol=0, atol=TOL)
+    n, edges = len(a.tokens), source_data(page, "attention_edges")   # the white lines: between every two cells
+    lines = [(k - 0.5, -0.5, k - 0.5, n - 0.5) for k in range(1, n)] + [(-0.5, k - 0.5, n - 0.5, k - 0.5)
+                                                                        for k in range(1, n)]
+    assert sorted(zip(edges["x0"], edges["y0"], edges["x1"], edges["y1"])) == sorted(lines)
     for g in range(len(MODEL.heads)):
         np.testing.assert_allclose(cell_image(page, f"head_cells_{g}"), colours(a.weights[g], a.causal), rtol=0,
                                    atol=TOL)
@@ -304,10 +310,6 @@ MASK_GREY = np.array([0xE4, 0xE4, 0xE4])   # the colour mapper's nan_color (app/
 def drawn_cells(page, n):
     """The colour the student sees at the centre of each cell of the attention matrix (n x n x RGB): from a
     screenshot, at the points the plot's own scales give for (j, i)."""
-    from io import BytesIO
-
-    from PIL import Image
-
     wait_frames(page, 3)
     centres = page.evaluate("""(n) => {
       const v = Bokeh.index.find_one(Bokeh.documents[0].get_model_by_name('attention_heatmap'));
