@@ -1,13 +1,12 @@
 """See it while you do it (issue 23): the figure a tour step talks about and the control it asks the student to
 move are on screen together, on every screen, after Show me, Next and Previous.
 
-Each screen opens the offline file once and walks the tour: on the laptop, the projector and the phone (the
-screens the issue names), for every step, Next (or the link that opens it), then Show me, then Previous and Next
-back; on the other screens, Next to every step and Show me there.  Each time it measures each of the step's
-`look` elements (data/tours/*.json) against the viewport: fully inside it, and not hidden under what stays stuck
-at the top (the stage on a phone), checked with elementFromPoint at its edges.  (The served page is the offline
-file's bytes, tests/app/test_plugin.py; Show me on the served page: tests/browser/test_lesson.py.)  Motion is reduced (the context asks for
-it), so Show me lands at once and the page scrolls without gliding; the page still scrolls by itself.
+Each screen opens the offline file once and walks the whole tour: for every step, Next, then Show me, then
+Previous and Next back.  Each time it measures each of the step's `look` elements (data/tours/*.json) against the
+viewport: fully inside it, and not hidden under what stays stuck at the top (the stage on a phone), checked with
+elementFromPoint at its edges.  The served page (the offline file's bytes, tests/app/test_plugin.py) gets the same
+walk over the first section's steps on the laptop, the projector and the phone.  Motion is reduced (the context
+asks for it), so Show me lands at once and the page scrolls without gliding; the page still scrolls by itself.
 """
 
 from __future__ import annotations
@@ -58,25 +57,24 @@ def shown(page, names) -> dict:
     return page.evaluate(SHOWN_JS, names)
 
 
-# the screens the issue names get the whole walk; the others are measured after Show me at every step (reached
-# by Next, not measured there; no Previous round trip)
-FULL_WALK = {"laptop", "projector", "phone"}
+# the three screens the issue names first; the served page walks these
+MAIN_SCREENS = ("laptop", "projector", "phone")
 
 
-def walk_tour(page, screen):
-    """Every step: reached by Next, then Show me, then Previous + Next: its look elements on screen."""
+def walk_tour(page, screen, steps=None):
+    """Every step (or the first ``steps``): reached by Next, then Show me, then Previous + Next: its look
+    elements on screen."""
     tour, problems = default_tour(), []
-    for k, step in enumerate(tour.steps, 1):
+    for k, step in enumerate(tour.steps[:steps], 1):
         if k > 1:
             page.get_by_role("button", name="Next →").click()
-            if screen in FULL_WALK:
-                got = shown(page, looks(step))
-                problems += [(screen, k, "Next", n, f) for n, f in got.items() if f < 0.99]
+            got = shown(page, looks(step))
+            problems += [(screen, k, "Next", n, f) for n, f in got.items() if f < 0.99]
         page.get_by_role("button", name="Show me").click()
         page.wait_for_function("() => !(globalThis.__attnTextsPending > 0)")
         got = shown(page, looks(step))
         problems += [(screen, k, "Show me", n, f) for n, f in got.items() if f < 0.99]
-        if k > 1 and screen in FULL_WALK:
+        if k > 1:
             page.get_by_role("button", name="← Previous").click()
             page.evaluate(SETTLED_JS)
             page.get_by_role("button", name="Next →").click()
@@ -101,6 +99,16 @@ def test_every_step_keeps_its_figure_and_control_on_screen_offline(browser, stat
     ctx, page = open_at(browser, static_file.as_uri(), screen, offline=True)
     try:
         assert walk_tour(page, screen) == []
+    finally:
+        ctx.close()
+
+
+@pytest.mark.parametrize("screen", MAIN_SCREENS)
+def test_the_first_sections_steps_keep_their_figure_and_control_on_screen_served(browser, served_page, screen):
+    steps = sum(1 for s in default_tour().steps if s.section == "regression")
+    ctx, page = open_at(browser, served_page, screen, offline=False)
+    try:
+        assert walk_tour(page, screen, steps) == []
     finally:
         ctx.close()
 
