@@ -260,17 +260,37 @@ def _table_cells(html):
     return [re.sub(r"<[^>]+>", "", c) for c in re.findall(r"<td[^>]*>(.*?)</td>", html)]
 
 
+def _expected_table(f):
+    """The W_Q | W_K | "looks for" table of frame f, by the core (learn_qk's preference of the word's vector)."""
+    wq, wk = np.asarray(PLAIN["w_q"][f]), np.asarray(PLAIN["w_k"][f])
+    pref = learn_qk._preference(wq, wk, PLAIN["word"], attention.load_sentence_model())
+    expect = []
+    for i, name in enumerate(PLAIN["model_dims"]):
+        expect += [words.signed(v, 2) for v in (*wq[i], *wk[i])]
+        expect.append(words.signed(pref[name], 2) if name in pref else "fixed")
+    return expect
+
+
+def _table_when_shown(page):
+    page.wait_for_function("() => !(globalThis.__attnTextsPending > 0)")
+    return _table_cells(prop(page, "routing_weights", "text"))
+
+
 def test_the_tables_of_w_q_and_w_k_are_the_steps(opened):
     page = opened("?qk_step=150")
     wait_step(page, PLAIN["steps"])
-    cells = _table_cells(prop(page, "routing_weights", "text"))
-    lw = learn_qk.learned_words(TRAJ)
-    expect = []
-    for i, name in enumerate(PLAIN["model_dims"]):
-        wq, wk = PLAIN["w_q"][LAST][i], PLAIN["w_k"][LAST][i]
-        expect += [words.signed(v, 2) for v in (*wq, *wk)]
-        expect.append(words.signed(lw.preference_after[name], 2) if name in lw.preference_after else "fixed")
-    assert cells == expect
+    cells = _table_when_shown(page)
+    assert cells == _expected_table(LAST)
+    lw = learn_qk.learned_words(TRAJ)   # the last column is what the summary calls the preference after training
+    assert [c for c, n in zip(cells[4::5], PLAIN["model_dims"]) if n in lw.preference_after] == \
+        [words.signed(lw.preference_after[n], 2) for n in PLAIN["model_dims"] if n in lw.preference_after]
+    # the table follows the step: back at the start, then one step on
+    click(page, "routing_reset")
+    wait_step(page, 0)
+    assert _table_when_shown(page) == _expected_table(0) != cells
+    click(page, "routing_step")
+    wait_step(page, STEPS[1])
+    assert _table_when_shown(page) == _expected_table(1) != _expected_table(0)
 
 
 HARNESS = r"""

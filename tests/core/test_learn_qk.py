@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import dataclasses
 import json
 import math
 import re
@@ -115,6 +116,18 @@ def test_training_is_deterministic(corpus, path):
     again = attention.train_qk(corpus)
     for name in ("w_q", "w_k", "loss", "held_out_accuracy"):
         assert np.array_equal(getattr(again, name), getattr(path, name))
+
+
+def test_the_held_out_sentences_never_reach_the_gradient(corpus, path):
+    """Training on the same train sentences with other held-out ones (fewer, or each one's sense flipped)
+    walks the very same path of W_Q and W_K: only the held-out readings change."""
+    flip = {"water": "money", "money": "water"}
+    for held in (corpus.held_out[:3],
+                 tuple(dataclasses.replace(s, sense=flip[s.sense]) for s in corpus.held_out)):
+        other = attention.train_qk(dataclasses.replace(corpus, held_out=held))
+        assert np.array_equal(other.w_q, path.w_q) and np.array_equal(other.w_k, path.w_k)
+        assert np.array_equal(other.loss, path.loss)
+    assert not np.array_equal(other.held_out_accuracy, path.held_out_accuracy)   # ... and they are read
 
 
 def test_only_the_word_rows_learn(path):
