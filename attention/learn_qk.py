@@ -540,6 +540,9 @@ def train_qk(corpus: SenseCorpus | None = None, *, learning_rate: float = DEFAUL
 
 # --------------------------------------------------------------------------- what was learned
 
+EVEN_SPREAD = 0.1   # untrained weights within 10 % of an equal share are "almost even" (LearnedWords.summary)
+
+
 @dataclass(frozen=True)
 class WordAttention:
     """How much of its attention the ambiguous word gives another word, before and after training.
@@ -562,7 +565,9 @@ class LearnedWords:
     training first.  ``preference_before`` / ``preference_after``: for each
     meaning dimension, how much one unit of it in a key adds to the word's
     score, c = x_word W_Q W_K^T / sqrt(d_k) (the position rows of W_K are 0,
-    so position adds nothing).
+    so position adds nothing).  ``spread_before``: how far from an equal share
+    the untrained weights stray, max over sentences and positions of
+    |a_j * n - 1| (a_j: the weight on position j of a sentence of n words).
     """
 
     word: str
@@ -570,6 +575,7 @@ class LearnedWords:
     words: tuple[WordAttention, ...]
     preference_before: dict
     preference_after: dict
+    spread_before: float = float("nan")
 
     def summary(self, top: int = 4) -> str:
         """A few plain sentences for the page: the words looked at most and least, and the learned rule.
@@ -581,11 +587,16 @@ class LearnedWords:
             raise ValueError(f"top must be a whole number >= 1, got {top!r}")
         ws = [w for w in self.words if w.word != self.word]
         own = next((w for w in self.words if w.word == self.word), None)
-        lo, hi = min(w.before for w in ws), max(w.before for w in ws)
         most = _listing([f"{w.word} ({w.after:.2f})" for w in ws[:top]])
         tiny = sorted((w for w in ws if w.after < 0.01), key=lambda w: (-w.count, w.word))
-        text = (f"Before training, {self.word} spreads its attention almost evenly: each word gets "
-                f"between {lo:.2f} and {hi:.2f} of it on average. After training, it looks most at {most}")
+        if self.spread_before <= EVEN_SPREAD:
+            text = (f"Before training, {self.word} spreads its attention almost evenly: in every sentence each "
+                    f"word gets within {max(1, round(100 * self.spread_before))} % of an equal share.")
+        else:
+            lo, hi = min(w.before for w in ws), max(w.before for w in ws)
+            text = (f"Before training, {self.word} already weighs the words unequally: on average each word gets "
+                    f"between {lo:.2f} and {hi:.2f} of its attention.")
+        text += f" After training, it looks most at {most}"
         if tiny:
             text += f"; {_listing([w.word for w in tiny[:top]])} get almost nothing (under 0.01)"
         else:
@@ -638,9 +649,12 @@ def learned_words(trajectory: QKTrajectory, *, split: str = "all") -> LearnedWor
     sents = choices[split]
     bt = _batch(sents, m)
     totals: dict[str, list] = {}
+    spread = 0.0
     for e, key in ((0, 0), (-1, 1)):
         a = _bank_rows(bt, trajectory.w_q[e], trajectory.w_k[e])[0]
         for s, row in zip(sents, a):
+            if key == 0:
+                spread = max(spread, float(np.max(np.abs(np.asarray(row)[:len(s.tokens)] * len(s.tokens) - 1))))
             per = {}
             for t, v in zip(s.tokens, row):
                 per[t] = per.get(t, 0.0) + float(v)
@@ -651,7 +665,8 @@ def learned_words(trajectory: QKTrajectory, *, split: str = "all") -> LearnedWor
     words.sort(key=lambda w: (-w.after, w.word))
     return LearnedWords(word=c.word, sentences=len(sents), words=tuple(words),
                         preference_before=_preference(trajectory.w_q[0], trajectory.w_k[0], c.word, m),
-                        preference_after=_preference(trajectory.w_q[-1], trajectory.w_k[-1], c.word, m))
+                        preference_after=_preference(trajectory.w_q[-1], trajectory.w_k[-1], c.word, m),
+                        spread_before=spread)
 
 
 __all__ = [

@@ -348,6 +348,10 @@ def test_summary_is_plain_words(path):
     lw = attention.learned_words(path)
     assert lw.words[0].word in text and "the" in text and "person / agent (\u2212" in text
     assert not re.search(r"\d[eE][+-]?\d|\bnan\b|\binf\b", text)     # no exponent notation, no nan
+    # "almost evenly ... within k % of an equal share" is true of every untrained row
+    k = int(re.search(r"within (\d+) % of an equal share", text).group(1))
+    worst = max(np.max(np.abs(path.readout(s, 0).weights * len(s.tokens) - 1)) for s in path.corpus.sentences)
+    assert worst <= k / 100 and worst == pytest.approx(lw.spread_before, abs=1e-12)
     held = attention.learned_words(path, split="held_out")
     assert held.sentences == len(path.corpus.held_out)
 
