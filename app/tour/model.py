@@ -123,8 +123,9 @@ class TourError(ValueError):
 class Name:
     """One name of ``when``: its section, kind (number, bool, choice, word, sentence), meaning and units.
 
-    ``runtime``: only the browser knows it (whether Play is running); the Show-me check takes such a
-    comparison as met, since "Show me" moves to a state and never presses Play (see ``holds``).
+    ``runtime``: whether Play is running, which changes only in the browser, while Play runs.  "Show me" stops
+    Play and never presses it (and a link opens with Play stopped), so the core reads such a name as false in
+    the state Show me reaches: a goal that needs Play running is one Show me does not reach.
     """
 
     section: str
@@ -179,8 +180,7 @@ CONDITIONS = {
                   "true or false"),
     "finished": _n("learning", "bool", "whether the step shown is the path's last (done, or stopped by a refusal)",
                    "true or false"),
-    "playing": _n("learning", "bool", "whether Play is running the bandwidth's path (known in the browser only)",
-                  "true or false", runtime=True),
+    "playing": _n("learning", "bool", "whether Play is running the bandwidth's path", "true or false", runtime=True),
     "metric_lr": _n("learning", "choice", "the learning rate on the metric W, one of the presets",
                     "a preset, written as text"),
     "metric_step": _n("learning", "number", "the step of the metric's path shown", "steps"),
@@ -189,8 +189,8 @@ CONDITIONS = {
     "metric_refused": _n("learning", "bool", "whether the metric's step shown was refused", "true or false"),
     "metric_finished": _n("learning", "bool", "whether the metric's step shown is its path's last",
                           "true or false"),
-    "metric_playing": _n("learning", "bool", "whether Play is running the metric's path (known in the browser "
-                         "only)", "true or false", runtime=True),
+    "metric_playing": _n("learning", "bool", "whether Play is running the metric's path", "true or false",
+                         runtime=True),
     # the self-attention section
     "sentence": _n("sentence", "sentence", "the sentence, as its words: lowercase, one space apart, no "
                    "punctuation", "text"),
@@ -217,7 +217,8 @@ CONDITIONS = {
     "qk_step": _n("routing", "number", "the training step of W_Q and W_K shown (the page shows the recorded step at "
                   "or before the one asked for)", "steps"),
     "qk_finished": _n("routing", "bool", "the step shown is training's last", "true or false"),
-    "qk_playing": _n("routing", "bool", "Play is running", "true or false", runtime=True),
+    "qk_playing": _n("routing", "bool", "whether Play is running the training of W_Q and W_K", "true or false",
+                     runtime=True),
     "qk_sentence": _n("routing", "sentence", "the sentence shown (one of the page's, or one the student typed)",
                       "a sentence, as the page splits it"),
     "qk_typed": _n("routing", "bool", "the sentence shown was typed by the student", "true or false"),
@@ -240,6 +241,9 @@ CONDITIONS = {
 # Every name and what it means (the README lists them from here).
 NAMES = {name: c.description for name, c in CONDITIONS.items()}
 RUNTIME_NAMES = tuple(name for name, c in CONDITIONS.items() if c.runtime)
+# The runtime names in a state Show me or a link reaches: Play stopped (the engines' apply stops it).
+STOPPED = {section: {name: False for name in RUNTIME_NAMES if CONDITIONS[name].section == section}
+           for section in SECTIONS}
 # The bandwidths over which loo_excess and learned_excess look for the lowest leave-one-out error (h·√T, T = 1).
 LOO_GRID = (0.005, 50.0, 241)
 
@@ -611,8 +615,8 @@ def _when(label, section, raw, errors) -> tuple | None:
             errors.append(str(e))
             ok = False
     if ok and all(CONDITIONS[name].runtime for name, _, _ in out):
-        errors.append(f'{_where(label, "when")}: {", ".join(RUNTIME_NAMES)} are known in the browser only; '
-                      f"add a comparison the page's numbers can check")
+        errors.append(f'{_where(label, "when")}: whether Play runs ({", ".join(RUNTIME_NAMES)}) is not a state '
+                      f"Show me can reach; add a comparison of the state it reaches")
         ok = False
     return tuple(out) if ok else None
 
@@ -993,8 +997,8 @@ BANDWIDTH_PATH_NAMES = ("lr", "step", "learned_h", "learned_excess", "refused", 
 
 def learning_readouts(values: dict, needs=None) -> dict:
     """The learning names for a state: the shipped paths the page plays (app/learning/view.py, computed by
-    ``attention.train_bandwidth`` and ``attention.train_metric``) at the steps shown.  The runtime names
-    (playing, metric_playing) are not here: see ``holds``.
+    ``attention.train_bandwidth`` and ``attention.train_metric``) at the steps shown.  Play is stopped in such a
+    state (``STOPPED``: Show me stops it, a link opens without it).
 
     The page shows step min(step, last) of a path that stopped early; ``learned_excess`` is the path's loss
     at that step over min(lowest across LOO_GRID, that loss), minus 1.  ``needs``: the names wanted (None:
@@ -1009,7 +1013,7 @@ def learning_readouts(values: dict, needs=None) -> dict:
     lengths = np.linalg.norm(W, axis=0)          # the lengths of W's columns, x1's then x2's
     out = {"metric_lr": s["metric_lr"], "metric_step": km, "column_ratio": float(lengths[1] / lengths[0]),
            "metric_refused": m["status"][km] == attention.learn.STATUS_DIVERGED,
-           "metric_finished": km == len(m["W"]) - 1}
+           "metric_finished": km == len(m["W"]) - 1, **STOPPED["learning"]}
     if needs is not None and not set(needs) & set(BANDWIDTH_PATH_NAMES):
         return out
     bw = bandwidth_trajectory(s["dataset"], s["lr"])
@@ -1070,7 +1074,7 @@ def routing_readouts(values: dict) -> dict:
     trained = {" ".join(attention.tokenize(t.text)) for t in attention.load_sense_corpus().train}
     return {"qk_step": int(step), "qk_finished": bool(step == frames[-1]), "qk_sentence": " ".join(tokens),
             "qk_typed": False, "held_out": bool(" ".join(tokens) not in trained), "bank_top_word": tokens[top],
-            "bank_top_weight": float(r.weights[top]), "bank_sense": r.sense}
+            "bank_top_weight": float(r.weights[top]), "bank_sense": r.sense, **STOPPED["routing"]}
 
 
 def section_readouts(section: str, values: dict, needs=None) -> dict:
@@ -1109,13 +1113,9 @@ def compare(a, op: str, b) -> bool:
 
 
 def holds(when, values: dict) -> bool:
-    """Whether every comparison of a step's ``when`` holds for the readouts ``values``.
-
-    A runtime name (``RUNTIME_NAMES``: whether Play runs) missing from ``values`` counts as met: the Show-me
-    check cannot press Play, and every ``when`` also has a comparison the core checks.
-    """
-    return all(compare(values[name], op, v) for name, op, v in when
-               if not (CONDITIONS[name].runtime and name not in values))
+    """Whether every comparison of a step's ``when`` holds for the readouts ``values`` (the core's readouts
+    say whether Play runs too: it does not, in a state Show me reaches)."""
+    return all(compare(values[name], op, v) for name, op, v in when)
 
 
 def _plain(v) -> str:
@@ -1132,9 +1132,10 @@ def show_me_problems(tour: Tour) -> list[str]:
     for k, step in enumerate(tour.steps, 1):
         values = step_readouts(step)
         for j, (name, op, v) in enumerate(step.when, 1):
-            if name in values and not compare(values[name], op, v):
+            if not compare(values[name], op, v):
+                why = " (Show me stops Play and never presses it)" if CONDITIONS[name].runtime else ""
                 out.append(f'{_label(k, step.id)}, "when" [{j}]: Show me does not reach it: {name} is '
-                           f"{_plain(values[name])} there, and the step asks {op} {_plain(v)}")
+                           f"{_plain(values[name])} there{why}, and the step asks {op} {_plain(v)}")
     return out
 
 
@@ -1150,8 +1151,7 @@ PYTHON_ONLY = (
     "number is written with the minus sign",
     "a word or a sentence in a condition is written as the page splits text into words",
     "a sentence in a state splits into 1 to 32 words, and its selected word and head exist",
-    f"every step has a comparison the page's numbers can check (not only {', '.join(RUNTIME_NAMES[:-1])} or "
-    f"{RUNTIME_NAMES[-1]})",
+    f"a step compares more than whether Play runs ({', '.join(RUNTIME_NAMES[:-1])} or {RUNTIME_NAMES[-1]})",
     "the state Show me reaches meets the step's own condition, by the numpy core",
 )
 
@@ -1191,7 +1191,8 @@ def _condition_schema(section: str) -> dict:
     alternatives = []
     for name in names_of(section):
         c = CONDITIONS[name]
-        note = " Known in the browser only: the Show-me check takes it as met." if c.runtime else ""
+        note = (" Show me stops Play and never presses it, so in the state it reaches this is false: a goal "
+                "that needs it true is reported by tour check." if c.runtime else "")
         alternatives.append({"prefixItems": [
             {"const": name, "description": f"{c.description[0].upper()}{c.description[1:]}. Units: {c.units}.{note}"},
             {"enum": list(_operators(name))}, _value_schema(name)]})

@@ -106,8 +106,8 @@ const AttnTour = (function (M, U) {
     }
   }
 
-  // The names a runtime-only goal may leave out ("playing"): met when the section has not said (as in Python's
-  // holds, for Show me); a section's own readouts always say.
+  // Whether the step's goal holds, on its section's readouts (they say whether Play runs, too: twin of holds in
+  // app/tour/model.py, whose Show-me check reads Play as stopped).
   function holds(a, c) {
     const step = c.cfg.steps[c.step - 1];
     if (!step) return false;

@@ -164,7 +164,7 @@ BAD_NEW = [
     (new_step("learning", state={"step": 2.5}), 'step 1 (refused), "state" step', "a whole number, got 2.5"),
     (new_step("learning", state={"step": 61}), 'step 1 (refused), "state" step', "outside 0 to 60"),
     (new_step("learning", state={"query": 1.0}), 'step 1 (refused), "state" query', "belongs to the regression"),
-    (new_step("learning", when=[["playing", "==", True]]), 'step 1 (refused), "when"', "known in the browser only"),
+    (new_step("learning", when=[["playing", "==", True]]), 'step 1 (refused), "when"', "not a state Show me can reach"),
     (new_step("learning", when=[["refused", "==", "yes"]]), 'step 1 (refused), "when" [1]', "true or false, got text"),
     (new_step("learning", when=[["lr", "==", 300]]), 'step 1 (refused), "when" [1]', "written as text"),
     (new_step("learning", when=[["refused", ">=", True]]), 'step 1 (refused), "when" [1]', "== or !="),
@@ -179,7 +179,7 @@ BAD_NEW = [
     (new_step("routing", state={"qk_sentence": "the bank by the river"}), 'step 1 (trained), "state" qk_sentence',
      "expected a whole number, got text"),
     (new_step("routing", state={"sentence": "the bank"}), 'step 1 (trained), "state" sentence', "sentence section"),
-    (new_step("routing", when=[["qk_playing", "==", True]]), 'step 1 (trained), "when"', "known in the browser only"),
+    (new_step("routing", when=[["qk_playing", "==", True]]), 'step 1 (trained), "when"', "not a state Show me can reach"),
     (new_step("routing", when=[["bank_top_word", "==", "River"]]), 'step 1 (trained), "when" [1]',
      "write a word as the page"),
     (new_step("routing", when=[["bank_sense", "==", "the water"]]), 'step 1 (trained), "when" [1]',
@@ -447,7 +447,8 @@ def test_learning_readouts_are_the_cores_paths():
     tm = attention.train_metric(m.X, m.y, W0=np.eye(2), learning_rate=2.0, steps=150)
     r = section_readouts("learning", {"metric_step": 40})
     assert r["column_ratio"] == pytest.approx(tm.column_ratio()[40], rel=1e-12)
-    assert set(r) == set(names_of("learning")) - set(RUNTIME_NAMES)
+    assert set(r) == set(names_of("learning"))
+    assert (r["playing"], r["metric_playing"]) == (False, False)   # Show me and a link: Play stopped
 
 
 def test_sentence_readouts_are_the_cores_analysis():
@@ -493,7 +494,7 @@ def test_routing_readouts_are_the_cores_trained_path():
         assert r["qk_sentence"] == " ".join(core.tokens) and r["held_out"] == (r["qk_sentence"] not in trained)
         assert (r["bank_top_word"], r["bank_top_weight"], r["bank_sense"]) == \
             (core.tokens[top], float(core.weights[top]), core.sense)
-    assert set(r) == set(names_of("routing")) - set(RUNTIME_NAMES)
+    assert set(r) == set(names_of("routing")) and r["qk_playing"] is False
     assert {section_readouts("routing", {"qk_sentence": i})["held_out"] for i in range(len(QK_SHOWN))} == {True, False}
 
 
@@ -523,11 +524,18 @@ def test_the_tours_keys_are_the_pages():
     assert (p["lo"], p["hi"]) == (PERIODS[0], PERIODS[-1]) and p["default"] == attention.lags.DEFAULT_PERIOD
 
 
-def test_runtime_names_count_as_met_only_when_the_page_does_not_say():
+def test_whether_play_runs_is_false_where_show_me_lands():
+    """Show me stops Play and never presses it: the core reads the runtime names as false there, so a goal that
+    needs Play running is reported, naming the step and the comparison (the browser's readouts say it live)."""
     when = (("playing", "==", True), ("step", ">=", 3))
-    assert holds(when, {"step": 5})                        # the Show-me check: playing unknown
-    assert not holds(when, {"step": 5, "playing": False})  # the page knows
-    assert not holds(when, {"step": 1})
+    assert not holds(when, section_readouts("learning", {"step": 5}))
+    assert holds(when, {"step": 5, "playing": True})        # the page, while Play runs
+    assert holds((("playing", "==", False), ("step", ">=", 3)), section_readouts("learning", {"step": 5}))
+    playing = new_step("learning", id="play", state={"lr": "2", "step": 60},
+                       when=[["learned_excess", "<=", 0.01], ["metric_playing", "==", True]])
+    assert show_me_problems(parse_tour(new_tour(playing))) == [
+        'step 1 (play), "when" [2]: Show me does not reach it: metric_playing is false there (Show me stops Play and '
+        'never presses it), and the step asks == true']
 
 
 @pytest.mark.parametrize("a, op, b, want", [

@@ -16,6 +16,14 @@ STEP = {"id": "shrink", "section": "regression", "title": "Shrink h", "text": "A
         "found": "One sample wins."}
 
 
+PLAYING = {"id": "play", "section": "learning", "title": "Press Play", "text": "Training moves h downhill.",
+           "do": "Press Play.", "state": {"lr": "2", "step": 60},
+           "when": [["playing", "==", True], ["learned_excess", "<=", 0.01]], "found": "It runs."}
+QK_PLAYING = {"id": "qk", "section": "routing", "title": "Press Play", "text": "W_Q and W_K learn.",
+              "do": "Press Play.", "state": {"qk_step": 150},
+              "when": [["qk_finished", "==", True], ["qk_playing", "==", True]], "found": "It runs."}
+
+
 def run(argv, capsys):
     """Run the CLI in-process; return (exit code, stdout lines, stderr lines)."""
     try:
@@ -86,6 +94,11 @@ HOSTILE = {
                                   "top_word is a name of the sentence section"),
     "a goal Show me does not reach": (lambda d: tour_file(d, step(state={"bandwidth": 5.0})),
                                       'step 1 (shrink), "when" [1]: Show me does not reach it: max_weight is'),
+    # Show me stops Play and never presses it: a goal that only a running Play meets is not reached
+    "a goal only Play meets": (lambda d: tour_file(d, PLAYING), 'step 1 (play), "when" [1]: Show me does not reach '
+                                                                'it: playing is false there'),
+    "a goal only the routing's Play meets": (lambda d: tour_file(d, QK_PLAYING),
+                                             'step 1 (qk), "when" [2]: Show me does not reach it: qk_playing is false'),
 }
 
 
