@@ -60,6 +60,7 @@ MAX_STEPS = 40
 MAX_CONDITIONS = 8      # comparisons in one step's "when"
 MAX_TEXT = 400          # characters of a step's text; a title, "do" and "found" get less
 MAX_FILE_BYTES = 200_000
+MAX_READ_BYTES = 8_000_000   # a larger file is refused unread (a smaller one too large is told which field made it so)
 MAX_ID = 40
 # A slug with at least one letter, so that it never reads as a step number in ?tour=.
 ID_PATTERN = r"^(?=[a-z0-9-]*[a-z])[a-z0-9]+(-[a-z0-9]+)*$"
@@ -353,6 +354,10 @@ def _where(label: str, fld: str) -> str:
 
 
 def _shown(text: str) -> str:
+    """A text of the file repeated back: on one line (a line break or another unprintable character written as
+    its escape, \\n or \\u202e), cut to MAX_SHOWN characters."""
+    text = "".join(ch if ch.isprintable() else json.dumps(ch)[1:-1] if ch in "\n\r\t" else f"\\u{ord(ch):04x}"
+                   for ch in text[:MAX_SHOWN + 1])
     return text if len(text) <= MAX_SHOWN else text[:MAX_SHOWN] + "\u2026"
 
 
@@ -363,6 +368,10 @@ def _shown_json(v) -> str:
 def _kind(v) -> str:
     if isinstance(v, bool):
         return "true/false"
+    if isinstance(v, float) and math.isinf(v):   # JSON's 1e999: Python reads it as infinity
+        return "one too large to hold (it reads as infinity)"
+    if isinstance(v, float) and math.isnan(v):
+        return "a value that is not a number"
     if isinstance(v, (int, float)):
         return "a number"
     if isinstance(v, str):
@@ -592,7 +601,7 @@ def _condition(label, j, section, raw) -> tuple:
         raise TourError(f"{where}: unknown name {_shown_json(name)} (known: {', '.join(names_of(section))})")
     if CONDITIONS[name].section != section:
         raise TourError(f"{where}: {name} is a name of the {CONDITIONS[name].section} section; a {section} step "
-                        f"compares {', '.join(names_of(section))}")
+                        f"compares its own section's names (`attention-explorable tour schema` lists them)")
     if op not in NUMBER_OPERATORS:
         raise TourError(f"{where}: unknown operator {_shown_json(op)} (one of {' '.join(NUMBER_OPERATORS)})")
     if op not in _operators(name):
@@ -769,19 +778,36 @@ def _no_constant(name):
     raise TourError(f"not valid JSON: {name} is not a number JSON knows")
 
 
+def _size(n: int) -> str:
+    """A file's size in kB or MB, as a person says it: 251 kB, 5.2 MB."""
+    if n >= 1_000_000:
+        return f"{n / 1e6:.1f}".removesuffix(".0") + " MB"
+    return f"{math.ceil(n / 1000)} kB"
+
+
+def _too_large(n: int) -> str:
+    return f"the file is {_size(n)}: a tour file is at most {_size(MAX_FILE_BYTES)}"
+
+
 def read_tour_json(path: str | Path):
-    """The decoded JSON of a tour file; ``TourError`` with one line if it cannot be read as such."""
+    """The decoded JSON of a tour file; ``TourError`` with one line if it cannot be read as such.
+
+    A file up to MAX_READ_BYTES is read, so that a file too large for a tour because of one of its fields (10 000
+    steps, a text of 5 MB) is told which (``check_tour_file``); a larger one is refused unread, by its size.
+    """
     p = Path(path)
     try:
         size = p.stat().st_size
-        if size > MAX_FILE_BYTES:
-            raise TourError(f"{size} bytes; a tour file is at most {MAX_FILE_BYTES}")
+        if size > MAX_READ_BYTES:
+            raise TourError(f"the file is {_size(size)}, too large to read as a tour: a tour file is at most "
+                            f"{_size(MAX_FILE_BYTES)}")
         with p.open("rb") as f:
-            raw = f.read(MAX_FILE_BYTES + 1)
+            raw = f.read(MAX_READ_BYTES + 1)
     except OSError as e:
         raise TourError(f"cannot read the file: {e.strerror or e}") from None
-    if len(raw) > MAX_FILE_BYTES:
-        raise TourError(f"more than {MAX_FILE_BYTES} bytes; a tour file is at most {MAX_FILE_BYTES}")
+    if len(raw) > MAX_READ_BYTES:   # it grew since
+        raise TourError(f"the file is over {_size(MAX_READ_BYTES)}, too large to read as a tour: a tour file is at "
+                        f"most {_size(MAX_FILE_BYTES)}")
     try:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError:
@@ -795,12 +821,18 @@ def read_tour_json(path: str | Path):
 
 
 def check_tour_file(path: str | Path) -> tuple[Tour | None, list[str]]:
-    """``check_tour_data`` for a file: every problem, one line each (a file that cannot be read: one line)."""
+    """``check_tour_data`` for a file: every problem, one line each (a file that cannot be read: one line; a file
+    larger than MAX_FILE_BYTES whose fields are all fine: its size)."""
     try:
         data = read_tour_json(path)
     except TourError as e:
         return None, [str(e)]
-    return check_tour_data(data, source=str(path))
+    tour, errors = check_tour_data(data, source=str(path))
+    if not errors:
+        size = Path(path).stat().st_size
+        if size > MAX_FILE_BYTES:
+            return None, [_too_large(size)]
+    return tour, errors
 
 
 def load_tour(path: str | Path) -> Tour:
@@ -1118,12 +1150,25 @@ def holds(when, values: dict) -> bool:
     return all(compare(values[name], op, v) for name, op, v in when)
 
 
+PLAIN_LARGE = 1e12    # a number this large or larger is said in words, not in its digits (1e308 has 309)
+PLAIN_SMALL = 1e-6    # ... and one this near 0 (but not 0), not with its hundreds of zeros
+
+
 def _plain(v) -> str:
+    """A value in a message: true/false, text in quotes, a number in at most 4 significant digits without
+    exponent notation (in words when it is very large or very near 0)."""
     if isinstance(v, bool):
         return "true" if v else "false"
     if isinstance(v, str):
-        return json.dumps(v, ensure_ascii=False)
-    return np.format_float_positional(float(v), precision=4, unique=True, fractional=False, trim="-")
+        return _shown_json(v)
+    x = float(v)
+    if not math.isfinite(x):
+        return "not a number" if math.isnan(x) else "infinity" if x > 0 else "minus infinity"
+    if abs(x) >= PLAIN_LARGE:
+        return "a number over a trillion" if x > 0 else "a number below minus a trillion"
+    if 0 < abs(x) < PLAIN_SMALL:
+        return "a number between 0 and 0.000001" if x > 0 else "a number between -0.000001 and 0"
+    return np.format_float_positional(x, precision=4, unique=True, fractional=False, trim="-")
 
 
 def show_me_problems(tour: Tour) -> list[str]:

@@ -257,7 +257,8 @@ def test_hostile_json_is_one_line(tmp_path):
         "twice.json": ('{"title": "a", "title": "b", "steps": []}', 'the field "title" is given twice'),
         "nan.json": ('{"title": "t", "steps": [{"query": NaN}]}', "NaN is not a number JSON knows"),
         "deep.json": ("[" * 100_000 + "]" * 100_000, "nested too deeply"),
-        "big.json": ('{"title": "' + "x" * 300_000 + '"}', "a tour file is at most 200000"),
+        "big.json": ('{"title": "' + "x" * 300_000 + '"}', '"title": 300000 characters, at most 80'),
+        "padded.json": (" " * 300_000 + json.dumps(tour_with()), "the file is 301 kB: a tour file is at most 200 kB"),
     }
     for name, (text, words) in cases.items():
         p = tmp_path / name
