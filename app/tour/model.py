@@ -146,7 +146,7 @@ CONDITIONS = {
     "bandwidth": _n("regression", "number", "the bandwidth h", "x units"),
     "temperature": _n("regression", "number", "the temperature T", "none: a factor"),
     "h_eff": _n("regression", "number", "the bandwidth the weights act as, h·√T", "x units"),
-    "key_norm": _n("regression", "number", "the key-norm tilt (dot product only)", "none: from −2 to 2"),
+    "key_norm": _n("regression", "number", "the key-norm tilt (dot product only)", "none: a tilt"),
     "kernel": _n("regression", "choice", "the similarity: gaussian or dot", "a name"),
     "dataset": _n("regression", "choice", "the dataset's name", "a name"),
     "n": _n("regression", "number", "the number of samples", "samples"),
@@ -239,6 +239,10 @@ CONDITIONS = {
     "rmse_linear": _n("ideas", "number", "the one-lag linear model's error on the held-out weeks (root mean "
                       "square)", "sales units"),
 }
+# The units of the settings a step's state sets that no condition of the same name gives (or gives otherwise:
+# a condition reads the routing's shown sentence as text, a state sets it by its place in the menu).
+SETTING_UNITS = {"link": "true or false", "limits": "true or false",
+                 "qk_sentence": "a sentence's place in the routing section's menu, counted from 0"}
 # Every name and what it means (the README lists them from here).
 NAMES = {name: c.description for name, c in CONDITIONS.items()}
 RUNTIME_NAMES = tuple(name for name, c in CONDITIONS.items() if c.runtime)
@@ -1210,15 +1214,44 @@ def _text_schema(fld: str) -> dict:
                            f"Numbers without exponent notation, negative ones with the minus sign."}
 
 
+def _setting_doc(key: str) -> str:
+    """What a setting is, in app/state.py's own words (its parameter's doc)."""
+    from app.state import ExplorableState
+
+    return " ".join(ExplorableState.param[key].doc.split()).rstrip(".")
+
+
+def setting_units(key: str) -> str:
+    """A setting's units: ``SETTING_UNITS``, else those of the condition of the same name."""
+    return SETTING_UNITS.get(key) or CONDITIONS[key].units
+
+
+def _setting_description(key: str, s: dict, schema: dict) -> str:
+    """A setting's description: what it is and its units, then its range (or choices) and default as the deep
+    link reads them (app/state.py url_spec: the bounds are written there once)."""
+    kind = s["kind"]
+    if kind in ("float", "int"):
+        values = f"From {_plain(s['lo'])} to {_plain(s['hi'])}; default {_plain(s['default'])}."
+    elif kind == "choice":
+        values = f"One of {', '.join(schema['enum'])}; default {s['default']}."
+    elif kind == "bool":
+        values = f"Default {_plain(s['default'])}."
+    else:
+        values = f"At most {s['max']} characters; default {_plain(s['default'])}."
+    return f"{_setting_doc(key)}. Units: {setting_units(key)}. {values}"
+
+
 def _setting_schema(key: str, s: dict) -> dict:
     kind = s["kind"]
     if kind == "bool":
-        return {"type": "boolean"}
-    if kind in ("float", "int"):
-        return {"type": "number" if kind == "float" else "integer", "minimum": s["lo"], "maximum": s["hi"]}
-    if kind == "choice":
-        return {"enum": [c for c in s["choices"] if not (key == "dataset" and c == "generated")]}
-    return {"type": "string", "minLength": 1, "maxLength": s["max"]}
+        out = {"type": "boolean"}
+    elif kind in ("float", "int"):
+        out = {"type": "number" if kind == "float" else "integer", "minimum": s["lo"], "maximum": s["hi"]}
+    elif kind == "choice":
+        out = {"enum": [c for c in s["choices"] if not (key == "dataset" and c == "generated")]}
+    else:
+        out = {"type": "string", "minLength": 1, "maxLength": s["max"]}
+    return {**out, "description": _setting_description(key, s, out)}
 
 
 def _value_schema(name: str) -> dict:

@@ -5,14 +5,15 @@ from __future__ import annotations
 
 import copy
 import json
+import re
 
 import pytest
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import best_match
 
 from app.tour import SECTIONS, check_tour_data
-from app.tour.model import (CONDITIONS, MAX_CONDITIONS, MAX_STEPS, PYTHON_ONLY, names_of, schema_json, schema_path,
-                            tour_path, tour_schema)
+from app.tour.model import (CONDITIONS, MAX_CONDITIONS, MAX_STEPS, PYTHON_ONLY, _plain, names_of, schema_json,
+                            schema_path, settable_keys, tour_path, tour_schema)
 from attention.datasets import data_path
 
 SCHEMA = json.loads(schema_path().read_text(encoding="utf-8"))
@@ -67,6 +68,31 @@ def test_every_condition_name_is_in_the_schema_with_its_description_and_units():
             assert f"Units: {c.units}." in a["prefixItems"][0]["description"]
             ops = a["prefixItems"][1]["enum"]
             assert ops == (["<", "<=", ">", ">=", "==", "!="] if c.kind == "number" else ["==", "!="])
+
+
+def test_every_setting_is_described_with_its_units_and_its_range_from_the_deep_links():
+    """A state's settings say what they are (app/state.py's own words), in which units, and their range and
+    default as a deep link reads them (url_spec): the schema writes the bounds from there, not a second time."""
+    from app.state import ExplorableState, url_spec
+
+    spec = url_spec()
+    for section in SECTIONS:
+        props = SCHEMA["$defs"][f"state-{section}"]["properties"]
+        assert list(props) == list(settable_keys(section))
+        for key, p in props.items():
+            d, s = p.get("description", ""), spec[key]
+            assert d.startswith(" ".join(ExplorableState.param[key].doc.split()).rstrip(".")), (key, d)
+            assert re.search(r"Units: [^.]+\.", d), (key, d)
+            if s["kind"] in ("float", "int"):
+                assert (p["minimum"], p["maximum"]) == (s["lo"], s["hi"])
+                assert f"From {_plain(s['lo'])} to {_plain(s['hi'])}; default {_plain(s['default'])}." in d, (key, d)
+            elif s["kind"] == "choice":
+                assert f"One of {', '.join(p['enum'])}; default {s['default']}." in d, (key, d)
+            elif s["kind"] == "bool":
+                assert f"Default {str(s['default']).lower()}." in d, (key, d)
+            else:
+                assert f"At most {s['max']} characters" in d, (key, d)
+            assert not re.search(r"\d[eE][+\-]?\d", d), (key, d)
 
 
 # ---- the schema and the Python validator on the same files ------------------------------------------------
