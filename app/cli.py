@@ -446,7 +446,7 @@ def build_parser() -> argparse.ArgumentParser:
     e.add_argument("--title", default="Attention as kernel regression")
     e.add_argument("--tour", metavar="FILE", help="a guided tour file (JSON) to show instead of the shipped one")
     e.add_argument("--data", metavar="FILE", help="your own x, y pairs (CSV, TSV or semicolon-separated text, at most "
-                                                  "5 MB): the page opens on them")
+                                                  "16 MB, or a pipe): the page opens on them")
     e.add_argument("--x", metavar="COLUMN", help="--data: the column for x, by header name or number from 1 "
                                                  "(default: the first holding numbers)")
     e.add_argument("--y", metavar="COLUMN", help="--data: the column for y (default: the next holding numbers)")

@@ -12,8 +12,10 @@ Text
     ten non-blank lines; else the first found on the first line; else runs of spaces), with or without a
     header row (the first row is a header when none of its cells is a number).  Quoted fields follow
     RFC 4180 (``"a ""b"", c"``; a quoted field may span lines).  A UTF-8 byte-order mark is dropped, CRLF
-    and CR line ends count as one line end, cells are trimmed.  Where the separator is not a comma, a
-    decimal comma (``3,14``) is read as 3.14, and said.
+    and CR line ends count as one line end, cells are trimmed.  A decimal comma (``3,14``, or ``"3,14"``
+    quoted where commas separate, as spreadsheets in a European language write it) is read as 3.14, and
+    said.  A text (pasted, or a file's) of more than MAX_INPUT_BYTES bytes in UTF-8 is refused before it
+    is parsed, as a file of more is refused before it is read.
 Columns
     The columns are those of the header row and of the first MAX_ROWS data rows (a row shorter than
     that has empty cells at its end).  Two columns are x and y.  With more, ``x`` and ``y`` name a
@@ -22,15 +24,21 @@ Columns
     a number), named ones before those whose header is empty (the row numbers R and pandas write), and
     the page says which were used.
 Missing and bad values
-    Blank lines are skipped (and said, when they sit between data lines): spreadsheets and editors leave
-    them, and refusing would cost a round trip for nothing.  A line whose x or y is missing (an empty
-    cell, NA, N/A, #N/A, NaN, null, None) is skipped and said: gaps are ordinary in measured series, and
-    kernel regression needs no value there.  A cell that is text, infinite, or larger than MAX_MAGNITUDE
-    in size is refused with one sentence naming its line (a double is exact up to 2**53, about 9000
-    trillion, so every whole number the page takes is exact).
+    An empty line between the first row and the last is refused, naming it (a table has none: it is a
+    gap left by an edit, or two tables in one text); blank lines before the first row and after the last
+    are not data, and are passed over.  A line whose x or y is missing (an empty cell, NA, N/A, #N/A,
+    null, None) is skipped and said: gaps are ordinary in measured series, and kernel regression needs no
+    value there.  A cell that is NaN, text, infinite, or larger than MAX_MAGNITUDE in size is refused with
+    one sentence naming its line (a NaN is a result gone wrong, not a gap; its sentence says how to mark a
+    gap; a double is exact up to 2**53, about 9000 trillion, so every whole number the page takes is
+    exact).  In arrays and tables (the notebook's), NaN is pandas' and numpy's mark of a gap: skipped, and
+    said.
 Points
     At least two points with two different x values; repeated x values are kept (kernel regression
-    averages them) and said; more than MAX_ROWS points are cut to the first MAX_ROWS, and said.
+    averages them) and said; more than MAX_ROWS points are cut to the first MAX_ROWS, and said.  x must
+    spread over at least MIN_X_SPREAD and over at least MIN_X_RELATIVE of its size: closer x values
+    cannot be mapped onto the sliders' 0 ... 6 (a bandwidth in their units would round to 0, or the
+    points to a few places), and are refused.
 
 Every sentence is plain text: the page escapes it, and nothing from a file is ever taken as markup.
 """
@@ -42,6 +50,7 @@ import json
 import numbers
 import os
 import re
+import stat
 import zlib
 from dataclasses import dataclass
 from decimal import Decimal
@@ -53,15 +62,23 @@ from app.ui.text import plain
 from attention.datasets import MAX_GENERATED_N
 
 MAX_ROWS = MAX_GENERATED_N              # points the page takes (the generator's bound, 2000)
-# Files are refused from their size, before reading: 2000 rows of even 100 columns stay under 5 MB (and
-# 5 MB parse in about 40 ms in Chromium), while a 50 MB file would be held in memory twice (bytes, text)
-# before a single sentence could be shown.
-MAX_FILE_BYTES = 5 * 1024 * 1024
+# Files are refused from their size before they are read, and texts from theirs (in UTF-8) before they are
+# parsed, at one limit: 16 MB, decimal megabytes of a million bytes (as file managers count them).  100 000
+# rows of a two-to-four-column table (10 to 60 bytes a row) stay far under it, so they are read and cut to
+# MAX_ROWS with a notice; a 50 MB file would be held in memory twice (bytes, text) before a single
+# sentence could be shown, and is refused.
+MAX_INPUT_BYTES = 16_000_000
 MAX_MAGNITUDE = 1e15                    # |value| at most a thousand trillion (see "Missing and bad values")
 UNREADABLE_LIMIT = 10                   # this many U+FFFD (bytes that were not UTF-8): not text
 # The page's data lie in 0 ... 6 (X_RANGE adds half a unit each side for the query).
 DATA_RANGE = (X_RANGE[0] + 0.5, X_RANGE[1] - 0.5)
 MIN_SPREAD = (DATA_RANGE[1] - DATA_RANGE[0]) / 2   # x within 0 ... 6 but spanning less than 3: rescaled
+# x spanning less than this, in its own units, is refused: positions a six-hundredth of the span apart need
+# twelve decimals then (the texts' most), and a bandwidth in those units nears the doubles' smallest.
+MIN_X_SPREAD = 1e-9
+# ... or less than this share of its size: a double holds about 16 digits, so x = 1000000000000 + (0 ... 0.5)
+# would take a few thousand places along the sliders, and rounding would show.
+MIN_X_RELATIVE = 1e-12
 FRAGMENT_FORMAT = 1                     # the link's data format; the fragment starts "data1."
 # About 200 points of ordinary data fit (200 days of the example's temperatures, a tenth of a degree each:
 # 1012 characters; its whole year: 1761), and the whole address stays a little over 2000 characters.
@@ -69,7 +86,8 @@ MAX_FRAGMENT_CHARS = 2000
 MAX_PAYLOAD_BYTES = 128 * 1024          # a link's data, inflated (2000 points of 17-digit numbers: ~85 KB)
 
 TRIM = " \t\n\r\f\v\u00a0\u2007\u2009\u202f\ufeff"
-MISSING_WORDS = ("", "na", "n/a", "#n/a", "nan", "-nan", "null", "none")
+MISSING_WORDS = ("", "na", "n/a", "#n/a", "null", "none")
+NAN_WORDS = ("nan", "-nan", "+nan")
 NONFINITE_WORDS = ("inf", "+inf", "-inf", "infinity", "+infinity", "-infinity")
 WORKBOOK_EXTENSIONS = (".xlsx", ".xlsm", ".xlsb", ".xls", ".ods", ".numbers")
 # (not "application/vnd.ms-excel": Windows gives that type to every .csv file when Excel is installed)
@@ -85,11 +103,13 @@ _SEPARATORS = ("\t", ";", ",")
 
 def config() -> dict:
     """Every limit and word list, for the browser's AttnUserData (one definition, read by both)."""
-    return {"max_rows": MAX_ROWS, "max_file_bytes": MAX_FILE_BYTES, "max_magnitude": MAX_MAGNITUDE,
+    return {"max_rows": MAX_ROWS, "max_input_bytes": MAX_INPUT_BYTES, "max_magnitude": MAX_MAGNITUDE,
             "magnitude_text": plain(MAX_MAGNITUDE), "unreadable_limit": UNREADABLE_LIMIT, "max_shown": MAX_SHOWN,
             "number": NUMBER.pattern, "trim": TRIM, "missing_words": list(MISSING_WORDS),
-            "nonfinite_words": list(NONFINITE_WORDS), "workbook_extensions": list(WORKBOOK_EXTENSIONS),
-            "workbook_types": list(WORKBOOK_TYPES), "data_range": list(DATA_RANGE), "min_spread": MIN_SPREAD,
+            "nan_words": list(NAN_WORDS), "nonfinite_words": list(NONFINITE_WORDS),
+            "workbook_extensions": list(WORKBOOK_EXTENSIONS), "workbook_types": list(WORKBOOK_TYPES),
+            "data_range": list(DATA_RANGE), "min_spread": MIN_SPREAD, "min_x_spread": MIN_X_SPREAD,
+            "min_x_relative": MIN_X_RELATIVE,
             "fragment_format": FRAGMENT_FORMAT, "max_fragment_chars": MAX_FRAGMENT_CHARS,
             "max_payload_bytes": MAX_PAYLOAD_BYTES}
 
@@ -150,11 +170,14 @@ ROWS = _Words("row", "rows", "rows", "table")
 
 
 def _size_text(size: int) -> str:
-    """A file size in words, rounded up to a tenth (a file just over a limit reads as over it)."""
-    if size < 1024:
+    """A size in bytes in words, in decimal units (1 KB = 1000 bytes, 1 MB = a million, as file managers count
+    them), rounded up to a tenth (a file just over a limit reads as over it)."""
+    if size < 1000:
         return f"{size} byte" + ("" if size == 1 else "s")
-    unit, base = ("KB", 1024) if size < 1024 ** 2 else ("MB", 1024 ** 2) if size < 1024 ** 3 else ("GB", 1024 ** 3)
+    unit, base = ("KB", 1000) if size < 1000 ** 2 else ("MB", 1000 ** 2) if size < 1000 ** 3 else ("GB", 1000 ** 3)
     whole, tenth = divmod(-(-size * 10 // base), 10)
+    if whole == 1000 and unit != "GB":      # 999 950 bytes and up read as 1 MB, not 1000 KB
+        return _size_text(base * 1000)
     return f"{whole}.{tenth} {unit}" if tenth else f"{whole} {unit}"
 
 
@@ -247,6 +270,11 @@ class _Say:
         return f"{where}: {_q(cell)} in {column} is not a number."
 
     @staticmethod
+    def nan(where, cell, column, words):
+        return (f"{where}: {_q(cell)} in {column} is not a number; to skip the {words.one}, leave the cell "
+                "empty or write NA.")
+
+    @staticmethod
     def not_finite(where, cell, column):
         return f"{where}: {_q(cell)} in {column} is not a finite number."
 
@@ -263,6 +291,11 @@ class _Say:
     def all_x_equal(shown):
         return f"Every x is {_q(shown)}; x must take at least two different values."
 
+    x_too_close = ("The x values all lie within a billionth of one another, too close for the page to scale; "
+                   "write x in finer units (nanoseconds instead of seconds, say).")
+    x_too_close_for_size = ("The x values differ by less than a millionth of a millionth of their size, too "
+                            "little for the page to scale; subtract the first x from every x and try again.")
+
     @staticmethod
     def used(xlabel, ylabel):
         return f"Used {xlabel} for x and {ylabel} for y."
@@ -272,8 +305,9 @@ class _Say:
         return f"Commas were read as decimal points ({_q(cell)} is {_shown(cell.replace(',', '.'))})."
 
     @staticmethod
-    def skipped_blank(lines):
-        return f"Skipped {len(lines)} empty {'line' if len(lines) == 1 else 'lines'} ({LINES.places(lines)})."
+    def empty_lines(lines):
+        return (f"{LINES.places(lines).capitalize()} {'is' if len(lines) == 1 else 'are'} empty; take the empty "
+                f"{'line' if len(lines) == 1 else 'lines'} between the rows out and try again.")
 
     @staticmethod
     def skipped_missing(locs, words):
@@ -293,6 +327,14 @@ class _Say:
     @staticmethod
     def file_too_big(size, limit):
         return f"This file is {_size_text(size)}; the page reads files up to {_size_text(limit)}."
+
+    @staticmethod
+    def text_too_big(size, limit):
+        return f"This text is {_size_text(size)}; the page reads texts up to {_size_text(limit)}."
+
+    @staticmethod
+    def stream_too_big(limit):
+        return f"This holds more than {_size_text(limit)}; the page reads files up to {_size_text(limit)}."
 
     @staticmethod
     def workbook(name):
@@ -319,6 +361,8 @@ def _classify_text(cell: str, commas: bool) -> tuple[str, float | None, bool]:
     low = cell.lower()
     if low in MISSING_WORDS:
         return "missing", None, False
+    if low in NAN_WORDS:
+        return "nan", None, False
     if low in NONFINITE_WORDS:
         return "nonfinite", None, False
     t = "-" + cell[1:] if cell.startswith("\u2212") else cell
@@ -346,8 +390,10 @@ def _classify_value(v) -> tuple[str, float | None, bool, str]:
     return "text", None, False, str(v)
 
 
-def _value(kind: str, value, shown: str, where: str, column: str) -> float:
+def _value(kind: str, value, shown: str, where: str, column: str, words: _Words) -> float:
     """The cell's number, or the sentence that refuses it."""
+    if kind == "nan":
+        raise ValueError(SAY.nan(where, shown, column, words))
     if kind == "nonfinite":
         raise ValueError(SAY.not_finite(where, shown, column))
     if kind != "number":
@@ -358,6 +404,16 @@ def _value(kind: str, value, shown: str, where: str, column: str) -> float:
 
 
 # ---- text: lines, separator, records ---------------------------------------------------------------
+
+def _check_text_size(text: str) -> None:
+    """Refuse a text of more than MAX_INPUT_BYTES in UTF-8, before anything reads it (a code point is at most
+    4 bytes: a short text is not measured)."""
+    if 4 * len(text) <= MAX_INPUT_BYTES:
+        return
+    size = len(text.encode("utf-8", "surrogatepass"))
+    if size > MAX_INPUT_BYTES:
+        raise ValueError(SAY.text_too_big(size, MAX_INPUT_BYTES))
+
 
 def _check_text(text: str) -> None:
     if "\x00" in text:
@@ -583,8 +639,8 @@ def _points(t: _Table, xi: int, yi: int, notices: list[str]) -> UserData:
         if cx[0] == "missing" or cy[0] == "missing":
             missing.append(place)
             continue
-        vx = _value(cx[0], cx[1], cx[3], f"{where} {place}", f"column {t.label(xi)}" if t.header else t.label(xi))
-        vy = _value(cy[0], cy[1], cy[3], f"{where} {place}", f"column {t.label(yi)}" if t.header else t.label(yi))
+        vx = _value(*cx[:2], cx[3], f"{where} {place}", f"column {t.label(xi)}" if t.header else t.label(xi), t.words)
+        vy = _value(*cy[:2], cy[3], f"{where} {place}", f"column {t.label(yi)}" if t.header else t.label(yi), t.words)
         if comma is None:
             comma = next((c[3] for c in (cx, cy) if c[2]), None)
         points.append((place, vx, vy, cx[3]))
@@ -601,9 +657,18 @@ def _points(t: _Table, xi: int, yi: int, notices: list[str]) -> UserData:
     xs = np.array([p[1] for p in points])
     if np.all(xs == xs[0]):
         raise ValueError(SAY.all_x_equal(points[0][3]))
+    _check_spread(float(xs.min()), float(xs.max()))
     _note_repeats(points, t.words, notices)
     return UserData(x=xs, y=np.array([p[2] for p in points]), x_name=_clean_name(t.names[xi]) if t.header else "x",
                     y_name=_clean_name(t.names[yi]) if t.header else "y", notices=tuple(notices))
+
+
+def _check_spread(lo: float, hi: float) -> None:
+    """Refuse x spread too little to scale (see "Points"; twin of checkSpread in app/ui/userdata.js)."""
+    if hi - lo < MIN_X_SPREAD:
+        raise ValueError(SAY.x_too_close)
+    if hi - lo < MIN_X_RELATIVE * max(abs(lo), abs(hi)):
+        raise ValueError(SAY.x_too_close_for_size)
 
 
 def _note_repeats(points, words: _Words, notices: list[str]) -> None:
@@ -638,6 +703,7 @@ def parse_text(text: str, x=None, y=None) -> UserData:
     """
     if not isinstance(text, str):
         raise ValueError(f"text must be a str, got {type(text).__name__}")
+    _check_text_size(text)
     _check_text(text)
     text = _normalize(text)
     sep = _separator(text)
@@ -646,7 +712,10 @@ def parse_text(text: str, x=None, y=None) -> UserData:
         raise ValueError(SAY.empty)
     first, last = filled[0], filled[-1]
     blank = [p for p in blanks if first < p < last]
-    classify = (lambda cell: (*_classify_text(cell, commas=sep != ","), cell))
+    if blank:
+        raise ValueError(SAY.empty_lines(blank))
+    # a comma inside a cell of comma-separated text was quoted ("3,14"): a decimal comma there too
+    classify = (lambda cell: (*_classify_text(cell, commas=True), cell))
     heads = cells_of(first)
     header = not any(classify(c)[0] == "number" for c in heads)
     rows = _TextRows(filled[1:] if header else filled, cells_of)
@@ -661,8 +730,6 @@ def parse_text(text: str, x=None, y=None) -> UserData:
                classify=classify, words=LINES,
                unnamed=frozenset(j for j in range(ncols) if header and not (j < len(heads) and heads[j])))
     xi, yi, notices = _choose(t, x, y)
-    if blank:
-        notices.append(SAY.skipped_blank(blank))
     return _points(t, xi, yi, notices)
 
 
@@ -732,15 +799,18 @@ def from_dataframe(df, x=None, y=None) -> UserData:
     return _points(t, xi, yi, notices)
 
 
-def check_file(size: int, name: str | None = None, type_: str = "") -> None:
-    """Refuse a file from its name, type and size alone, before reading it (twin of AttnUserData.checkFile)."""
+def check_file(size: int | None, name: str | None = None, type_: str = "") -> None:
+    """Refuse a file from its name, type and size alone, before reading it (twin of AttnUserData.checkFile);
+    ``size`` None: not known before reading (a pipe)."""
     low = (name or "").lower()
     if low.endswith(WORKBOOK_EXTENSIONS) or (type_ or "").lower() in WORKBOOK_TYPES:
         raise ValueError(SAY.workbook(name))
+    if size is None:
+        return
     if size == 0:
         raise ValueError(SAY.file_empty)
-    if size > MAX_FILE_BYTES:
-        raise ValueError(SAY.file_too_big(size, MAX_FILE_BYTES))
+    if size > MAX_INPUT_BYTES:
+        raise ValueError(SAY.file_too_big(size, MAX_INPUT_BYTES))
 
 
 def decode_bytes(data: bytes) -> str:
@@ -762,13 +832,20 @@ def read_csv_file(path, x=None, y=None) -> UserData:
     Parameters
     ----------
     path : the file: CSV, TSV or semicolon-separated text in UTF-8 (or UTF-16 with a byte-order mark),
-        at most MAX_FILE_BYTES; not a spreadsheet workbook.
+        at most MAX_INPUT_BYTES; not a spreadsheet workbook.  A pipe (``--data /dev/stdin``, ``<(...)``)
+        has no size to check first: it is read up to one byte past the limit.
     x, y : as in ``parse_text``.
     """
     path = os.fspath(path)
-    check_file(os.stat(path).st_size, os.path.basename(path))
+    st = os.stat(path)
+    check_file(st.st_size if stat.S_ISREG(st.st_mode) else None, os.path.basename(path))
     with open(path, "rb") as f:
-        return parse_text(decode_bytes(f.read()), x=x, y=y)
+        data = f.read(MAX_INPUT_BYTES + 1)
+    if len(data) > MAX_INPUT_BYTES:        # a pipe, or a file that grew since it was measured
+        raise ValueError(SAY.stream_too_big(MAX_INPUT_BYTES))
+    if not data:
+        raise ValueError(SAY.file_empty)
+    return parse_text(decode_bytes(data), x=x, y=y)
 
 
 # ---- scaling ---------------------------------------------------------------------------------------

@@ -57,12 +57,29 @@ const AttnUserData = (function () {
   }
   const LINES = words("line", "lines", "rows of data", "text"), POINTS = words("point", "points", "points", "data");
 
-  // a file size rounded up to a tenth (a file just over a limit reads as over it): "812 bytes", "12.3 KB"
+  // a size in decimal units (1 MB: a million bytes) rounded up to a tenth (a file just over a limit reads as
+  // over it): "812 bytes", "12.3 KB"
   function sizeText(size) {
-    if (size < 1024) return `${size} byte` + (size === 1 ? "" : "s");
-    const [unit, base] = size < 1024 ** 2 ? ["KB", 1024] : size < 1024 ** 3 ? ["MB", 1024 ** 2] : ["GB", 1024 ** 3];
+    if (size < 1000) return `${size} byte` + (size === 1 ? "" : "s");
+    const [unit, base] = size < 1000 ** 2 ? ["KB", 1000] : size < 1000 ** 3 ? ["MB", 1000 ** 2] : ["GB", 1000 ** 3];
     const tenths = Math.ceil(size * 10 / base), whole = Math.floor(tenths / 10), tenth = tenths % 10;
+    if (whole === 1000 && unit !== "GB") return sizeText(base * 1000);   // 999 950 bytes read as 1 MB
     return tenth ? `${whole}.${tenth} ${unit}` : `${whole} ${unit}`;
+  }
+
+  // the length of a text in UTF-8 (a lone surrogate counts 3 bytes, as U+FFFD would)
+  function utf8Length(text) {
+    let n = 0;
+    for (let i = 0; i < text.length; i++) {
+      const c = text.charCodeAt(i);
+      if (c < 0x80) n += 1;
+      else if (c < 0x800) n += 2;
+      else if (c >= 0xd800 && c < 0xdc00 && i + 1 < text.length && (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
+        n += 4;
+        i += 1;
+      } else n += 3;
+    }
+    return n;
   }
 
   // the shortest text that reads back as exactly v (app/userdata.py number_text writes the same)
@@ -93,15 +110,24 @@ const AttnUserData = (function () {
     noSuchNumber: (number, ncols, w) => `There is no column ${number}: the ${w.whole} has ${ncols} columns.`,
     sameColumn: (label) => `x and y must be two different columns (both are ${label}).`,
     notNumber: (where, cell, column) => `${where}: ${q(cell)} in ${column} is not a number.`,
+    nan: (where, cell, column, w) => `${where}: ${q(cell)} in ${column} is not a number; to skip the ${w.one}, ` +
+      "leave the cell empty or write NA.",
     notFinite: (where, cell, column) => `${where}: ${q(cell)} in ${column} is not a finite number.`,
     tooLarge: (where, cell, column, m) => `${where}: ${q(cell)} in ${column} is too large; ` +
       `the page takes values from \u2212${m} to ${m}.`,
     noPoints: (w) => `Every ${w.one} misses an x or a y value, so there are no points.`,
     allXEqual: (s) => `Every x is ${q(s)}; x must take at least two different values.`,
+    xTooClose: "The x values all lie within a billionth of one another, too close for the page to scale; " +
+      "write x in finer units (nanoseconds instead of seconds, say).",
+    xTooCloseForSize: "The x values differ by less than a millionth of a millionth of their size, too little " +
+      "for the page to scale; subtract the first x from every x and try again.",
     used: (xl, yl) => `Used ${xl} for x and ${yl} for y.`,
     decimalCommas: (cell) => `Commas were read as decimal points (${q(cell)} is ${shown(cell.replace(",", "."))}).`,
-    skippedBlank: (lines) =>
-      `Skipped ${lines.length} empty ${lines.length === 1 ? "line" : "lines"} (${LINES.places(lines)}).`,
+    emptyLines: (lines) => {
+      const one = lines.length === 1, places = LINES.places(lines);
+      return `${places[0].toUpperCase() + places.slice(1)} ${one ? "is" : "are"} empty; take the empty ` +
+        `${one ? "line" : "lines"} between the rows out and try again.`;
+    },
     skippedMissing: (locs, w) =>
       `Skipped ${locs.length} ${locs.length === 1 ? w.one : w.many} with a missing value (${w.places(locs)}).`,
     clamped: (total, w, kept) => `There are ${total} ${w.rows}; the page keeps the first ${kept} points.`,
@@ -109,6 +135,7 @@ const AttnUserData = (function () {
       (others ? `, and ${others} other x ${others === 1 ? "value repeats" : "values repeat"} too` : "") +
       "; every point is kept.",
     fileTooBig: (size, limit) => `This file is ${sizeText(size)}; the page reads files up to ${sizeText(limit)}.`,
+    textTooBig: (size, limit) => `This text is ${sizeText(size)}; the page reads texts up to ${sizeText(limit)}.`,
     workbook: (name) => `${name ? q(name) : "This"} is a spreadsheet workbook; save it as CSV first.`,
     tooLongForLink: (n, limit) => `These ${n} points do not fit in a link (up to ${limit} characters); ` +
       "download the page with the data inside instead.",
@@ -123,7 +150,7 @@ const AttnUserData = (function () {
   function rules(cfg) {
     let R = RULES.get(cfg);
     if (!R) {
-      R = { cfg, number: new RegExp(cfg.number), missing: new Set(cfg.missing_words),
+      R = { cfg, number: new RegExp(cfg.number), missing: new Set(cfg.missing_words), nan: new Set(cfg.nan_words),
             nonfinite: new Set(cfg.nonfinite_words), trim: new RegExp(`^[${cfg.trim}]+|[${cfg.trim}]+$`, "g"),
             blank: new RegExp(`^[${cfg.trim}]*$`) };
       RULES.set(cfg, R);
@@ -136,6 +163,7 @@ const AttnUserData = (function () {
   function classifyText(cell, commas, R) {
     const low = cell.toLowerCase();
     if (R.missing.has(low)) return { kind: "missing", value: null, comma: false, shown: cell };
+    if (R.nan.has(low)) return { kind: "nan", value: null, comma: false, shown: cell };
     if (R.nonfinite.has(low)) return { kind: "nonfinite", value: null, comma: false, shown: cell };
     const t = cell.startsWith("\u2212") ? "-" + cell.slice(1) : cell;
     if (R.number.test(t)) return { kind: "number", value: Number(t), comma: false, shown: cell };
@@ -150,7 +178,8 @@ const AttnUserData = (function () {
     return { kind: isFinite(v) ? "number" : "nonfinite", value: v, comma: false, shown: numberText(v) };
   }
 
-  function valueOf(c, where, column, R) {
+  function valueOf(c, where, column, w, R) {
+    if (c.kind === "nan") refuse(SAY.nan(where, c.shown, column, w));
     if (c.kind === "nonfinite") refuse(SAY.notFinite(where, c.shown, column));
     if (c.kind !== "number") refuse(SAY.notNumber(where, c.shown, column));
     if (Math.abs(c.value) > R.cfg.max_magnitude) refuse(SAY.tooLarge(where, c.shown, column, R.cfg.magnitude_text));
@@ -158,6 +187,14 @@ const AttnUserData = (function () {
   }
 
   // ---- text: lines, separator, records -------------------------------------------------------------
+
+  // a text over the limit in UTF-8 is refused before anything reads it (one UTF-16 unit: at most 3 bytes)
+  function tooBig(text, R) {
+    const limit = R.cfg.max_input_bytes;
+    if (3 * text.length <= limit) return null;
+    const size = utf8Length(text);
+    return size > limit ? SAY.textTooBig(size, limit) : null;
+  }
 
   function checkText(text, R) {
     if (text.includes("\u0000")) refuse(SAY.binary);
@@ -348,7 +385,8 @@ const AttnUserData = (function () {
       if (points.length === max) { clamped = true; break; }
       const cx = t.classify(t.cell(cells, xi)), cy = t.classify(t.cell(cells, yi));
       if (cx.kind === "missing" || cy.kind === "missing") { missing.push(place); continue; }
-      const vx = valueOf(cx, `${where} ${place}`, colx, t.R), vy = valueOf(cy, `${where} ${place}`, coly, t.R);
+      const vx = valueOf(cx, `${where} ${place}`, colx, t.words, t.R);
+      const vy = valueOf(cy, `${where} ${place}`, coly, t.words, t.R);
       if (comma === null) comma = cx.comma ? cx.shown : cy.comma ? cy.shown : null;
       points.push([place, vx, vy, cx.shown]);
     }
@@ -358,10 +396,19 @@ const AttnUserData = (function () {
     if (points.length === 1) refuse(SAY.onePoint);
     if (clamped) notices.push(SAY.clamped(t.rows.length, t.words, max));
     if (points.every((p) => p[1] === points[0][1])) refuse(SAY.allXEqual(points[0][3]));
+    checkSpread(points, t.R.cfg);
     noteRepeats(points, t.words, notices);
     const name = (j, plain) => t.header ? cleanName(t.names[j], t.R) : plain;
     return { x: points.map((p) => p[1]), y: points.map((p) => p[2]), xName: name(xi, "x"), yName: name(yi, "y"),
              notices };
+  }
+
+  // x spread too little to scale onto the sliders (app/userdata.py _check_spread)
+  function checkSpread(points, cfg) {
+    let lo = Infinity, hi = -Infinity;
+    for (const p of points) { if (p[1] < lo) lo = p[1]; if (p[1] > hi) hi = p[1]; }
+    if (hi - lo < cfg.min_x_spread) refuse(SAY.xTooClose);
+    if (hi - lo < cfg.min_x_relative * Math.max(Math.abs(lo), Math.abs(hi))) refuse(SAY.xTooCloseForSize);
   }
 
   function noteRepeats(points, w, notices) {
@@ -379,13 +426,17 @@ const AttnUserData = (function () {
 
   function parseText(text, x, y, R) {
     if (typeof text !== "string") refuse(SAY.binary);
+    const big = tooBig(text, R);
+    if (big) refuse(big);
     checkText(text, R);
     text = normalize(text);
     const sep = separator(text, R), { filled, blank: blanks, cellsOf } = textRows(text, sep, R);
     if (!filled.length) refuse(SAY.empty);
     const first = filled[0], last = filled[filled.length - 1];
     const blank = blanks.filter((p) => first < p && p < last);
-    const classify = (cell) => classifyText(cell, sep !== ",", R);
+    if (blank.length) refuse(SAY.emptyLines(blank));
+    // a comma inside a cell of comma-separated text was quoted ("3,14"): a decimal comma there too
+    const classify = (cell) => classifyText(cell, true, R);
     const firstCells = cellsOf(first), header = !firstCells.some((c) => classify(c).kind === "number");
     const rows = textRowsView(header ? filled.slice(1) : filled, cellsOf);
     if (header && !rows.length) refuse(SAY.headerOnly(first));
@@ -398,7 +449,6 @@ const AttnUserData = (function () {
     for (let j = 0; j < ncols; j++) if (header && !(j < heads.length && heads[j])) unnamed.add(j);
     const t = table(rows, names.map((nm) => cleanName(nm, R)), names, header, classify, LINES, R, unnamed);
     const chosen = chooseColumns(t, x, y);
-    if (blank.length) chosen.notices.push(SAY.skippedBlank(blank));
     return collect(t, chosen.xi, chosen.yi, chosen.notices);
   }
 
@@ -420,10 +470,10 @@ const AttnUserData = (function () {
   function columnNames(text, cfg) {
     const R = rules(cfg);
     return guarded(() => {
-      if (typeof text !== "string" || text.includes("\u0000")) return [];
+      if (typeof text !== "string" || text.includes("\u0000") || tooBig(text, R)) return [];
       const t = normalize(text), sep = separator(t, R), { filled, cellsOf } = textRows(t, sep, R);
       if (!filled.length) return [];
-      const first = cellsOf(filled[0]), classify = (cell) => classifyText(cell, sep !== ",", R);
+      const first = cellsOf(filled[0]), classify = (cell) => classifyText(cell, true, R);
       const header = !first.some((cell) => classify(cell).kind === "number");
       return first.map((cell, j) => header && cell ? { value: cell, label: cleanName(cell, R) }
                                                    : { value: String(j + 1), label: `column ${j + 1}` });
@@ -464,7 +514,7 @@ const AttnUserData = (function () {
     if (cfg.workbook_extensions.some((e) => low.endsWith(e)) || cfg.workbook_types.includes(type))
       return { error: SAY.workbook(name) };
     if (file.size === 0) return { error: SAY.fileEmpty };
-    if (file.size > cfg.max_file_bytes) return { error: SAY.fileTooBig(file.size, cfg.max_file_bytes) };
+    if (file.size > cfg.max_input_bytes) return { error: SAY.fileTooBig(file.size, cfg.max_input_bytes) };
     return null;
   }
 

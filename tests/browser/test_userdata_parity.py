@@ -17,7 +17,7 @@ import pytest
 
 from app import userdata as u
 from tests.browser.pageutil import ROOT
-from tests.core.test_userdata import CORPUS, EXAMPLE, FRAGMENTS_REFUSED, REFUSED, random_text
+from tests.core.test_userdata import CORPUS, EXAMPLE, FRAGMENTS_REFUSED, LONG_HEAD, REFUSED, long_row, random_text
 
 HARNESS = r"""
 window.ud = (function (U) {
@@ -39,12 +39,25 @@ window.ud = (function (U) {
     big: async () => {
       const calls = [];
       const reader = (name) => () => { calls.push(name); throw new Error("the file was read"); };
-      const fake = { size: 50 * 1024 * 1024, type: "text/csv", name: "big.csv" };
+      const fake = { size: 50000000, type: "text/csv", name: "big.csv" };
       for (const name of ["text", "arrayBuffer", "stream", "slice"]) fake[name] = reader(name);
-      const real = new File([new Uint8Array(50 * 1024 * 1024)], "big.csv", { type: "text/csv" });
+      const real = new File([new Uint8Array(50000000)], "big.csv", { type: "text/csv" });
       for (const name of ["text", "arrayBuffer", "stream", "slice"]) real[name] = reader("real " + name);
       return { fake: U.checkFile(fake, CFG), fakeRead: await U.readFile(fake, CFG),
                real: U.checkFile(real, CFG), realRead: await U.readFile(real, CFG), calls };
+    },
+    // texts made here (a 50 MB paste costs nothing to send): [head, row, times] -> what parse and columnNames say
+    bigTexts: (specs) => specs.map(([head, row, times]) => {
+      const text = head + row.repeat(times);
+      return { got: U.parse(text, {}, CFG), columns: U.columnNames(text, CFG) };
+    }),
+    // the rows of tests/core/test_userdata.py long_row, as a file of n rows, read and parsed
+    longFile: async ([head, n]) => {
+      const rows = [head];
+      for (let i = 0; i < n; i++)
+        rows.push(`2024-01-01T00:00:00,${i + 1},${i * 37 % 401 - 200},${i % 97},WEATHER-STATION-NORTH-${i % 7}\r\n`);
+      const file = new File(rows, "long.csv", { type: "text/csv" }), text = await U.readFile(file, CFG);
+      return { size: file.size, got: typeof text === "string" ? U.parse(text, {}, CFG) : text };
     },
   };
 })(AttnUserData);
@@ -113,8 +126,8 @@ def test_number_text_matches_javascripts_string(js):
 
 
 def test_size_text_matches(js):
-    sizes = [0, 1, 2, 1023, 1024, 1025, 1536, 5 * 1024 * 1024, 5 * 1024 * 1024 + 1, 50 * 1024 * 1024,
-             1024 ** 3 - 1, 3 * 1024 ** 3 + 7]
+    sizes = [0, 1, 2, 999, 1000, 1001, 1023, 1024, 1536, 999_949, 999_950, 999_999, 1_000_000, 16_000_000,
+             16_000_001, 5 * 1024 * 1024, 50_000_000, 50 * 1024 * 1024, 1000 ** 3 - 1, 1024 ** 3 - 1, 3 * 1024 ** 3 + 7]
     assert js("sizes", sizes) == [u._size_text(s) for s in sizes]
 
 
@@ -203,8 +216,34 @@ def test_files_are_read_as_python_reads_them(js):
 
 def test_a_big_file_is_refused_before_anything_reads_it(js):
     got = js("big")
-    sentence = "This file is 50 MB; the page reads files up to 5 MB."
+    sentence = "This file is 50 MB; the page reads files up to 16 MB."
     with pytest.raises(ValueError, match=sentence):
-        u.check_file(50 * 1024 * 1024, "big.csv", "text/csv")
+        u.check_file(50_000_000, "big.csv", "text/csv")
     assert got == {"fake": {"error": sentence}, "fakeRead": {"error": sentence},
                    "real": {"error": sentence}, "realRead": {"error": sentence}, "calls": []}
+
+
+def test_a_text_over_the_limit_is_refused_alike_before_it_is_parsed(js):
+    specs = [("x,y\n", "1,2\n", 12_499_999),            # a 50 MB paste
+             ("x,y\n", "\u20ac,\u00e9\n", 2_000_001),          # 7 bytes a row in UTF-8 (4 UTF-16 units): 14 MB, taken
+             ("x,y\n", "1,\U0001f600\n", 2_700_000),          # a 4-byte character (2 UTF-16 units) a row: 18.9 MB
+             ("x,y\n1,2\n2,3\n", " ", 16_000_000 - 12)]      # exactly 16 MB: taken
+    got = js("bigTexts", specs)
+    for (head, row, times), there in zip(specs, got):
+        assert there["got"] == py_parse(head + row * times, {}), (head, row[:8], times)
+    assert got[0]["got"] == {"error": "This text is 50 MB; the page reads texts up to 16 MB."}
+    assert got[2]["got"] == {"error": u.SAY.text_too_big(4 + 7 * 2_700_000, u.MAX_INPUT_BYTES)}
+    assert got[3]["got"]["x"] == [1, 2] and "error" in got[1]["got"]   # (a euro sign is not a number)
+    assert got[1]["got"]["error"].startswith("Line 2:")
+    assert got[0]["columns"] == [] and got[2]["columns"] == []      # nor are its columns looked for
+
+
+def test_a_file_of_100_000_rows_is_read_and_cut_alike(js, tmp_path):
+    there = js("longFile", [LONG_HEAD, 100_000])
+    p = tmp_path / "long.csv"
+    p.write_text(LONG_HEAD + "".join(long_row(i) for i in range(100_000)), encoding="utf-8", newline="")
+    d = u.read_csv_file(p)
+    assert there["size"] == p.stat().st_size > 5 * 1024 * 1024
+    assert there["got"] == {"x": d.x.tolist(), "y": d.y.tolist(), "xName": d.x_name, "yName": d.y_name,
+                            "notices": list(d.notices)}
+    assert d.notices[-1] == "There are 100000 rows of data; the page keeps the first 2000 points."

@@ -293,13 +293,67 @@ def test_export_with_a_bad_data_file_exits_2_with_one_line(make, argv, words, tm
 def test_a_50_megabyte_data_file_is_refused_before_it_is_read(tmp_path, capsys, monkeypatch):
     data = tmp_path / "huge.csv"
     with open(data, "wb") as f:
-        f.truncate(50 * 1024 * 1024)      # sparse: 50 MB by its size, nothing written
+        f.truncate(50_000_000)            # sparse: 50 MB by its size, nothing written
     opened = []
     real_open = open
     monkeypatch.setattr("builtins.open", lambda p, *a, **k: (opened.append(str(p)), real_open(p, *a, **k))[1])
     code, _, err = run(["export", str(tmp_path / "out.html"), "--sections", "regression", "--data", str(data)], capsys)
-    assert code == 2 and "This file is 50 MB; the page reads files up to 5 MB." in err
+    assert code == 2 and "This file is 50 MB; the page reads files up to 16 MB." in err
     assert str(data) not in opened
+
+
+class _Pipe:
+    """A pipe fed by a thread, named /dev/fd/N as ``--data <(...)`` and ``--data /dev/stdin`` from a pipe name it."""
+
+    def __init__(self, data: bytes):
+        import threading
+
+        self.r, self.w = os.pipe()
+        self.path = f"/dev/fd/{self.r}"
+        self.feeder = threading.Thread(target=self._feed, args=(data,))
+        self.feeder.start()
+
+    def _feed(self, data):
+        try:
+            while data:
+                data = data[os.write(self.w, data[:65536]):]
+        except BrokenPipeError:       # the reader stopped at the limit
+            pass
+        finally:
+            os.close(self.w)
+
+    def close(self):
+        os.close(self.r)
+        self.feeder.join()
+
+
+def test_data_from_a_pipe_is_read(tmp_path, capsys):
+    from app import userdata
+
+    out = tmp_path / "piped.html"
+    pipe = _Pipe(EXAMPLE.read_bytes())
+    try:
+        code, stdout, err = run(["export", str(out), "--sections", "regression", "--data", pipe.path], capsys)
+    finally:
+        pipe.close()
+    assert (code, err) == (0, LEFT_OUT), err
+    assert stdout.splitlines()[0] == f"notice: 365 points of temp_c against day from {pipe.path}"
+    [got] = _carried(out)
+    assert got.y.tolist() == userdata.read_csv_file(EXAMPLE).y.tolist()
+
+
+@pytest.mark.parametrize("data, words", [
+    (b"", "This file is empty."),
+    (b"x,y\n" + b"1,2\n" * 4_100_000, "This holds more than 16 MB; the page reads files up to 16 MB."),
+])
+def test_a_pipe_that_is_empty_or_too_long_exits_2_with_one_line(data, words, tmp_path, capsys):
+    pipe = _Pipe(data)
+    try:
+        code, stdout, err = run(["export", str(tmp_path / "out.html"), "--sections", "regression", "--data", pipe.path],
+                                capsys)
+    finally:
+        pipe.close()
+    assert (code, stdout, err) == (2, "", f"attention-explorable export: error: --data {pipe.path}: {words}\n")
 
 
 def test_x_or_y_without_data_is_refused(tmp_path, capsys):

@@ -30,6 +30,10 @@ ROOT = Path(__file__).resolve().parents[2]
 EXAMPLE = ROOT / "data" / "examples" / "temperatures.csv"
 L, R = "\u201c", "\u201d"   # the quotes around a user's text in a sentence
 RANGE = "the page takes values from \u22121000 trillion to 1000 trillion."
+X_TOO_CLOSE = ("The x values all lie within a billionth of one another, too close for the page to scale; "
+               "write x in finer units (nanoseconds instead of seconds, say).")
+X_TOO_CLOSE_FOR_SIZE = ("The x values differ by less than a millionth of a millionth of their size, too little for "
+                        "the page to scale; subtract the first x from every x and try again.")
 
 # ---- the corpus: (text, options, expected error sentence) ------------------------------------------
 
@@ -46,7 +50,17 @@ REFUSED = [
     ("1\n2\n3\n", {}, "Found only one column; the page needs two, x and y."),
     ("x,y\n1,2\n", {}, "There is only one point; kernel regression needs at least two."),
     ("x,y\n1,2\n,3\nNA,4\n", {}, "There is only one point; kernel regression needs at least two."),
-    ("x,y\n1,\n2,NaN\n", {}, "Every line misses an x or a y value, so there are no points."),
+    ("x,y\n1,\n2,NA\n", {}, "Every line misses an x or a y value, so there are no points."),
+    ("x,y\n1,2\n2,NaN\n3,4\n", {},
+     f"Line 3: {L}NaN{R} in column {L}y{R} is not a number; to skip the line, leave the cell empty or write NA."),
+    ("1;2\n-nan;3\n", {},
+     f"Line 2: {L}-nan{R} in column 1 is not a number; to skip the line, leave the cell empty or write NA."),
+    ("x,y\n1,2\n\n2,3\n", {}, "Line 3 is empty; take the empty line between the rows out and try again."),
+    ("x,y\n\n1,2\n2,3\n", {}, "Line 2 is empty; take the empty line between the rows out and try again."),
+    ("x;y\n1;2\n;\n \n2;3\n", {}, "Lines 3 and 4 are empty; take the empty lines between the rows out and try again."),
+    ("x,y\n0,1\n5e-324,2\n", {}, X_TOO_CLOSE),
+    ("x,y\n0.3,1\n0.30000000000000004,2\n0.3,3\n", {}, X_TOO_CLOSE),
+    ("x,y\n1000000000000,1\n1000000000000.5,2\n", {}, X_TOO_CLOSE_FOR_SIZE),
     ("day,temp_c\n1,3.5\n2,warm\n3,4\n", {}, f"Line 3: {L}warm{R} in column {L}temp_c{R} is not a number."),
     ("\ufeffday,temp_c\r\n1,3.5\r\n2,4\r\n3,x\r\n", {}, f"Line 4: {L}x{R} in column {L}temp_c{R} is not a number."),
     ("day,temp_c\r1,3.5\r2,4\r3,x\r", {}, f"Line 4: {L}x{R} in column {L}temp_c{R} is not a number."),
@@ -58,7 +72,6 @@ REFUSED = [
     ("x,y\n1,2\n-2000000000000000,3\n", {},
      f"Line 3: {L}-2000000000000000{R} in column {L}x{R} is too large; {RANGE}"),
     ('x,y\n1,2\n2,"1,234.5"\n', {}, f"Line 3: {L}1,234.5{R} in column {L}y{R} is not a number."),
-    ('x,y\n1,2\n2,"3,5"\n', {}, f"Line 3: {L}3,5{R} in column {L}y{R} is not a number."),
     ("x,y\n3,1\n3,2\n3.0,5\n", {}, f"Every x is {L}3{R}; x must take at least two different values."),
     ("a,b,c\n1,2,3\n4,5,6\n", {"x": "temp"},
      f"There is no column {L}temp{R} (the columns are {L}a{R}, {L}b{R} and {L}c{R})."),
@@ -104,6 +117,10 @@ CORPUS = [
     ('a,note,b\n1,"two\nlines",2\n4,x,5\n6,7",8\n"8",y,9\n', {}),
     ('a;b\n"1";"2,5"\n2;3 "x"\n', {}),
     ('a;b\n"1";"2,5"\n2;" 3,25 "\n', {}),
+    ('day,temp_c\n1,"3,5"\n2," -4,25 "\n3,"5"\n', {}),            # 25: decimal commas quoted in comma-separated text
+    ("\n \n\nx,y\n1,2\n2,3\n\n \n,\n", {}),                       # 26: blank lines before and after the table
+    ("x,y\n0,1\n0.000000001,2\n", {}),                             # 27: x spread over a billionth: enough
+    ("x,y\n1000000000000,1\n1000000000002,2\n", {}),               # 28: and over a millionth of a millionth
 ]
 
 
@@ -199,9 +216,9 @@ def test_a_quoted_field_may_span_lines_and_the_line_numbers_follow_the_editor():
 
 
 def test_quoted_lines_among_plain_ones():
-    r = _result(*CORPUS[19])
-    assert (r["x"], r["y"], r["notices"]) == ([1, 3], [2, 4], [f"Used {L}a{R} for x and {L}b{R} for y.",
-                                                               "Skipped 1 empty line (line 3)."])
+    with pytest.raises(ValueError) as e:   # a record of empty quoted cells is an empty line
+        _result(*CORPUS[19])
+    assert str(e.value) == "Line 3 is empty; take the empty line between the rows out and try again."
     r = _result(*CORPUS[20])         # a lone quote is a cell that is neither a number nor missing
     assert (r["x"], r["notices"]) == ([1, 3], ["Skipped 1 line with a missing value (line 3)."])
     with pytest.raises(ValueError) as e:
@@ -220,16 +237,57 @@ def test_bom_and_crlf():
     assert r["xName"] == "day" and r["x"] == [1, 2] and r["y"] == [3.5, 4]
 
 
-def test_blank_lines_between_data_are_skipped_and_said_but_not_at_the_ends():
-    r = _result(*CORPUS[6])
-    assert r["x"] == [1, 2]
-    assert r["notices"] == ["Skipped 3 empty lines (lines 2, 4 and 5)."]
+def test_empty_lines_between_the_rows_are_refused_but_not_those_around_the_table():
+    with pytest.raises(ValueError) as e:
+        u.parse_text(*CORPUS[6][:1])
+    assert str(e.value) == "Lines 2, 4 and 5 are empty; take the empty lines between the rows out and try again."
+    r = _result(*CORPUS[26])         # before the header and after the last row: not data, passed over
+    assert (r["x"], r["y"], r["notices"]) == ([1, 2], [2, 3], [])
 
 
-def test_blank_lines_listed_past_five():
+def test_empty_lines_listed_past_five():
     text = "x,y\n" + "".join(f"{i},{i}\n\n" for i in range(1, 9))
-    d = u.parse_text(text)
-    assert d.notices == ("Skipped 7 empty lines (lines 3, 5, 7, 9, 11 and 2 more).",)
+    with pytest.raises(ValueError) as e:
+        u.parse_text(text)
+    assert str(e.value) == ("Lines 3, 5, 7, 9, 11 and 2 more are empty; take the empty lines between the rows out "
+                            "and try again.")
+
+
+def test_nan_is_refused_in_a_text_but_a_gap_in_arrays():
+    for cell in ("NaN", "nan", "-NaN", "+nan"):
+        with pytest.raises(ValueError) as e:
+            u.parse_text(f"day,temp_c\n1,3.5\n2,{cell}\n3,4\n")
+        assert str(e.value) == (f"Line 3: {L}{cell}{R} in column {L}temp_c{R} is not a number; to skip the line, "
+                                "leave the cell empty or write NA.")
+    # NA and an empty cell are the gaps the sentence names: skipped, and said
+    assert u.parse_text("day,temp_c\n1,3.5\n2,NA\n3,\n4,4\n").notices == (
+        "Skipped 2 lines with a missing value (lines 3 and 4).",)
+    # numpy's and pandas' NaN is their mark of a gap: the point is skipped, and said
+    d = u.from_arrays([1, 2, 3], [1.0, math.nan, 3.0])
+    assert d.x.tolist() == [1, 3] and d.notices == ("Skipped 1 point with a missing value (point 2).",)
+
+
+def test_decimal_commas_quoted_in_comma_separated_text_are_read_and_said():
+    r = _result(*CORPUS[25])
+    assert (r["x"], r["y"]) == ([1, 2, 3], [3.5, -4.25, 5])
+    assert r["notices"] == [f"Commas were read as decimal points ({L}3,5{R} is 3.5)."]
+    with pytest.raises(ValueError) as e:       # a thousands separator beside a decimal point is not a number
+        u.parse_text('x,y\n1,2\n2,"1,234.5"\n')
+    assert str(e.value) == f"Line 3: {L}1,234.5{R} in column {L}y{R} is not a number."
+
+
+def test_x_spread_too_little_to_scale_is_refused():
+    assert u.MIN_X_SPREAD == 1e-9 and u.MIN_X_RELATIVE == 1e-12    # the sentences' "billionth", "millionth of a millionth"
+    assert _result(*CORPUS[27])["x"] == [0, 1e-9] and _result(*CORPUS[28])["x"] == [1e12, 1e12 + 2]
+    for x, sentence in [([0.0, 5e-324], X_TOO_CLOSE), ([2.0, 2.0 + 2 ** -51], X_TOO_CLOSE),
+                        ([-3e14, -3e14 + 0.25], X_TOO_CLOSE_FOR_SIZE)]:
+        with pytest.raises(ValueError) as e:
+            u.from_arrays(x, [1, 2])
+        assert str(e.value) == sentence
+        assert not re.search(r"\de[-+]?\d", sentence)      # no exponent notation
+    # the smallest spread taken still gives bandwidths well above zero in the data's units
+    s = u.scale_for([0.0, 1e-9])
+    assert s.h_to_units(0.005) > 0 and s.h_to_units(0.005) ** 2 > 0
 
 
 def test_missing_values_skip_their_line_and_say_so():
@@ -384,9 +442,10 @@ def test_from_dataframe_with_pandas_if_installed():
 # ---- files -----------------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("size, name, type_, sentence", [
-    (50 * 1024 * 1024, "big.csv", "text/csv", "This file is 50 MB; the page reads files up to 5 MB."),
-    (5 * 1024 * 1024 + 1, "big.csv", "", "This file is 5.1 MB; the page reads files up to 5 MB."),
-    (6 * 1024 * 1024 + 400 * 1024, "big.csv", "", "This file is 6.4 MB; the page reads files up to 5 MB."),
+    (50_000_000, "big.csv", "text/csv", "This file is 50 MB; the page reads files up to 16 MB."),
+    (50 * 1024 * 1024, "big.csv", "text/csv", "This file is 52.5 MB; the page reads files up to 16 MB."),  # 50 MiB
+    (16_000_001, "big.csv", "", "This file is 16.1 MB; the page reads files up to 16 MB."),
+    (16 * 1024 * 1024, "big.csv", "", "This file is 16.8 MB; the page reads files up to 16 MB."),      # 16 MiB
     (0, "empty.csv", "text/csv", "This file is empty."),
     (1000, "temps.XLSX", "", f"{L}temps.XLSX{R} is a spreadsheet workbook; save it as CSV first."),
     (1000, "", "application/vnd.oasis.opendocument.spreadsheet",
@@ -399,24 +458,95 @@ def test_check_file_refuses_from_name_type_and_size(size, name, type_, sentence)
 
 
 def test_check_file_passes_csv_even_with_excels_type_on_windows():
-    assert u.check_file(5 * 1024 * 1024, "temps.csv", "application/vnd.ms-excel") is None
+    assert u.check_file(16_000_000, "temps.csv", "application/vnd.ms-excel") is None
 
 
-def test_size_text():
-    assert [u._size_text(b) for b in (0, 1, 1023, 1024, 1536, 10 * 1024 * 1024 - 1, 3 * 1024 ** 3)] == \
-        ["0 bytes", "1 byte", "1023 bytes", "1 KB", "1.5 KB", "10 MB", "3 GB"]
+def test_size_text_counts_decimal_units():
+    sizes = (0, 1, 999, 1000, 1500, 1024, 999_949, 10_000_000 - 1, 16_000_000, 3 * 1000 ** 3, 1024 ** 3)
+    assert [u._size_text(b) for b in sizes] == \
+        ["0 bytes", "1 byte", "999 bytes", "1 KB", "1.5 KB", "1.1 KB", "1 MB", "10 MB", "16 MB", "3 GB", "1.1 GB"]
 
 
 def test_read_csv_file_refuses_a_big_file_before_reading_it(tmp_path, monkeypatch):
     big = tmp_path / "big.csv"
     with open(big, "wb") as f:
-        f.truncate(50 * 1024 * 1024)          # sparse: 50 MB of NUL bytes, were it read
+        f.truncate(50_000_000)                # sparse: 50 MB of NUL bytes, were it read
     opened = []
     real_open = open
     monkeypatch.setattr("builtins.open", lambda *a, **k: opened.append(a) or real_open(*a, **k))
     with pytest.raises(ValueError) as e:
         u.read_csv_file(big)
-    assert str(e.value) == "This file is 50 MB; the page reads files up to 5 MB." and opened == []
+    assert str(e.value) == "This file is 50 MB; the page reads files up to 16 MB." and opened == []
+
+
+LONG_HEAD = "time,minute,temp_c,rh,station\r\n"
+
+
+def long_row(i: int) -> str:
+    """Row i of a sensor's log: a timestamp, a minute, a temperature, a humidity, the station (about 60 bytes;
+    tests/browser/test_userdata_parity.py writes the same rows in JavaScript)."""
+    return f"2024-01-01T00:00:00,{i + 1},{i * 37 % 401 - 200},{i % 97},WEATHER-STATION-NORTH-{i % 7}\r\n"
+
+
+def test_a_file_of_100_000_rows_is_read_and_cut_to_the_pages_maximum(tmp_path):
+    p = tmp_path / "long.csv"
+    p.write_text(LONG_HEAD + "".join(long_row(i) for i in range(100_000)), encoding="utf-8", newline="")
+    assert 5 * 1024 * 1024 < p.stat().st_size < u.MAX_INPUT_BYTES      # (5 MiB was the old limit)
+    d = u.read_csv_file(p)
+    assert d.n == u.MAX_ROWS and d.x.tolist() == list(range(1, u.MAX_ROWS + 1))
+    assert d.notices == (f"Used {L}minute{R} for x and {L}temp_c{R} for y.",
+                         "There are 100000 rows of data; the page keeps the first 2000 points.")
+
+
+def test_a_text_over_the_limit_is_refused_before_it_is_parsed(monkeypatch):
+    text = "x,y\n" + "1,2\n" * 12_499_999                     # 50 MB pasted
+    for step in ("_check_text", "_normalize", "_separator", "_text_rows"):
+        monkeypatch.setattr(u, step, lambda *a: pytest.fail("the text was parsed"))
+    with pytest.raises(ValueError) as e:
+        u.parse_text(text)
+    assert str(e.value) == "This text is 50 MB; the page reads texts up to 16 MB."
+    with pytest.raises(ValueError) as e:                       # measured in UTF-8: 6 million 3-byte characters
+        u.parse_text("\u20ac" * 6_000_000)
+    assert str(e.value) == "This text is 18 MB; the page reads texts up to 16 MB."
+
+
+def test_a_text_at_the_limit_is_read():
+    text = "x,y\n1,2\n2,3\n"
+    text += " " * (u.MAX_INPUT_BYTES - len(text))               # spaces after the last row: passed over
+    assert len(text.encode()) == u.MAX_INPUT_BYTES and u.parse_text(text).n == 2
+    with pytest.raises(ValueError, match="This text is 16.1 MB"):
+        u.parse_text(text + " ")
+
+
+def test_read_csv_file_reads_a_pipe_up_to_the_limit(tmp_path):
+    import os
+    import threading
+
+    def through_a_pipe(data: bytes, **kw):
+        r, w = os.pipe()
+        feeder = threading.Thread(target=lambda: (_write_all(w, data), os.close(w)))
+        feeder.start()
+        try:
+            return u.read_csv_file(f"/dev/fd/{r}", **kw)
+        finally:
+            os.close(r)          # (a writer still blocked on a full pipe gets a broken pipe)
+            feeder.join()
+
+    def _write_all(fd, data):
+        try:
+            while data:
+                data = data[os.write(fd, data[:65536]):]
+        except BrokenPipeError:      # the reader stopped at the limit
+            pass
+
+    d = through_a_pipe(EXAMPLE.read_bytes(), y="temp_c")
+    assert (d.n, d.x_name, d.y_name) == (365, "day", "temp_c")
+    with pytest.raises(ValueError) as e:
+        through_a_pipe(b"")
+    assert str(e.value) == "This file is empty."
+    with pytest.raises(ValueError) as e:
+        through_a_pipe(b"x,y\n" + b"1,2\n" * 4_100_000)      # 16.4 MB: read up to the limit, then refused
+    assert str(e.value) == "This holds more than 16 MB; the page reads files up to 16 MB."
 
 
 def test_read_csv_file_decodes_utf8_utf16_and_refuses_binary(tmp_path):
@@ -584,6 +714,7 @@ def test_config_is_json_and_holds_the_one_definitions():
     cfg = json.loads(json.dumps(u.config()))
     assert cfg["max_rows"] == MAX_GENERATED_N and cfg["data_range"] == [0.0, 6.0]
     assert cfg["magnitude_text"] == "1000 trillion" and cfg["max_fragment_chars"] == u.MAX_FRAGMENT_CHARS
+    assert cfg["max_input_bytes"] == u.MAX_INPUT_BYTES == 16_000_000 and "nan" in cfg["nan_words"]
 
 
 def test_random_tables_survive_the_text_round_trip():
