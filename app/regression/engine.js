@@ -877,8 +877,9 @@ const Explorable = (function (M, U) {
   // On a touch screen the main plot keeps horizontal drags (they move the query) and leaves vertical
   // swipes to the browser, so a swipe that starts on the plot scrolls the page.  This rule, in the canvas'
   // own shadow root, wins over Bokeh's; the sideways-arrow cursor says that the plot is dragged sideways.
-  // The main plot takes the keyboard's focus (the first Tab stop): its arrow keys move the query, as the
-  // slider's do (Shift: ten times further), outside presentation mode, where they turn the tour's steps.
+  // The main plot takes the keyboard's focus (the first Tab stop): its arrow keys move the query by the
+  // slider's step, as the slider's own do (Shift: ten steps), outside presentation mode, where they turn the
+  // tour's steps.
   function arrowKeysMoveQuery(a, c) {
     const v = U.findView(a.shared_figs[0]), el = v && v.canvas_view && v.canvas_view.el;
     if (!el || el.__attnKeys) return;
@@ -890,8 +891,9 @@ const Explorable = (function (M, U) {
       if ((e.key !== "ArrowLeft" && e.key !== "ArrowRight") || e.altKey || e.ctrlKey || e.metaKey || c.present) return;
       e.preventDefault();
       e.stopPropagation();
-      const d = (e.key === "ArrowRight" ? 1 : -1) * (e.shiftKey ? 0.5 : 0.05);
-      U.runGuarded(c, () => { setQuery(a, c, c.query + d); setWidget(a.w_query, "value", c.query); }, (err) => showError(a, err));
+      const step = a.w_query.step, d = (e.key === "ArrowRight" ? 1 : -1) * (e.shiftKey ? 10 : 1) * step;
+      U.runGuarded(c, () => { setQuery(a, c, Math.round((c.query + d) / step) * step); setWidget(a.w_query, "value", c.query); },
+                   (err) => showError(a, err));
     });
   }
 

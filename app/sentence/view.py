@@ -610,7 +610,9 @@ class SentenceSection:
                                                                        for i, p in enumerate(self.presets)]
         form = [theme.widget_css()]   # the inputs' and selects' text at the theme's size
         # typed text reaches the engine only as the widget's value, which it hands to the tokenizer as data
-        w_input = TextInput(title="your own sentence (press Enter)", value=self.raw,
+        # (its title stays short: on a projector a longer one ran into the menu beside it; the note under it says
+        # to press Enter)
+        w_input = TextInput(title="your own sentence", value=self.raw,
                             max_length=spec["sentence"]["max"], placeholder="the bank by the river",
                             name="sentence_input", sizing_mode="stretch_width", min_width=240, stylesheets=form)
         t_spec = spec["att_temperature"]
