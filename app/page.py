@@ -244,6 +244,10 @@ class Explorable(pn.viewable.Viewer, ExplorableState):
             share = built.regression.named.get("share_button") if built.regression else None
             if share is not None:
                 share.visible = False
+        # figures are saved as PNG through the offline file's and the served page's loader, which this page has not
+        png = built.regression.named.get("figure_png_button") if built.regression else None
+        if png is not None:
+            png.visible = False
         layout = bokeh_layout(built.pages(), present=bool(self.present))
         theme.present_figures(layout, bool(self.present))   # a page opened in presentation mode is built so
         theme.name_fonts(layout)

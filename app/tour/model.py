@@ -97,12 +97,52 @@ LOOK = {
     "sentence": ("attention_heatmap", "row_bars", "sense_plot", "heads_box", "cost_plot", "timing_plot",
                  "sentence_controls", "token_select", "head_select", "causal_toggle", "att_temperature_slider",
                  "preset_select", "sentence_input"),
-    "routing": ("routing_matrix_plot", "routing_sense_plot", "routing_controls", "routing_play", "routing_step_slider",
-                "routing_sentence_select", "routing_input", "routing_weights_box"),
+    "routing": ("routing_matrix_plot", "routing_sense_plot", "routing_loss_plot", "routing_accuracy_plot",
+                "routing_controls", "routing_play", "routing_step_slider", "routing_sentence_select", "routing_input",
+                "routing_weights_box"),
     "ideas": ("dependency_graph", "sequence_timing_plot", "sequence_counts_plot", "lag_weights", "lag_predictions",
               "lag_period_select"),
 }
 MAX_LOOK = 3
+# The page's figures (its plots, each of them a name of LOOK), by the names a person calls them, in the page's
+# order: the card saves a step's first one as a PNG, and "Save a figure as PNG" beside "Copy a link" any of them
+# (app/ui/share.py).  The heads' small matrices are left out: the attention matrix shows the head chosen.
+FIGURES = {
+    "main_plot": "The samples, the query and the prediction",
+    "weights_plot": "Weight of each sample",
+    "entropy_x_plot": "Spread of the weights along x",
+    "entropy_h_plot": "Spread of the weights against h",
+    "bias_variance_plot": "Bias and variance against h",
+    "learn_fit_plot": "The fit, as h is learned",
+    "learn_path_plot": "Gradient descent on h",
+    "learn_loss_plot": "Loss at each step of learning h",
+    "metric_plot": "The learned metric's similarity",
+    "metric_loss_plot": "Loss at each step of learning the metric",
+    "attention_heatmap": "Attention matrix",
+    "row_bars": "Weights of the selected row",
+    "sense_plot": "Where the selected word's output lands",
+    "cost_plot": "Scores against the number of words",
+    "timing_plot": "Measured time against the number of words",
+    "routing_matrix_plot": "Who looks at whom, as W_Q and W_K learn",
+    "routing_sense_plot": "Where the output of bank lands",
+    "routing_loss_plot": "Loss while W_Q and W_K learn",
+    "routing_accuracy_plot": "Right answers while W_Q and W_K learn",
+    "dependency_graph": "Steps in a row: an RNN against attention",
+    "sequence_timing_plot": "Time: one step after another against all at once",
+    "sequence_counts_plot": "Steps and scores against the number of words",
+    "lag_weights": "Attention's weights on the past days",
+    "lag_predictions": "Predictions for the held-out weeks",
+}
+# What the page calls each section (the card's "skip to" button and count line, the figures' menu).
+SECTION_WORDS = {"regression": "kernel regression", "learning": "learning the kernel", "sentence": "self-attention",
+                 "routing": "W_Q and W_K learning", "ideas": "why attention won"}
+
+
+def figure_section(name: str) -> str:
+    """The section a figure of FIGURES is in (the one whose LOOK names it)."""
+    return next(sec for sec in SECTIONS if name in LOOK[sec])
+
+
 FLAGS = ("optional", "needs_shipped_data")
 TOUR_FIELDS = ("title", "steps", "$schema")
 TEXT_LIMITS = {"title": (80, 1), "text": (MAX_TEXT, 3), "do": (240, 2), "found": (240, 1)}  # (characters, sentences)
@@ -287,6 +327,12 @@ class Step:
     def looks_at(self) -> tuple:
         """What the page keeps on screen for this step: its ``look``, or its section's first figure."""
         return self.look or (LOOK[self.section][0],)
+
+    @property
+    def figure(self) -> str | None:
+        """The first of ``looks_at`` that is a figure (``FIGURES``), which the card saves as a PNG; None when the
+        step looks at controls only (then the card offers no PNG: a control's would be an empty picture)."""
+        return next((n for n in self.looks_at if n in FIGURES), None)
 
     def as_dict(self) -> dict:
         out = {"id": self.id, "section": self.section, "title": self.title, "text": self.text, "do": self.do,

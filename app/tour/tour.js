@@ -209,6 +209,8 @@ const AttnTour = (function (M, U) {
     set(a.open, "label", `${c.cfg.words.open} (step ${k} of ${n})`);
     set(a.skip, "visible", !!step.skip);
     if (step.skip) set(a.skip, "label", step.skip[1]);
+    // a step that looks at controls only has no figure to save, nor a page without the loader (a notebook)
+    set(a.png, "visible", !!step.png && !!(globalThis.AttnPage && globalThis.AttnPage.savePng));
     yourData(a, c);
     moveCard(step);
   }
@@ -280,10 +282,10 @@ const AttnTour = (function (M, U) {
     reveal(c);
   }
 
-  // A step's figure as a PNG for slides (the first plot the step looks at).
+  // A step's figure as a PNG for slides (the first plot the step looks at: app/tour/model.py Step.figure).
   function savePng(a, c) {
     const step = c.cfg.steps[c.step - 1], page = globalThis.AttnPage;
-    if (page && page.savePng) page.savePng(step.look[0], step.id).catch((e) => console.error(e));
+    if (step.png && page && page.savePng) page.savePng(step.png, step.id).catch((e) => console.error(e));
   }
 
   function stopTween(c) {

@@ -29,8 +29,8 @@ from app.regression.text import SHARP_WEIGHT
 from app.regression.view import GRID_N
 from app.state import X_RANGE
 
-from .model import (EQUAL_TOLERANCE, LOO_GRID, MAX_ID, SECTION_KEYS, Tour, default_tour, full_state, resolve_step,
-                    show_me_settings)
+from .model import (EQUAL_TOLERANCE, LOO_GRID, MAX_ID, SECTION_KEYS, SECTION_WORDS, Tour, default_tour, full_state,
+                    resolve_step, show_me_settings)
 
 HERE = Path(__file__).resolve().parent
 APP = HERE.parent
@@ -47,9 +47,6 @@ WORDS = {"prev": "\u2190 Previous", "next": "Next \u2192", "show": "Show me", "h
          "shipped": "This step is written for the shipped data, not for yours: its numbers and its goal are "
                     "theirs. Show me switches to them; your data stay in the dataset menu.",
          "switch": "Switch to the shipped data"}
-# What the card calls each section (its "skip to" button, its count line).
-SECTION_WORDS = {"regression": "kernel regression", "learning": "learning the kernel", "sentence": "self-attention",
-                 "routing": "W_Q and W_K learning", "ideas": "why attention won"}
 # The card's look, in the page's own sizes (app/theme.py's PAGE_CSS sets the font and h3).
 CARD_CSS = """
 .tour-card { border: 1px solid #c8d3dc; border-left: 4px solid #0072B2; border-radius: 4px; background: #F4F8FB;
@@ -152,7 +149,7 @@ def tour_config(tour: Tour, *, step) -> dict:
                    "state": dict(st.state) if st.section == "regression" else show_me_settings(st),
                    "when": [list(c) for c in st.when], "more": st.section == "regression" and needs_more(st.state),
                    "look": [LOOK_MODELS.get(n, n) for n in st.looks_at], "optional": st.optional,
-                   "skip": nexts[k], "apply": _applies(st),
+                   "skip": nexts[k], "apply": _applies(st), "png": st.figure,
                    "shipped": bool(st.needs_shipped_data)}
                   for k, st in enumerate(tour.steps)],
         "cards": [card_html(tour, k) for k in range(1, len(tour) + 1)],
@@ -186,7 +183,7 @@ def build_tour(layout=None, *, tour: Tour | None = None, step=1, named: dict | N
     nxt = Button(label=WORDS["next"], name="tour_next", disabled=shown >= len(tour))
     hide = Button(label=WORDS["hide"], name="tour_hide")
     skip = Button(label=WORDS["skip"].format(section=""), name="tour_skip", visible=False)
-    png = Button(label=WORDS["png"], name="tour_png")
+    png = Button(label=WORDS["png"], name="tour_png", visible=tour.steps[shown - 1].figure is not None)
     wrap = {"flex-wrap": "wrap", "gap": "4px 8px"}
     named = named if named is not None else (by_name(layout) if layout is not None else {})
     shipped_note = _shipped_note(css, named)

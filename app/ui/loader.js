@@ -333,11 +333,14 @@ const AttnPage = (function (U) {
 
   // timings: how long each block took to build (ms, and when it started), for the benchmarks
   // A plot as a PNG file for slides (what BokehJS's save tool does, without a toolbar on the page).
+  // A block just drawn is laid out within a few frames: its plot is saved once it has a size (at most a second).
   async function savePng(name, file) {
     const b = blockOf(name);
     if (b) await draw(b);
     const m = S.doc.get_model_by_name(name), v = m && Bokeh.index.find_one(m);
     if (!v || typeof v.export !== "function") throw new Error(`no plot named ${name} to save`);
+    for (let k = 0; k < 60 && !(v.bbox && v.bbox.width > 0 && v.bbox.height > 0); k++)
+      await new Promise((r) => requestAnimationFrame(r));
     const blob = await v.export("png").to_blob();
     const link = document.createElement("a");
     link.href = URL.createObjectURL(blob);

@@ -1,5 +1,6 @@
 // "Copy a link to this state": copies the page's deep link, in every delivery; and the page saved with
-// your own data inside, when a link cannot carry them.
+// your own data inside, when a link cannot carry them.  "Save a figure as PNG" (figures): a menu of the page's
+// figures and a button that saves the one chosen, through the loader (AttnPage.savePng).
 //
 // The engines keep the address's query string equal to the page's state (history.replaceState), so
 // the link is the page's own address: the served app's (also inside an iframe on a course page, where
@@ -130,5 +131,51 @@ const AttnShare = (function () {
     else fallback();
   }
 
-  return { handle, esc, currentLink, pageWithData, download };
+  // ---- a figure of the page as a PNG, for slides -----------------------------------------------------
+
+  // The page's own figures ({name, label, group}, in the page's order): those the loader's plan places in a block
+  // (a page built with some sections only has the others' in none).  [] where no loader draws the page.
+  function figuresHere(figures) {
+    const page = globalThis.AttnPage;
+    return page && page.blockOf && page.savePng ? figures.filter((f) => page.blockOf(f.name)) : [];
+  }
+
+  // The menu of figures, grouped by section, and its button (every text escaped; the names are the page's own).
+  function pickerHtml(t, figures) {
+    const groups = [];
+    for (const f of figures) {
+      if (!groups.length || groups[groups.length - 1].label !== f.group) groups.push({ label: f.group, items: [] });
+      groups[groups.length - 1].items.push(f);
+    }
+    const options = groups.map((g) => `<optgroup label="${esc(g.label)}">` +
+      g.items.map((f) => `<option value="${esc(f.name)}">${esc(f.label)}</option>`).join("") + "</optgroup>").join("");
+    return `<div class="png-row"><label class="png-pick" for="png-figure">${esc(t.pick)}</label>` +
+      `<select class="png-figure" id="png-figure">${options}</select>` +
+      `<button type="button" class="share-save png-save">${esc(t.save)}</button></div>` +
+      `<p class="png-said" role="status"></p>`;
+  }
+
+  function savePicked(select, said, t) {
+    said.textContent = t.saving;
+    globalThis.AttnPage.savePng(select.value).then(
+      (file) => { said.textContent = t.saved.replace("{file}", file); },
+      (e) => { said.textContent = t.failed; console.error("attention explorable:", e); });
+  }
+
+  // "Save a figure as PNG": the menu and its button under it (once; a second press brings the menu back into focus).
+  function figures(a) {
+    const t = a.texts, here = figuresHere(a.figures);
+    if (!here.length) { show(a, `<p role="status">${esc(t.none)}</p>`); return; }
+    if (!a.status.visible || !String(a.status.text).includes("png-figure")) show(a, pickerHtml(t, here));
+    whenShown(a.status, "select.png-figure", (select) => {
+      const root = select.getRootNode(), save = root.querySelector("button.png-save");
+      if (save && !save.dataset.wired) {
+        save.dataset.wired = "1";
+        save.addEventListener("click", () => savePicked(select, root.querySelector("p.png-said"), t));
+      }
+      select.focus();
+    }, 30);
+  }
+
+  return { handle, figures, esc, currentLink, pageWithData, download };
 })();

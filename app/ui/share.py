@@ -1,10 +1,13 @@
-"""The "Copy a link to this state" button: a Bokeh button and status line run by app/ui/share.js.
+"""The "Copy a link to this state" button and "Save a figure as PNG": Bokeh buttons and status lines run by
+app/ui/share.js.
 
-It works the same in the served page, the offline file and inside a cross-origin iframe, because it
+The link works the same in the served page, the offline file and inside a cross-origin iframe, because it
 needs no server: the engines keep the address's query string equal to the page's state, and the
 button copies that address (with your own data after "#" when the page shows some that fit in a link;
-data that do not fit are offered as the page saved with them inside).  ``build_share()`` returns the
-models; the regression section puts them in its controls row.
+data that do not fit are offered as the page saved with them inside).  "Save a figure as PNG" offers a menu of
+the page's figures by their names (app/tour/model.py FIGURES, those of the sections the page has) and a button
+that saves the one chosen (app/ui/loader.js savePng, which draws its block first if it is not drawn yet), for
+slides.  ``build_share()`` returns the models; the regression section puts them in its controls row.
 """
 
 from __future__ import annotations
@@ -26,6 +29,15 @@ TEXTS = {
     "save": "Download this page with your data",
     "no_save": "Here the page cannot save itself; attention-explorable export --data FILE writes such a page.",
 }
+PNG_LABEL = "Save a figure as PNG"
+PNG_TEXTS = {
+    "pick": "Figure",
+    "save": "Save PNG",
+    "saving": "Saving the figure\u2026",
+    "saved": "Saved {file}: it is in your downloads.",
+    "failed": "The page could not save that figure.",
+    "none": "Here the page cannot save its figures; the offline file and the served page can.",
+}
 CSS = """
 p { margin: 2px 0; line-height: 1.4; }
 p.share-done { color: #1b5e20; font-weight: bold; }
@@ -34,14 +46,27 @@ p.notice { background: #FDE8E1; border-left: 4px solid #D55E00; padding: 4px 8px
 button.share-save { font: inherit; padding: 3px 10px; border: 1px solid #1F5F99; border-radius: 4px;
                     background: #1F5F99; color: #fff; cursor: pointer; }
 input.share-link { width: 100%; box-sizing: border-box; font: inherit; padding: 4px; }
+div.png-row { display: flex; flex-wrap: wrap; align-items: center; gap: 4px 8px; margin: 2px 0; }
+.bk-clearfix { max-width: 100%; }   /* the menu shrinks to a phone's width, rather than the box growing past it */
+select.png-figure { font: inherit; padding: 3px; flex: 1 1 12em; min-width: 0; max-width: 30em; }
 """
 
 
 @lru_cache(maxsize=None)
 def share_source() -> str:
-    """ui/common.js (the page's bus: whether the data fit in a link), ui/share.js, and the call."""
+    """ui/common.js (the page's bus: whether the data fit in a link), ui/share.js, and the call: one callback for
+    both buttons (the page carries its code once), which tells them apart by the click's origin."""
     return "\n".join((HERE / f).read_text(encoding="utf-8") for f in ("common.js", "share.js")) + \
-        "\nAttnShare.handle({status, texts});\n"
+        "\nif (cb_obj && cb_obj.origin === png_button) AttnShare.figures({status: png_box, texts: png_texts, figures});" \
+        "\nelse AttnShare.handle({status, texts});\n"
+
+
+def figure_menu() -> list[dict]:
+    """Every figure the page may have, in the page's order: its model's name, its name for a person, and its
+    section's (the menu's groups).  The browser keeps those of the sections the page has."""
+    from app.tour.model import FIGURES, SECTION_WORDS, figure_section
+
+    return [{"name": n, "label": words, "group": SECTION_WORDS[figure_section(n)]} for n, words in FIGURES.items()]
 
 
 @dataclass
@@ -49,17 +74,28 @@ class ShareView:
     button: Button
     status: Div
     callback: CustomJS
+    png_button: Button = None
+    png_box: Div = None
 
     def models(self) -> tuple:
         """The models to put on the page, in order."""
-        return self.button, self.status
+        return self.button, self.png_button, self.status, self.png_box
+
+
+def _status_div(name: str) -> Div:
+    div = Div(text="", name=name, visible=False, sizing_mode="stretch_width", min_width=240,
+              stylesheets=[InlineStyleSheet(css=CSS)])
+    div.syncable = False  # only the browser writes it; a served page sends nothing per click
+    return div
 
 
 def build_share() -> ShareView:
     button = Button(label=LABEL, button_type="default", name="share_button")
-    status = Div(text="", name="share_status", visible=False, sizing_mode="stretch_width", min_width=240,
-                 stylesheets=[InlineStyleSheet(css=CSS)])
-    status.syncable = False  # only the browser writes it; a served page sends nothing per click
-    callback = CustomJS(args=dict(status=status, texts=dict(TEXTS)), code=share_source())
+    status = _status_div("share_status")
+    png_button = Button(label=PNG_LABEL, button_type="default", name="figure_png_button")
+    png_box = _status_div("figure_png_box")
+    callback = CustomJS(args=dict(status=status, texts=dict(TEXTS), png_button=png_button, png_box=png_box,
+                                  png_texts=dict(PNG_TEXTS), figures=figure_menu()), code=share_source())
     button.js_on_event("button_click", callback)
-    return ShareView(button=button, status=status, callback=callback)
+    png_button.js_on_event("button_click", callback)
+    return ShareView(button=button, status=status, callback=callback, png_button=png_button, png_box=png_box)

@@ -17,8 +17,8 @@ from app.tour import (CONDITIONS, MAX_STEPS, NAMES, READS, SECTION_KEYS, SECTION
                       check_tour_data, default_tour, default_tour_path, holds, lesson_tour, load_tour, parse_tour,
                       readouts, resolve_step, section_readouts, show_me_problems, show_me_settings, step_readouts,
                       tour_sentences)
-from app.tour.model import (MAX_CONDITIONS, MAX_ID, PENDING_KEYS, RUNTIME_NAMES, compare, full_state, names_of, shipped_tour,
-                            slug, tour_path)
+from app.tour.model import (FIGURES, MAX_CONDITIONS, MAX_ID, PENDING_KEYS, RUNTIME_NAMES, compare, full_state, names_of,
+                            shipped_tour, slug, tour_path)
 from app.tour.view import card_html
 
 from tests.browser.pageutil import ROOT
@@ -786,3 +786,47 @@ def test_a_step_that_needs_a_hidden_control_is_marked_for_the_card():
     assert [s["look"] for s in cfg["steps"]] == [
         [shown_as.get(n, n) for n in s.looks_at] for s in default_tour().steps]
     assert any("matrix_box" in s["look"] for s in cfg["steps"]) and any("readout_strip" in s["look"] for s in cfg["steps"])
+
+
+def test_the_card_saves_a_steps_first_figure_and_offers_no_png_for_controls_only():
+    """The card's "Save the figure as PNG" saves the first plot a step looks at (a control exported is an empty
+    picture); a step that looks at controls only gets no such button (tour.js hides it)."""
+    from app.tour.view import build_tour, tour_config
+
+    mine = parse_tour(new_tour(new_step("regression", look=["bandwidth_slider", "main_plot"]),
+                               new_step("learning", look=["learn_lr_select", "learn_bw_controls"])))
+    assert [s["png"] for s in tour_config(mine, step=1)["steps"]] == ["main_plot", None]
+    named = _regression_named()
+    assert build_tour(tour=mine, step=2, named=named).models["png"].visible is False
+    assert build_tour(tour=mine, step=1, named=named).models["png"].visible is True
+    cfg = tour_config(default_tour(), step=1)
+    for s, st in zip(cfg["steps"], default_tour().steps):
+        assert s["png"] == next(n for n in st.looks_at if n in FIGURES), st.id
+    # the self-attention steps keep the matrix's box on screen, and save the matrix itself
+    bank = cfg["steps"][default_tour().number_of("bank-row") - 1]
+    assert bank["look"][0] == "matrix_box" and bank["png"] == "attention_heatmap"
+
+
+def _regression_named():
+    from app.regression.view import build_regression
+
+    return build_regression(ExplorableState()).named
+
+
+def test_the_figures_are_the_pages_plots_each_a_name_a_step_may_look_at():
+    """FIGURES (the card's PNG, the page's "Save a figure as PNG") are the page's plots, each in its section's
+    LOOK (so the loader knows its block, to draw it before saving), in the page's order, with a name a person
+    reads; only the heads' small matrices are left out."""
+    from bokeh.models import Plot
+
+    from app.export import build_document
+    from app.tour.model import LOOK, figure_section
+
+    doc = build_document().doc
+    plots = {m.name for m in doc.models if isinstance(m, Plot)}
+    assert set(FIGURES) == {n for n in plots if not re.fullmatch(r"head_heatmap_\d", n)}
+    order = [n for sec in SECTIONS for n in LOOK[sec] if n in FIGURES]
+    assert list(FIGURES) == order
+    assert [figure_section(n) for n in FIGURES] == sorted((figure_section(n) for n in FIGURES), key=SECTIONS.index)
+    for name, words in FIGURES.items():
+        assert words[0].isupper() and len(words) <= 60 and "<" not in words and "&" not in words, name

@@ -1,6 +1,6 @@
 """'Copy a link to this state' (app/ui/share.py, app/ui/share.js) in the served page, the offline file and a
 cross-origin iframe, with the clipboard granted and refused; and the served page's address agrees
-with its widgets."""
+with its widgets.  'Save a figure as PNG' beside it: any figure of the page, downloaded at its size."""
 
 from __future__ import annotations
 
@@ -12,7 +12,8 @@ from urllib.parse import parse_qs, urlsplit
 
 import pytest
 
-from app.ui.share import TEXTS
+from app.tour.model import FIGURES
+from app.ui.share import PNG_TEXTS, TEXTS
 from tests.browser.pageutil import (block_outside, free_port, model_element, model_prop, open_more_controls,
                                     set_model_prop, wait_prop, wait_ready)
 
@@ -194,5 +195,85 @@ def test_the_button_inside_a_cross_origin_iframe(host, served_page, browser, all
             frame.wait_for_function("""(el) => el.selectionStart === 0 && el.selectionEnd === el.value.length""",
                                     arg=field, timeout=10000)
         assert model_prop(frame, "share_status", "visible") is True
+    finally:
+        ctx.close()
+
+
+# ---- "Save a figure as PNG": any figure of the page, for slides ---------------------------------------------
+
+FIGURE_SIZE_JS = """(n) => { const v = Bokeh.index.find_one(Bokeh.documents[0].get_model_by_name(n));
+  return [v.bbox.width, v.bbox.height, devicePixelRatio]; }"""
+
+
+def _figure_picker(page):
+    """Open "More controls", press "Save a figure as PNG" (real clicks) and return the menu, found by its label."""
+    open_more_controls(page)
+    button = model_element(page, "figure_png_button", "button")
+    button.scroll_into_view_if_needed()
+    button.click()
+    menu = page.get_by_label(PNG_TEXTS["pick"], exact=True)
+    menu.wait_for(state="visible")
+    return menu
+
+
+def test_any_figure_is_saved_as_a_png_of_its_size(browser, static_file, tmp_path):
+    """The menu lists the page's figures by their names, in the page's order; choosing one and pressing Save PNG
+    downloads that figure as a PNG of its size on screen, not blank, also one whose block was not drawn yet."""
+    from PIL import Image
+
+    ctx = _context(browser)
+    page = ctx.new_page()
+    try:
+        block_outside(page)
+        page.goto(static_file.as_uri())
+        wait_ready(page, timeout=SLOW)
+        menu = _figure_picker(page)
+        assert menu.locator("option").all_inner_texts() == list(FIGURES.values())
+        assert page.evaluate("() => AttnPage.drawn('ideas-lag')") is False
+        for name in ("main_plot", "lag_predictions"):
+            menu.select_option(name)
+            with page.expect_download() as info:
+                page.get_by_role("button", name=PNG_TEXTS["save"], exact=True).click()
+            download = info.value
+            assert download.suggested_filename == f"{name}.png"
+            path = tmp_path / download.suggested_filename
+            download.save_as(path)
+            width, height, ratio = page.evaluate(FIGURE_SIZE_JS, name)
+            with Image.open(path) as img:
+                assert img.format == "PNG" and img.size == (round(width * ratio), round(height * ratio)), name
+                rgba = img.convert("RGBA")
+                colors = rgba.getcolors(maxcolors=1 << 20)
+                assert colors is None or len(colors) > 20, (name, colors and len(colors))   # lines, text: not blank
+                assert rgba.getchannel("A").getextrema()[1] == 255, name                    # painted, not empty
+            page.get_by_role("status").filter(has_text=f"Saved {name}.png").wait_for()
+    finally:
+        ctx.close()
+
+
+def test_the_figure_menu_is_small_on_a_phone_and_lists_only_the_pages_sections(browser, tmp_path):
+    """On a 360 px phone the menu and its button fit the screen's width in two lines at most; a page exported with
+    some sections lists only their figures."""
+    from app.cli import main
+
+    out = tmp_path / "two.html"
+    assert main(["export", str(out), "--sections", "regression,ideas"]) == 0
+    ctx = browser.new_context(viewport={"width": 360, "height": 740}, is_mobile=True, has_touch=True)
+    ctx.set_default_timeout(SLOW)
+    page = ctx.new_page()
+    try:
+        block_outside(page)
+        page.goto(out.as_uri())
+        wait_ready(page, timeout=SLOW)
+        menu = _figure_picker(page)
+        from app.tour.model import figure_section
+
+        assert menu.locator("option").all_inner_texts() == [
+            words for n, words in FIGURES.items() if figure_section(n) in ("regression", "ideas")]
+        save = page.get_by_role("button", name=PNG_TEXTS["save"], exact=True)
+        width = page.evaluate("() => document.documentElement.clientWidth")
+        for box in (menu.bounding_box(), save.bounding_box()):
+            assert box["x"] >= 0 and box["x"] + box["width"] <= width + 0.5, box
+        box = model_element(page, "figure_png_box").bounding_box()
+        assert box["height"] <= 3 * save.bounding_box()["height"] + 40, box   # the row and its status line
     finally:
         ctx.close()

@@ -190,6 +190,32 @@ def test_arrow_keys_turn_the_steps_in_presentation_mode_only(open_tour):
     assert math.isfinite(model_prop(page, "query_slider", "value"))
 
 
+def test_the_card_saves_the_steps_figure_and_offers_no_png_for_controls_only(open_tour, tmp_path):
+    """"Save the figure as PNG" saves the first plot the step looks at (bank-row keeps the matrix's box on screen
+    and saves the matrix itself), at its size; a step that looks at controls only (its config's png is null, as
+    app/tour/view.py tour_config writes for one) shows no such button."""
+    from PIL import Image
+
+    page = open_tour("?tour=bank-row")
+    k = TOUR.number_of("bank-row")
+    with page.expect_download() as info:
+        click(page, "tour_png")
+    assert info.value.suggested_filename == "bank-row.png"
+    path = tmp_path / "bank-row.png"
+    info.value.save_as(path)
+    size = page.evaluate("""() => { const v = Bokeh.index.find_one(Bokeh.documents[0].get_model_by_name(
+      'attention_heatmap')); return [Math.round(v.bbox.width * devicePixelRatio),
+      Math.round(v.bbox.height * devicePixelRatio)]; }""")
+    with Image.open(path) as img:
+        assert list(img.size) == size
+    page.evaluate(f"(k) => {{ ({TWEEN_STATE_JS})().cfg.steps[k].png = null; }}", k)   # step k + 1: controls only
+    click(page, "tour_next")
+    wait_card(page, f"Step {k + 1} of {N}")
+    page.wait_for_function("() => Bokeh.documents[0].get_model_by_name('tour_png').visible === false")
+    click(page, "tour_prev")
+    page.wait_for_function("() => Bokeh.documents[0].get_model_by_name('tour_png').visible === true")
+
+
 # ---- "More controls" and the tour; the student's move wins over "Show me" ------------------------------------
 
 def wait_expanded(page, want: str):
