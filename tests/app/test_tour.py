@@ -407,6 +407,25 @@ def test_steps_not_marked_for_the_shipped_data_work_on_every_shipped_dataset():
     assert "learn-refused" in marked and "best-bandwidth" in marked
 
 
+# A number in the data's units: a position or a bandwidth ("past x = 1.5", "h near 0.2").  On your own data the
+# sliders and axes show the data's units, so such a number is true of the shipped data only.
+DATA_UNITS_NUMBER = re.compile(r"(?<![\w·])(x|y|h|h·√T|query|bandwidth)\s*(=|≈|near|of|to|at|is|reads|from)?\s*"
+                               r"[\u2212-]?\d")
+
+
+@pytest.mark.parametrize("name", SHIPPED)
+def test_steps_not_marked_for_the_shipped_data_quote_no_number_of_theirs(name):
+    """A step that keeps your own data (not needs_shipped_data) says nothing true of the shipped data only: no
+    position or bandwidth by its number (the steps marked say so on your data, and offer the shipped data back)."""
+    for s in shipped_tour(name).steps:
+        if s.needs_shipped_data or "dataset" not in SECTION_KEYS[s.section] + READS.get(s.section, ()):
+            continue
+        for text in (s.title, s.text, s.do, s.found):
+            assert not DATA_UNITS_NUMBER.search(text), (s.id, DATA_UNITS_NUMBER.search(text)[0], text)
+    assert DATA_UNITS_NUMBER.search("past x = 1.5") and DATA_UNITS_NUMBER.search("with h·√T near 0.62")
+    assert not DATA_UNITS_NUMBER.search("2 to the power of the entropy, at temperature 1, a 2 × 2 matrix")
+
+
 def test_a_step_whose_show_me_misses_its_goal_is_reported():
     step = new_step("sentence", state={"causal": False}, when=[["causal", "==", True], ["top_word", "==", "river"]])
     problems = show_me_problems(parse_tour(new_tour(step)))
