@@ -115,15 +115,30 @@ def _state_from_args(args):
 
 
 def _tour_arg(args):
-    """The tour file named by --tour (None: the shipped tour); ValueError with one line if it cannot be used."""
+    """The tour file named by --tour (None: the shipped tour); ValueError if it cannot be used, with one line per
+    problem (``_error_lines`` prints them)."""
     if getattr(args, "tour", None) is None:
         return None
-    from .tour import TourError, load_tour
+    from .tour import check_tour_file
 
-    try:
-        return load_tour(args.tour)
-    except TourError as e:
-        raise ValueError(f"--tour {args.tour}: {e}") from None
+    tour, errors = check_tour_file(args.tour)
+    if errors:
+        raise ValueError("\n".join(f"--tour {args.tour}: {line}" for line in errors))
+    return tour
+
+
+def _error_lines(command: str, e: Exception) -> None:
+    """A command's error on standard error: one line per problem (a tour file's every problem), at most
+    MAX_ERROR_LINES, then how many more there are."""
+    for line in _at_most(str(e).splitlines(), lambda n: f"and {n} more problems"):
+        print(f"attention-explorable {command}: error: {line}", file=sys.stderr)
+
+
+def _at_most(lines: list, more) -> list:
+    """``lines`` cut to MAX_ERROR_LINES, with ``more(n)`` saying how many were left out."""
+    if len(lines) <= MAX_ERROR_LINES:
+        return list(lines)
+    return list(lines[:MAX_ERROR_LINES]) + [more(len(lines) - MAX_ERROR_LINES)]
 
 
 def _data_arg(args, sections):
@@ -167,7 +182,7 @@ def _export(args) -> int:
         data = _data_arg(args, sections)
         html = export_html(state, sections=sections, title=args.title, tour=tour, data=data)
     except ValueError as e:
-        print(f"attention-explorable export: error: {e}", file=sys.stderr)
+        _error_lines("export", e)
         return 2
     try:
         target = write_atomic(args.output, html)
@@ -183,7 +198,7 @@ def _export(args) -> int:
     return 0
 
 
-MAX_ERROR_LINES = 40   # `tour check` prints at most this many problems, then how many more there are
+MAX_ERROR_LINES = 40   # `tour check`, `serve` and `export` print at most this many problems, then how many more
 
 
 def _kept_sections(tour, text: str):
@@ -245,10 +260,8 @@ def _tour_check(args) -> int:
     if not errors:
         errors = show_me_problems(tour)
     if errors:
-        for line in errors[:MAX_ERROR_LINES]:
+        for line in _at_most(errors, lambda n: f"and {n} more problems"):
             print(f"{name}: {line}", file=sys.stderr)
-        if len(errors) > MAX_ERROR_LINES:
-            print(f"{name}: and {len(errors) - MAX_ERROR_LINES} more problems", file=sys.stderr)
         return 2
     print(f"{name}: {_tour_summary(tour)}")
     return 0
@@ -369,7 +382,7 @@ def _serve(args) -> int:
 
             os.environ[ENV_TOUR] = os.path.abspath(args.tour)
     except ValueError as e:
-        print(f"attention-explorable serve: error: {e}", file=sys.stderr)
+        _error_lines("serve", e)
         return 2
     url = page_url(args)
     print(f"attention-explorable: serving the page on {url} (Panel's app with Python callbacks on {url}main), "

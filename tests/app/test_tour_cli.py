@@ -204,3 +204,32 @@ def test_tour_needs_a_subcommand(capsys):
     code, out, err = run(["tour"], capsys)
     assert code == 2 and err == ["attention-explorable tour: error: the following arguments are required: "
                                  "{check,schema}"]
+
+
+@pytest.mark.parametrize("command", ["export", "serve"])
+def test_serve_and_export_print_every_problem_of_a_tour_one_line_each(tmp_path, capsys, command):
+    path = tour_file(tmp_path, step(text=3, state={"kernel": "cosine"}),
+                     step(id="late", when=[["max_wieght", ">=", 1]]))
+    argv = [command] + ([str(tmp_path / "out.html")] if command == "export" else []) + ["--tour", path]
+    code, out, err = run(argv, capsys)
+    assert code == 2 and out == [] and not (tmp_path / "out.html").exists()
+    assert [line.split(": ", 4)[2:4] for line in err] == [
+        ["--tour " + path, 'step 1 (shrink), "text"'], ["--tour " + path, 'step 1 (shrink), "state" kernel'],
+        ["--tour " + path, 'step 2 (late), "when" [1]']]
+    assert all(line.startswith(f"attention-explorable {command}: error: --tour {path}: ") for line in err)
+
+
+def test_export_with_sections_drops_the_others_steps_with_a_notice(tmp_path, capsys):
+    """Not an error: the file holds the steps of its sections, and says which were left out."""
+    out_file = tmp_path / "two.html"
+    code, out, err = run(["export", str(out_file), "--sections", "regression,sentence"], capsys)
+    assert code == 0
+    assert err == ["attention-explorable export: notice: left out 8 steps of learning, routing, ideas "
+                   "(steps 8-11, 18-21): their sections are not in this file"]
+    html = out_file.read_text(encoding="utf-8")
+    assert "Step 1 of 13" in html and "Step 1 of 21" not in html
+    from app.tour import default_tour
+
+    kept = [s for s in default_tour().steps if s.section in ("regression", "sentence")]
+    left = [s for s in default_tour().steps if s.section not in ("regression", "sentence")]
+    assert all(json.dumps(s.id) in html for s in kept) and not any(json.dumps(s.title)[1:-1] in html for s in left)
