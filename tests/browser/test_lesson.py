@@ -6,7 +6,10 @@ so one served step shows the tour under the server's headers):
 * ``?tour=<id>`` opens it, and the card stands in that step's section;
 * *Show me* reaches a state that meets the step's goal by the numpy core (app/tour/model.py
   section_readouts on the settings the page writes into its address), with its figure on screen;
-* reaching the goal by hand (the widgets a student moves) is recognised with the check mark.
+* reaching the goal by hand (real clicks, menus, typing and keys on the widgets a student moves) is recognised
+  with the check mark.
+On the served page, one page walks every one of these steps' Show me (by Next), each checked by the core.
+(The regression's seven steps: tests/browser/test_tour.py.)
 Bad ``?tour=`` values get their notice and a corrected address.  Motion is reduced, so playback and
 Show me land at once.
 """
@@ -23,7 +26,7 @@ from app.state import parse_query
 from app.tour import default_tour
 from app.tour.model import holds, resolve_step, section_readouts
 from app.tour.view import LOOK_MODELS
-from tests.browser.pageutil import SETTLED_JS, block_outside, draw, wait_ready
+from tests.browser.pageutil import FIND_VIEW_JS, SETTLED_JS, block_outside, draw, model_element, model_prop, wait_ready
 from tests.browser.test_in_view import SHOWN_JS
 
 TOUR = default_tour()
@@ -32,25 +35,24 @@ LATER = [(k, s) for k, s in enumerate(TOUR.steps, 1) if s.section != "regression
 CARD = "() => Bokeh.documents[0].get_model_by_name('tour_card').text"
 STATUS = "(cls) => Bokeh.documents[0].get_model_by_name('tour_card').text.includes(cls)"
 
-# What a student does by hand to reach each step's goal: a script over the page's models, as the widgets do.
-SET = "(([n, p, v]) => { Bokeh.documents[0].get_model_by_name(n)[p] = v; })"
-CLICK = "((n) => { const m = Bokeh.documents[0].get_model_by_name(n); m.trigger_event(new (Bokeh.require('core/bokeh_events').ButtonClick)()); })"
+# What a student does by hand to reach each step's goal, with real input (Playwright's clicks, choices in a menu, typing
+# and keys): ("click", button), ("choose", menu, value), ("type", text box, text), ("key", slider, key),
+# ("tick", check box), ("press", button group, label).
 HANDS = {
     "learn-play": [("click", "learn_play")],
-    "learn-overshoot": [("set", "learn_lr_select", "value", "50"), ("click", "learn_play")],
-    "learn-refused": [("set", "learn_lr_select", "value", "300"), ("click", "learn_step_button")],
+    "learn-overshoot": [("choose", "learn_lr_select", "50"), ("click", "learn_play")],
+    "learn-refused": [("choose", "learn_lr_select", "300"), ("click", "learn_step_button")],
     "metric-stretch": [("click", "metric_play")],
-    "bank-row": [("set", "sentence_input", "value", "we sat on the bank of the river"),
-                 ("set", "token_select", "value", "4")],
-    "bank-loan": [("set", "sentence_input", "value", "the bank approved the loan")],
-    "rows-sum-to-one": [("set", "att_temperature_slider", "value", 0.7)],
-    "causal-mask": [("set", "causal_toggle", "active", True)],
-    "heads": [("set", "head_select", "active", 1)],
-    "n-squared": [("set", "sentence_input", "value", "one two three four five six seven eight nine ten bank")],
+    "bank-row": [("choose", "preset_select", "2"), ("choose", "token_select", "4")],
+    "bank-loan": [("choose", "preset_select", "1")],
+    "rows-sum-to-one": [("key", "att_temperature_slider", "End")],
+    "causal-mask": [("tick", "causal_toggle")],
+    "heads": [("press", "head_select", "1: previous word")],
+    "n-squared": [("type", "sentence_input", "one two three four five six seven eight nine ten bank")],
     "qk-play": [("click", "routing_play")],
-    "qk-held-out": [("click", "routing_play"), ("set", "routing_sentence_select", "value", "4")],
-    "rnn-chain": [("set", "sentence_input", "value", " ".join(["word"] * 15 + ["bank"]))],
-    "lag-feature": [("set", "lag_period_select", "value", "5")],
+    "qk-held-out": [("click", "routing_play"), ("choose", "routing_sentence_select", "4")],
+    "rnn-chain": [("type", "sentence_input", " ".join(["word"] * 15 + ["bank"]))],
+    "lag-feature": [("choose", "lag_period_select", "5")],
 }
 
 
@@ -81,10 +83,32 @@ def open_step(browser, base, step_id, *, offline=True):
 
 
 def do(page, action):
-    if action[0] == "click":
-        page.evaluate(CLICK, action[1])
+    """One of HANDS' actions, as a student does it."""
+    kind, name, *rest = action
+    if kind == "click":
+        model_element(page, name, "button").click()
+    elif kind == "choose":   # by the option's words, as a student reads them (the menu's DOM values are its labels)
+        options = model_prop(page, name, "options")
+        label = next((o[1] for o in options if isinstance(o, list) and o[0] == rest[0]), rest[0])
+        model_element(page, name, "select").select_option(label=label)
+    elif kind == "type":
+        box = model_element(page, name, "input")
+        box.fill(rest[0])
+        box.press("Enter")
+    elif kind == "key":
+        handle = model_element(page, name, ".noUi-handle")
+        handle.focus()
+        page.keyboard.press(rest[0])
+    elif kind == "tick":
+        model_element(page, name, "input[type=checkbox]").click()
+    elif kind == "press":
+        button = page.evaluate_handle(f"""([n, label]) => {{ const v = ({FIND_VIEW_JS})(n);
+          return Array.from(v.shadow_el.querySelectorAll('button')).find((b) => b.textContent.trim() === label); }}""",
+                                      [name, rest[0]]).as_element()
+        assert button is not None, action
+        button.click()
     else:
-        page.evaluate(SET, list(action[1:]))
+        raise ValueError(kind)
 
 
 # The served page sends the offline file's bytes: it is walked at the first later step only.
@@ -111,23 +135,46 @@ def test_show_me_meets_the_goal_by_the_core_and_by_hand_is_recognised(request, b
         ctx.close()
     ctx, page = open_step(browser, base, step.id, offline=offline)
     try:
-        page.get_by_role("button", name="Show me").click()
-        page.wait_for_function(STATUS, arg="tour-shown", timeout=20000)
-        page.evaluate(SETTLED_JS)
-        # the address follows the state at most every 150 ms (common.js scheduleUrl): until it holds the goal,
-        # wait for its next rewrite (none within 5 s fails the test)
-        while True:
-            href = page.evaluate("() => location.href")
-            values = page_values(href)
-            got = section_readouts(step.section, values, needs={n for n, _, _ in step.when})
-            if holds(step.when, got):
-                break
-            try:
-                page.wait_for_function("(u) => location.href !== u", arg=href, timeout=5000)
-            except PlaywrightTimeout:
-                raise AssertionError((step.id, values, got)) from None
+        show_me_meets_the_goal(page, k, step)
         shown = page.evaluate(SHOWN_JS, [LOOK_MODELS.get(n, n) for n in step.looks_at])
         assert all(f >= 0.99 for f in shown.values()), shown
+    finally:
+        ctx.close()
+
+
+def show_me_meets_the_goal(page, k, step):
+    """Press Show me on step ``k`` (shown) and wait until the page's address holds a state that meets the step's
+    goal by the numpy core."""
+    page.get_by_role("button", name="Show me").click()
+    page.wait_for_function(f"() => ({CARD})().includes('Step {k} of') && ({CARD})().includes('tour-shown')",
+                           timeout=20000)
+    page.evaluate(SETTLED_JS)
+    # the address follows the state at most every 150 ms (common.js scheduleUrl): until it holds the goal,
+    # wait for its next rewrite (none within 5 s fails the test)
+    while True:
+        href = page.evaluate("() => location.href")
+        values = page_values(href)
+        got = section_readouts(step.section, values, needs={n for n, _, _ in step.when})
+        if holds(step.when, got):
+            return
+        try:
+            page.wait_for_function("(u) => location.href !== u", arg=href, timeout=5000)
+        except PlaywrightTimeout:
+            raise AssertionError((step.id, values, got)) from None
+
+
+def test_served_every_later_steps_show_me_meets_its_goal_in_one_page(browser, served_page):
+    """On the served page (the server's headers), in one page: from the first later step, opened by its id, each
+    step by Next and its Show me, whose state meets the step's goal by the numpy core."""
+    (k0, first), rest = LATER[0], LATER[1:]
+    ctx, page = open_step(browser, served_page, first.id, offline=False)
+    try:
+        assert f"Step {k0} of {len(TOUR)}" in page.evaluate(CARD)
+        show_me_meets_the_goal(page, k0, first)
+        for k, step in rest:
+            page.get_by_role("button", name="Next \u2192").click()
+            page.wait_for_function(f"() => ({CARD})().includes('Step {k} of')")
+            show_me_meets_the_goal(page, k, step)
     finally:
         ctx.close()
 
@@ -141,22 +188,27 @@ def test_a_tour_value_opens_the_step_the_core_says_with_its_notice(browser, stat
         block_outside(page)
         page.goto(static_file.as_uri() + "?" + "tour=" + raw.replace(" ", "%20").replace("<", "%3C").replace(">", "%3E"))
         wait_ready(page)
-        got = page.evaluate("(r) => { const v = window.__attnTour; return null; }", raw)
         card = page.evaluate(CARD)
         if want > 0:
             assert f"Step {want} of {len(TOUR)}" in card
         else:
             assert page.evaluate("() => Bokeh.documents[0].get_model_by_name('tour_box').visible") is False
+        # the step the card says is the one a notebook's e.tour reads (the synced stepper; 0: the card hidden)
+        assert model_prop(page, "tour_step", "value") == want
         notices = page.evaluate("() => Bokeh.documents[0].get_model_by_name('notices').text")
         if notice is None:
             assert "tour" not in notices
         else:
             assert html.unescape(notices) == f'<p class="notice">{notice}</p>'
-            assert "<b>" not in notices   # a value is shown as text, never as markup
+            # on screen as text: the student reads the value as written, and no element was made of it
+            shown = model_element(page, "notices", "p.notice")
+            page.wait_for_function("(el) => el.getBoundingClientRect().height > 0", arg=shown)
+            assert shown.inner_text() == notice
+            assert page.evaluate("() => Bokeh.index.find_one(Bokeh.documents[0].get_model_by_name('notices'))"
+                                 ".shadow_el.querySelectorAll('b, script').length") == 0
         page.evaluate(SETTLED_JS)
         page.wait_for_function("(w) => (new URLSearchParams(location.search).get('tour') || '1') === w",
                                arg="1" if want == 1 else ("0" if want == 0 else TOUR.steps[want - 1].id))
-        assert got is None
     finally:
         ctx.close()
 

@@ -216,6 +216,63 @@ def test_the_card_saves_the_steps_figure_and_offers_no_png_for_controls_only(ope
     page.wait_for_function("() => Bokeh.documents[0].get_model_by_name('tour_png').visible === true")
 
 
+def card_section(page) -> str:
+    """The section whose slot holds the card now."""
+    return page.evaluate("() => { const c = document.getElementById('attn-b-tour');"
+                         " const s = c && c.closest('.attn-sec'); return s ? s.id.replace('attn-sec-', '') : null; }")
+
+
+def test_arrow_keys_turn_the_steps_across_a_section_and_bring_its_figure_into_view(open_tour):
+    """In presentation mode, the right arrow on the regression's last step opens the learning section's first: the
+    card moves there and the page scrolls to its figure and controls; the left arrow goes back, and scrolls back."""
+    from app.tour.view import LOOK_MODELS
+    from tests.browser.test_in_view import SHOWN_JS
+
+    last = REGRESSION[-1]
+    after, before = TOUR.steps[last], TOUR.steps[last - 1]
+    assert after.section != before.section
+    page = open_tour(f"?present=1&tour={before.id}")
+    assert card_section(page) == before.section
+    page.locator("body").click(position={"x": 2, "y": 2})
+    for key, k, step in (("ArrowRight", last + 1, after), ("ArrowLeft", last, before)):
+        page.keyboard.press(key)
+        wait_card(page, f"Step {k} of {N}")
+        page.wait_for_function("(s) => !!document.querySelector(`#attn-sec-${s} #attn-b-tour`)", arg=step.section)
+        wait_settled(page)
+        shown = page.evaluate(SHOWN_JS, [LOOK_MODELS.get(n, n) for n in step.looks_at])
+        assert all(f >= 0.99 for f in shown.values()), (key, shown)
+        page.wait_for_function("(id) => new URLSearchParams(location.search).get('tour') === id", arg=step.id)
+
+
+def test_a_student_skips_a_sections_steps_and_comes_back(open_tour):
+    """"Skip to …" jumps past a section's remaining steps (its optional one too) to the next section's first; the
+    card moves there.  Previous brings the student back to the skipped steps, the optional one still marked; the
+    last section's steps have nothing to skip to."""
+    from app.tour.model import SECTION_WORDS
+
+    opt = next(k for k, s in enumerate(TOUR.steps, 1) if s.optional)
+    section = TOUR.steps[opt - 1].section
+    nxt = next(k for k, s in enumerate(TOUR.steps, 1) if k > opt and s.section != section)
+    page = open_tour(f"?tour={TOUR.steps[opt - 1].id}")
+    assert 'class="tour-optional"' in model_prop(page, "tour_card", "text")
+    skip = model_element(page, "tour_skip", "button")
+    assert skip.inner_text() == f"Skip to {SECTION_WORDS[TOUR.steps[nxt - 1].section]} \u2192"
+    skip.click()
+    wait_card(page, f"Step {nxt} of {N}")
+    page.wait_for_function("(s) => !!document.querySelector(`#attn-sec-${s} #attn-b-tour`)",
+                           arg=TOUR.steps[nxt - 1].section)
+    page.wait_for_function("(id) => new URLSearchParams(location.search).get('tour') === id",
+                           arg=TOUR.steps[nxt - 1].id)
+    for k in range(nxt - 1, opt - 1, -1):   # back through the skipped steps
+        click(page, "tour_prev")
+        wait_card(page, f"Step {k} of {N}")
+    assert card_section(page) == section and 'class="tour-optional"' in model_prop(page, "tour_card", "text")
+    last_first = next(k for k, s in enumerate(TOUR.steps, 1) if s.section == TOUR.steps[-1].section)
+    page.evaluate("(k) => { Bokeh.documents[0].get_model_by_name('tour_step').value = k; }", last_first)
+    wait_card(page, f"Step {last_first} of {N}")
+    assert model_prop(page, "tour_skip", "visible") is False
+
+
 # ---- "More controls" and the tour; the student's move wins over "Show me" ------------------------------------
 
 def wait_expanded(page, want: str):
