@@ -225,7 +225,13 @@ def legend_html(limits: bool, truth: bool = True) -> str:
     items = legend_items(limits, truth)
     return ('<p class="legend" aria-label="legend">' +
             "".join(f'<span class="key {k}" aria-hidden="true"></span>{escape(t)} ' for k, t in items).strip() +
-            "</p>")
+            "</p>" + READOUT_WORDS)
+
+
+# Under the legend, on the first screen with the compact readouts just above it: what their words mean (the
+# readouts table says more, ENTROPY_WORDS).
+READOUT_WORDS = ('<p class="readout-words"><b>Effective points</b>: about how many samples the query listens to, '
+                 '2<sup>entropy</sup>. <b>Entropy</b>: how spread out the weights are, in bits.</p>')
 
 
 # ---- your own data ---------------------------------------------------------------------------------------

@@ -70,6 +70,8 @@ p.dataset {{ color: #444; margin: 2px 0; }}
 p.small {{ color: #444; margin: 2px 0; }}
 p.strip {{ margin: 2px 0; font-variant-numeric: tabular-nums; }}
 p.strip b {{ font-weight: bold; }}
+p.readout-words {{ margin: 0 0 2px; color: #444; font-size: var(--small-font-size, 14px); line-height: 1.35; }}
+p.readout-words b {{ font-weight: 600; }}
 p.legend {{ margin: 2px 0; color: #333; line-height: 1.6; }}
 p.legend .key {{ display: inline-block; width: 1.6em; height: 0; vertical-align: middle; margin: 0 0.3em 0 0.6em; }}
 p.legend .key:first-child {{ margin-left: 0; }}

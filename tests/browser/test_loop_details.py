@@ -56,13 +56,6 @@ def visible_text(page, name):
                          name)
 
 
-def rect(page, name):
-    """A named view's box in viewport pixels: {left, top, right, bottom}, or None when it is not drawn."""
-    return page.evaluate(f"""(n) => {{ const v = ({FIND_VIEW_JS})(n); if (!v || !v.el.isConnected) return null;
-      const r = v.el.getBoundingClientRect(); return {{left: r.left, top: r.top, right: r.right, bottom: r.bottom}}; }}""",
-                         name)
-
-
 # ---- no control covers another; no control's words are cut ---------------------------------------------------
 
 # Every control on the page, each as the boxes it draws (page coordinates): a Bokeh widget is its element and
@@ -114,6 +107,28 @@ def overlapping(controls):
     return out
 
 
+# The paragraphs on screen, whole and uncovered, that explain effective points and entropy, with their distance
+# (px, up or down) from the compact readouts under the plot (the readout strip).
+EXPLAINED_JS = f"""() => {{ const strip = ({FIND_VIEW_JS})('readout_strip').el.getBoundingClientRect(), out = [];
+  const explains = (t) => /effective points/i.test(t) && /how many samples/i.test(t) && /entropy/i.test(t) &&
+    /spread/i.test(t);
+  for (const v of ({ALL_VIEWS_JS})()) {{
+    if (!v.el || !v.el.isConnected || !v.shadow_el) continue;
+    for (const p of v.shadow_el.querySelectorAll("p")) {{
+      const r = p.getBoundingClientRect();
+      if (!explains(p.textContent) || r.width < 1 || r.top < 0 || r.left < 0 || r.bottom > innerHeight ||
+          r.right > innerWidth) continue;
+      let e = document.elementFromPoint((r.left + r.right) / 2, (r.top + r.bottom) / 2);
+      while (e && e.shadowRoot && e.shadowRoot.elementFromPoint) {{
+        const f = e.shadowRoot.elementFromPoint((r.left + r.right) / 2, (r.top + r.bottom) / 2);
+        if (!f || f === e) break; e = f; }}
+      if (!e || !(p === e || p.contains(e))) continue;
+      out.push({{ text: p.textContent.trim(), from_strip: Math.max(0, r.top - strip.bottom, strip.top - r.bottom) }});
+    }}
+  }}
+  return out; }}"""
+NEAR_STRIP = 200   # px: "next to the readouts", above or below them
+
 SCREENS = {
     "projector": dict(width=1920, height=1080, query="&present=1"),
     "laptop": dict(width=1366, height=768),
@@ -122,14 +137,23 @@ SCREENS = {
 
 
 @pytest.mark.parametrize("screen", list(SCREENS))
-def test_no_control_covers_another_and_the_query_reads_two_decimals(browser, static_file, screen):
-    """Every block drawn and "More controls" open: no control's box lies over another's and no label is cut; the
-    query slider's title at ?query=1 reads "1.00" (it once read "query x: 1")."""
+def test_the_first_screen_explains_its_readouts_and_no_control_covers_another(browser, static_file, screen):
+    """The first screen, nothing opened: effective points and entropy are explained next to the readouts (a laptop
+    and a phone), step 1's card names both, and the query slider's title at ?query=1 reads "1.00" (it once read
+    "query x: 1").  Then every block drawn and "More controls" open: no control's box lies over another's and no
+    label is cut."""
     s = dict(SCREENS[screen])
     ctx, page, problems = open_file(browser, static_file, "?query=1" + s.pop("query", ""), **s)
     try:
         title = model_element(page, "query_slider", ".bk-slider-title").text_content()
         assert title.replace("\u00a0", " ").strip() == "query x: 1.00"
+        card = visible_text(page, "tour_card")
+        assert "Step 1 of" in card and "effective points" in card and "entropy" in card
+        if screen != "projector":
+            page.evaluate(SETTLED_JS)
+            assert page.evaluate("() => scrollY") == 0
+            shown = page.evaluate(EXPLAINED_JS)
+            assert [e for e in shown if e["from_strip"] <= NEAR_STRIP], shown
         draw_all(page)
         open_more_controls(page)
         # measured at the top of the page: there the stage (stuck at the top of a phone's screen as the page
