@@ -30,7 +30,8 @@ from tests.browser.pageutil import (ALL_VIEWS_JS, FIND_VIEW_JS, OFFLINE_ORIGINS,
 
 TOUR = default_tour()
 # the regression's step about the bias-variance plot: its Show me moves h and scrolls the page on a laptop
-BIAS = next(k for k, s in enumerate(TOUR.steps, 1) if s.section == "regression" and s.looks_at[0] == "bias_variance_plot")
+BIAS = next(k for k, s in enumerate(TOUR.steps, 1)
+            if s.section == "regression" and s.looks_at[0] == "bias_variance_plot")
 ANNOUNCE_MS, ANNOUNCE_MAX_MS = 600, 2000   # app/regression/engine.js announce()
 
 
@@ -52,7 +53,7 @@ def open_file(browser, static_file, query="", *, width, height, mobile=False, **
 
 def visible_text(page, name):
     """What a named view shows (its text, read through its shadow root)."""
-    return page.evaluate(f"(n) => {{ const v = ({FIND_VIEW_JS})(n); return v ? (v.shadow_el || v.el).textContent : null; }}",
+    return page.evaluate(f"(n) => {{ const v = ({FIND_VIEW_JS})(n); return v && (v.shadow_el || v.el).textContent; }}",
                          name)
 
 
@@ -76,7 +77,8 @@ CONTROLS_JS = f"""() => {{
       out.push({{ name, boxes: [box(drawn(v.el)), ...parts.map((e) => box(drawn(e)))] }});
     else if (!(v.child_views && v.child_views.length))
       parts.filter((e) => !parts.some((o) => o !== e && o.contains(e)))
-           .forEach((e, i) => out.push({{ name: `${{name}}: ${{e.tagName.toLowerCase()}} ${{i}}`, boxes: [box(drawn(e))] }}));
+           .forEach((e, i) => out.push({{ name: `${{name}}: ${{e.tagName.toLowerCase()}} ${{i}}`,
+                                          boxes: [box(drawn(e))] }}));
   }}
   return out;
 }}"""
@@ -87,7 +89,8 @@ CUT_JS = f"""() => {{ const out = [];
     if (!v.el || !v.el.isConnected || !v.shadow_el) continue;
     for (const e of v.shadow_el.querySelectorAll("button, label, .bk-slider-title"))
       if (e.getBoundingClientRect().width >= 1 && e.scrollWidth > e.clientWidth + 0.5)
-        out.push(`${{v.model.name || v.model.type}}: "${{e.textContent.trim()}}" needs ${{e.scrollWidth}} px, has ${{e.clientWidth}}`);
+        out.push(`${{v.model.name || v.model.type}}: "${{e.textContent.trim()}}" needs ${{e.scrollWidth}} px,` +
+                 ` has ${{e.clientWidth}}`);
   }}
   return out; }}"""
 
@@ -194,6 +197,7 @@ MOTION_JS = """(() => {
   requestAnimationFrame(tick);
 })();"""
 
+CARD_JS = "Bokeh.documents[0].get_model_by_name('tour_card').text"
 STEP_JS = "/Step (\\d+) of/.exec(Bokeh.documents[0].get_model_by_name('learn_bw_readout').text)"
 
 
@@ -215,7 +219,7 @@ def test_show_me_and_play_move_only_without_reduced_motion(browser, static_file,
     try:
         page.goto(static_file.as_uri() + f"?tour={BIAS}")
         wait_ready(page)
-        page.wait_for_function(f"() => Bokeh.documents[0].get_model_by_name('tour_card').text.includes('Step {BIAS} of')")
+        page.wait_for_function(f"() => {CARD_JS}.includes('Step {BIAS} of')")
         page.evaluate("() => scrollTo({top: 0, behavior: 'instant'})")
         show = model_element(page, "tour_show", "button")
         show.scroll_into_view_if_needed()
@@ -223,7 +227,7 @@ def test_show_me_and_play_move_only_without_reduced_motion(browser, static_file,
         h0 = model_prop(page, "bandwidth_slider", "value")
         page.evaluate("() => { window.__scrolls = []; window.__frames = []; }")
         show.click()
-        page.wait_for_function("() => /tour-(shown|found)/.test(Bokeh.documents[0].get_model_by_name('tour_card').text)")
+        page.wait_for_function(f"() => /tour-(shown|found)/.test({CARD_JS})")
         page.evaluate(SETTLED_JS)
         scrolls = page.evaluate("() => window.__scrolls")
         frames = page.evaluate("() => window.__frames")
