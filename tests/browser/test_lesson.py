@@ -37,7 +37,7 @@ STATUS = "(cls) => Bokeh.documents[0].get_model_by_name('tour_card').text.includ
 
 # What a student does by hand to reach each step's goal, with real input (Playwright's clicks, choices in a menu, typing
 # and keys): ("click", button), ("choose", menu, value), ("type", text box, text), ("key", slider, key),
-# ("tick", check box), ("press", button group, label).
+# ("tick", check box), ("press", button group, label); the regression's: tests/browser/test_tour.py.
 HANDS = {
     "learn-play": [("click", "learn_play")],
     "learn-overshoot": [("choose", "learn_lr_select", "50"), ("click", "learn_play")],
@@ -95,10 +95,11 @@ def do(page, action):
         box = model_element(page, name, "input")
         box.fill(rest[0])
         box.press("Enter")
-    elif kind == "key":
+    elif kind == "key":   # a key on a slider's handle, once or ``rest[1]`` times
         handle = model_element(page, name, ".noUi-handle")
         handle.focus()
-        page.keyboard.press(rest[0])
+        for _ in range(rest[1] if len(rest) > 1 else 1):
+            page.keyboard.press(rest[0])
     elif kind == "tick":
         model_element(page, name, "input[type=checkbox]").click()
     elif kind == "press":
