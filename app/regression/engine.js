@@ -686,6 +686,11 @@ const Explorable = (function (M, U) {
       if (f) readChosen(a, c, f);
       e.target.value = "";
     }));
+    // a paste over the size limit is refused before the box takes it (a box of millions of lines stalls the page)
+    c.form.text.addEventListener("paste", guarded((e) => {
+      const big = e.clipboardData ? D.checkSize(e.clipboardData.getData("text/plain"), c.cfg.userdata) : null;
+      if (big) { e.preventDefault(); ownRefused(a, c, big.error); }
+    }));
     c.form.text.addEventListener("input", () => {
       if (c.columnsTimer) clearTimeout(c.columnsTimer);
       c.columnsTimer = setTimeout(() => { c.ownSource = null; fillColumns(c, c.form.text.value); }, 200);
@@ -725,8 +730,9 @@ const Explorable = (function (M, U) {
       e.stopPropagation();
       U.runGuarded(c, () => {
         if (dt.files && dt.files.length) { readChosen(a, c, dt.files[0]); return; }
-        const text = dt.getData("text/plain");
+        const text = dt.getData("text/plain"), big = text ? D.checkSize(text, c.cfg.userdata) : null;
         if (!text) return;
+        if (big) { ownRefused(a, c, big.error); return; }
         if (c.form) c.form.text.value = text;
         c.ownSource = { text };
         fillColumns(c, text);

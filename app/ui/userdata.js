@@ -9,6 +9,7 @@
 //
 //   parse(text, {x, y}, cfg)     -> {x, y, xName, yName, notices} | {error}
 //   checkFile(file, cfg)         -> null | {error}           (from name, type and size: never reads it)
+//   checkSize(text, cfg)         -> null | {error}           (a text over the limit, before anything reads it)
 //   readFile(file, cfg)          -> Promise<text | {error}>
 //   scaleFor(x, cfg)             -> {scaled, x0, span, u0, uspan, factor, sentence}
 //   fromUnits / toUnits / hFromUnits / hToUnits (scale, value)
@@ -647,7 +648,12 @@ const AttnUserData = (function () {
     }
   }
 
-  return { parse, checkFile, readFile, decodeBytes: (bytes, cfg) => guarded(() => decodeBytes(bytes, rules(cfg))),
+  function checkSize(text, cfg) {
+    const big = tooBig(String(text), rules(cfg));
+    return big ? { error: big } : null;
+  }
+
+  return { parse, checkFile, checkSize, readFile, decodeBytes: (bytes, cfg) => guarded(() => decodeBytes(bytes, rules(cfg))),
            scaleFor, fromUnits, toUnits, hFromUnits, hToUnits, encodeFragment, decodeFragment, numberText, sizeText,
            fromArrays: (x, y, xName, yName, cfg) => guarded(() => fromArrays(x, y, xName, yName, rules(cfg))),
            columnNames, embedText, fromEmbedded };

@@ -75,6 +75,8 @@ def test_arrays_and_frames_become_data_and_reach_the_page(page):
     (([1], [2]), u.SAY.one_point),
     (([1, 2, float("inf")], [1, 2, 3]), "Point 3: \u201cInfinity\u201d in column \u201cx\u201d is not a finite number."),
     (([1, 2], [1, 2, 3]), "x has 2 values but y has 3; each point needs one of each."),
+    (([0.0, 5e-324, 0.0], [1, 2, 3]), u.SAY.x_too_close),                 # h would round to 0 in x's units
+    ((pd.Series([1e12, 1e12 + 0.5]), [1, 2]), u.SAY.x_too_close_for_size),
     ("x,y\n1,2\n", "data must be None, a pandas DataFrame or a pair (x, y) of sequences of numbers, got str"),
 ])
 def test_bad_data_are_refused_with_the_pages_sentence_and_the_data_stay(refusing_page, bad, sentence):

@@ -3,7 +3,9 @@
 The page reads the data with app/ui/userdata.js (held to app/userdata.py by test_userdata_parity.py); these tests
 drive the whole page: the box under "More controls", the dataset menu, the link, the learning section, the tour,
 against the numpy core on the same arrays, in the exported file.  The served page (`attention-explorable serve`,
-the page at /) is the same bytes: it is tested where its http address matters, the link's round trip.
+the page at /) is the same bytes under the server's headers at an http address: the link's round trip runs there,
+and one served page takes a paste (checked against the core), a dropped file and every bad input; the file of
+`export --data` is opened from a plain http server too.
 
 Run as a script, this module takes the README's screenshot (tests/browser/screenshots/screenshot-own-data.png)
 and measures paste-to-drawn times and link lengths:  .venv/bin/python -m tests.browser.test_own_data
@@ -27,9 +29,10 @@ from app.learning.view import H0
 from app.regression import text
 from app.regression.view import H_GRID
 from app.state import BANDWIDTH_LR_PRESETS
-from tests.browser.pageutil import (ROOT, block_outside, draw, model_element, model_prop, open_more_controls,
-                                    set_model_prop, shown_paragraphs, source_data, wait_ready, wait_settled,
-                                    wait_texts)
+from tests.browser.pageutil import (ROOT, block_outside, draw, free_port, model_element, model_prop,
+                                    open_more_controls, set_model_prop, shown_paragraphs, source_data, wait_ready,
+                                    wait_settled, wait_texts)
+from tests.core.test_userdata import LONG_HEAD, LONG_ROW_JS, long_row
 
 EXAMPLE = ROOT / "data" / "examples" / "temperatures.csv"
 YEAR_TEXT = EXAMPLE.read_text(encoding="utf-8")
@@ -48,16 +51,18 @@ def open_box(page):
       const r = v && v.shadow_el && v.shadow_el.querySelector('.own'); return !!(r && r.__attnWired); }""", timeout=SLOW)
 
 
-def put_text(page, data_text):
-    """Put text into the box as a paste does (the value, then an input event: Playwright's fill types it)."""
-    page.locator("textarea.own-text").evaluate("""(el, t) => { el.focus(); el.value = t;
-      el.dispatchEvent(new InputEvent('input', { bubbles: true, inputType: 'insertFromPaste' })); }""", data_text)
+def put_text(page, data_text, head="", times=1):
+    """Put text into the box as a paste does (the value, then an input event: Playwright's fill types it); the
+    text is head + data_text repeated ``times`` times, put together in the page (a long text costs nothing to send)."""
+    page.locator("textarea.own-text").evaluate("""(el, [head, t, k]) => { el.focus(); el.value = head + t.repeat(k);
+      el.dispatchEvent(new InputEvent('input', { bubbles: true, inputType: 'insertFromPaste' })); }""",
+                                               [head, data_text, times])
 
 
-def paste(page, data_text):
-    """Paste into the box and press "Use this data"."""
+def paste(page, data_text, head="", times=1):
+    """Paste into the box (as put_text puts it) and press "Use this data"."""
     open_box(page)
-    put_text(page, data_text)
+    put_text(page, data_text, head, times)
     page.locator("button.own-use").click()
 
 
@@ -87,15 +92,50 @@ def readouts(page):
     return {html.unescape(k): html.unescape(v) for k, v in rows}
 
 
-def drop_file(page, name, content: bytes, mime="text/csv", selector=".own"):
-    """Drop a file on an element, as a browser does (a DataTransfer holding a File; drop events cross the shadow
-    root, as a real drop's do)."""
-    page.locator(selector).first.evaluate("""(el, [name, bytes, mime]) => {
+def _drop(page, selector, fill_js, arg):
+    """Drop on an element what ``fill_js`` (a JavaScript function of a DataTransfer and ``arg``) puts into a
+    DataTransfer, as a browser does (drop events cross the shadow root, as a real drop's do)."""
+    page.locator(selector).first.evaluate(f"""(el, arg) => {{
       const dt = new DataTransfer();
-      dt.items.add(new File([new Uint8Array(bytes)], name, { type: mime }));
+      ({fill_js})(dt, arg);
       for (const type of ['dragenter', 'dragover', 'drop'])
-        el.dispatchEvent(new DragEvent(type, { dataTransfer: dt, bubbles: true, composed: true, cancelable: true }));
-    }""", [name, list(content), mime])
+        el.dispatchEvent(new DragEvent(type, {{ dataTransfer: dt, bubbles: true, composed: true, cancelable: true }}));
+    }}""", arg)
+
+
+def drop_file(page, name, content: bytes, mime="text/csv", selector=".own"):
+    """Drop a file of these bytes on an element."""
+    _drop(page, selector, "(dt, [name, bytes, mime]) => dt.items.add(new File([new Uint8Array(bytes)], name, { type: mime }))",
+          [name, list(content), mime])
+
+
+def drop_long_file(page, n, name="long.csv"):
+    """Drop a CSV file of n rows of tests/core/test_userdata.py's long_row, made in the page, on the box."""
+    _drop(page, ".own", f"""(dt, [name, head, n]) => {{ const row = {LONG_ROW_JS}, parts = [head];
+      for (let i = 0; i < n; i++) parts.push(row(i));
+      dt.items.add(new File(parts, name, {{ type: 'text/csv' }})); }}""", [name, LONG_HEAD, n])
+
+
+# 17 MB of text on three lines, made in the page (a box of millions of lines stalls Chromium's layout for minutes)
+BIG_TEXT = ["x,y\n1,2\n2,3\n", " ", 17_000_000 - 12]
+
+
+def paste_event(page, head, t, k):
+    """A paste of head + t repeated k times into the box, as the browser sends it (the text in the event)."""
+    open_box(page)
+    page.locator("textarea.own-text").evaluate("""(el, [head, t, k]) => { const dt = new DataTransfer();
+      dt.setData('text/plain', head + t.repeat(k)); el.focus();
+      el.dispatchEvent(new ClipboardEvent('paste', { clipboardData: dt, bubbles: true, cancelable: true })); }""",
+                                               [head, t, k])
+
+
+def drop_text(page, head, t, k):
+    """Text (not a file) dragged onto the box: head + t repeated k times."""
+    _drop(page, ".own", "(dt, [head, t, k]) => dt.setData('text/plain', head + t.repeat(k))", [head, t, k])
+
+
+def box_length(page):
+    return page.locator("textarea.own-text").evaluate("(el) => el.value.length")
 
 
 @pytest.fixture
@@ -517,66 +557,129 @@ def _sentence(data_text, **opts):
 
 BAD_TEXTS = [
     ("day,temp_c\n1,3.5\n2,warm\n3,4\n", "Line 3", "warm"),                 # a cell that is not a number
+    ("day,temp_c\n1,3.5\n\n2,4\n", "Line 3 is empty", None),                # an empty line between the rows
     ("day,temp_c\n", "header row (line 1)", None),                          # a header only
     ("day,temp_c\n1,3.5\n", "only one point", None),                        # a single point
+    ("day,temp_c\n1,3.5\n2,NaN\n3,4\n", "Line 3", "NaN"),                   # NaN
     ("day,temp_c\n1,3.5\n2,inf\n", "Line 3", "inf"),                        # infinite
     ("day,temp_c\n1,3.5\n2,1e308\n", "Line 3", "1e308"),                    # too large
     ("day,temp_c\n4,3.5\n4,1\n4,2\n", "Every x", "4"),                      # all x equal
+    ("day,temp_c\n0,3.5\n5e-324,1\n", "within a billionth", None),          # x too close together to scale
     ("", "nothing to read", None),
 ]
 NOTED_TEXTS = [   # accepted, and said
-    "day,temp_c\n1,3.5\n\n2,4\n\n3,5\n",                                    # empty lines
-    "day,temp_c\n1,3.5\n2,NaN\n3,5\n",                                      # NaN: a missing value, skipped
+    "day,temp_c\n1,3.5\n2,NA\n3,5\n\n\n",            # a missing value skipped; blank lines after the last row passed over
     "day,temp_c\n1,3.5\n1,4\n2,5\n",                                        # duplicated x, kept
     "day;temp_c\n1;3,5\n2;4,25\n3;5\n",                                     # semicolons and decimal commas
-    "x,y\n" + "".join(f"{i},{i % 7}\n" for i in range(100_000)),             # 100 000 rows, clamped
-]
+    'day,temp_c\n1,"3,5"\n2,"4,25"\n',                                      # decimal commas quoted between commas
+]   # (100 000 rows, cut to the page's 2000 with a notice: the file of bad_inputs_keep_the_data)
 
 
-def test_every_bad_input_says_one_sentence_and_keeps_the_data(watch, year_file):
-    page = open_year(watch, year_file)
+def expect_refused(page, sentence, before):
+    """The box says ``sentence`` and that the page keeps what it showed, and it does."""
+    page.wait_for_function("(s) => Bokeh.documents[0].get_model_by_name('own_data_status').text.includes(s)",
+                           arg=html.escape(sentence, quote=True))
+    assert status(page) == [sentence, "The page keeps showing what it showed before."]
+    assert shown_data(page) == before
+
+
+def bad_inputs_keep_the_data(page):
+    """Every bad input of the issue's list, on a page showing data: one sentence, and the data shown before stay;
+    the inputs taken with a notice are taken and said.  (Offline and served: the two tests below.)"""
     before = shown_data(page)
     for bad, where, value in BAD_TEXTS:
         paste(page, bad)
         sentence = _sentence(bad)
-        page.wait_for_function("(s) => Bokeh.documents[0].get_model_by_name('own_data_status').text.includes(s)",
-                               arg=html.escape(sentence, quote=True))
-        assert status(page) == [sentence, "The page keeps showing what it showed before."]
+        expect_refused(page, sentence, before)
         assert where in sentence and (value is None or f"\u201c{value}\u201d" in sentence)
-        assert shown_data(page) == before
+    # a 17 MB paste, and a 17 MB text dragged onto the box: refused from their size before the box takes them
+    big = u.SAY.text_too_big(17_000_000, u.MAX_INPUT_BYTES)
+    paste_event(page, *BIG_TEXT)
+    expect_refused(page, big, before)
+    assert box_length(page) < 100
     for noted in NOTED_TEXTS:
         paste(page, noted)
         d = u.parse_text(noted)
         wait_data(page, d.n)
         assert status(page)[1:] == list(d.notices) and d.notices
         assert shown_data(page)["xu"] == d.x.tolist()
-    # files: 50 MB refused before it is read, not text, a workbook, empty
-    open_box(page)
-    paste(page, YEAR_TEXT)
-    wait_data(page, 365)
+    before, in_box = shown_data(page), box_length(page)
+    drop_text(page, *BIG_TEXT)
+    expect_refused(page, big, before)
+    assert box_length(page) == in_box
+    # a file of 100 000 rows (6 MB) is read and cut to the page's 2000 points, and says so
+    drop_long_file(page, 100_000)
+    d = u.parse_text(LONG_HEAD + "".join(long_row(i) for i in range(100_000)))
+    wait_data(page, u.MAX_ROWS)
+    assert status(page) == ["Showing your 2000 points: temp_c against minute.", "Read long.csv.", *d.notices]
+    assert shown_data(page)["xu"] == d.x.tolist() and d.notices[-1].startswith("There are 100000 rows")
     before = shown_data(page)
     # a 50 MB file whose every reader records the call: refused from its size, never read
     page.evaluate("""() => { const calls = [];
       const f = new File([new Uint8Array(1)], 'huge.csv', { type: 'text/csv' });
-      Object.defineProperty(f, 'size', { value: 50 * 1024 * 1024 });
+      Object.defineProperty(f, 'size', { value: 50000000 });
       for (const k of ['text', 'arrayBuffer', 'stream', 'slice']) f[k] = () => { calls.push(k); throw new Error('read'); };
       window.__bigCalls = calls; window.__big = f; }""")
     page.locator(".own").first.evaluate("""(el) => { const dt = new DataTransfer();
       Object.defineProperty(dt, 'files', { value: [window.__big] });
       Object.defineProperty(dt, 'types', { value: ['Files'] });
       el.dispatchEvent(new DragEvent('drop', { dataTransfer: dt, bubbles: true, composed: true, cancelable: true })); }""")
-    sentence = "This file is 50 MB; the page reads files up to 5 MB."
-    page.wait_for_function("(s) => Bokeh.documents[0].get_model_by_name('own_data_status').text.includes(s)", arg=sentence)
+    expect_refused(page, "This file is 50 MB; the page reads files up to 16 MB.", before)
     assert page.evaluate("() => window.__bigCalls") == []
+    # not text, a workbook, empty
     for name, content, expected in [("data.csv", b"PK\x03\x04\x00\x00" + bytes(range(256)), u.SAY.binary),
                                     ("temps.xlsx", b"PK\x03\x04", u.SAY.workbook("temps.xlsx")),
                                     ("empty.csv", b"", u.SAY.file_empty)]:
         drop_file(page, name, content)
-        page.wait_for_function("(s) => Bokeh.documents[0].get_model_by_name('own_data_status').text.includes(s)",
-                               arg=html.escape(expected, quote=True))
-        assert status(page)[0] == expected
-    assert shown_data(page) == before
+        expect_refused(page, expected, before)
+
+
+def test_every_bad_input_says_one_sentence_and_keeps_the_data(watch, year_file):
+    page = open_year(watch, year_file)
+    bad_inputs_keep_the_data(page)
     assert watch.console_errors() == []
+
+
+@pytest.mark.parametrize("page_at", ["served"], indirect=True)
+def test_the_served_page_reads_pasted_and_dropped_data_as_the_core_and_refuses_bad_input(page_at):
+    """The served page (its headers, its http address) in one page: a paste checked against the core, a file
+    dropped, then every bad input (the offline file's tests above and below check each of these in detail)."""
+    page = page_at()
+    paste(page, YEAR_TEXT)
+    wait_data(page, 365)
+    assert shown_data(page)["xu"] == YEAR.x.tolist()
+    check_against_core(page)
+    week = "t;v\n" + "".join(f"{i};{i * 0.5:.1f}".replace(".", ",") + "\n" for i in range(7))
+    drop_file(page, "week.csv", week.encode())
+    wait_data(page, 7)
+    assert shown_data(page)["y"] == [i * 0.5 for i in range(7)]
+    assert status(page)[:2] == ["Showing your 7 points: v against t.", "Read week.csv."]
+    bad_inputs_keep_the_data(page)
+
+
+def test_the_export_with_data_served_over_http_opens_on_them(watch, year_file):
+    """The file of ``export --data`` put on a course's web server (any static server) opens on its data."""
+    import http.server
+    import threading
+    from functools import partial
+
+    handler = partial(http.server.SimpleHTTPRequestHandler, directory=str(year_file.parent))
+    handler.log_message = lambda *a: None
+    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", free_port()), handler)
+    threading.Thread(target=httpd.serve_forever, daemon=True).start()
+    base = f"http://127.0.0.1:{httpd.server_address[1]}/"
+    try:
+        page = watch.page
+        page.set_default_timeout(SLOW)
+        page.goto(base + year_file.name)
+        wait_ready(page, timeout=SLOW)
+        wait_data(page, 365)
+        assert shown_data(page)["xu"] == YEAR.x.tolist()
+        check_against_core(page)
+        assert watch.console_errors() == [] and watch.outside_requests([base, "data:", "blob:"]) == []
+    finally:
+        httpd.shutdown()
+        httpd.server_close()
 
 
 def test_nothing_from_the_data_is_markup(page_at):

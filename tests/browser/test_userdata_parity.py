@@ -17,7 +17,8 @@ import pytest
 
 from app import userdata as u
 from tests.browser.pageutil import ROOT
-from tests.core.test_userdata import CORPUS, EXAMPLE, FRAGMENTS_REFUSED, LONG_HEAD, REFUSED, long_row, random_text
+from tests.core.test_userdata import (CORPUS, EXAMPLE, FRAGMENTS_REFUSED, LONG_HEAD, LONG_ROW_JS, REFUSED, long_row,
+                                     random_text)
 
 HARNESS = r"""
 window.ud = (function (U) {
@@ -53,9 +54,8 @@ window.ud = (function (U) {
     }),
     // the rows of tests/core/test_userdata.py long_row, as a file of n rows, read and parsed
     longFile: async ([head, n]) => {
-      const rows = [head];
-      for (let i = 0; i < n; i++)
-        rows.push(`2024-01-01T00:00:00,${i + 1},${i * 37 % 401 - 200},${i % 97},WEATHER-STATION-NORTH-${i % 7}\r\n`);
+      const rows = [head], row = LONG_ROW;
+      for (let i = 0; i < n; i++) rows.push(row(i));
       const file = new File(rows, "long.csv", { type: "text/csv" }), text = await U.readFile(file, CFG);
       return { size: file.size, got: typeof text === "string" ? U.parse(text, {}, CFG) : text };
     },
@@ -74,7 +74,8 @@ def js(browser):
     page.on("pageerror", lambda e: errors.append(str(e)))
     page.set_content("<html><body></body></html>")
     source = (ROOT / "app" / "ui" / "userdata.js").read_text(encoding="utf-8")
-    page.add_script_tag(content=f"{source}\nconst CFG = {json.dumps(u.config())};\n{HARNESS}")
+    harness = HARNESS.replace("LONG_ROW", LONG_ROW_JS)
+    page.add_script_tag(content=f"{source}\nconst CFG = {json.dumps(u.config())};\n{harness}")
     assert page.evaluate("() => typeof window.ud") == "object", errors
 
     def run(name, cases=None):

@@ -484,8 +484,11 @@ LONG_HEAD = "time,minute,temp_c,rh,station\r\n"
 
 def long_row(i: int) -> str:
     """Row i of a sensor's log: a timestamp, a minute, a temperature, a humidity, the station (about 60 bytes;
-    tests/browser/test_userdata_parity.py writes the same rows in JavaScript)."""
+    LONG_ROW_JS writes the same rows in the browser tests' pages)."""
     return f"2024-01-01T00:00:00,{i + 1},{i * 37 % 401 - 200},{i % 97},WEATHER-STATION-NORTH-{i % 7}\r\n"
+
+
+LONG_ROW_JS = "(i) => `2024-01-01T00:00:00,${i + 1},${i * 37 % 401 - 200},${i % 97},WEATHER-STATION-NORTH-${i % 7}\\r\\n`"
 
 
 def test_a_file_of_100_000_rows_is_read_and_cut_to_the_pages_maximum(tmp_path):
