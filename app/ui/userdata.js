@@ -653,7 +653,8 @@ const AttnUserData = (function () {
     return big ? { error: big } : null;
   }
 
-  return { parse, checkFile, checkSize, readFile, decodeBytes: (bytes, cfg) => guarded(() => decodeBytes(bytes, rules(cfg))),
+  return { parse, checkFile, checkSize, readFile,
+           decodeBytes: (bytes, cfg) => guarded(() => decodeBytes(bytes, rules(cfg))),
            scaleFor, fromUnits, toUnits, hFromUnits, hToUnits, encodeFragment, decodeFragment, numberText, sizeText,
            fromArrays: (x, y, xName, yName, cfg) => guarded(() => fromArrays(x, y, xName, yName, rules(cfg))),
            columnNames, embedText, fromEmbedded };

@@ -105,8 +105,8 @@ def _drop(page, selector, fill_js, arg):
 
 def drop_file(page, name, content: bytes, mime="text/csv", selector=".own"):
     """Drop a file of these bytes on an element."""
-    _drop(page, selector, "(dt, [name, bytes, mime]) => dt.items.add(new File([new Uint8Array(bytes)], name, { type: mime }))",
-          [name, list(content), mime])
+    _drop(page, selector, """(dt, [name, bytes, mime]) =>
+      dt.items.add(new File([new Uint8Array(bytes)], name, { type: mime }))""", [name, list(content), mime])
 
 
 def drop_long_file(page, n, name="long.csv"):
@@ -568,7 +568,7 @@ BAD_TEXTS = [
     ("", "nothing to read", None),
 ]
 NOTED_TEXTS = [   # accepted, and said
-    "day,temp_c\n1,3.5\n2,NA\n3,5\n\n\n",            # a missing value skipped; blank lines after the last row passed over
+    "day,temp_c\n1,3.5\n2,NA\n3,5\n\n\n",              # a missing value, skipped; the blank lines after the rows: not data
     "day,temp_c\n1,3.5\n1,4\n2,5\n",                                        # duplicated x, kept
     "day;temp_c\n1;3,5\n2;4,25\n3;5\n",                                     # semicolons and decimal commas
     'day,temp_c\n1,"3,5"\n2,"4,25"\n',                                      # decimal commas quoted between commas
