@@ -217,7 +217,8 @@ const SentenceExplorable = (function (M, X, W) {
     const wc = new Float64Array(n * n);   // the image's cells: row i from y = i - 1/2 (the y axis runs down)
     const labels = { x: [], y: [], label: [], tc: [] };   // the numbers, only when the cells are big enough
     const sums = { x: [], y: [], sum: [], text: [] };
-    const showNumbers = c.cell >= 34;
+    // (a cell prints its weight when the number fits it at the text's size: 13 px, 20 px projected)
+    const showNumbers = c.cell >= c.cfg.geometry.numbers_cell[c.present ? 1 : 0];
     for (let i = 0; i < n; i++) {
       let s = 0;
       for (let j = 0; j < n; j++) {
@@ -346,15 +347,6 @@ const SentenceExplorable = (function (M, X, W) {
     put(c, a.cost_now, { n: [n], scores: [n * n], label: [`this sentence\nn = ${n}, ${n * n} scores`] });
   }
 
-  // Titles, axes, legends and HTML text follow the page's theme (app/ui/theme.js, applied by the section
-  // that owns the presentation toggle); here only the text drawn inside this section's plots.
-  function applyPresent(a, c) {
-    const big = c.present, s = c.cfg.theme.sizes[big ? "present" : "normal"];
-    for (const fig of [a.heat, a.sense_fig])   // the numbers in the cells, the row sums, the words' labels
-      for (const r of fig.renderers)
-        if (r.glyph && r.glyph.type === "Text" && r.glyph.text_font_size !== s.glyph) r.glyph.text_font_size = s.glyph;
-  }
-
   function redrawSelection(a, c) { drawRow(a, c); drawSense(a, c); scheduleUrl(a, c); }
   function redrawHead(a, c) { drawMatrix(a, c); redrawSelection(a, c); }
   function redrawAll(a, c) {
@@ -477,7 +469,6 @@ const SentenceExplorable = (function (M, X, W) {
     }
     loadSentence(a, c, plain, "initial");
     setWidget(a.w_input, "value", plain.text);   // the box shows the sentence on the page
-    applyPresent(a, c);
     c.ready = true;
     redrawAll(a, c);
     c.urlArmed = true;
@@ -541,8 +532,7 @@ const SentenceExplorable = (function (M, X, W) {
     }
     if (name === "present") {
       if (ev.present === c.present) return;
-      c.present = ev.present;
-      applyPresent(a, c);
+      c.present = ev.present;   // (every canvas text's size follows the page's theme: app/ui/theme.js)
       geometry(a, c);
       return redrawHead(a, c);
     }

@@ -233,7 +233,7 @@ GEOMETRY = {
     "room": 440,                 # px the cells fill on a wide screen ...
     "room_margin": 150,          # ... and at most the screen's width minus this on a narrow one
     "cell_range": (20, 56),      # px per cell: never under 20 (a long sentence scrolls instead), never over 56
-    "sums_px": (38, 50),         # room for the row sums, right of the cells
+    "sums_px": (38, 62),         # px for the row sums right of the cells: "1.000" is 2.9 em (37 px, 57 projected)
     "sums_pad": 0.15,            # cells
     "char_px": (7, 10),          # px per character of a word's label
     "labels_px": (150, 230),     # the box around the matrix: labels and colour bar
@@ -244,6 +244,9 @@ GEOMETRY = {
     "label_pad": 4,              # px: a label turns vertical when it is wider than its cell minus this
     "bars_px": 300,              # px: the bar chart's width, for its labels
     "height_margin": (300, 420), # px of the screen's height kept for the knobs and the labels around the cells
+    # px: a cell prints its weight only when it is at least this big: "0.00" is 2.2 em wide in the page's font,
+    # 29 px at the text glyphs' 13 px and 45 px at their 20 px projected (app/ui/theme.py present_text_size)
+    "numbers_cell": (34, 52),
 }
 
 

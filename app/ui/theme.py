@@ -33,8 +33,9 @@ SIZES = {
     "normal": {"card": "16px", "page": "16px", "widget": "15px", "title": "16px", "axis_label": "15px", "tick": "14px",
                "legend": "14px", "glyph": "13px", "small": "14px", "max_width": "1200px"},
     "present": {"card": "28px", "page": "24px", "widget": "22px", "title": "24px", "axis_label": "22px", "tick": "20px",
-                "legend": "22px", "glyph": "18px", "small": "22px", "max_width": "1800px"},
+                "legend": "22px", "glyph": "20px", "small": "22px", "max_width": "1800px"},
 }
+# ("glyph": words drawn inside a plot, Text glyphs; projected they are present_text_size of the normal size)
 
 # The figures that share the query's x axis keep their frames at the same screen x: the same borders,
 # wide enough for the widest axis among them (the entropy plot's right axis of effective points).

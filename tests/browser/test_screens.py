@@ -67,8 +67,10 @@ FONT_CASES = LAPTOP_CASES + cases([LAPTOP], ("served",))  # the page's fonts und
 HTML_MIN = {"phone": {"body": 14, "label": 14}, "laptop": {"body": 16, "label": 14},
             "projector": {"body": 22, "label": 22}}
 SUB_SHRINK = 0.75
-# Canvas: titles, axis labels, legends, colour bars; tick labels have their own minimum.
+# Canvas: titles, axis labels, legends, colour bar titles; tick labels, colour bar labels and the words drawn in a
+# plot (text glyphs, labels) have their own minimum: every canvas text is at least 20 px on a projector.
 CANVAS_MIN = {"phone": (14, 12), "laptop": (14, 12), "projector": (20, 20)}
+SMALL_CANVAS_TEXT = ("tick labels", "colour bar labels", "text glyph", "label", "label set")
 PX_TOL = 0.5          # rounding of boxes
 GLYPH_TOL = 1.0       # a text's measured width includes its first and last glyphs' side bearings (no ink)
 SHARED_X_TOL = 1.0    # issue 12: x = 3 at the same screen x within 1 px
@@ -77,6 +79,69 @@ SLIDER_TOL = 4.0      # the slider track's ends against the main plot's frame
 
 def kind(screen):
     return "projector" if screen.present else ("phone" if screen.phone else "laptop")
+
+
+# Every text a plot draws on its canvas, read from its renderers' views (what they paint with, value specs and
+# data columns resolved): (pv, kids) => [{what, text, size (px), font, ...}], kids being the plot's renderer views.
+# Titles, tick labels, axis labels, colour bars, legends (and their titles), Label and LabelSet annotations, and
+# the words of Text glyphs (each one with its box in canvas px, from the glyph's own rect_i, its data x and y
+# and its source's name).  A text the list does not know comes back as "unknown", so a test that reads it sees
+# a new kind of text instead of skipping it.
+CANVAS_TEXTS_JS = r"""(pv, kids) => {
+  const out = [];
+  const px = (font) => { const m = /(\d*\.?\d+)(px|pt|em|rem)\b/.exec(font || '');
+    if (!m) return NaN; const n = parseFloat(m[1]); return m[2] === 'px' ? n : m[2] === 'pt' ? n * 4 / 3 : n * 16; };
+  const str = (t) => t == null ? '' : typeof t === 'string' ? t : (t.text !== undefined ? String(t.text) : String(t));
+  const put = (what, visual, text, i, extra) => {
+    const font = i === undefined ? visual.font_value() : visual.font_value(i);
+    out.push(Object.assign({what, text: String(text).slice(0, 40), size: px(font), font}, extra || {}));
+  };
+  const box = (r) => { const xs = [r.p0.x, r.p1.x, r.p2.x, r.p3.x], ys = [r.p0.y, r.p1.y, r.p2.y, r.p3.y];
+    return [Math.min(...xs), Math.min(...ys), Math.max(...xs), Math.max(...ys)]; };
+  const texty = (vis) => Object.entries(vis || {}).filter(([, x]) => x && typeof x.font_value === 'function');
+  for (const v of kids) {
+    const m = v.model, vis = v.visuals || {}, t = m.type;
+    if (m.visible === false) continue;
+    if (t === 'Title') { if (str(m.text)) put('title', vis.text, str(m.text)); continue; }
+    if (/Axis$/.test(t) && t !== 'CategoricalAxis') {
+      const coords = v.tick_coords.major[v.dimension];
+      const labels = coords.length ? v.compute_labels(coords).items.map((l) => str(l.text)).filter(Boolean) : [];
+      if (labels.length) put('tick labels', vis.major_label_text, labels.join(' '));
+      if (str(m.axis_label)) put('axis label', vis.axis_label_text, str(m.axis_label));
+      continue;
+    }
+    if (t === 'ColorBar') {
+      put('colour bar labels', vis.major_label_text, 'colour bar');
+      if (str(m.title)) put('colour bar title', vis.title_text, str(m.title));
+      continue;
+    }
+    if (t === 'Legend') {
+      if ((m.items || []).length) put('legend', vis.label_text, `${m.items.length} items`);
+      if (str(m.title)) put('legend title', vis.title_text, str(m.title));
+      continue;
+    }
+    if (t === 'Label') { if (str(m.text)) put('label', vis.text, str(m.text)); continue; }
+    if (t === 'LabelSet') {
+      const text = v.text || [], at = (i) => str(text.get ? text.get(i) : text[i]);
+      for (let i = 0; i < text.length; i++) if (at(i)) put('label set', vis.text, at(i), i);
+      continue;
+    }
+    const g = v.glyph;
+    if (t === 'GlyphRenderer' && g && g.model.type === 'Text') {
+      for (let i = 0; i < g.data_size; i++) {
+        const l = g.labels && g.labels[i];
+        if (!l || !str(l.text)) continue;
+        const b = box(g.rect_i(i));
+        if (!b.every(isFinite)) continue;
+        put('text glyph', g.visuals.text, str(l.text), i, {box: b, x: g.x[i], y: g.y[i], source: m.data_source.name});
+      }
+      continue;
+    }
+    for (const [name] of [...texty(vis), ...texty(g && g.visuals)])
+      out.push({what: 'unknown', text: `${t} ${name}`, size: NaN});
+  }
+  return out;
+}"""
 
 
 GATHER_JS = r"""
@@ -158,12 +223,11 @@ async (args) => {
   walk(document.body);
   rep.texts = texts;
 
-  // -- canvas text: every plot's title, axes and legends, from the models and their views
+  // -- canvas text: every plot's titles, axes, colour bars, legends and the words drawn in it (canvasTexts)
   const ctx = document.createElement('canvas').getContext('2d');
   const measure = (font, text) => { ctx.font = font;
     return Math.max(...String(text).split('\n').map((line) => ctx.measureText(line).width)); };
-  const px = (s) => { if (typeof s !== 'string') s = s && s.value; const n = parseFloat(s);
-    return /pt$/.test(s) ? n * 4 / 3 : /em$/.test(s) ? n * 16 : n; };
+  const canvasTexts = (CANVAS_TEXTS);
   rep.plots = [];
   for (const pv of views.filter((v) => v.model.type === 'Figure' || v.model.type === 'Plot' || v.model.type === 'GMapPlot')) {
     const m = pv.model, r = pv.el.getBoundingClientRect();
@@ -172,6 +236,7 @@ async (args) => {
                   canvas_height: pv.bbox.height, frame: {left: pv.frame.bbox.left, right: pv.frame.bbox.right,
                   top: pv.frame.bbox.top, bottom: pv.frame.bbox.bottom}, sizes: [], titles: [], axis_labels: [], legends: []};
     const kids = views.filter((v) => v.parent === pv);
+    plot.sizes = canvasTexts(pv, kids).map((t) => ({what: t.what, size: t.size, text: t.text}));
     for (const tv of kids.filter((v) => v.model.type === 'Title')) {
       const t = tv.model; if (!t.text || t.visible === false) continue;
       const font = tv.visuals.text.font_value(), w = measure(font, t.text), bb = tv.bbox;
@@ -180,14 +245,11 @@ async (args) => {
       else if (t.align === 'right') avail = bb.x1;
       else avail = pv.bbox.width - bb.x0 - (t.offset || 0);
       plot.titles.push({text: t.text, font, width: Math.round(w), avail: Math.round(avail), x0: bb.x0});
-      plot.sizes.push({what: 'title', size: px(t.text_font_size), text: t.text.slice(0, 40)});
     }
     for (const av of kids.filter((v) => /Axis$/.test(v.model.type))) {
       const a = av.model; if (a.visible === false) continue;
       const side = av.panel ? av.panel.side : av.position;
-      plot.sizes.push({what: 'tick labels', size: px(a.major_label_text_font_size), text: a.axis_label || side});
       if (a.axis_label) {
-        plot.sizes.push({what: 'axis label', size: px(a.axis_label_text_font_size), text: a.axis_label});
         const font = av.visuals.axis_label_text.font_value(), w = measure(font, a.axis_label);
         const vertical = side === 'left' || side === 'right';
         const length = vertical ? av.bbox.height : av.bbox.width;
@@ -198,14 +260,8 @@ async (args) => {
                                room: Math.round(vertical ? pv.bbox.height : pv.bbox.width)});
       }
     }
-    for (const cv of kids.filter((v) => v.model.type === 'ColorBar')) {
-      const c = cv.model; if (c.visible === false) continue;
-      plot.sizes.push({what: 'colour bar labels', size: px(c.major_label_text_font_size), text: c.title || 'colour bar'});
-      if (c.title) plot.sizes.push({what: 'colour bar title', size: px(c.title_text_font_size), text: c.title});
-    }
     for (const lv of kids.filter((v) => v.model.type === 'Legend')) {
       const l = lv.model; if (l.visible === false) continue;
-      plot.sizes.push({what: 'legend', size: px(l.label_text_font_size), text: (l.items || []).length + ' items'});
       const bb = lv.bbox;
       if (bb) plot.legends.push({left: Math.round(bb.x0), right: Math.round(bb.x1), top: Math.round(bb.y0),
                                  bottom: Math.round(bb.y1)});
@@ -238,7 +294,7 @@ async (args) => {
   rep.all_drawn = AttnPage.allDrawn();
   return rep;
 }
-""".replace("ALL_VIEWS", ALL_VIEWS_JS)
+""".replace("ALL_VIEWS", ALL_VIEWS_JS).replace("CANVAS_TEXTS", CANVAS_TEXTS_JS)
 
 SECTIONS_READY_JS = """() => { const d = Bokeh.documents[0], m = (n) => d.get_model_by_name(n);
   const s = m('sentence_readouts'), l = m('learn_bw_readout');
@@ -388,12 +444,13 @@ def test_canvas_text_is_large_enough(screen):
         if not p["shown"]:
             continue
         for s in p["sizes"]:
-            want = ticks if s["what"] in ("tick labels", "colour bar labels") else least
+            want = ticks if s["what"] in SMALL_CANVAS_TEXT else least
             if not (s["size"] * zoom >= want - 0.01):
                 small.append((p["name"], s["what"], s["text"], round(s["size"] * zoom, 2), want))
     zoomed = f" (page zoomed out to {zoom:.2f})" if zoom < 1 else ""
     assert not small, (f"{screen.where()}{zoomed}: canvas text below the minimum (titles, axis labels, legends"
-                       f" {least} px, ticks {ticks} px); (plot, what, text, px, min):" + fmt(small, 40))
+                       f" {least} px, ticks and words in plots {ticks} px); (plot, what, text, px, min):"
+                       + fmt(small, 40))
 
 
 @pytest.mark.parametrize("screen", ALL_CASES, indirect=True)
