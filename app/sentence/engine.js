@@ -141,10 +141,12 @@ const SentenceExplorable = (function (M, X, W) {
       for (const [x, y] of pts) { x0 = Math.min(x0, x); x1 = Math.max(x1, x); y0 = Math.min(y0, y); y1 = Math.max(y1, y); }
     };
     c.valueXY.forEach(take); c.outXY.forEach(take); take(c.combXY);
-    const span = Math.max(x1 - x0, y1 - y0);
+    const span = Math.max(x1 - x0, y1 - y0), M = c.cfg.sense_label.margin;
     c.senseSpan = span;
-    putRange(c, a.sense_fig.x_range, x0 - 0.12 * span, x1 + 0.3 * span);   // (with its data: flush)
-    putRange(c, a.sense_fig.y_range, y0 - 0.12 * span, y1 + 0.15 * span);
+    // room to the right for the words' labels, and above and below every dot for the output's label
+    c.senseX = [x0 - 0.12 * span, x1 + 0.3 * span];
+    putRange(c, a.sense_fig.x_range, c.senseX[0], c.senseX[1]);   // (with its data: flush)
+    putRange(c, a.sense_fig.y_range, y0 - M * span, y1 + M * span);
   }
 
   // ---- sizes ---------------------------------------------------------------------------
@@ -338,8 +340,19 @@ const SentenceExplorable = (function (M, X, W) {
       ar.tok.push(toks[j]);
     }
     put(c, a.sense_arrows, ar);
-    put(c, a.sense_output, { x: [out[0]], y: [out[1]], label: [`${toks[i]} (output)`] });
+    put(c, a.sense_output, outputLabel(c, out, cb, `${toks[i]} (output)`));
     put(c, a.sense_combined, { x: [cb[0]], y: [cb[1]], label: [toks[i]] });
+  }
+
+  // The selected word's output and its label: the label sits above or below the dot, on the side away from the
+  // purple diamond (all heads combined), so neither marker covers it whatever the sentence, and it leans
+  // toward the wider part of the plot, so it stays inside the frame (the y range keeps room for it: senseRange).
+  function outputLabel(c, out, cb, label) {
+    const L = c.cfg.sense_label, f = (out[0] - c.senseX[0]) / (c.senseX[1] - c.senseX[0]);
+    const below = cb[1] >= out[1];   // the diamond above the dot, or level with it
+    const align = f < 1 / 3 ? "left" : f > 2 / 3 ? "right" : "center";
+    return { x: [out[0]], y: [out[1]], label: [label], align: [align], baseline: [below ? "top" : "bottom"],
+             dx: [align === "left" ? -L.lean : align === "right" ? L.lean : 0], dy: [below ? L.gap : -L.gap] };
   }
 
   function drawCost(a, c) {

@@ -220,6 +220,10 @@ def measured_timings() -> tuple[tuple[tuple[int, float], ...], str]:
 # --------------------------------------------------------------------------- sizes
 
 MINI_SIZE = 170   # px: each head's small matrix, whatever the sentence's length
+# The selected word's output label in the sense plot (engine.js outputLabel): ``gap`` px above or below its dot
+# (more than the dot's and the diamond's half height, 9 px, so neither marker covers it), leaning ``lean`` px
+# past the dot's centre; the y range keeps ``margin`` times the points' span above and below them for it.
+SENSE_LABEL = {"gap": 12, "lean": 8, "margin": 0.2}
 
 
 def _js_round(x: float) -> int:
@@ -437,7 +441,9 @@ class SentenceSection:
         first = attention.analyze_sentence(self.raw, temperature=self.temperature, causal=self.causal)
         ox, oy = (float(v) for v in first.output_xy[self.head][self.token])
         cx, cy = (float(v) for v in first.combined_xy[self.token])
-        s["sense_output"] = ColumnDataSource({"x": [ox], "y": [oy], "label": [""]}, name="sense_output")
+        s["sense_output"] = ColumnDataSource({"x": [ox], "y": [oy], "label": [""], "align": ["center"],
+                                              "baseline": ["top"], "dx": [0], "dy": [SENSE_LABEL["gap"]]},
+                                             name="sense_output")
         s["sense_combined"] = ColumnDataSource({"x": [cx], "y": [cy], "label": [""]}, name="sense_combined")
         self.ticker = FixedTicker(ticks=list(range(self.n)))
         self.fmt = _tick_formatter(s["tokens_src"])
@@ -517,8 +523,11 @@ class SentenceSection:
                  text_color="#333")
         fig.scatter("x", "y", source=s["sense_output"], size=16, fill_color=VERMILLION, line_color="white",
                     line_width=2, legend_label="output of the selected word")
-        fig.text("x", "y", text="label", source=s["sense_output"], x_offset=-8, y_offset=-12, text_align="right",
-                 text_font_size=glyph, text_color=VERMILLION, text_font_style="bold")
+        # above or below the dot, away from the diamond (engine.js outputLabel), and drawn over every marker and
+        # arrow, on a light box
+        fig.text("x", "y", text="label", source=s["sense_output"], x_offset="dx", y_offset="dy", text_align="align",
+                 text_baseline="baseline", text_font_size=glyph, text_color=VERMILLION, text_font_style="bold",
+                 background_fill_color="white", background_fill_alpha=0.8, padding=2, level="overlay")
         fig.scatter("x", "y", source=s["sense_combined"], marker="diamond", size=17, fill_color=PURPLE,
                     line_color="white", line_width=1.5, legend_label="all heads combined (W\u2092)")
         legend = theme.style_legend(fig.legend[0])
@@ -657,6 +666,7 @@ class SentenceSection:
                         "too_long": TOO_LONG.format(max=spec["sentence"]["max"])},
             "notices": self.notices, "tokenize_note": TOKENIZE_NOTE, "theme": theme.js_config(),
             "url_rules": url_rules(), "colors": {"row": BLUE, "selected": VERMILLION}, "geometry": GEOMETRY,
+            "sense_label": SENSE_LABEL,
         }
 
     def engine(self, f: dict, w: dict, divs: dict):

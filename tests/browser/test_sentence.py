@@ -10,6 +10,7 @@ outside it refused.
 
 from __future__ import annotations
 
+import math
 from io import BytesIO
 from urllib.parse import quote
 
@@ -544,3 +545,91 @@ def model_element_text(page, name):
     """The text a model's rendered element shows (Bokeh draws into shadow DOM)."""
     return page.evaluate("""(n) => { const m = Bokeh.documents[0].get_model_by_name(n);
       const v = Bokeh.index.find_one(m); return (v.shadow_el || v.el).textContent; }""", name)
+
+
+# --------------------------------------------------------------------------- what shows on a phone and a laptop
+
+def open_screen(browser, static_file, width, height=800, query=""):
+    """The offline file at ``width`` px (a phone under 600 px: touch, 2x pixels), the sentence section drawn."""
+    phone = dict(is_mobile=True, has_touch=True, device_scale_factor=2) if width < 600 else {}
+    ctx = browser.new_context(viewport={"width": width, "height": height}, **phone)
+    page = ctx.new_page()
+    page.set_default_timeout(30000)
+    block_outside(page)
+    page.goto(static_file.as_uri() + query)
+    wait_section(page)
+    return ctx, page
+
+
+def select_word(page, token):
+    """Pick a word in the "query word (row)" list, as a student does, and wait until the section has followed."""
+    word = source_data(page, "sentence_tokens")["tok"][token]
+    element(page, "token_select", "input_el").select_option(label=f"{token}: {word}")
+    wait_model(page, "token_select", "value", str(token))
+    page.wait_for_function("""(w) => Bokeh.documents[0].get_model_by_name('sense_output').data.label[0] === w
+      && !(globalThis.__attnTextsPending > 0)""", arg=f"{word} (output)")
+
+
+# The sense plot's markers and the output's label as painted (canvas px), once every glyph shows its source's
+# current data: the label's box (the Text glyph's own rect_i), the output's dot and the diamond (all heads
+# combined) as squares of their size plus their outline, and the frame.
+SENSE_BOXES_JS = """() => { const d = Bokeh.documents[0], pv = Bokeh.index.find_one(d.get_model_by_name('sense_plot'));
+  if (!pv) return null;
+  const f = pv.frame, views = [...pv.renderer_views.values()];
+  const find = (src, type) => views.find((v) => v.glyph && v.glyph.model.type === type
+    && v.model.data_source && v.model.data_source.name === src);
+  const text = find('sense_output', 'Text'), dot = find('sense_output', 'Scatter');
+  const diamond = find('sense_combined', 'Scatter');
+  const current = (v) => { const s = v.model.data_source.data;
+    return v.glyph.data_size === 1 && Math.abs(v.glyph.sx[0] - f.x_scale.compute(s.x[0])) < 0.01
+      && Math.abs(v.glyph.sy[0] - f.y_scale.compute(s.y[0])) < 0.01; };
+  if (![text, dot, diamond].every(current) || text.glyph.labels[0].text !== text.model.data_source.data.label[0])
+    return null;
+  const marker = (v) => { const g = v.glyph, h = g.size.get(0) / 2 + g.visuals.line.line_width.get(0) / 2;
+    return [g.sx[0] - h, g.sy[0] - h, g.sx[0] + h, g.sy[0] + h]; };
+  const r = text.glyph.rect_i(0), xs = [r.p0.x, r.p1.x, r.p2.x, r.p3.x], ys = [r.p0.y, r.p1.y, r.p2.y, r.p3.y];
+  return { label: [Math.min(...xs), Math.min(...ys), Math.max(...xs), Math.max(...ys)], text: text.glyph.labels[0].text,
+           dot: marker(dot), diamond: marker(diamond),
+           frame: [f.bbox.left, f.bbox.top, f.bbox.right, f.bbox.bottom] }; }"""
+
+
+def px(box):
+    return [round(v, 1) for v in box]
+
+
+def overlap(a, b):
+    """Whether two boxes [x0, y0, x1, y1] share more than an edge."""
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+
+@pytest.mark.parametrize("width", [1366, 390])
+def test_the_output_label_is_clear_of_both_markers(browser, static_file, width):
+    """Item 7 of issue 23: the purple diamond (all heads combined) covered "bank (output)".  For every word of every
+    example sentence, the label of the word's output lies inside the plot's frame and overlaps neither the output's
+    dot nor the diamond, in screen pixels."""
+    ctx, page = open_screen(browser, static_file, width)
+    bad, seen = [], 0
+    try:
+        element(page, "sense_plot", "el").scroll_into_view_if_needed()
+        for sentence in dict.fromkeys(["the bank by the river", *PRESETS]):
+            type_sentence(page, sentence)
+            tokens = attention.tokenize(sentence)
+            wait_tokens(page, tokens)
+            for i in range(len(tokens)):
+                if i != int(model_prop(page, "token_select", "value")):
+                    select_word(page, i)
+                page.wait_for_function(SENSE_BOXES_JS)
+                g = page.evaluate(SENSE_BOXES_JS)
+                assert all(math.isfinite(v) for k in ("label", "dot", "diamond") for v in g[k]), g
+                seen += 1
+                lb, fr = g["label"], g["frame"]
+                inside = fr[0] - 0.5 <= lb[0] and lb[2] <= fr[2] + 0.5 and fr[1] - 0.5 <= lb[1] and lb[3] <= fr[3] + 0.5
+                for what, hit in (("the diamond", overlap(lb, g["diamond"])), ("its dot", overlap(lb, g["dot"])),
+                                  ("the frame's edge", not inside)):
+                    if hit:
+                        bad.append(f"{sentence!r}, word {i}: {g['text']!r} at {px(lb)} meets {what} (diamond "
+                                   f"{px(g['diamond'])}, dot {px(g['dot'])}, frame {px(fr)})")
+    finally:
+        ctx.close()
+    assert seen >= 40
+    assert not bad, f"at {width} px wide:\n  " + "\n  ".join(bad[:30])
