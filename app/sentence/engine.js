@@ -357,7 +357,8 @@ const SentenceExplorable = (function (M, X, W) {
 
   function drawCost(a, c) {
     const n = c.n;
-    put(c, a.cost_now, { n: [n], scores: [n * n], label: [`this sentence\nn = ${n}, ${n * n} scores`] });
+    // three short lines: the label fits right of its dot in the narrowest cost plot (180 px: a phone)
+    put(c, a.cost_now, { n: [n], scores: [n * n], label: [`this sentence\nn = ${n}\n${n * n} scores`] });
   }
 
   function redrawSelection(a, c) { drawRow(a, c); drawSense(a, c); scheduleUrl(a, c); }

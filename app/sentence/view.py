@@ -26,8 +26,8 @@ from pathlib import Path
 import numpy as np
 from bokeh.layouts import column, row
 from bokeh.models import (Arrow, Checkbox, ColorBar, ColumnDataSource, CustomJS, CustomJSTickFormatter,
-                          Div, FixedTicker, HoverTool, InlineStyleSheet, LinearColorMapper, LogAxis, LogScale,
-                          RadioButtonGroup, Range1d, Select, Slider, Slope, TextInput, VeeHead)
+                          CustomLabelingPolicy, Div, FixedTicker, HoverTool, InlineStyleSheet, LinearColorMapper,
+                          LogAxis, LogScale, RadioButtonGroup, Range1d, Select, Slider, Slope, TextInput, VeeHead)
 from bokeh.plotting import figure
 
 import attention
@@ -328,6 +328,24 @@ while (v >= 1000 && i < u.length - 1) { v /= 1000; i++; }
 return (v >= 10 ? v.toFixed(0) : v.toPrecision(2).replace(/\\.0$/, "")) + " " + u[i];""")
 
 
+# An axis whose tick labels would come closer than ``gap`` px leaves out every second one (or every third, ...),
+# counted from the first, so a log axis keeps its labels at even steps on a narrow plot (the cost plot's
+# "10 k" and "100 k" touch at 360 px); BokehJS asks at every paint, with the labels' boxes at the plot's width.
+EVEN_LABELS_JS = """
+const all = [...indices];
+for (let step = 1; step < all.length; step++) {
+  const keep = all.filter((_, k) => k % step === 0);
+  if (keep.every((i, k) => k === 0 || distance(keep[k - 1], i) >= gap)) return keep;
+}
+return all.slice(0, 1);
+"""
+LABEL_GAP_PX = 6
+
+
+def _even_labels():
+    return CustomLabelingPolicy(code=EVEN_LABELS_JS, args={"gap": LABEL_GAP_PX})
+
+
 def _count_formatter():
     return CustomJSTickFormatter(code="""
 const short = (v) => String(Number(v.toPrecision(3)));
@@ -568,7 +586,8 @@ class SentenceSection:
         fig.scatter("n", "scores", source=cost_src, size=5, color=BLUE)
         fig.scatter("n", "scores", source=self.src["cost_now"], size=13, fill_color=VERMILLION, line_color="white")
         fig.text("n", "scores", text="label", source=self.src["cost_now"], x_offset=10, y_offset=4,
-                 text_font_size=theme.SIZES["normal"]["glyph"], text_color=VERMILLION)
+                 text_font_size=theme.SIZES["normal"]["glyph"], text_color=VERMILLION,
+                 background_fill_color="white", background_fill_alpha=0.8)   # over the curve, legible
         fig.xaxis.axis_label = "length n (words)"
         fig.yaxis.axis_label = "scores n\u00b2"
         fig.yaxis.formatter = _count_formatter()
@@ -579,6 +598,8 @@ class SentenceSection:
         fig.extra_y_scales = {"mem": LogScale()}
         fig.add_layout(LogAxis(y_range_name="mem", axis_label="memory", formatter=_bytes_formatter()), "right")
         theme.style_figure(fig)   # again, for the axis just added
+        for ax in fig.axis:
+            ax.major_label_policy = _even_labels()
         fig.add_tools(HoverTool(renderers=[fig.renderers[1]], tooltips=[("n", "@n"), ("scores", "@scores{0,0}")]))
         return fig
 
@@ -613,6 +634,8 @@ class SentenceSection:
         fig.xaxis.formatter = CustomJSTickFormatter(code="return String(tick);")
         fig.yaxis.axis_label = "milliseconds"
         fig.yaxis.formatter = CustomJSTickFormatter(code="return String(Number(tick.toPrecision(3)));")
+        for ax in fig.axis:
+            ax.major_label_policy = _even_labels()
         return fig, note
 
     # -- controls and texts ----------------------------------------------------------------------------
@@ -734,7 +757,8 @@ class SentenceSection:
                        row(*[column(g, d) for g, d in zip(self.mini_figs, self.head_divs)],
                            sizing_mode="stretch_width", styles={"flex-wrap": "wrap", "gap": "8px 20px"}),
                        sizing_mode="stretch_width", name="heads_box")
-        f["cost"].styles = {"flex": "1 1 300px"}
+        # the cost plot takes a row of its own below 670 px: beside the timings it would leave its frame 130 px
+        f["cost"].styles = {"flex": "1 1 360px"}
         timing_box = column(f["timing"], prose(f'<p class="small">{text.escape(timing_note)}</p>', name="timing_note"),
                             sizing_mode="stretch_width", styles={"flex": "1 1 280px"})
         cost = column(prose(COST), row(f["cost"], timing_box, sizing_mode="stretch_width", styles=wrap),

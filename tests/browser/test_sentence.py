@@ -633,3 +633,109 @@ def test_the_output_label_is_clear_of_both_markers(browser, static_file, width):
         ctx.close()
     assert seen >= 40
     assert not bad, f"at {width} px wide:\n  " + "\n  ".join(bad[:30])
+
+
+# The tick labels an axis view paints (canvas px), caught in a repaint of the whole plot: its labels' own boxes, after
+# the axis's labelling policy chose which to draw and moved the end ones inside the canvas.
+DRAWN_TICK_LABELS_JS = """async (name) => {
+  const pv = Bokeh.index.find_one(Bokeh.documents[0].get_model_by_name(name));
+  const axes = [...pv.renderer_views.values()].filter((v) => /Axis$/.test(v.model.type) && v.model.visible);
+  const drawn = new Map(), frame = () => new Promise((r) => requestAnimationFrame(() => r()));
+  for (const av of axes) {
+    av._draw_oriented_labels = function (ctx, labels, ...rest) {
+      const boxes = [];
+      for (const l of labels.items) {
+        const paint = l.paint;
+        l.paint = function (c) {
+          const b = this.bbox();
+          boxes.push({text: this.text, box: [b.left, b.top, b.right, b.bottom]});
+          return paint.call(this, c);
+        };
+      }
+      drawn.set(av, boxes);
+      return Object.getPrototypeOf(av)._draw_oriented_labels.call(this, ctx, labels, ...rest);
+    };
+  }
+  pv.request_paint();
+  for (let k = 0; k < 60 && axes.some((av) => !drawn.has(av)); k++) await frame();
+  for (const av of axes) delete av._draw_oriented_labels;
+  return { canvas: [pv.bbox.width, pv.bbox.height],
+           axes: axes.map((av) => ({side: av.panel.side, labels: drawn.get(av) || null})) }; }"""
+
+LABEL_GAP = 2   # px: tick labels closer than this touch
+
+
+@pytest.mark.parametrize("width", [360, 390])
+def test_the_cost_plots_tick_labels_do_not_touch(browser, static_file, width):
+    """Item 7 of issue 23: "10 k" and "100 k" collided at 360-390 px.  Every tick label the cost plot (and the timing
+    plot beside it) paints keeps LABEL_GAP px from its neighbours and stays inside the canvas."""
+    ctx, page = open_screen(browser, static_file, width)
+    bad = []
+    try:
+        for name in ("cost_plot", "timing_plot"):
+            element(page, name, "el").scroll_into_view_if_needed()
+            wait_frames(page, 2)
+            got = page.evaluate(DRAWN_TICK_LABELS_JS, name)
+            w, h = got["canvas"]
+            for ax in got["axes"]:
+                labels = ax["labels"]
+                assert labels, f"{name}: the {ax['side']} axis painted no tick labels"
+                vertical = ax["side"] in ("left", "right")
+                lo, hi = (1, 3) if vertical else (0, 2)
+                spans = sorted((b["box"][lo], b["box"][hi], b["text"]) for b in labels)
+                for (a0, a1, ta), (b0, b1, tb) in zip(spans, spans[1:]):
+                    if b0 - a1 < LABEL_GAP:
+                        bad.append(f"{name} {ax['side']} axis: {ta!r} and {tb!r} are {b0 - a1:.1f} px apart")
+                for b in labels:
+                    x0, y0, x1, y1 = b["box"]
+                    if x0 < -0.5 or y0 < -0.5 or x1 > w + 0.5 or y1 > h + 0.5:
+                        bad.append(f"{name} {ax['side']} axis: {b['text']!r} at {[round(v) for v in b['box']]} runs "
+                                   f"out of the {w:.0f}x{h:.0f} canvas")
+    finally:
+        ctx.close()
+    assert not bad, f"at {width} px wide:\n  " + "\n  ".join(bad)
+
+
+@pytest.mark.parametrize("width", [360, 390])
+def test_no_text_runs_out_of_the_cost_plot_on_a_phone(browser, static_file, width):
+    """Item 7 of issue 23: "this sentence: n = 5, 25 sc..." was cut at 360-390 px, and so were the matrix's colour bar
+    labels.  On a phone every word drawn in the cost plot (its Text glyph, clipped to the frame) lies inside the
+    frame, for a short sentence and for the longest one; the colour bar steps aside (the cells print their
+    weights) and the matrix's words stay inside its frame too."""
+    from tests.browser.pageutil import ALL_VIEWS_JS
+    from tests.browser.test_screens import CANVAS_TEXTS_JS
+
+    texts_js = """(names) => { const views = (ALL_VIEWS)(), texts = (CANVAS_TEXTS), out = {};
+      for (const n of names) {
+        const pv = Bokeh.index.find_one(Bokeh.documents[0].get_model_by_name(n)), f = pv.frame.bbox;
+        out[n] = {frame: [f.left, f.top, f.right, f.bottom], canvas: [pv.bbox.width, pv.bbox.height],
+                  bars: pv.model.right.filter((r) => r.type === 'ColorBar').map((r) => r.visible),
+                  texts: texts(pv, views.filter((v) => v.parent === pv)).filter((t) => t.what === 'text glyph')}; }
+      return out; }""".replace("ALL_VIEWS", ALL_VIEWS_JS).replace("CANVAS_TEXTS", CANVAS_TEXTS_JS)
+    ctx, page = open_screen(browser, static_file, width)
+    bad, words = [], {}
+    try:
+        for sentence in ("the bank by the river", " ".join(["river"] * attention.MAX_TOKENS)):
+            type_sentence(page, sentence)
+            n = len(attention.tokenize(sentence))
+            wait_tokens(page, attention.tokenize(sentence))
+            label = f"this sentence\nn = {n}\n{n * n} scores"
+            page.wait_for_function("""(t) => {
+              const v = Bokeh.index.find_one(Bokeh.documents[0].get_model_by_name('cost_plot'));
+              const r = v && [...v.renderer_views.values()].find((x) => x.glyph && x.glyph.model.type === 'Text');
+              return !!r && r.glyph.labels[0] && r.glyph.labels[0].text === t; }""", arg=label)
+            wait_frames(page, 2)
+            got = page.evaluate(texts_js, ["cost_plot", "attention_heatmap"])
+            assert got["attention_heatmap"]["bars"] == [False], "the matrix's colour bar shows on a phone"
+            for name, g in got.items():
+                fr = g["frame"]
+                for t in g["texts"]:
+                    words[name] = words.get(name, 0) + 1
+                    x0, y0, x1, y1 = t["box"]
+                    if x0 < fr[0] - 0.5 or y0 < fr[1] - 0.5 or x1 > fr[2] + 0.5 or y1 > fr[3] + 0.5:
+                        bad.append(f"{n} words, {name}: {t['text']!r} at {[round(v) for v in t['box']]} runs out of "
+                                   f"the frame {[round(v) for v in fr]}")
+    finally:
+        ctx.close()
+    assert words.get("cost_plot") == 2 and words.get("attention_heatmap", 0) >= 5, words
+    assert not bad, f"at {width} px wide:\n  " + "\n  ".join(bad)
