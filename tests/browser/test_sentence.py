@@ -739,3 +739,24 @@ def test_no_text_runs_out_of_the_cost_plot_on_a_phone(browser, static_file, widt
         ctx.close()
     assert words.get("cost_plot") == 2 and words.get("attention_heatmap", 0) >= 5, words
     assert not bad, f"at {width} px wide:\n  " + "\n  ".join(bad)
+
+
+def test_the_selected_rows_weights_axis_stays_at_0_to_1(offline):
+    """Item 6 of issue 23: the "Weights of the selected row" axis ran 0-0.22 for "the" and 0-0.89 for "bank".  It is
+    fixed at 0 to 1.05 for every row, as the regression's weights are, in the model and in what the plot maps."""
+    page = offline()
+    element(page, "row_bars", "el").scroll_into_view_if_needed()
+    ranges = {}
+    for token, word in ((0, "the"), (1, "bank"), (4, "river")):
+        if int(model_prop(page, "token_select", "value")) != token:
+            select_word(page, token)
+        page.wait_for_function("""(i) => { const d = Bokeh.documents[0], s = d.get_model_by_name('row_weights').data;
+          return s.color.length === 5 && s.color[i] !== s.color[(i + 1) % 5]; }""", arg=token)
+        wait_frames(page, 2)
+        ranges[word] = page.evaluate("""() => { const m = Bokeh.documents[0].get_model_by_name('row_bars');
+          const r = Bokeh.index.find_one(m).frame.y_scale.source_range;
+          return {model: [m.y_range.start, m.y_range.end], drawn: [r.start, r.end],
+                  top: Math.max(...Bokeh.documents[0].get_model_by_name('row_weights').data.w)}; }""")
+    assert ranges["the"]["top"] < 0.5 < ranges["bank"]["top"], ranges   # rows of very different peaks
+    for word, r in ranges.items():
+        assert r["model"] == [0, 1.05] and r["drawn"] == [0, 1.05], (word, ranges)
