@@ -324,3 +324,23 @@ def test_the_cells_fit_a_small_projectors_height():
     assert small["frame_height"] == 10 * small["cell"] < wide["frame_height"]
     assert geometry(ten, inner_height=720)["cell"] == 40               # room enough without presentation mode
     assert geometry(["w"] * 32, present=True, inner_height=720)["cell"] == GEOMETRY["cell_range"][0]
+
+
+# Advance widths in em of the page's font and its widest fallback (DejaVu Sans and Verdana: digits 0.636 em, the
+# point 0.318 and 0.364 em): what the matrix's numbers and row sums take.
+DIGIT_EM, POINT_EM = 0.636, 0.364
+
+
+@pytest.mark.parametrize("present", [False, True])
+def test_the_matrix_keeps_room_for_its_numbers_at_their_size(present):
+    """A cell prints its weight ("0.20") only when it holds it at the text glyphs' size with 2 px either side, and
+    the row sums ("1.000") have their width right of the cells: 13 px words on a laptop, 20 px projected."""
+    from app.sentence.view import GEOMETRY
+    from app.ui import theme
+
+    normal = theme.SIZES["normal"]["glyph"]
+    px = float((theme.present_text_size(normal) if present else normal)[:-2])
+    assert not present or px >= theme.PRESENT_TEXT_MIN
+    i = int(present)
+    assert GEOMETRY["numbers_cell"][i] >= (3 * DIGIT_EM + POINT_EM) * px + 4
+    assert GEOMETRY["sums_px"][i] >= (4 * DIGIT_EM + POINT_EM) * px
