@@ -342,8 +342,11 @@ return all.slice(0, 1);
 LABEL_GAP_PX = 6
 
 
-def _even_labels():
-    return CustomLabelingPolicy(code=EVEN_LABELS_JS, args={"gap": LABEL_GAP_PX})
+def _even_labels(section) -> CustomLabelingPolicy:
+    """The section's one labelling policy (EVEN_LABELS_JS), shared by every axis that uses it."""
+    if getattr(section, "_labels_policy", None) is None:
+        section._labels_policy = CustomLabelingPolicy(code=EVEN_LABELS_JS, args={"gap": LABEL_GAP_PX})
+    return section._labels_policy
 
 
 def _count_formatter():
@@ -599,7 +602,7 @@ class SentenceSection:
         fig.add_layout(LogAxis(y_range_name="mem", axis_label="memory", formatter=_bytes_formatter()), "right")
         theme.style_figure(fig)   # again, for the axis just added
         for ax in fig.axis:
-            ax.major_label_policy = _even_labels()
+            ax.major_label_policy = _even_labels(self)
         fig.add_tools(HoverTool(renderers=[fig.renderers[1]], tooltips=[("n", "@n"), ("scores", "@scores{0,0}")]))
         return fig
 
@@ -635,7 +638,7 @@ class SentenceSection:
         fig.yaxis.axis_label = "milliseconds"
         fig.yaxis.formatter = CustomJSTickFormatter(code="return String(Number(tick.toPrecision(3)));")
         for ax in fig.axis:
-            ax.major_label_policy = _even_labels()
+            ax.major_label_policy = _even_labels(self)
         return fig, note
 
     # -- controls and texts ----------------------------------------------------------------------------
