@@ -99,13 +99,15 @@ WORKBOOK_TYPES = ("application/vnd.openxmlformats-officedocument.spreadsheetml.s
 _CONTROL = re.compile("[\x00-\x1f\x7f]")
 SCALED = "x was scaled to {lo}\u2013{hi} for the sliders; the axis shows your units."
 _SEPARATORS = ("\t", ";", ",")
+# a quoted cell of comma-separated text that reads as a decimal comma and as thousands alike: "1,234", "-12,500"
+THOUSANDS = re.compile(r"^[+-]?\d{1,3},\d{3}$", re.ASCII)
 
 
 def config() -> dict:
     """Every limit and word list, for the browser's AttnUserData (one definition, read by both)."""
     return {"max_rows": MAX_ROWS, "max_input_bytes": MAX_INPUT_BYTES, "max_magnitude": MAX_MAGNITUDE,
             "magnitude_text": plain(MAX_MAGNITUDE), "unreadable_limit": UNREADABLE_LIMIT, "max_shown": MAX_SHOWN,
-            "number": NUMBER.pattern, "trim": TRIM, "missing_words": list(MISSING_WORDS),
+            "number": NUMBER.pattern, "thousands": THOUSANDS.pattern, "trim": TRIM, "missing_words": list(MISSING_WORDS),
             "nan_words": list(NAN_WORDS), "nonfinite_words": list(NONFINITE_WORDS),
             "workbook_extensions": list(WORKBOOK_EXTENSIONS), "workbook_types": list(WORKBOOK_TYPES),
             "data_range": list(DATA_RANGE), "min_spread": MIN_SPREAD, "min_x_spread": MIN_X_SPREAD,
@@ -275,6 +277,11 @@ class _Say:
                 "empty or write NA.")
 
     @staticmethod
+    def grouped(where, cell, column):
+        return (f"{where}: {_q(cell)} in {column} could be a decimal comma or a thousands separator; write "
+                f"{cell.replace(',', '.')} or {cell.replace(',', '')}.")
+
+    @staticmethod
     def not_finite(where, cell, column):
         return f"{where}: {_q(cell)} in {column} is not a finite number."
 
@@ -356,8 +363,10 @@ SAY = _Say
 
 # ---- cells -----------------------------------------------------------------------------------------
 
-def _classify_text(cell: str, commas: bool) -> tuple[str, float | None, bool]:
-    """(kind, value, read with a decimal comma) of a trimmed cell; kind is number, missing, nonfinite or text."""
+def _classify_text(cell: str, commas: bool, grouped: bool = False) -> tuple[str, float | None, bool]:
+    """(kind, value, read with a decimal comma) of a trimmed cell; kind is number, missing, nan, nonfinite,
+    grouped or text.  ``grouped``: the text is comma-separated, so a quoted "1,234" may be a thousands separator
+    as well as a decimal comma (kind "grouped", refused: the page cannot tell which)."""
     low = cell.lower()
     if low in MISSING_WORDS:
         return "missing", None, False
@@ -368,6 +377,8 @@ def _classify_text(cell: str, commas: bool) -> tuple[str, float | None, bool]:
     t = "-" + cell[1:] if cell.startswith("\u2212") else cell
     if NUMBER.fullmatch(t):
         return "number", float(t), False
+    if grouped and THOUSANDS.fullmatch(t):
+        return "grouped", None, False
     if commas and t.count(",") == 1 and "." not in t and NUMBER.fullmatch(t.replace(",", ".")):
         return "number", float(t.replace(",", ".")), True
     return "text", None, False
@@ -396,6 +407,8 @@ def _value(kind: str, value, shown: str, where: str, column: str, words: _Words)
         raise ValueError(SAY.nan(where, shown, column, words))
     if kind == "nonfinite":
         raise ValueError(SAY.not_finite(where, shown, column))
+    if kind == "grouped":
+        raise ValueError(SAY.grouped(where, shown, column))
     if kind != "number":
         raise ValueError(SAY.not_number(where, shown, column))
     if abs(value) > MAX_MAGNITUDE:
@@ -714,8 +727,9 @@ def parse_text(text: str, x=None, y=None) -> UserData:
     blank = [p for p in blanks if first < p < last]
     if blank:
         raise ValueError(SAY.empty_lines(blank))
-    # a comma inside a cell of comma-separated text was quoted ("3,14"): a decimal comma there too
-    classify = (lambda cell: (*_classify_text(cell, commas=True), cell))
+    # a comma inside a cell of comma-separated text was quoted ("3,14"): a decimal comma there too, unless it
+    # could as well separate thousands ("1,234")
+    classify = (lambda cell: (*_classify_text(cell, commas=True, grouped=sep == ","), cell))
     heads = cells_of(first)
     header = not any(classify(c)[0] == "number" for c in heads)
     rows = _TextRows(filled[1:] if header else filled, cells_of)

@@ -114,6 +114,8 @@ const AttnUserData = (function () {
     nan: (where, cell, column, w) => `${where}: ${q(cell)} in ${column} is not a number; to skip the ${w.one}, ` +
       "leave the cell empty or write NA.",
     notFinite: (where, cell, column) => `${where}: ${q(cell)} in ${column} is not a finite number.`,
+    grouped: (where, cell, column) => `${where}: ${q(cell)} in ${column} could be a decimal comma or a thousands ` +
+      `separator; write ${cell.replace(",", ".")} or ${cell.replace(",", "")}.`,
     tooLarge: (where, cell, column, m) => `${where}: ${q(cell)} in ${column} is too large; ` +
       `the page takes values from \u2212${m} to ${m}.`,
     noPoints: (w) => `Every ${w.one} misses an x or a y value, so there are no points.`,
@@ -151,7 +153,7 @@ const AttnUserData = (function () {
   function rules(cfg) {
     let R = RULES.get(cfg);
     if (!R) {
-      R = { cfg, number: new RegExp(cfg.number), missing: new Set(cfg.missing_words), nan: new Set(cfg.nan_words),
+      R = { cfg, number: new RegExp(cfg.number), thousands: new RegExp(cfg.thousands), missing: new Set(cfg.missing_words), nan: new Set(cfg.nan_words),
             nonfinite: new Set(cfg.nonfinite_words), trim: new RegExp(`^[${cfg.trim}]+|[${cfg.trim}]+$`, "g"),
             blank: new RegExp(`^[${cfg.trim}]*$`) };
       RULES.set(cfg, R);
@@ -161,13 +163,15 @@ const AttnUserData = (function () {
   }
 
   // {kind, value, comma, shown} of a trimmed text cell; kind: number, missing, nonfinite or text
-  function classifyText(cell, commas, R) {
+  // grouped: the text is comma-separated, where a quoted "1,234" reads as thousands as well as a decimal comma
+  function classifyText(cell, commas, R, grouped) {
     const low = cell.toLowerCase();
     if (R.missing.has(low)) return { kind: "missing", value: null, comma: false, shown: cell };
     if (R.nan.has(low)) return { kind: "nan", value: null, comma: false, shown: cell };
     if (R.nonfinite.has(low)) return { kind: "nonfinite", value: null, comma: false, shown: cell };
     const t = cell.startsWith("\u2212") ? "-" + cell.slice(1) : cell;
     if (R.number.test(t)) return { kind: "number", value: Number(t), comma: false, shown: cell };
+    if (grouped && R.thousands.test(t)) return { kind: "grouped", value: null, comma: false, shown: cell };
     if (commas && t.split(",").length === 2 && !t.includes(".") && R.number.test(t.replace(",", ".")))
       return { kind: "number", value: Number(t.replace(",", ".")), comma: true, shown: cell };
     return { kind: "text", value: null, comma: false, shown: cell };
@@ -182,6 +186,7 @@ const AttnUserData = (function () {
   function valueOf(c, where, column, w, R) {
     if (c.kind === "nan") refuse(SAY.nan(where, c.shown, column, w));
     if (c.kind === "nonfinite") refuse(SAY.notFinite(where, c.shown, column));
+    if (c.kind === "grouped") refuse(SAY.grouped(where, c.shown, column));
     if (c.kind !== "number") refuse(SAY.notNumber(where, c.shown, column));
     if (Math.abs(c.value) > R.cfg.max_magnitude) refuse(SAY.tooLarge(where, c.shown, column, R.cfg.magnitude_text));
     return c.value;
@@ -436,8 +441,9 @@ const AttnUserData = (function () {
     const first = filled[0], last = filled[filled.length - 1];
     const blank = blanks.filter((p) => first < p && p < last);
     if (blank.length) refuse(SAY.emptyLines(blank));
-    // a comma inside a cell of comma-separated text was quoted ("3,14"): a decimal comma there too
-    const classify = (cell) => classifyText(cell, true, R);
+    // a comma inside a cell of comma-separated text was quoted ("3,14"): a decimal comma there too, unless it
+    // could as well separate thousands ("1,234")
+    const classify = (cell) => classifyText(cell, true, R, sep === ",");
     const firstCells = cellsOf(first), header = !firstCells.some((c) => classify(c).kind === "number");
     const rows = textRowsView(header ? filled.slice(1) : filled, cellsOf);
     if (header && !rows.length) refuse(SAY.headerOnly(first));
@@ -474,7 +480,7 @@ const AttnUserData = (function () {
       if (typeof text !== "string" || text.includes("\u0000") || tooBig(text, R)) return [];
       const t = normalize(text), sep = separator(t, R), { filled, cellsOf } = textRows(t, sep, R);
       if (!filled.length) return [];
-      const first = cellsOf(filled[0]), classify = (cell) => classifyText(cell, true, R);
+      const first = cellsOf(filled[0]), classify = (cell) => classifyText(cell, true, R, sep === ",");
       const header = !first.some((cell) => classify(cell).kind === "number");
       return first.map((cell, j) => header && cell ? { value: cell, label: cleanName(cell, R) }
                                                    : { value: String(j + 1), label: `column ${j + 1}` });

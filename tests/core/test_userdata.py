@@ -72,6 +72,8 @@ REFUSED = [
     ("x,y\n1,2\n-2000000000000000,3\n", {},
      f"Line 3: {L}-2000000000000000{R} in column {L}x{R} is too large; {RANGE}"),
     ('x,y\n1,2\n2,"1,234.5"\n', {}, f"Line 3: {L}1,234.5{R} in column {L}y{R} is not a number."),
+    ('x,y\n1,2\n2,"-1,234"\n', {},       # a quoted comma before three digits: decimals or thousands?
+     f"Line 3: {L}-1,234{R} in column {L}y{R} could be a decimal comma or a thousands separator; write -1.234 or -1234."),
     ("x,y\n3,1\n3,2\n3.0,5\n", {}, f"Every x is {L}3{R}; x must take at least two different values."),
     ("a,b,c\n1,2,3\n4,5,6\n", {"x": "temp"},
      f"There is no column {L}temp{R} (the columns are {L}a{R}, {L}b{R} and {L}c{R})."),
@@ -121,12 +123,13 @@ CORPUS = [
     ("\n \n\nx,y\n1,2\n2,3\n\n \n,\n", {}),                       # 26: blank lines before and after the table
     ("x,y\n0,1\n0.000000001,2\n", {}),                             # 27: x spread over a billionth: enough
     ("x,y\n1000000000000,1\n1000000000002,2\n", {}),               # 28: and over a millionth of a millionth
+    ("x;y\n1;1,234\n2;2,5\n", {}),                                  # 29: semicolons: "1,234" is a decimal comma
 ]
 
 
 # ---- random texts: every separator, quoting, blank and missing cells, bad cells, line ends -------------
 
-CELLS = ["3", "-2.5", "+.5", "1e3", "3,5", "\u22124", " 7 ", '"8"', '"1,5"', "", "NA", "nan", "#N/A", "inf",
+CELLS = ["3", "-2.5", "+.5", "1e3", "3,5", '"1,234"', "1,234", "\u22124", " 7 ", '"8"', '"1,5"', "", "NA", "nan", "#N/A", "inf",
          "abc", "1e400", "2e15", "1000000000000000", '"a ""q"" b"', '"two\nlines"', "1.2.3", "0x10",
          "\u0661\u0662", "\uff11\uff12", "3,14,15", "0", "-0", "12", "12.0", "\u00a012\u00a0", "NULL", "None",
          'ab"c', '"x"y', '""', '""""', '"a\r\nb"', '"unclosed']
