@@ -70,8 +70,9 @@ def check_lag(page, period):
 
 def check_graph(page, tokens):
     want = graph_data(tokens)
-    page.wait_for_function("(n) => Bokeh.documents[0].get_model_by_name('graph_nodes').data.x.length === 2 * n",
-                           arg=len(tokens), timeout=20000)
+    # wait for this sentence's nodes (two sentences in a row may have the same length)
+    page.wait_for_function("(tok) => JSON.stringify(Array.from(Bokeh.documents[0].get_model_by_name('graph_nodes')"
+                           ".data.tok)) === JSON.stringify(tok)", arg=list(want["nodes"]["tok"]), timeout=20000)
     for k in ("nodes", "chain", "pairs"):
         _assert_same(source_data(page, f"graph_{k}"), want[k])
     assert model_prop(page, "graph_caption", "text") == graph_caption(len(tokens))
