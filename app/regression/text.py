@@ -228,8 +228,8 @@ def legend_html(limits: bool, truth: bool = True) -> str:
             "</p>" + READOUT_WORDS)
 
 
-# Under the legend, on the first screen with the compact readouts just above it: what their words mean (the
-# readouts table says more, ENTROPY_WORDS).
+# Under the legend, on a phone's first screen with the compact readouts just above it: what their words mean (the
+# readouts table says more, ENTROPY_WORDS; a wide screen shows only those, PAGE_CSS).
 READOUT_WORDS = ('<p class="readout-words"><b>Effective points</b>: about how many samples the query listens to, '
                  '2<sup>entropy</sup>. <b>Entropy</b>: how spread out the weights are, in bits.</p>')
 

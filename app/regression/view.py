@@ -609,7 +609,7 @@ class RegressionSection:
             Block("regression-head", head, "head", height=150, first=True),
             Block("regression-plot", f["main"], "stage", height=H["regression-plot"], first=True, css_height=True),
             Block("regression-controls", stage_controls, "stage", height=170, first=True),
-            Block("regression-legend", divs["legend"], "xplots", height=75, first=True),
+            Block("regression-legend", divs["legend"], "xplots", height=30, first=True),
             Block("regression-weights", f["weights"], "xplots", height=H["regression-weights"], first=True,
                   css_height=True),
             Block("regression-spread", f["entropy_x"], "xplots", height=H["regression-spread"], first=True,
@@ -647,7 +647,7 @@ WRAP = {"flex-wrap": "wrap", "gap": "4px 16px"}
 # them).  On a phone the main plot takes about a third of the screen and stays in view with its sliders
 # (the stage); on a wide screen the whole figure column (the stage and the two plots under it) stays in
 # view beside the side column, so the plots share the screen's height left after the stage's controls
-# (--stage-rest: the controls block, the legend with the readouts' words and the gaps, larger in presentation mode).
+# (--stage-rest: the controls block and the gaps, larger in presentation mode).
 STAGE_CSS = f"""
 .b-regression-plot {{ height: clamp(180px, 28vh, 300px); }}
 .b-regression-weights {{ height: {theme.FIGURE_PX["regression-weights"]}px; }}
@@ -657,8 +657,8 @@ STAGE_CSS = f"""
 /* on a phone the controls' block has 4 px of padding each side and the plot's none (app/ui/layout.py) */
 @media (max-width: 599px) {{ .b-regression-controls {{ --block-inset: 4px; }} }}
 @media (min-width: {WIDE}px) {{
-  .attn-sec-regression {{ --stage-rest: 246px; }}
-  .attn-page[data-present="1"] .attn-sec-regression {{ --stage-rest: 350px; }}
+  .attn-sec-regression {{ --stage-rest: 200px; }}
+  .attn-page[data-present="1"] .attn-sec-regression {{ --stage-rest: 280px; }}
   .b-regression-plot, .attn-page[data-present="1"] .b-regression-plot {{
     height: clamp(200px, calc((100vh - var(--stage-rest)) * 0.52), 640px); }}
   .b-regression-weights, .b-regression-spread, .attn-page[data-present="1"] .b-regression-weights,

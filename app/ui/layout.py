@@ -33,7 +33,7 @@ from . import theme
 
 PLACES = ("head", "stage", "xplots", "side", "body")
 GRID_PLACES = ("stage", "xplots", "side")
-WIDE = 900   # px: from this width on, the figure column and the side column sit side by side
+WIDE = theme.WIDE   # px: from this width on, the figure column and the side column sit side by side
 
 
 @dataclass

@@ -44,6 +44,7 @@ SHARED_X_BORDERS = {"normal": (80, 64), "present": (116, 100),
                     # so the main plot's frame keeps 280 px of a 360 px screen
                     "normal_narrow": (48, 32), "present_narrow": (64, 44)}
 NARROW_WIDTH = 600   # px: below this width the shared-x plots use their narrow borders
+WIDE = 900           # px: from this width on, the figure column and the side column sit side by side (ui/layout.py)
 # The plots whose height the page's CSS sets (app/ui/layout.Block.css_height): their height in px in a
 # notebook, and the room kept for them before they are drawn.
 FIGURE_PX = {"regression-plot": 300, "regression-weights": 150, "regression-spread": 160}
@@ -73,6 +74,9 @@ p.strip {{ margin: 2px 0; font-variant-numeric: tabular-nums; }}
 p.strip b {{ font-weight: bold; }}
 p.readout-words {{ margin: 0 0 2px; color: #444; font-size: var(--small-font-size, 14px); line-height: 1.35; }}
 p.readout-words b {{ font-weight: 600; }}
+/* on a wide screen the figure column stays in view and has no height to spare: there the step card and the words
+   beside the readouts table explain them (ENTROPY_WORDS) */
+@media (min-width: {WIDE}px) {{ p.readout-words {{ display: none; }} }}
 p.legend {{ margin: 2px 0; color: #333; line-height: 1.6; }}
 p.legend .key {{ display: inline-block; width: 1.6em; height: 0; vertical-align: middle; margin: 0 0.3em 0 0.6em; }}
 p.legend .key:first-child {{ margin-left: 0; }}

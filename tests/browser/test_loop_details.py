@@ -3,7 +3,8 @@
 * no control covers another and no control's words are cut, with every block drawn and "More controls" open: a
   1920 x 1080 projector in presentation mode, a 1366 x 768 laptop and a 390 x 844 phone; the query slider's
   title reads "1.00" at ?query=1 there;
-* entropy and effective points are explained on the first screen, next to the readouts, and in step 1's card;
+* entropy and effective points are explained on the first screen, next to the readouts: in step 1's card (which
+  sits beside them on a wide screen) and, on a phone, in a line under the legend;
 * prefers-reduced-motion: Show me jumps (its numbers and its scroll), the learning section's Play shows its end at
   once; without it both move;
 * what a screen reader hears: the readouts' polite live region, written at most every ANNOUNCE_MAX_MS during a drag
