@@ -230,8 +230,8 @@ def legend_html(limits: bool, truth: bool = True) -> str:
 
 # Under the legend, on a phone's first screen with the compact readouts just above it: what their words mean (the
 # readouts table says more, ENTROPY_WORDS; a wide screen shows only those, PAGE_CSS).
-READOUT_WORDS = ('<p class="readout-words"><b>Effective points</b>: about how many samples the query listens to, '
-                 '2<sup>entropy</sup>. <b>Entropy</b>: how spread out the weights are, in bits.</p>')
+READOUT_WORDS = ('<p class="readout-words"><b>Effective points</b>: about how many samples the query listens to. '
+                 '<b>Entropy</b>: how spread out the weights are, in bits.</p>')
 
 
 # ---- your own data ---------------------------------------------------------------------------------------

@@ -106,7 +106,9 @@ const Routing = (function (M, E, W) {
   // The matrix's axes follow the sentence: one tick per word, labels turned upright when they do not fit a cell.
   function matrixAxes(a, c) {
     const toks = c.sent.tokens, n = toks.length, font = parseFloat(sizes(c).tick);
+    const was = a.tokens_src.data.tok;
     a.tokens_src.data = { tok: toks.slice() };
+    if (!was || was.join("\u0000") !== toks.join("\u0000")) E.relabel(a.heat);   // new words: measure the axes again
     a.ticker.ticks = range(n);
     a.heat.x_range.setv({ start: -0.5, end: n - 0.5 });
     a.heat.y_range.setv({ start: n - 0.5, end: -0.5 });

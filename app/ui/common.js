@@ -210,6 +210,15 @@ const AttnCommon = (function () {
     return v && typeof v.repaint === "function" ? v : null;
   }
 
+  // The plot's tick labels changed without its ranges (a sentence of as many words, other words): its next paint
+  // measures its axes again (lightenRepaints asks them only when a range, a title or a legend changed).
+  function relabel(fig) {
+    const v = plotView(fig);
+    if (!v) return;
+    v.__attnSideKey = null;
+    v.request_paint();
+  }
+
   function framePaints(view) {
     if (view.__attnFrames) return view.__attnFrames;
     lightenRepaints(view);
@@ -524,6 +533,6 @@ const AttnCommon = (function () {
 
   return { esc, fixed, general, signed, plain, parseQuery, pageState, runGuarded, clamp, setWidget, quiet, tellReadouts,
            onApply,
-           findView, plotView, framePaints, paintSoon, relayoutWhenReady, setHtml, afterPaint, scheduleUrl, hostOwnsAddress, publish,
+           findView, plotView, relabel, framePaints, paintSoon, relayoutWhenReady, setHtml, afterPaint, scheduleUrl, hostOwnsAddress, publish,
            subscribe, heard };
 })();

@@ -132,6 +132,25 @@ def first_readouts(page):
     return first
 
 
+# The word labels (fixed ticks) of a plot's left axis, and of its top or bottom one when turned upright, against the
+# room BokehJS gave them: for each
+# such axis, the widest label drawn (its formatter's text for each tick, in the axis' label font) and the axis'
+# depth, in px.  A label wider than its axis runs off the canvas or under the frame.
+AXIS_LABELS_JS = """(name) => { const m = Bokeh.documents[0].get_model_by_name(name), v = Bokeh.index.find_one(m);
+  const ctx = document.createElement('canvas').getContext('2d'), out = [];
+  for (const av of [...v.renderer_views.values()].filter((r) => /Axis$/.test(r.model.type))) {
+    const side = av.panel.side, upright = av.model.major_label_orientation === 'vertical' ||
+      Math.abs(Math.abs(Number(av.model.major_label_orientation)) - Math.PI / 2) < 1e-6;
+    if (!Array.isArray(av.model.ticker.ticks) || !(side === 'left' || (side !== 'right' && upright))) continue;
+    ctx.font = av.visuals.major_label_text.font_value();
+    const ticks = av.model.ticker.ticks, labels = av.model.formatter.format_graphics
+      ? av.model.formatter.format_graphics(ticks, {loc: 0}).map((g) => g.text) : av.model.formatter.doFormat(ticks, {loc: 0});
+    const widest = Math.max(...labels.map((t) => ctx.measureText(String(t)).width));
+    out.push({side, widest, depth: side === 'left' ? av.bbox.width : av.bbox.height, labels: labels.map(String)});
+  }
+  return out; }"""
+
+
 def draw(page, name):
     """Draw a block, or every block of a section, now (AttnPage.ensure), as the tour or a scroll would."""
     assert page.evaluate("(n) => AttnPage.ensure(n)", name) > 0, f"no block or section is named {name!r}"

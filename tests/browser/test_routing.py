@@ -30,7 +30,7 @@ from app.state import url_spec
 from app.ui import text as words
 from app.ui import theme
 
-from tests.browser.pageutil import ROOT, block_outside, draw
+from tests.browser.pageutil import AXIS_LABELS_JS, ROOT, SETTLED_JS, block_outside, draw, wait_ready
 
 TOL = 1e-9
 TRAJ = attention.train_qk()
@@ -291,6 +291,28 @@ def test_the_tables_of_w_q_and_w_k_are_the_steps(opened):
     click(page, "routing_step")
     wait_step(page, STEPS[1])
     assert _table_when_shown(page) == _expected_table(1) != _expected_table(0)
+
+
+def test_the_matrix_axes_make_room_for_the_words_of_a_sentence_as_long_as_the_last(browser, static_file):
+    """Show me of the held-out step swaps "the bank by the river" for "the bank approved the mortgage": as many
+    words, so the same ranges, but longer ones; the axes measure them again (they once kept the old room and cut
+    "approved" and "mortgage" to "roved" and "tgage")."""
+    ctx = browser.new_context(viewport={"width": 1366, "height": 768}, reduced_motion="reduce")
+    page = ctx.new_page()
+    try:
+        block_outside(page)
+        page.goto(static_file.as_uri() + "?tour=qk-held-out")
+        wait_ready(page)
+        draw(page, "routing")
+        page.get_by_role("button", name="Show me").click()
+        page.wait_for_function("() => AttnPage.doc.get_model_by_name('routing_tokens').data.tok.includes('mortgage')")
+        page.wait_for_function("() => !(globalThis.__attnTextsPending > 0)")
+        page.evaluate(SETTLED_JS)
+        axes = page.evaluate(AXIS_LABELS_JS, "routing_matrix_plot")
+        assert {a["side"] for a in axes} >= {"left"} and all("mortgage" in a["labels"] for a in axes), axes
+        assert [a for a in axes if a["widest"] > a["depth"]] == []
+    finally:
+        ctx.close()
 
 
 HARNESS = r"""

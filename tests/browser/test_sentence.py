@@ -21,7 +21,7 @@ from PIL import Image
 import attention
 from app.sentence.view import geometry
 from app.ui import theme
-from tests.browser.pageutil import (FIRST_READOUTS_JS, block_outside, draw, first_readouts, model_prop,
+from tests.browser.pageutil import (AXIS_LABELS_JS, FIRST_READOUTS_JS, SETTLED_JS, block_outside, draw, first_readouts, model_prop,
                                     open_more_controls, source_data, wait_drawn, wait_frames, wait_ready,
                                     wait_settled)
 
@@ -228,6 +228,20 @@ def test_typing_a_sentence_updates_the_matrix(offline):
     assert model_prop(page, "sentence_notices", "visible") is True
     assert source_data(page, "sentence_tokens")["tok"] == tokens
     check_parity(page, "the loan from the bank was paid")
+
+
+def test_the_axes_make_room_for_wider_words_in_a_sentence_as_long_as_the_last(offline):
+    """Five words after five, each as many letters as "river" but wider: the ranges and the box stay, so only the
+    axes can make room; the matrix's row labels are measured again."""
+    page = offline()
+    wide = ["mmmmm", "wwwww", "mmmmm", "wwwww", "mmmmm"]
+    type_sentence(page, " ".join(wide))
+    wait_tokens(page, wide)
+    page.wait_for_function("() => !(globalThis.__attnTextsPending > 0)")
+    page.evaluate(SETTLED_JS)
+    axes = page.evaluate(AXIS_LABELS_JS, "attention_heatmap")
+    assert "left" in {a["side"] for a in axes} and all(a["labels"] == wide for a in axes), axes
+    assert [a for a in axes if a["widest"] > a["depth"]] == []
 
 
 def test_injection_strings_stay_literal_text(offline, watch):
