@@ -20,8 +20,21 @@ UI = Path(__file__).resolve().parent
 
 @lru_cache(maxsize=None)
 def read_js(path: Path) -> str:
-    """The text of one JS file (read once per process)."""
-    return Path(path).read_text(encoding="utf-8")
+    r"""The text of one JS file as the page ships it: without its whole-line ``//`` comments, which are a
+    third of the engines' code (the page carries the shared files once per engine).  No JS file of the app
+    has such a line inside a template literal (tests/app/test_export.py holds that).
+
+    >>> import tempfile
+    >>> f = Path(tempfile.mkdtemp()) / "a.js"
+    >>> _ = f.write_text("// what it does\nconst a = 1;  // kept\n    // an indented note\nconst b = `x\ny`;\n")
+    >>> print(read_js(f))
+    const a = 1;  // kept
+    const b = `x
+    y`;
+    <BLANKLINE>
+    """
+    text = Path(path).read_text(encoding="utf-8")
+    return "".join(line for line in text.splitlines(keepends=True) if not line.lstrip().startswith("//"))
 
 
 def engine_code(section_js: Path, handler: str, arg_names, *, theme: bool = False, mirror: bool = True,

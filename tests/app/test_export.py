@@ -125,6 +125,23 @@ def test_the_document_defines_no_data_model_it_does_not_use(offline):
     assert [d.get("defs") for d in doc.values()] == [None] * len(doc)
 
 
+def test_no_js_file_hides_a_comment_line_inside_a_template_literal():
+    """read_js ships the JS without its whole-line // comments: safe only if no such line is inside a `...`."""
+    from app.ui.engine import UI
+
+    for path in sorted(UI.parent.rglob("*.js")):
+        inside = False
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+            if line.lstrip().startswith("//"):
+                assert not inside, f"{path}:{number} is a // line inside a template literal"
+                continue
+            code = re.sub(r'"(\\.|[^"\\])*"|\'(\\.|[^\'\\])*\'', '""', line)
+            code = code if inside else re.sub(r"//.*$", "", code)
+            if code.count("`") % 2:
+                inside = not inside
+        assert not inside, f"{path}: a template literal is left open"
+
+
 # ---- nothing fetched ----------------------------------------------------------------------------------------
 
 def test_everything_is_inline_and_no_outside_host_is_referenced(offline_html):

@@ -14,7 +14,7 @@ from app.regression.view import build_regression
 from app.export import SECTIONS, build_document
 from app.state import (BANDWIDTH_LR_PRESETS, METRIC_LR_PRESETS, ExplorableState, parse_query, to_query,
                        url_spec)
-from app.ui.engine import worker_sources
+from app.ui.engine import read_js, worker_sources
 from app.ui.layout import layout_names
 from app.ui.theme import GREEN
 
@@ -62,8 +62,7 @@ def test_a_dataset_the_page_makes_is_trained_in_the_browser_never_in_python(buil
     the engine carries the trainer, the worker gets the files it runs, and no Python callback is left to train."""
     reg, view = built
     code, cfg = view.engine.code, view.models["config"]
-    train = (ROOT / "app" / "ui" / "train.js").read_text(encoding="utf-8")
-    worker = (ROOT / "app" / "ui" / "worker.js").read_text(encoding="utf-8")
+    train, worker = read_js(ROOT / "app" / "ui" / "train.js"), read_js(ROOT / "app" / "ui" / "worker.js")
     assert code.count(train) == 1 and code.count(worker) == 1
     assert cfg["worker_sources"] == worker_sources("common.js", "train.js")
     assert cfg["worker_above_n"] == lv.WORKER_ABOVE_N

@@ -15,7 +15,7 @@ import attention
 from app.page import EnginePane, Explorable, create_page
 from app.regression.view import ENGINE_ARGS, GENERATOR_KEYS, build_regression, engine_source
 from app.state import ExplorableState, parse_query
-from app.ui.engine import by_name
+from app.ui.engine import by_name, read_js
 
 from tests.browser.pageutil import ROOT
 
@@ -188,9 +188,8 @@ def test_build_regression_shows_a_generated_dataset():
 def test_engine_source_holds_the_shared_files_and_its_own_engine_once_each():
     src = engine_source()
     ui = ROOT / "app" / "ui"
-    files = [(ui / f).read_text(encoding="utf-8")
-             for f in ("mirror.js", "theme.js", "common.js", "generator.js", "worker.js")]
-    glue = (ROOT / "app" / "regression" / "engine.js").read_text(encoding="utf-8")
+    files = [read_js(ui / f) for f in ("mirror.js", "theme.js", "common.js", "generator.js", "worker.js")]
+    glue = read_js(ROOT / "app" / "regression" / "engine.js")
     for js in files + [glue]:
         assert src.count(js) == 1
     at = [src.index(js) for js in files + [glue]]
@@ -203,7 +202,7 @@ def test_no_engine_includes_another_sections_engine(offline):
     """Each section's engine is the shared ui/ files and its own engine.js, never another section's."""
     built = offline.built
     engines = {name: getattr(built, name).engine.code for name in ("regression", "sentence", "learning", "ideas")}
-    sources = {name: (ROOT / "app" / name / "engine.js").read_text(encoding="utf-8") for name in engines}
+    sources = {name: read_js(ROOT / "app" / name / "engine.js") for name in engines}
     for name, code in engines.items():
         for other, js in sources.items():
             assert code.count(js) == (1 if other == name else 0), (name, other)

@@ -15,6 +15,7 @@ from app.sentence import view as sentence_view
 from app.sentence.view import REFUSED_LINK, REFUSED_TYPED, browser_model, build_sentence, sentence_key
 from app.routing.text import plain_words
 from app.state import ExplorableState, SentenceState, url_spec
+from app.ui.engine import read_js
 
 MODEL = attention.load_sentence_model()
 INJECTIONS = ["<img src=x onerror=alert(1)>", "<script>alert(1)</script>"]
@@ -84,8 +85,8 @@ def test_the_matrix_is_kept_in_view_with_the_knobs_above_it_and_its_note_below()
 def test_the_engine_holds_the_tokenizer_once_after_the_mirror_it_uses():
     code = build_sentence(SentenceState()).engine.code
     ui = sentence_view.HERE.parent / "ui"
-    mirror, common, words = ((ui / f).read_text(encoding="utf-8") for f in ("mirror.js", "common.js", "words.js"))
-    engine = (sentence_view.HERE / "engine.js").read_text(encoding="utf-8")
+    mirror, common, words = (read_js(ui / f) for f in ("mirror.js", "common.js", "words.js"))
+    engine = read_js(sentence_view.HERE / "engine.js")
     assert [code.count(js) for js in (mirror, common, words, engine)] == [1, 1, 1, 1]
     assert code.index(mirror) < code.index(words) < code.index(engine)
     assert code.count("const AttnWords =") == 1

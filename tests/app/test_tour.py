@@ -20,6 +20,7 @@ from app.tour import (CONDITIONS, MAX_STEPS, NAMES, READS, SECTION_KEYS, SECTION
 from app.tour.model import (FIGURES, MAX_CONDITIONS, MAX_ID, PENDING_KEYS, RUNTIME_NAMES, compare, full_state, names_of,
                             shipped_tour, slug, tour_path)
 from app.tour.view import card_html
+from app.ui.engine import read_js
 
 from tests.browser.pageutil import ROOT
 
@@ -731,7 +732,7 @@ def test_the_tour_engine_is_the_mirror_the_shared_helpers_and_tour_js_only():
     for module in ("const AttnMirror =", "const AttnCommon =", "const AttnTour ="):
         assert code.count(module) == 1, module
     for section in ("regression", "learning", "sentence", "routing", "ideas"):
-        assert (ROOT / "app" / section / "engine.js").read_text(encoding="utf-8") not in code, section
+        assert read_js(ROOT / "app" / section / "engine.js") not in code, section
 
 
 def test_links_reach_every_step_of_the_shipped_tour_and_no_further():
