@@ -1,6 +1,7 @@
 """The page as one self-contained HTML file: the offline file, and what the served page sends.
 
-The file holds BokehJS, one Bokeh document whose roots are the page's blocks (app/ui/layout.py), the plan
+The file holds BokehJS, one Bokeh document whose roots are the page's blocks (app/ui/layout.py; the first
+screen's in the document itself, each later section's in a part decoded when the page gets to it), the plan
 that says where each block goes and which engines start with which section, and the loader
 (app/ui/loader.js) that draws the first screen first and the rest as the student scrolls near it.  Nothing
 is fetched from anywhere: it works from a USB stick with the network off, and any static host can serve it.
@@ -19,7 +20,7 @@ from pathlib import Path
 
 from bokeh.document import Document
 from bokeh.embed.bundle import bundle_for_objs_and_resources
-from bokeh.embed.util import standalone_docs_json_and_render_items
+from bokeh.util.serialization import make_globally_unique_id
 from bokeh.resources import INLINE
 
 from .sections import SECTIONS, build_sections
@@ -108,23 +109,65 @@ def _used_types(node, out: set) -> set:
     return out
 
 
-def _only_used_defs(doc_json: dict) -> dict:
+def _only_used_defs(doc_json: dict, also=()) -> dict:
     """A document's JSON without the definitions of data models it does not use.  Bokeh lists every data model
     the process has registered; once Panel is imported (a notebook, ``panel serve``) that is a dozen of Panel's,
-    which differ with what the process imported: the page would not be the same from one process to the next."""
+    which differ with what the process imported: the page would not be the same from one process to the next.
+    ``also``: the document's other parts (``document_parts``), whose types count as used too."""
     defs = doc_json.get("defs")
     if defs:
-        used = _used_types({k: v for k, v in doc_json.items() if k != "defs"}, set())
+        used = _used_types([{k: v for k, v in doc_json.items() if k != "defs"}, list(also)], set())
         kept = [d for d in defs if d.get("name") in used]
         doc_json = {k: v for k, v in doc_json.items() if k != "defs"} | ({"defs": kept} if kept else {})
     return doc_json
 
 
-def page_html(page: BuiltPage) -> str:
-    """``page`` as one HTML document: BokehJS, the blocks' skeleton, the document, the plan and the loader."""
+def document_parts(page: BuiltPage) -> tuple[dict, list[tuple[str, list]]]:
+    """The document as the page decodes it: the first screen's roots, then each later section's, in page order.
+
+    Returns ``(doc_json, parts)``: ``doc_json`` is what ``Document.to_json`` gives, holding only the roots of
+    the blocks marked ``first`` (and every model they refer to); ``parts`` is ``[(section, roots), ...]`` for
+    the other roots.  One serializer encodes them in that order, so a model is defined where it is first met
+    and referred to by its id after that: the loader decodes the parts in the same order, each into the
+    document the earlier ones built (app/ui/loader.js), and a phone decodes 374 of the page's 1222 models
+    before its first readouts instead of all of them.
+    """
+    from bokeh.core.has_props import is_DataModel
+    from bokeh.core.serialization import Serializer
+    from bokeh.model import Model
+    from bokeh.util.version import __version__
+
     doc = page.doc
-    docs_json, _items = standalone_docs_json_and_render_items(doc, suppress_callback_warning=True)
-    docs_json = {k: _only_used_defs(v) for k, v in docs_json.items()}
+    first_ids = {b["root"] for b in page.plan["blocks"] if b["first"]}
+    section_of = {b["root"]: b["section"] for b in page.plan["blocks"]}
+    first = [r for r in doc.roots if r.id in first_ids]
+    ser = Serializer(deferred=False)
+    data_models = [m for m in Model.model_class_reverse_map.values() if is_DataModel(m)]
+    defs = ser.encode(data_models)
+    doc_json = {"version": __version__, "title": doc.title, "config": ser.encode(doc.config),
+                "roots": ser.encode(first)}
+    if doc.callbacks.js_event_callbacks:
+        doc_json["callbacks"] = ser.encode(doc.callbacks.js_event_callbacks)
+    parts: list[tuple[str, list]] = []
+    for root in doc.roots:
+        if root.id in first_ids:
+            continue
+        section = section_of.get(root.id, "")
+        if not parts or parts[-1][0] != section:
+            parts.append((section, []))
+        parts[-1][1].append(root)
+    parts = [(section, ser.encode(roots)) for section, roots in parts]
+    if data_models:
+        doc_json["defs"] = defs
+    return _only_used_defs(doc_json, also=[r for _, r in parts]), parts
+
+
+def page_html(page: BuiltPage) -> str:
+    """``page`` as one HTML document: BokehJS, the blocks' skeleton, the document in parts (``document_parts``),
+    the plan and the loader."""
+    doc = page.doc
+    doc_json, parts = document_parts(page)
+    docs_json = {make_globally_unique_id(): doc_json}
     from bokeh.core.json_encoder import serialize_json
 
     bokeh_js, _bokeh_css = bundle_for_objs_and_resources([doc], INLINE)
@@ -137,6 +180,9 @@ def page_html(page: BuiltPage) -> str:
     plan = html.escape(json.dumps(page.plan, separators=(",", ":")), quote=False)
     from .userdata import embed_text
 
+    # each later section's roots in a script of its own, decoded when the loader gets to it
+    rest = "\n".join(f'<script type="application/json" class="attn-part" data-section="{html.escape(section)}">'
+                     f'{html.escape(serialize_json({"roots": roots}), quote=False)}</script>' for section, roots in parts)
     carried = "" if page.data is None else _script_json(embed_text(page.data), "attn-data") + "\n"
     return f"""<!DOCTYPE html>
 <html lang="en">
@@ -155,6 +201,7 @@ def page_html(page: BuiltPage) -> str:
 {body}
 </main>
 {carried}{_script_json(html.escape(serialize_json(docs_json), quote=False), "attn-doc")}
+{rest}
 {_script_json(plan, "attn-plan")}
 <script>
 {loader_source()}

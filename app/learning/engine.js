@@ -398,7 +398,7 @@ const Learning = (function (M, E) {
   }
 
   function relabel(a, c, u) {
-    const doc = a.ds.document, axes = c.axes || (c.axes = builtAxes(doc));
+    const axes = c.axes || (c.axes = builtAxes(a));
     const key = u ? u.key : null, fresh = key !== c.unitsKey;   // a new dataset's scale: the same models, drawn again
     c.unitsKey = key;
     for (const k of axes) {
@@ -411,16 +411,10 @@ const Learning = (function (M, E) {
     }
   }
 
-  function builtAxes(doc) {
-    const out = [];
-    const keep = (name, side, kind, label) => {
-      const fig = doc.get_model_by_name(name), axis = fig && (fig[side] || []).find((m) => m && m.ticker !== undefined);
-      if (axis) out.push({ axis, kind, label, built: { axis_label: axis.axis_label, ticker: axis.ticker, formatter: axis.formatter } });
-    };
-    keep("learn_fit_plot", "below", "x", "x_label");
-    keep("learn_fit_plot", "left", null, "y_label");
-    keep("learn_path_plot", "below", "h", "h_label");
-    return out;
+  function builtAxes(a) {
+    return [[a.fit_x_axis, "x", "x_label"], [a.fit_y_axis, null, "y_label"], [a.path_h_axis, "h", "h_label"]]
+      .map(([axis, kind, label]) => ({ axis, kind, label,
+                                       built: { axis_label: axis.axis_label, ticker: axis.ticker, formatter: axis.formatter } }));
   }
 
   // ---- start-up and dispatch ----------------------------------------------------------------------------

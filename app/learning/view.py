@@ -188,6 +188,7 @@ ENGINE_ARGS = [
     "bw_lr", "bw_play", "bw_pause", "bw_step", "bw_reset", "bw_readout", "bw_status", "bw_path", "bw_now",
     "bw_loss", "m_lr", "m_play", "m_pause", "m_step", "m_reset", "m_readout", "m_status", "m_matrix",
     "m_samples", "m_ellipse", "m_query", "m_loss", "m_fig", "bw_loss_range", "m_loss_range",
+    "fit_x_axis", "fit_y_axis", "path_h_axis",
 ]
 
 
@@ -401,7 +402,12 @@ class LearningSection:
                               bw_readout=self.bw_readout, bw_status=self.bw_status, m_samples=self.m_samples,
                               m_ellipse=self.m_ellipse, m_query=self.m_query, m_loss=self.m_loss,
                               m_readout=self.m_readout, m_status=self.m_status, m_matrix=self.m_matrix,
-                              bw_loss_range=figs["loss"].y_range, m_loss_range=figs["metric_loss"].y_range))
+                              bw_loss_range=figs["loss"].y_range, m_loss_range=figs["metric_loss"].y_range,
+                              # the axes that write your data's units (an engine meets them through its
+                              # arguments, not by name: it may run before their block's part of the page
+                              # is decoded, app/ui/loader.js)
+                              fit_x_axis=figs["fit"].below[0], fit_y_axis=figs["fit"].left[0],
+                              path_h_axis=figs["path"].below[0]))
         if set(models) != set(ENGINE_ARGS):
             raise RuntimeError(f"the engine's arguments and ENGINE_ARGS differ: {set(models) ^ set(ENGINE_ARGS)}")
         engine = CustomJS(args=models, code=engine_source())

@@ -2,10 +2,12 @@
 //
 // The offline file and the served page carry one Bokeh document whose roots are the page's blocks
 // (app/ui/layout.py), and a plan: for each block, its root and the element it is drawn into; for each
-// section, the engines to start once its first block is drawn.  BokehJS's own embedding draws every root
-// before anything moves (20 s on a slow phone for the whole page); this file draws the first screen's
-// blocks, starts their engines, waits until the first readouts are written, and then draws the other
-// blocks one at a time: those the student scrolls near first, then the rest when the browser is idle.
+// section, the engines to start once its first block is drawn.  The document comes in parts: the first
+// screen's blocks, then each later section's (decoded when needed, or one a task after the first readouts).
+// BokehJS's own embedding draws every root before anything moves (20 s on a slow phone for the whole page);
+// this file draws the first screen's blocks, starts their engines, waits until the first readouts are
+// written, and then draws the other blocks one at a time: those the student scrolls near first, then the
+// rest when the browser is idle.
 // A block that is being dragged or typed into is never interrupted: drawing waits while a pointer is down
 // and for a moment after the last move or key, and a block far from the screen waits a second after a drag.
 // AttnPage.ensure(name) draws a block at once (the tour, a deep link into a later section).  Runs after
@@ -20,7 +22,7 @@ const AttnPage = (function (U) {
   // (a block takes 5 to 300 ms to build, one task the move must wait for)
   const IDLE_AFTER_DRAG_MS = 1000;
   const NEAR = "150% 0px";     // a block this near the screen (1.5 screens) is drawn before the others
-  const S = { doc: null, views: null, plan: null, byName: new Map(), started: new Set(), near: new Set(),
+  const S = { doc: null, parts: [], presentAtStart: false, views: null, plan: null, byName: new Map(), started: new Set(), near: new Set(),
               pointers: 0, idle: true, lastInput: 0, lastDrag: -1e9, timer: null, firstDone: false, drawing: null, timings: [], revealing: 0 };
 
   // ---- what the student is doing: drawing waits for a pause --------------------------------------
@@ -48,6 +50,7 @@ const AttnPage = (function (U) {
 
   async function draw(b, start = true) {
     if (b.view || b.drawing) return b.drawing;
+    decodeFor(b);
     b.drawing = (async () => {
       const model = S.doc.get_model_by_id(b.root), el = document.getElementById(b.el);
       if (!model || !el) throw new Error(`block ${b.name} has no model or no element`);
@@ -81,9 +84,12 @@ const AttnPage = (function (U) {
   async function startSection(name) {
     if (S.started.has(name)) return;
     S.started.add(name);
-    for (const id of S.plan.engines[name] || []) {
+    const ids = S.plan.engines[name] || [];
+    while (ids.some((id) => !S.doc.get_model_by_id(id)) && decodeNext());   // (an engine in a later part)
+    for (const id of ids) {
       const cb = S.doc.get_model_by_id(id);
-      try { if (cb) await cb.execute({ event_name: "document_ready" }, {}); } catch (e) { console.error("attention explorable:", e); }
+      if (!cb) { console.error(`attention explorable: the engine ${id} of ${name} is not in the document`); continue; }
+      try { await cb.execute({ event_name: "document_ready" }, {}); } catch (e) { console.error("attention explorable:", e); }
     }
   }
 
@@ -161,6 +167,48 @@ const AttnPage = (function (U) {
     return (S.plan.shared || []).map((id) => S.doc.get_model_by_id(id)).filter(Boolean);
   }
 
+  // ---- the document in parts ------------------------------------------------------------------------
+
+  // The document holds the first screen's blocks; each later section's blocks come in a part of their own
+  // (app/export.py document_parts), which refers by id to the models an earlier part defined.  A part is
+  // decoded into the document when one of its blocks is to be drawn, or, once the first screen is done,
+  // one part a task while the student is not dragging, so the first readouts wait only for the models they
+  // need.  Parts are decoded in page order.  AttnPage.whole says when every model is in the document.
+  function decodeNext() {
+    const part = S.parts.shift();
+    if (!part) return false;
+    const { Deserializer } = Bokeh.require("core/serialization/deserializer");
+    const { unescape } = Bokeh.require("core/util/string");
+    const doc = S.doc, fresh = [];
+    const de = new Deserializer(doc.resolver, doc._all_models, (m) => { m.attach_document(doc); fresh.push(m); });
+    // The new models are in the document once decoded (the deserializer puts each in the document's map of
+    // models and attaches it): the roots join its list directly.  add_root would walk every model of the page
+    // again to find them, once per part (half of a part's time on a slow phone).
+    const roots = de.decode(JSON.parse(unescape(part.textContent)).roots);
+    doc._roots.push(...roots.filter((r) => !doc._roots.includes(r)));
+    // the page's look (presentation sizes, phone borders), which the earlier parts got at start, for these models;
+    // their heights too unless the look was switched since (a switch at run time changes the text only)
+    const page = document.querySelector(".attn-page"), present = !!page && page.getAttribute("data-present") === "1";
+    Theme.apply({ all_models: fresh, roots: () => [] }, S.plan.theme, present,
+                sharedFigures().filter((f) => fresh.includes(f)), present === S.presentAtStart);
+    for (const m of fresh) if (doc.all_roots.includes(m) && m.default_view == null) doc.notify_idle(m);
+    if (!S.parts.length) U.publish(doc, "whole", true);
+    return true;
+  }
+
+  function decodeFor(b) { while (!S.doc.get_model_by_id(b.root) && decodeNext()); }
+
+  // After the frame that shows the first readouts, a part a task, each after a quiet moment (as a block waits).
+  function decodeLater(first = true) {
+    if (!S.parts.length) return;
+    if (first) { requestAnimationFrame(() => setTimeout(() => decodeLater(false), 0)); return; }
+    const quiet = S.pointers === 0 && performance.now() - S.lastInput >= QUIET_MS;
+    if (quiet) {
+      try { decodeNext(); } catch (e) { console.error("attention explorable:", e); S.parts.length = 0; }
+    }
+    if (S.parts.length) setTimeout(() => decodeLater(false), quiet ? 0 : QUIET_MS);
+  }
+
   // ---- start ---------------------------------------------------------------------------------------
 
   async function start(docsText, plan) {
@@ -169,6 +217,7 @@ const AttnPage = (function (U) {
     const { ViewManager } = Bokeh.require("core/view_manager");
     const docs = JSON.parse(unescape(docsText));
     S.doc = Document.from_json(Object.values(docs)[0]);
+    S.parts = Array.from(document.querySelectorAll("script.attn-part"));
     S.plan = plan;
     // the rest is drawn when the browser is idle, unless a test holds it (window.AttnLoaderOptions = {idle: false},
     // tests/browser/conftest.py): then only what comes near the screen or is asked for (ensure, reveal) is drawn
@@ -177,7 +226,7 @@ const AttnPage = (function (U) {
     S.views = new ViewManager([], Bokeh.index);
     S.doc.views_manager = views();
     watchInput();
-    applyLook(presentFromLink());
+    applyLook(S.presentAtStart = presentFromLink());
     // the document's own root without a view (its configuration) counts as drawn, as in BokehJS
     for (const m of S.doc.all_roots) if (m.default_view == null) S.doc.notify_idle(m);
     const first = plan.blocks.filter((b) => b.first);
@@ -185,7 +234,7 @@ const AttnPage = (function (U) {
     for (const name of new Set(first.map((b) => b.section))) await startSection(name);
     observe();
     watchWidth();
-    afterFirstTexts(() => { S.firstDone = true; U.publish(S.doc, "first-screen", true); schedule(); });
+    afterFirstTexts(() => { S.firstDone = true; U.publish(S.doc, "first-screen", true); decodeLater(); schedule(); });
     return S.doc;
   }
 
@@ -351,6 +400,7 @@ const AttnPage = (function (U) {
   }
 
   return { start, ensure, drawn, allDrawn, reveal, blockOf, savePng, get doc() { return S.doc; }, get timings() { return S.timings; },
+           get whole() { return !!S.plan && !S.parts.length; },
            get revealing() { return S.revealing; } };
 })(AttnCommon);
 globalThis.AttnPage = AttnPage;   // for the engines (each runs in its own function) and for tests

@@ -108,21 +108,56 @@ def test_every_look_of_the_shipped_tours_is_in_a_block_the_plan_names(offline):
 def test_the_document_json_and_the_plan_cannot_close_their_script(offline_html):
     for element in ("attn-doc", "attn-plan"):
         assert "<" not in _script(offline_html, element), element
+    for part in _parts(offline_html):
+        assert "<" not in part
     assert "AttnPage.start(" in offline_html
 
 
-def test_the_document_defines_no_data_model_it_does_not_use(offline):
-    """Bokeh lists every data model the process registered; with Panel imported and the notebook component defined
-    (as in ``panel serve``) those are Panel's, and the served page would differ from the offline file."""
-    from bokeh.core.has_props import is_DataModel
-    from bokeh.model import Model
+def _parts(html: str) -> list[str]:
+    return re.findall(r'<script type="application/json" class="attn-part" data-section="[a-z-]+">(.*?)</script>',
+                      html, re.S)
 
-    from app.export import page_html
-    from app.page import Explorable  # noqa: F401  (its ReactiveHTML makes Panel register its data models)
 
-    assert any(is_DataModel(m) for m in Model.model_class_reverse_map.values())
-    doc = json.loads(unescape(_script(page_html(offline), "attn-doc")))
-    assert [d.get("defs") for d in doc.values()] == [None] * len(doc)
+def _objects(node, defined: list, referred: list) -> None:
+    """The ids a serialized document defines (``{"type": "object", "id": ...}``) and refers to (``{"id": ...}``),
+    in the order a decoder meets them."""
+    if isinstance(node, dict):
+        if node.get("type") == "object" and "id" in node:
+            defined.append(node["id"])
+        elif set(node) == {"id"}:
+            referred.append((node["id"], len(defined)))
+        for v in node.values():
+            _objects(v, defined, referred)
+    elif isinstance(node, list):
+        for v in node:
+            _objects(v, defined, referred)
+
+
+def test_the_document_comes_as_the_first_screen_then_one_part_per_later_section(offline, offline_html):
+    """app/ui/loader.js decodes the first screen's roots first and each later section's roots later, in page
+    order, into the same document: every model is defined once, in the first part that meets it, and a part
+    refers only to models defined before it or in it."""
+    doc = next(iter(json.loads(unescape(_script(offline_html, "attn-doc"))).values()))
+    parts = [json.loads(unescape(t)) for t in _parts(offline_html)]
+    sections = re.findall(r'class="attn-part" data-section="([a-z-]+)"', offline_html)
+    blocks = _plan_blocks(offline)
+    first = [b["root"] for b in blocks if b["first"]]
+    assert [r["id"] for r in doc["roots"]] == first
+    later = [b for b in blocks if not b["first"]]
+    assert [r["id"] for part in parts for r in part["roots"]] == [b["root"] for b in later]
+    assert sections == list(dict.fromkeys(b["section"] for b in later))       # page order, one part a section
+    defined, referred, ends = [], [], []
+    for part in [doc, *parts]:
+        _objects(part, defined, referred)
+        ends.append(len(defined))
+    assert sorted(defined) == sorted({m.id for m in offline.doc.models} | {m.id for m in offline.doc.config.references()})
+    assert len(defined) == len(set(defined))                                   # each model defined once
+    where = {d: k for k, d in enumerate(defined)}
+    # a reference points to a model its own part or an earlier one defined, never to a later part's
+    part_of = lambda position: next(k for k, end in enumerate(ends) if position <= end)
+    assert all(where[i] < ends[part_of(at)] for i, at in referred)
+    in_first = ends[0]
+    assert in_first < len(defined) / 2, (in_first, len(defined))               # the first screen needs the few
 
 
 def test_no_js_file_hides_a_comment_line_inside_a_template_literal():
@@ -140,6 +175,20 @@ def test_no_js_file_hides_a_comment_line_inside_a_template_literal():
             if code.count("`") % 2:
                 inside = not inside
         assert not inside, f"{path}: a template literal is left open"
+
+
+def test_the_document_defines_no_data_model_it_does_not_use(offline):
+    """Bokeh lists every data model the process registered; with Panel imported and the notebook component defined
+    (as in ``panel serve``) those are Panel's, and the served page would differ from the offline file."""
+    from bokeh.core.has_props import is_DataModel
+    from bokeh.model import Model
+
+    from app.export import page_html
+    from app.page import Explorable  # noqa: F401  (its ReactiveHTML makes Panel register its data models)
+
+    assert any(is_DataModel(m) for m in Model.model_class_reverse_map.values())
+    doc = json.loads(unescape(_script(page_html(offline), "attn-doc")))
+    assert [d.get("defs") for d in doc.values()] == [None] * len(doc)
 
 
 # ---- nothing fetched ----------------------------------------------------------------------------------------

@@ -58,7 +58,7 @@ PASSWORD, SECRET = "class-of-2026", "a-cookie-secret-for-the-tests-only"
 _IDS = re.compile(rb'[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|(?<=")p\d+(?=")')
 MEASURED = {"sequence_timings", "sequence_timing_plot", "timing_caption", "sequence_counts", "sequence_counts_plot",
             "timing_plot", "timing_note"}
-_DOCS = re.compile(rb'(<script type="application/json" id="[^"]+">\s*)(.*?)(\s*</script>)', re.S)
+_DOCS = re.compile(rb'(<script type="application/json" (?:id|class)="[^"]+"[^>]*>\s*)(.*?)(\s*</script>)', re.S)
 
 
 def _unmeasured(node):
@@ -74,10 +74,10 @@ def _unmeasured(node):
 
 
 def _comparable(html: bytes) -> bytes:
-    """``html`` with the measured models set aside and every id renamed by its order of first appearance."""
-    m = _DOCS.search(html)
-    docs = json.dumps(_unmeasured(json.loads(m.group(2))), ensure_ascii=False).encode("utf-8")
-    html = html[:m.start(2)] + docs + html[m.end(2):]
+    """``html`` with the measured models set aside (in the document and its parts, app/export.py
+    document_parts) and every id renamed by its order of first appearance."""
+    html = _DOCS.sub(lambda m: m.group(1) + json.dumps(_unmeasured(json.loads(m.group(2))), ensure_ascii=False)
+                     .encode("utf-8") + m.group(3), html)   # the document and each of its later parts
     names: dict[bytes, bytes] = {}
     return _IDS.sub(lambda k: names.setdefault(k.group(0), b"id%d" % len(names)), html)
 

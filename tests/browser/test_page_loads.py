@@ -19,9 +19,16 @@ PLAN_JS = """() => JSON.parse(Bokeh.require('core/util/string').unescape(
   document.getElementById('attn-plan').textContent)).blocks.map((b) => ({name: b.name, first: b.first}))"""
 
 
+# At the first screen's end (the loader's "first-screen" event): how many models the document holds, and whether
+# the loader says it is whole.  The later sections' models come later (app/export.py document_parts).
+MODELS_AT_FIRST_JS = """addEventListener('attention-explorable:first-screen', () => {
+  window.__attnModelsAtFirst = { models: AttnPage.doc._all_models.size, whole: AttnPage.whole }; });"""
+
+
 @pytest.mark.both_ways   # the served page's smoke test: it loads under the server's headers
 @pytest.mark.idle_drawing
 def test_the_page_opens_on_the_worked_example_then_draws_the_rest_in_order(open_page):
+    open_page.watch.page.add_init_script(MODELS_AT_FIRST_JS)
     page = open_page()
     text = readout_text(page)
     for figure in WORKED_EXAMPLE:
@@ -32,6 +39,11 @@ def test_the_page_opens_on_the_worked_example_then_draws_the_rest_in_order(open_
     # nothing scrolls or clicks: the loader draws every other block by itself
     page.wait_for_function("() => AttnPage.allDrawn()", timeout=90000)
     timings = page.evaluate("() => AttnPage.timings")
+    # the first screen was drawn from the first part of the document; the rest arrived after it
+    at_first = page.evaluate("() => window.__attnModelsAtFirst")
+    whole = page.evaluate("() => ({ models: AttnPage.doc._all_models.size, whole: AttnPage.whole })")
+    assert at_first["whole"] is False and whole["whole"] is True
+    assert at_first["models"] < whole["models"] / 2, (at_first, whole)
     drawn = [t["block"] for t in timings]
     assert sorted(drawn) == sorted(b["name"] for b in plan)          # each block once
     assert set(drawn[:len(first)]) == set(first), drawn                # the first screen first ...
