@@ -166,8 +166,12 @@ def _switch_rows(page, n_switch: int, label: str) -> list[dict]:
     rows.append(_row(f"switch head: engine only, before the paint ({label})", ms[:, 1] * 1e3,
                      note="recompute + new data for every plot; the paint waits for the next frame"))
     n = len(page.evaluate("() => Bokeh.documents[0].get_model_by_name('sentence_tokens').data.tok"))
-    toks = [str((3 * k + 1) % n) for k in range(n_switch)]
-    toks = [t if t != toks[k - 1] or k == 0 else str((int(t) + 1) % n) for k, t in enumerate(toks)]
+    # every switch changes the word, the first one too (a value the select already holds draws nothing)
+    toks, prev = [], page.evaluate("() => Bokeh.documents[0].get_model_by_name('token_select').value")
+    for k in range(n_switch):
+        t = str((3 * k + 1) % n)
+        prev = t if t != prev else str((int(t) + 1) % n)
+        toks.append(prev)
     ms = np.array(page.evaluate(MEASURE_JS, ["token_select", "value", toks, "row_weights", ["row_bars", "sense_plot"]]))
     rows.append(_row(f"switch selected word -> bars and sense plot redrawn ({label})",
                      ms[:, 0] * 1e3, target=TARGET_SWITCH_P95_US, note="client-side only"))
