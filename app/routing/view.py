@@ -299,10 +299,14 @@ return (i >= 0 && i < t.length && Math.abs(tick - i) < 1e-6) ? String(t[i]) : ""
         both plots (text.curves_legend)."""
         p = self.plain
         fig = theme.style_figure(figure(sizing_mode="stretch_both", min_width=220, min_height=140, tools="",
-                                        x_range=Range1d(0, p["steps"]), y_range=y_range, title=title, name=name))
+                                        x_range=Range1d(-0.03 * p["steps"], p["steps"]), y_range=y_range, title=title,
+                                        name=name))   # (the start a little off the axis, its dots seen whole)
         fig.line("step", "train", source=source, line_color=BLUE, line_width=2.5, level=STEP_LAYER)
         fig.line("step", "held", source=source, line_color=ORANGE, line_width=2.5, line_dash="dashed",
                  level=STEP_LAYER)
+        # a dot per recorded step, so the untrained start (one point, no line yet) is on the plot too
+        for key, colour in (("train", BLUE), ("held", ORANGE)):
+            fig.scatter("step", key, source=source, size=5, color=colour, level=STEP_LAYER)
         fig.xaxis.axis_label = "step"
         fig.yaxis.axis_label = ylabel
         return fig

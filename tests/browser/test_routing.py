@@ -138,6 +138,11 @@ def test_opens_at_step_zero_with_bank_spreading_its_attention(opened):
     assert row.max() - row.min() < 0.05          # untrained: almost even
     assert "spreads its weight almost evenly" in prop(page, "routing_readout", "text")
     assert prop(page, "routing_pause", "disabled") is True and prop(page, "routing_play", "disabled") is False
+    # the untrained start is on the loss and accuracy plots: one dot per curve (a line of one point draws nothing)
+    for plot in ("routing_loss_plot", "routing_accuracy_plot"):
+        dots = page.evaluate("""(n) => AttnPage.doc.get_model_by_name(n).renderers
+          .filter((r) => r.glyph.type === 'Scatter').map((r) => [r.glyph.y.field, r.data_source.data.step.length])""", plot)
+        assert sorted(dots) == [["held", 1], ["train", 1]], (plot, dots)
 
 
 def test_play_runs_to_the_end_and_bank_looks_at_the_deciding_word(opened):
