@@ -78,7 +78,14 @@ table.w tr.fixed th, table.w tr.fixed td { color: #757575; }
 .bk-clearfix { max-width: 100%; }
 p.legend .k-train { border-top: 3px solid BLUE; }
 p.legend .k-held { border-top: 3px dashed ORANGE; }
-""".replace("BLUE", BLUE).replace("ORANGE", ORANGE)
+/* on a phone the whole table fits the screen (the text under it talks about its last column): the names wrap
+   and the numbers sit closer, in text no smaller than 14 px */
+@media (max-width: NARROWpx) {
+  table.w { font-size: max(14px, 0.875em); }
+  table.w th { white-space: normal; padding-right: 4px; }
+  table.w td { min-width: 0; padding: 1px 2px; }
+}
+""".replace("BLUE", BLUE).replace("ORANGE", ORANGE).replace("NARROW", str(theme.NARROW_WIDTH - 1))
 
 # The stage holds the controls over the matrix and the sense plot side by side, the curves under them.  On a
 # wide screen the whole figure column stays in view (app/ui/layout.py), so its plots share the screen's height

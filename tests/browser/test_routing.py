@@ -610,3 +610,17 @@ if __name__ == "__main__":
         _measure()
     else:
         sys.exit("usage: python -m tests.browser.test_routing [screenshots|measure]")
+
+
+def test_on_a_phone_the_table_of_w_q_and_w_k_fits_the_screen(opened, watch):
+    """The text under the table talks about its last column: at 360 px the whole table is on screen, not behind
+    a sideways scroll, and its text stays at least 14 px."""
+    watch.page.set_viewport_size({"width": 360, "height": 780})
+    page = opened()
+    page.wait_for_function("() => AttnPage.doc.get_model_by_name('routing_weights').text.includes('looks for')")
+    box = page.evaluate("""() => { const v = Bokeh.index.find_one(AttnPage.doc.get_model_by_name('routing_weights'));
+      const t = v.shadow_el.querySelector('table.w'), d = t.parentElement, r = t.getBoundingClientRect();
+      return { scroll: d.scrollWidth, client: d.clientWidth, right: r.right, width: innerWidth,
+               font: Math.min(...[...t.querySelectorAll('td, th')].map((e) => parseFloat(getComputedStyle(e).fontSize))) }; }""")
+    assert box["scroll"] <= box["client"] and box["right"] <= box["width"], box
+    assert box["font"] >= 14, box
