@@ -22,7 +22,7 @@ const AttnPage = (function (U) {
   // (a block takes 5 to 300 ms to build, one task the move must wait for)
   const IDLE_AFTER_DRAG_MS = 1000;
   const NEAR = "150% 0px";     // a block this near the screen (1.5 screens) is drawn before the others
-  const S = { doc: null, parts: [], presentAtStart: false, views: null, plan: null, byName: new Map(), started: new Set(), near: new Set(),
+  const S = { doc: null, parts: [], decodeFailed: false, presentAtStart: false, views: null, plan: null, byName: new Map(), started: new Set(), near: new Set(),
               pointers: 0, idle: true, lastInput: 0, lastDrag: -1e9, timer: null, firstDone: false, drawing: null, timings: [], revealing: 0 };
 
   // ---- what the student is doing: drawing waits for a pause --------------------------------------
@@ -192,7 +192,6 @@ const AttnPage = (function (U) {
     Theme.apply({ all_models: fresh, roots: () => [] }, S.plan.theme, present,
                 sharedFigures().filter((f) => fresh.includes(f)), present === S.presentAtStart);
     for (const m of fresh) if (doc.all_roots.includes(m) && m.default_view == null) doc.notify_idle(m);
-    if (!S.parts.length) U.publish(doc, "whole", true);
     return true;
   }
 
@@ -204,7 +203,7 @@ const AttnPage = (function (U) {
     if (first) { requestAnimationFrame(() => setTimeout(() => decodeLater(false), 0)); return; }
     const quiet = S.pointers === 0 && performance.now() - S.lastInput >= QUIET_MS;
     if (quiet) {
-      try { decodeNext(); } catch (e) { console.error("attention explorable:", e); S.parts.length = 0; }
+      try { decodeNext(); } catch (e) { console.error("attention explorable:", e); S.decodeFailed = true; S.parts.length = 0; }
     }
     if (S.parts.length) setTimeout(() => decodeLater(false), quiet ? 0 : QUIET_MS);
   }
@@ -400,7 +399,7 @@ const AttnPage = (function (U) {
   }
 
   return { start, ensure, drawn, allDrawn, reveal, blockOf, savePng, get doc() { return S.doc; }, get timings() { return S.timings; },
-           get whole() { return !!S.plan && !S.parts.length; },
+           get whole() { return !!S.plan && !S.parts.length && !S.decodeFailed; },
            get revealing() { return S.revealing; } };
 })(AttnCommon);
 globalThis.AttnPage = AttnPage;   // for the engines (each runs in its own function) and for tests
