@@ -301,10 +301,10 @@ const SentenceExplorable = (function (M, X, W) {
       `</table>`);
     const t = c.t === 1 ? "" : ` and by T = ${plain(c.t, 3)}`;
     setText(c, a.caption_div,
-      `<p class="rowline">Row ${i} is one regression query, the same computation as the orange-red line in the view ` +
-      `above: \u201c${esc(toks[i])}\u201d compares its query with every word's key, a softmax turns the scores ` +
-      `into weights that add up to 1, and its output is the weighted average of the values. Only the similarity ` +
-      `is new: a dot product of learned vectors, divided by \u221ad\u2096 = ${plain(Math.sqrt(c.plain.d_k), 3)}${t}.</p>`);
+      `<p class="rowline">Row ${i} is one regression query, like the orange-red line above: ` +
+      `\u201c${esc(toks[i])}\u201d compares its query with every word's key, a softmax turns the scores ` +
+      `into weights, and its output is the weighted average of the values. Only the similarity is new: ` +
+      `a dot product of vectors, divided by \u221ad\u2096 = ${plain(Math.sqrt(c.plain.d_k), 3)}${t}.</p>`);
   }
 
   function drawSense(a, c) {
