@@ -63,69 +63,63 @@ b.shown { background: #A84800; color: white; border-radius: 3px; padding: 0 4px;
 
 INTRO = """
 <h2>Self-attention: every word is a query</h2>
-<p>Attention is older than the transformer. Around 2014, translation systems read the source sentence
-with a recurrent network, and while writing each word of the translation they attended over that
-network's states to find the source words that mattered. The 2017 paper &ldquo;Attention Is All You
-Need&rdquo; threw the recurrence away and made self-attention the whole layer: the design shown below.</p>
-<p>Now the keys and values are not samples on a line but the words of a sentence, and the queries come
-from the same words. Each word's vector is multiplied by three matrices, W<sub>Q</sub>, W<sub>K</sub>
-and W<sub>V</sub>, to give its query, key and value. Then every word runs the query from the view
-above at the same time: it scores every word's key, a softmax turns the scores into weights, and its
-output is the weighted average of the values. One row of weights per word gives the attention matrix.</p>
-<p><b>Why divide by &radic;d<sub>k</sub>?</b> The scores are dot products of query and key vectors with
-d<sub>k</sub> entries each. If the entries are of size about 1, such a dot product grows like
-&radic;d<sub>k</sub>, so without the division longer vectors alone would push the softmax towards putting
-all the weight on one word. Dividing by &radic;d<sub>k</sub> keeps the scores on the same scale whatever
-the length of the vectors.</p>
+<p>Now the keys and values are the words of a sentence, and the queries come from the same words: three
+matrices, W<sub>Q</sub>, W<sub>K</sub> and W<sub>V</sub>, turn each word's vector into its query, key and
+value. Every word runs the query from the view above at once, and its weights make one row of the attention
+matrix.</p>
 <p class="small">The word vectors and the three heads are written by hand, not trained, so every number
-means something you can read (water, money, place, person, verb, grammar word, ambiguity).</p>
+means something you can read (water, money, place, ...).</p>
+<details><summary>Where this came from, and why divide by &radic;d<sub>k</sub></summary>
+<p>Attention is older than the transformer. Around 2014, translation systems read the source sentence with a
+recurrent network and, for each word they wrote, attended over its states. The 2017 paper &ldquo;Attention Is
+All You Need&rdquo; dropped the recurrence and made self-attention the whole layer.</p>
+<p><b>Why divide by &radic;d<sub>k</sub>?</b> A score is the dot product of two vectors of d<sub>k</sub>
+entries. With entries of size about 1 it grows like &radic;d<sub>k</sub>, so longer vectors alone would push
+the softmax towards one word. Dividing by &radic;d<sub>k</sub> keeps the scores on one scale.</p>
+</details>
 """
 
-MATRIX_NOTE = ("<p class=\"small\">Rows are queries, columns are keys. Each row adds up to 1 (the numbers at "
-               "the right end). Hover a cell for its weight; click a row, or pick a word in the list, to follow "
-               "one query.</p>")
+MATRIX_NOTE = ("<p class=\"small\">Rows are queries, columns are keys; each row adds up to 1 (at the right). "
+               "Hover a cell for its weight; click a row, or pick its word, to follow one query.</p>")
 
 TOKENIZE_NOTE = "Words are lowercased and punctuation is dropped before anything else happens."
 
 ROUTING = """
 <h3>Context moves meaning</h3>
-<p>Each grey dot is a word's value, placed by how much water (across) and how much money (up) it
-carries. The orange-red dot is the selected word's output: the weighted average of the dots, and each arrow's
-thickness shows its weight. On its own, <i>bank</i> sits halfway between the two senses. In
-&ldquo;the bank by the river&rdquo; its output moves toward water; in &ldquo;the bank approved the
-loan&rdquo; it moves toward money. Moving information from one position to another is what attention
-is for.</p>
+<p>Each grey dot is a word's value, placed by how much water (across) and money (up) it carries. The
+orange-red dot is the selected word's output, their weighted average. In &ldquo;the bank by the river&rdquo;
+bank's output moves toward water, in &ldquo;the bank approved the loan&rdquo; toward money: attention moves
+information between words.</p>
 """
 
 MULTIHEAD = """
 <h3>Several heads at once</h3>
 <p>A layer runs several heads side by side, each with its own W<sub>Q</sub>, W<sub>K</sub> and
-W<sub>V</sub>: several learned kernels applied in parallel, each asking a different question. Their
-outputs are placed side by side and multiplied by W<sub>O</sub>, which mixes them into one vector per
-word (the purple diamond in the plot above). Click a small matrix to show that head above.</p>
+W<sub>V</sub>, each asking its own question. W<sub>O</sub> mixes their outputs into one vector per word (the
+purple diamond above). Click a small matrix to show that head.</p>
 """
 
 COST = """
 <h3>The price: n&sup2;</h3>
-<p>Every word scores every word, so n words need n&sup2; scores. Doubling the context quadruples the
-scores, the memory to hold them and the time to compute them: a straight line of slope 2 on a
-log&ndash;log plot. At n&nbsp;=&nbsp;131&nbsp;072 one matrix of float32 scores takes about 69&nbsp;GB,
-for one head in one layer. Computing the matrix in tiles avoids storing it, but the n&sup2; work remains;
-this is why context length is the constraint that shapes long-context models.</p>
+<p>Every word scores every word, so n words need n&sup2; scores: twice the context, four times the scores,
+memory and time (slope 2 on a log&ndash;log plot). At n&nbsp;=&nbsp;131&nbsp;072, one head's matrix of float32
+scores takes about 69&nbsp;GB.</p>
+<details><summary>More</summary>
+<p>Computing the matrix in tiles avoids storing it, but the n&sup2; work remains: this is why context length
+is the constraint that shapes long-context models.</p>
+</details>
 """
 
 PERSPECTIVE = """
 <h3>Keep it in proportion</h3>
-<p><b>Attention is one part of a transformer.</b> Its job is to move information between positions,
-and the attention layers hold roughly a third of the weights. The MLP layers, which work on each
-position alone, hold most of the rest, and that is where most stored facts seem to live.</p>
-<p><b>Weights are not explanations.</b> A large weight shows where the average looked, not why the
-model decided anything. Quite different weights can give the same output, and later layers can undo
-what a head did, so an attention map is not a reliable account of a decision.</p>
-<p><b>Sometimes a plain feature does the job.</b> Attention pays off when the model has to find out
-which past positions matter. When you already know (to forecast tomorrow's sales, the same day last
-week is a good guide), a column &ldquo;sales 7 days ago&rdquo; in a simple linear model does the
-same work, cheaper and easier to check.</p>
+<p><b>Attention is one part of a transformer.</b> It moves information between positions; the MLP layers
+hold most of the weights, and most stored facts seem to live there.</p>
+<p><b>Weights are not explanations.</b> A large weight shows where the average looked, not why the model
+decided anything.</p>
+<details><summary>Why not</summary>
+<p>Quite different weights can give the same output, and later layers can undo what a head did, so an
+attention map is not a reliable account of a decision.</p>
+</details>
 """
 
 # (how words are split is said once, under the box, with the sentence's tokens: TOKENIZE_NOTE)
