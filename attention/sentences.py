@@ -29,7 +29,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import unicodedata
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -38,7 +37,7 @@ from typing import Mapping
 
 import numpy as np
 
-from . import _checks
+from . import _checks, charclasses
 from .datasets import data_path
 from .selfattention import dot_product_attention
 
@@ -57,21 +56,23 @@ POSITION_FEATURES = {
 
 # --------------------------------------------------------------------------- tokens
 
-def _is_separator(ch: str) -> bool:
-    # P* punctuation, S* symbols, C* control/format/unassigned/surrogate characters.
-    return unicodedata.category(ch)[0] in "PSC"
-
-
 def tokenize(text: str) -> list[str]:
     """Split a sentence into tokens, by fixed and predictable rules.
 
     1. The text is normalised with Unicode NFKC (so full-width letters become
        plain ones) and lowercased.
-    2. Every punctuation, symbol or control character (Unicode categories
-       P*, S* and C*: ``. , ! ? ' " - ( ) < > = $ ...``) is replaced by a
-       space, so punctuation is dropped and also separates words:
-       ``"river."`` -> ``river``, ``"don't"`` -> ``don``, ``t``.
-    3. The text is split on whitespace.  Letters and digits are kept.
+    2. Every punctuation, symbol, control or space character (Unicode
+       categories P*, S*, C* and Z*: ``. , ! ? ' " - ( ) < > = $ ...``) is
+       replaced by a space, so punctuation is dropped and also separates
+       words: ``"river."`` -> ``river``, ``"don't"`` -> ``don``, ``t``.
+    3. The text is split at the spaces.  Letters, marks and digits are kept.
+
+    The categories, and the Cased and Case_Ignorable properties that decide
+    a final sigma, are Unicode 14.0's whatever Python runs this: they come
+    from the shipped table ``data/unicode_classes.json`` (attention.charclasses),
+    which the browser reads too.  A code point that Unicode 14.0 does not
+    assign becomes a space before step 1, so the tokens are the same on every
+    supported Python.
 
     Raises ``ValueError`` when nothing is left ("sentence is empty ...") and
     when there are more than ``MAX_TOKENS`` (32) tokens; the message gives
@@ -79,9 +80,8 @@ def tokenize(text: str) -> list[str]:
     """
     if not isinstance(text, str):
         raise ValueError(f"sentence must be a string, got {type(text).__name__}")
-    norm = unicodedata.normalize("NFKC", text).lower()
-    cleaned = "".join(" " if _is_separator(ch) else ch for ch in norm)
-    tokens = cleaned.split()
+    cleaned = charclasses.separators_to_spaces(charclasses.fold(text))
+    tokens = [t for t in cleaned.split(" ") if t]
     if not tokens:
         raise ValueError("sentence is empty (no words left once punctuation is removed); type a few words")
     if len(tokens) > MAX_TOKENS:

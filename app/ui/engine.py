@@ -9,10 +9,13 @@ common.js (``publish``/``subscribe``).
 
 from __future__ import annotations
 
+import json
 from functools import lru_cache
 from pathlib import Path
 
 from bokeh.models import CustomJS
+
+from attention.charclasses import browser_table
 
 from app.state import FALSE_WORDS, INTEGER, MAX_SHOWN, NUMBER, TRUE_WORDS
 
@@ -51,7 +54,18 @@ def engine_code(section_js: Path, handler: str, arg_names, *, theme: bool = Fals
     files = ([UI / "mirror.js"] if mirror else []) + ([UI / "theme.js"] if theme else []) + [UI / "common.js"]
     files += [UI / name for name in extra]
     files += [] if Path(section_js) in files else [Path(section_js)]
-    return "\n".join(read_js(f) for f in files) + f"\n{handler}(cb_obj, {{{', '.join(arg_names)}}});\n"
+    parts = [unicode_table_js() + read_js(f) if f == UI / "words.js" else read_js(f) for f in files]
+    return "\n".join(parts) + f"\n{handler}(cb_obj, {{{', '.join(arg_names)}}});\n"
+
+
+def unicode_table_js() -> str:
+    """The tokenizer's character classes as ui/words.js reads them (``AttnUnicode``), which an engine puts just
+    before words.js: data/unicode_classes.json as ``attention.charclasses`` reads it.
+
+    >>> unicode_table_js().startswith('const AttnUnicode = {"unicode":"14.0.0","classes":{"blank":"oo 2 6 ')
+    True
+    """
+    return f"const AttnUnicode = {json.dumps(browser_table(), separators=(',', ':'))};\n"
 
 
 def worker_sources(*names) -> list[str]:

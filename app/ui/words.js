@@ -3,23 +3,21 @@
 // by tests/browser/test_words_parity.py).  No DOM, no Bokeh, nothing fetched; the formulas of the heads come
 // from ui/mirror.js.
 //
-// tokenize(text), as attention.tokenize: NFKC, lower case, every P*, S* or C* character becomes a space, split
-// on whitespace.  Python 3.11 reads Unicode 14.0 (unicodedata), the browser its own ICU (Chromium 156: Unicode
-// 17).  Checked on every code point, alone and beside a capital sigma, the two disagree on:
-//   * the code points that Unicode 14 leaves unassigned (Cn) and later versions assign to letters, marks or
-//     digits (14 210 in Chromium 156: new CJK ideographs (extensions H, I, J), new scripts, "outlined" Latin
-//     letters and Cyrillic superscripts whose NFKC is a plain letter, new Latin and Cyrillic letters such as
-//     U+A7CB and U+1C89; new emoji are symbols, separators either way).  Python calls them unassigned, so
-//     separators; the browser keeps them in words.  Here every code point that is not a character in
-//     Unicode 14 (NOT_CHARACTERS_14 below: Cn, and the surrogates) becomes a space before anything else,
-//     which is what Python does with it;
-//   * whether a capital sigma ends a word (final sigma: lower case gives "ς" at the end of a word and "σ"
-//     elsewhere) next to three characters whose properties changed after Unicode 14: U+0295 "ʕ" and U+02E4 "ˤ"
-//     were cased, U+1171E (Ahom medial ra) was case-ignorable.  lower() below decides the sigma itself, with
-//     those three as Unicode 14 had them.
-// Nothing else differs: every Latin, Greek, Cyrillic, CJK, full-width, emoji or punctuation character gives
-// the same tokens, and so does the rest of Unicode 14.  A browser older than Unicode 14 (2021) would still
-// differ on the characters Unicode 14 added.
+// tokenize(text), as attention.tokenize: code points that Unicode 14.0 does not assign become spaces, then
+// NFKC, lower case, every punctuation, symbol, control or space character (P*, S*, C*, Z*) becomes a space,
+// split at the spaces.  Which character is in which class is not the browser's own Unicode (Chromium 156 has
+// Unicode 17, Python 3.11 to 3.13 have 14.0 to 15.1): both sides read the same table, data/unicode_classes.json
+// (Unicode 14.0, written by tools/unicode_classes.py), which the page hands over as AttnUnicode before this file
+// (app/ui/engine.py unicode_table_js(), attention.charclasses.browser_table()):
+//   * blank: the code points Unicode 14 leaves unassigned (Cn) and the surrogates.  Later versions assign
+//     thousands of them (new CJK ideographs, new scripts, "outlined" Latin letters and Cyrillic superscripts
+//     whose NFKC is a plain letter); here, as in the core, each is a space before anything else;
+//   * separator: the characters of P*, S*, C* and Z*;
+//   * case_ignorable and cased: what decides a capital sigma at the end of a word ("ς") or inside one ("σ").
+//     U+0295 "ʕ" and U+02E4 "ˤ" (cased in Unicode 14 to 15.1) and U+1171E (case-ignorable there) are not so
+//     in Chromium 156's Unicode 17; lower() below decides every sigma itself, from the table.
+// What is left to the browser, NFKC and toLowerCase on the characters the table keeps, gives the core's result
+// on every code point (tests/browser/test_words_parity.py).
 //
 // unknownWordVector(word, nDims, scale), as attention.sentences.unknown_word_vector: SHA-256 (synchronous, so
 // it needs no WebCrypto, which is asynchronous and absent from pages opened over plain http) of the word's
@@ -35,7 +33,7 @@
 // heads [{name, description, qk_columns, w_q, w_k, w_v}], value_columns, output_columns, w_o, sense_plane,
 // d_k, d_v.
 
-const AttnWords = (function (M) {
+const AttnWords = (function (M, U) {
   "use strict";
 
   const MAX_TOKENS = 32;   // attention.sentences.MAX_TOKENS
@@ -49,42 +47,10 @@ const AttnWords = (function (M) {
 
   function isRefusal(e) { return !!e && e.name === "ValueError"; }
 
-  // ---- Unicode 14 --------------------------------------------------------------------------------
+  // ---- the character classes (Unicode 14.0, from data/unicode_classes.json) -------------------------
 
-  // The code points that are not characters in Unicode 14.0 (general category Cn, and the surrogates Cs),
-  // as runs: base-36 lengths, alternately of characters and of non-characters, from U+0000.  Written from
-  // Python 3.11's unicodedata; tests/browser/test_words_parity.py checks it (and prints it anew if it differs).
-  const NOT_CHARACTERS_14 = [
-    "oo 2 6 4 7 1 1 1 k 1 b1 1 12 2 1e 2 3 1 1j 8 r 4 6 b 7i 1 1o 2 2t e 1n 2 1d 2 f 1 s 2 1 1 b 5 v 1 2 6 6k 1 8 2",
-    "2 2 m 1 7 1 1 3 4 2 9 2 2 2 4 8 1 4 2 1 5 2 p 2 3 1 6 4 2 2 m 1 7 1 2 1 2 1 2 2 1 1 5 4 2 2 3 3 1 7 4 1 1 7 h",
-    "a 3 1 9 1 3 1 m 1 7 1 2 1 5 2 a 1 3 1 3 2 1 f 4 2 c 7 7 1 3 1 8 2 2 2 m 1 7 1 2 1 5 2 9 2 2 2 3 7 3 4 2 1 5 2",
-    "i a 2 1 6 3 3 1 4 3 2 1 1 1 2 3 2 3 3 3 c 4 5 3 3 1 4 2 1 6 1 e l 5 d 1 3 1 n 1 g 2 9 1 3 1 4 7 2 1 3 2 1 2 4",
-    "2 a 7 m 1 3 1 n 1 a 1 5 2 9 1 3 1 4 7 2 6 2 1 4 2 a 1 2 d d 1 3 1 1f 1 3 1 6 4 g 2 q 1 3 1 i 3 o 1 9 1 1 2 7 3",
-    "1 4 6 1 1 1 8 6 a 2 3 c 1m 4 t 11 2 1 1 1 5 1 o 1 1 1 n 2 5 1 1 1 6 2 a 2 4 w 20 1 10 4 13 1 10 1 f 1 d 11 5i",
-    "1 1 5 1 2 ah 1 4 2 7 1 1 1 4 2 15 1 4 2 x 1 4 2 7 1 1 1 4 2 f 1 1l 1 4 2 1v 2 w 3 q 6 2e 2 6 2 il 3 2h 7 m 9 o",
-    "9 k c d 1 3 1 2 c 2m 2 a 6 a 6 q 6 2h 7 17 5 1y a v 1 c 4 c 4 1 3 16 2 5 b 18 4 q 6 b 3 1q 2 1t 1 t 2 b 6 a 6",
-    "e 2 v 1d 25 3 1b 1 38 8 1o 3 f 3 1o 7 17 2 b 8 17 5 eu 2 6 2 12 2 6 2 8 1 1 1 1 1 1 1 v 2 1h 1 f 1 e 2 6 1 j 2",
-    "3 1 9 1 2t 1 c 2 r 1 d 3 x f x f 3w 4 if p b l 1ec 2 w 1 9p 5 19 1 1 5 1 2 1k 7 2 e o 9 7 1 7 1 7 1 7 1 7 1 7",
-    "1 7 1 7 1 3i y q 1 2h c 5y q c 4 1s 1 2e 2 2v 5 17 1 2m 1 2c c 1b 1 mlp 3 1j 9 9o k 54 8 5n 5 2 1 1 1 5 o 1n 3",
-    "a 6 1k 8 1y 8 c 6 38 b u 3 26 1 b 4 x 1 1j 9 e 2 a 2 2v o s a 6 2 6 2 6 9 7 1 7 1 1o 4 3i 2 a 6 8mc c n 4 1d",
-    "1l0 57y 2 2y 12 7 c 5 5 q 1 5 1 1 1 2 1 2 1 3h g cd 2 1i 7 1 w 16 6 1f 1 j 1 4 4 5 1 3r 2 1 1 5a 3 6 2 6 2 6 2",
-    "3 3 7 1 7 a 5 2 c 1 q 1 j 1 2 1 f 2 e y 3f 5 3 4 19 3 2g 1 d 3 1 1b 1a 3m t 3 1d f s 4 10 9 u 5 17 5 u 1 11 4",
-    "e 16 4e 2 a 6 10 4 10 4 14 8 1g b c 1 f 1 7 1 2 1 b 1 f 1 7 1 2 1v 8n 9 m a 8 o 6 1 16 1 9 1x 6 2 1 1 18 1 2 3",
-    "1 2 n 1 20 8 9 1c j 1 2 5 x 3 r 5 1 1s 1k 4 k 2 1e 1 2 5 8 1 3 1 t 2 3 4 a 7 9 7 1s w 13 4 c 9 1i 3 t 2 r 5 q",
-    "7 4 c 7 28 21 1j 1f d 1f 7 1a 8 a 86 v 1 16 1 3 2 2 26 14 8 16 m q 12 s k n 9 26 4 10 9 1w a 1 2 p 7 a 6 1h 1",
-    "i 8 13 9 2o 1 k b i 1 18 1t 7 1 1 1 4 1 f 1 b 6 1n 5 a 6 4 1 8 2 2 2 m 1 7 1 2 1 5 1 a 2 2 2 3 2 1 6 1 5 7 2 7",
-    "3 5 3v 2k 1 5 u 20 8 a 4m 1i 2 12 y 1x b a 6 d j 1m 6 a 1i r 2 f 4 n 55 1o 2s 2b c 8 2 1 2 8 1 2 1 u 1 2 2 c 9",
-    "a 1y 8 2 1a 2 b r 20 8 2b d 21 7b 9 1 19 1 e a t 3 w 2 m 1 e 21 7 1 2 1 18 3 1 1 2 1 9 8 a 6 6 1 2 1 11 1 2 1",
-    "6 7 a 8m p 53 1 f 1e d pn 2u 33 1 5 b 5g 218 2r d tr 1 9 347 g7 6nt ft 7 v 1 a 4 29 1 a 6 u 2 6 a 1y a a 1 7 1",
-    "l 5 j j4 2j 2t 23 4 1l 7 h 1s 5 b 2 e 4qg 8 ye 16 9 6w7 4 1 7 1 2 1 83 19 3 h 4 8 b0 1s4 2z 5 d 3 9 7 a 2 8",
-    "3mk 1a 2 n 9 38 1o 6u a 13 2 5e l 1y 4a k c 2f 9 p 3r 2d 1 1z 1 2 2 1 2 2 2 4 1 c 1 1 1 7 1 1t 1 4 2 8 1 7 1 s",
-    "1 4 1 5 1 1 3 7 1 9g 2 84 2 ji f 5 1 f uo v 69 7 1 h 2 7 1 2 1 5 5x 19 3 e 2 a 4 2 8w v h 1m 5 1 yo 7 1 4 1 2",
-    "1 f 1 5h 2 g 15 24 4 a 4 2 lt 1w 24 1p 5e 4 1 r 1 2 1 1 2 1 1 a 1 4 1 1 1 1 6 1 4 1 1 1 1 1 1 3 1 2 1 1 2 1 1",
-    "1 1 1 1 1 1 1 1 2 1 1 2 4 1 7 1 4 1 4 1 1 1 a 1 h 5 3 1 5 1 h 1g 2 7i 18 4 2s c f 2 f 1 f 1 11 a 4u 1k t d 18",
-    "4 9 7 2 e 6 4a rc 5 g 3 d 3 38 c 2h 7 c 4 1 f c 4 1k 8 a 6 14 8 u 2 2 26 9g c e 2 5 3 5 3 7 9 t 3 b 5 6 a a 6",
-    "8 8 7 9 43 1 1j 11 a sm wyo w 37d 7 66 2 4g2 e 5rl 2e7 f2 15u 3t7 fcfq 1 u 2o 3k 6o 1e6o 1eke 2 1eke 2"
-  ].join(" ");
-
+  // Runs as the table writes them (base-36 lengths, alternately outside and inside the class, from U+0000) ->
+  // the first and last code point of each run inside (attention.charclasses.decode_runs).
   function decodeRuns(text) {
     const lengths = text.split(" ").map((s) => parseInt(s, 36)), starts = [], ends = [];
     let cp = 0;
@@ -97,44 +63,61 @@ const AttnWords = (function (M) {
     return { starts: Int32Array.from(starts), ends: Int32Array.from(ends) };
   }
 
-  const GAPS = decodeRuns(NOT_CHARACTERS_14);
+  // A class as one regular expression (code points, lone surrogates included, with the u flag).
+  function classRegExp({ starts, ends }) {
+    const hex = (cp) => `\\u{${cp.toString(16)}}`;
+    let body = "";
+    for (let i = 0; i < starts.length; i++) body += hex(starts[i]) + "-" + hex(ends[i]);
+    return new RegExp(`[${body}]`, "gu");
+  }
 
-  // Whether Unicode 14 assigns code point cp (a binary search over the runs of non-characters).
-  function isCharacter14(cp) {
-    const { starts, ends } = GAPS;
+  function codePoints({ starts, ends }) {
+    const out = new Set();
+    for (let i = 0; i < starts.length; i++) for (let cp = starts[i]; cp <= ends[i]; cp++) out.add(cp);
+    return out;
+  }
+
+  // The classes decoded, once a page (an engine runs this file at each call; building them takes about 2 ms):
+  // runs, the blank and separator classes as regular expressions, the two case classes as sets.
+  function classes() {
+    const cache = globalThis.__attnUnicodeClasses || (globalThis.__attnUnicodeClasses = new Map());
+    if (!cache.has(U.unicode)) {
+      const runs = {};
+      for (const name of ["blank", "separator", "case_ignorable", "cased"]) runs[name] = decodeRuns(U.classes[name]);
+      cache.set(U.unicode, { runs, blank: classRegExp(runs.blank), separator: classRegExp(runs.separator),
+                             ignorable: codePoints(runs.case_ignorable), cased: codePoints(runs.cased) });
+    }
+    return cache.get(U.unicode);
+  }
+
+  // Whether code point cp is in the named class (a binary search over its runs).
+  function member(name, cp) {
+    const { starts, ends } = classes().runs[name];
     let lo = 0, hi = starts.length - 1;
     while (lo <= hi) {
       const mid = (lo + hi) >> 1;
       if (cp < starts[mid]) hi = mid - 1;
       else if (cp > ends[mid]) lo = mid + 1;
-      else return false;
+      else return true;
     }
-    return true;
+    return false;
   }
 
-  // Unicode 14's Cased and Case_Ignorable where this browser's newer Unicode differs (see the top of the file).
-  const CASED_14 = new Map([[0x295, true], [0x2e4, true]]);
-  const IGNORABLE_14 = new Map([[0x1171e, true]]);
-  const CASED = /^\p{Cased}$/u, IGNORABLE = /^\p{Case_Ignorable}$/u;
-
-  function property(ch, table, re) {
-    const cp = ch.codePointAt(0);
-    return table.has(cp) ? table.get(cp) : re.test(ch);
-  }
-
-  // Final sigma (Unicode's Final_Sigma context, as Python's str.lower decides it): a cased letter before
-  // (case-ignorable characters between are skipped) and no cased letter after.
+  // Final sigma (Unicode's Final_Sigma context, as str.lower decides it), from the table: a cased character
+  // before (case-ignorable ones between are skipped) and none after.
   function finalSigma(cps, i) {
+    const C = classes(), ignorable = (ch) => C.ignorable.has(ch.codePointAt(0));
+    const cased = (ch) => C.cased.has(ch.codePointAt(0));
     let j = i - 1;
-    while (j >= 0 && property(cps[j], IGNORABLE_14, IGNORABLE)) j--;
-    if (j < 0 || !property(cps[j], CASED_14, CASED)) return false;
+    while (j >= 0 && ignorable(cps[j])) j--;
+    if (j < 0 || !cased(cps[j])) return false;
     let k = i + 1;
-    while (k < cps.length && property(cps[k], IGNORABLE_14, IGNORABLE)) k++;
-    return k === cps.length || !property(cps[k], CASED_14, CASED);
+    while (k < cps.length && ignorable(cps[k])) k++;
+    return k === cps.length || !cased(cps[k]);
   }
 
   // Python's str.lower: the browser's toLowerCase (the same full case mapping, with no locale), except that
-  // each capital sigma is decided above.
+  // each capital sigma is decided above (attention.charclasses.lower).
   function lower(text) {
     if (!text.includes(SIGMA)) return text.toLowerCase();
     const cps = Array.from(text);
@@ -149,21 +132,16 @@ const AttnWords = (function (M) {
 
   // ---- tokens ------------------------------------------------------------------------------------
 
-  const SEPARATORS = /[\p{P}\p{S}\p{C}]/gu;
-  const SPACES = /\s+/u;
-
-  // Step 1 of attention.tokenize: unicodedata.normalize("NFKC", text).lower(), in Unicode 14 (a code point
-  // Unicode 14 does not assign is a space from the start: Python keeps it through NFKC and lower(), then
-  // drops it as C*, and a space behaves the same in both steps).
+  // Step 1 of attention.tokenize (attention.charclasses.fold): blank code points -> spaces, then NFKC, then
+  // lower case.
   function fold(text) {
-    const only14 = Array.from(text, (ch) => (isCharacter14(ch.codePointAt(0)) ? ch : " ")).join("");
-    return lower(only14.normalize("NFKC"));
+    return lower(text.replace(classes().blank, " ").normalize("NFKC"));
   }
 
-  // attention.tokenize: NFKC, lower case, P* / S* / C* characters -> spaces, split on whitespace.
+  // attention.tokenize: fold, then separators -> spaces, split at the spaces.
   function tokenize(text) {
     if (typeof text !== "string") throw refusal(`sentence must be a string, got ${typeof text}`);
-    const tokens = fold(text).replace(SEPARATORS, " ").split(SPACES).filter((t) => t.length > 0);
+    const tokens = fold(text).replace(classes().separator, " ").split(" ").filter((t) => t.length > 0);
     if (!tokens.length)
       throw refusal("sentence is empty (no words left once punctuation is removed); type a few words");
     if (tokens.length > MAX_TOKENS)
@@ -320,6 +298,6 @@ const AttnWords = (function (M) {
              w_o: model.w_o, sense_plane: model.sense_plane };
   }
 
-  return { MAX_TOKENS, NOT_CHARACTERS_14, decodeRuns, isCharacter14, lower, fold, tokenize, isRefusal, utf8, sha256, round2,
+  return { MAX_TOKENS, UNICODE: U.unicode, decodeRuns, member, lower, fold, tokenize, isRefusal, utf8, sha256, round2,
            unknownWordVector, wordVector, positionFeatures, encode, analyze };
-})(AttnMirror);
+})(AttnMirror, AttnUnicode);

@@ -3,9 +3,11 @@
 ui/mirror.js and ui/words.js are loaded into a blank page, as the sentence engine joins them, and every
 function is compared with its Python twin; each batch of cases is one ``page.evaluate`` call.
 
-* tokens: every code point alone and beside a capital sigma (final sigma), seeded random texts of
-  punctuation, symbols, controls, full-width letters, accents, scripts and odd spaces; tokens equal, and the
-  error strings of an empty or over-long sentence equal character for character;
+* tokens: the page reads the shipped character classes (data/unicode_classes.json, Unicode 14.0) as the core
+  does; every code point alone and beside a capital sigma (final sigma), seeded random texts of punctuation,
+  symbols, controls, full-width letters, accents, scripts and odd spaces; tokens equal, and the error strings
+  of an empty or over-long sentence equal character for character.  The core's tokens are the same on
+  Python 3.11, 3.12 and 3.13 (tests/core/test_sentences.py), so these hold on each;
 * the unknown words' vectors: SHA-256 against hashlib, UTF-8 (lone surrogates included) against Python's
   ``surrogatepass``, numpy's rounding (ties to even), the vectors themselves exactly;
 * 200 seeded random sentences (known and unknown words, punctuation, accents, full-width letters, emoji,
@@ -29,6 +31,8 @@ import pytest
 
 import attention
 from app.sentence.view import browser_model
+from app.ui.engine import unicode_table_js
+from attention import charclasses
 from attention.sentences import MAX_TOKENS, encode, tokenize, unknown_word_vector
 
 from tests.browser.pageutil import ROOT
@@ -45,7 +49,10 @@ window.words = (function (W) {
                           (c) => c + "\u03a3", (c) => "\u0391\u03a3" + c];
   return {
     max: () => W.MAX_TOKENS,
-    runs: () => { const r = W.decodeRuns(W.NOT_CHARACTERS_14); return [Array.from(r.starts), Array.from(r.ends)]; },
+    unicode: () => W.UNICODE,
+    runs: (names) => names.map((n) => { const r = W.decodeRuns(AttnUnicode.classes[n]);
+                                        return [Array.from(r.starts), Array.from(r.ends)]; }),
+    member: ([name, cps]) => cps.map((cp) => W.member(name, cp)),
     tokenize: (texts) => texts.map((cps) => attempt(() => W.tokenize(str(cps)))),
     // every code point from lo to hi (not included) alone: [code point, its tokens joined by spaces] when any
     // (as JSON text, as every large answer here: Playwright carries one long string much faster than many
@@ -81,7 +88,8 @@ window.words = (function (W) {
 
 @pytest.fixture(scope="module")
 def js(browser):
-    """A blank page holding ui/mirror.js and ui/words.js; js(name, cases) runs one batch."""
+    """A blank page holding ui/mirror.js, the character classes and ui/words.js, as an engine joins them;
+    js(name, cases) runs one batch."""
     ctx = browser.new_context()
     page = ctx.new_page()
     page.set_default_timeout(120000)
@@ -89,7 +97,8 @@ def js(browser):
     page.on("pageerror", lambda e: errors.append(str(e)))
     page.set_content("<html><body></body></html>")
     ui = ROOT / "app" / "ui"
-    code = "\n".join((ui / f).read_text(encoding="utf-8") for f in ("mirror.js", "words.js"))
+    code = "\n".join([(ui / "mirror.js").read_text(encoding="utf-8"),
+                      unicode_table_js() + (ui / "words.js").read_text(encoding="utf-8")])
     page.add_script_tag(content=f"{code}\nconst MODEL = {json.dumps(browser_model())};\n{HARNESS}")
     assert page.evaluate("() => typeof window.words") == "object", errors
 
@@ -117,65 +126,56 @@ def batches(items, size):
         yield items[i:i + size]
 
 
-def not_characters_14():
-    """The runs of code points that Python's Unicode (14.0 in Python 3.11) does not assign: Cn, and Cs."""
-    starts, ends, start = [], [], None
-    for cp in range(0x110001):
-        gap = cp < 0x110000 and unicodedata.category(chr(cp)) in ("Cn", "Cs")
-        if gap and start is None:
-            start = cp
-        elif not gap and start is not None:
-            starts.append(start)
-            ends.append(cp - 1)
-            start = None
-    return starts, ends
-
-
-def encoded_runs(starts, ends):
-    """The runs as words.js writes NOT_CHARACTERS_14: base-36 lengths of characters, then of non-characters."""
-    digits = "0123456789abcdefghijklmnopqrstuvwxyz"
-
-    def b36(n):
-        s = ""
-        while True:
-            n, r = divmod(n, 36)
-            s = digits[r] + s
-            if n == 0:
-                return s
-
-    parts, prev = [], 0
-    for a, b in zip(starts, ends):
-        parts += [a - prev, b - a + 1]
-        prev = b + 1
-    return " ".join(map(b36, parts))
-
-
 # ---- tokens ------------------------------------------------------------------------------------
 
 def test_max_tokens_is_the_cores(js):
     assert js("max") == MAX_TOKENS
 
 
-def test_the_unicode_14_table_is_pythons(js):
-    """NOT_CHARACTERS_14 in words.js lists exactly what Python's unicodedata leaves unassigned."""
-    assert unicodedata.unidata_version == "14.0.0", "the table is Unicode 14's: regenerate it for this Python"
-    starts, ends = not_characters_14()
-    got = js("runs")
-    assert got == [starts, ends], "words.js NOT_CHARACTERS_14 should be:\n" + encoded_runs(starts, ends)
+def test_the_page_reads_the_shipped_character_classes(js):
+    """The runs words.js decodes are attention.charclasses' (data/unicode_classes.json), and its lookups agree
+    at every run's edges."""
+    assert js("unicode") == charclasses.unicode_version() == "14.0.0"
+    names = list(charclasses.CLASSES)
+    assert js("runs", names) == [list(map(list, charclasses.ranges(n))) for n in names]
+    for name in charclasses.CLASSES:
+        starts, ends = charclasses.ranges(name)
+        edges = sorted({cp for a, b in zip(starts, ends) for cp in (a - 1, a, b, b + 1) if 0 <= cp < 0x110000})
+        assert js("member", [name, edges]) == [charclasses.member(name, chr(cp)) for cp in edges], name
+
+
+def test_the_engines_carry_the_table_just_before_words_js():
+    """The page's engines that tokenize (the sentence section's, the routing section's) hold the shipped table
+    once, right before ui/words.js reads it."""
+    from app.routing.view import engine_source as routing_source
+    from app.sentence.view import engine_source as sentence_source
+    from app.ui.engine import UI, read_js
+
+    for code in (sentence_source(), routing_source()):
+        assert code.count("const AttnUnicode =") == 1
+        assert unicode_table_js() + read_js(UI / "words.js") in code
 
 
 PLANES_14 = (0, 1, 2, 3, 14)   # the planes where Unicode 14 assigns characters
 
 
 def test_other_planes_hold_no_character_of_unicode_14():
-    for p in set(range(17)) - set(PLANES_14):   # unassigned (Cn) or private use (Co)
-        assert {unicodedata.category(chr(cp)) for cp in range(p << 16, (p + 1) << 16)} <= {"Cn", "Co"}, p
+    """Outside PLANES_14 every code point is blank (unassigned) or a separator (private use), in the table."""
+    covered = sorted(zip(*charclasses.ranges("blank"))) + sorted(zip(*charclasses.ranges("separator")))
+    for p in set(range(17)) - set(PLANES_14):
+        lo, hi = p << 16, ((p + 1) << 16) - 1
+        inside = sorted((max(a, lo), min(b, hi)) for a, b in covered if a <= hi and b >= lo)
+        reach = lo - 1
+        for a, b in inside:
+            assert a <= reach + 1, (p, hex(reach + 1))
+            reach = max(reach, b)
+        assert reach == hi, p
 
 
 def test_every_code_point_alone_gives_the_cores_tokens(js):
     """All 1 114 112 code points (lone surrogates included): the same tokens, or none, as attention.tokenize.
-    (In the planes without a character of Unicode 14, every code point alone is refused by the core: a C*
-    character is a separator, see the test above.)"""
+    (In the planes without a character of Unicode 14, every code point alone is refused by the core: it is blank
+    or a separator, see the test above.)"""
     bad = []
     for p in range(17):
         lo = p << 16
@@ -193,8 +193,9 @@ def test_every_code_point_alone_gives_the_cores_tokens(js):
 
 def test_every_character_beside_a_capital_sigma_gives_the_cores_final_sigma(js):
     """Final sigma (lower case "ς" at the end of a word) depends on the neighbours' Cased and Case_Ignorable
-    properties, which changed for a few characters after Unicode 14: every code point of the planes where
-    Unicode 14 assigns characters, before and after a capital sigma, folds as Python folds it."""
+    properties, which changed for a few characters after Unicode 15.1 (the browser's are Unicode 17's): every code
+    point of the planes where Unicode 14 assigns characters, before and after a capital sigma, folds as the core
+    folds it (attention.charclasses.fold, which reads them from the table)."""
     contexts = [lambda c: "\u0391" + c + "\u03a3", lambda c: "\u0391\u03a3" + c + "\u0391",
                 lambda c: c + "\u03a3", lambda c: "\u0391\u03a3" + c]
     bad = []
@@ -203,7 +204,7 @@ def test_every_character_beside_a_capital_sigma_gives_the_cores_final_sigma(js):
         got = js("sigmas", [lo, hi])
         for cp in range(lo, hi):
             c = chr(cp)
-            want = "".join(str(unicodedata.normalize("NFKC", f(c)).lower().count("\u03c2")) for f in contexts)
+            want = "".join(str(charclasses.fold(f(c)).count("\u03c2")) for f in contexts)
             if got[4 * (cp - lo):4 * (cp - lo) + 4] != want:
                 bad.append((hex(cp), unicodedata.category(c), want, got[4 * (cp - lo):4 * (cp - lo) + 4]))
     assert bad == [], bad[:20]

@@ -1,16 +1,18 @@
 """The self-attention section's sentence model: tokenizer, data file, heads and teaching claims."""
 
 import copy
+import hashlib
 import json
 import os
 import subprocess
 import sys
+import unicodedata
 from pathlib import Path
 
 import numpy as np
 import pytest
 
-from attention import selfattention
+from attention import charclasses, selfattention
 from attention.datasets import data_path
 from attention.sentences import (MAX_TOKENS, SentenceModel, analyze_sentence, encode, load_sentence_model,
                                  parse_sentence_model, tokenize, unknown_word_vector, word_vector)
@@ -396,6 +398,97 @@ def test_final_sigma_is_decided_on_the_whole_text_before_punctuation_is_dropped(
 
 def test_a_code_point_without_a_character_separates_words():
     assert tokenize("bank\u0378river") == ["bank", "river"]      # U+0378: unassigned (Cn), like punctuation
+
+
+# --------------------------------------------------------------------------- the same tokens on every Python
+# The tokenizer's character classes come from data/unicode_classes.json (Unicode 14.0), not from the running
+# Python's unicodedata (3.11: Unicode 14.0, 3.12: 15.0, 3.13: 15.1).  The tokens below were derived once, on
+# Python 3.11.7; read with unicodedata's classes, Python 3.12 and 3.13 split the first ten otherwise (U+0CF3,
+# U+0ECE, U+10EFD to U+10EFF, U+1123F and U+1E030 are letters or marks there, and U+1E030 "𞀰" becomes a
+# Cyrillic "а" under NFKC; U+31350 is a letter on 3.13).
+
+VERSION_FREE = [
+    ("ಕನ್ನಡ\u0cf3ಅ", ["ಕನ್ನಡ", "ಅ"]),
+    ("ລາວ\u0eceລາວ", ["ລາວ", "ລາວ"]),
+    ("a\U00010efdb\U00010effc", ["a", "b", "c"]),
+    ("x\U0001123fy", ["x", "y"]),
+    ("\U0001e030\U0001e031 bank", ["bank"]),
+    ("ΑΣ\U0001e030", ["ας"]),
+    ("ΑΣ\u0cf3", ["ας"]),
+    ("Α\U0001123fΣ", ["α", "σ"]),
+    ("ΟΔΟΣ\U00010efd", ["οδος"]),
+    ("日\U00031350本 \U0002ebf0", ["日", "本"]),
+    # the browser's Unicode 17 changed these (ʕ and ˤ are no longer cased, U+1171E no longer case-ignorable)
+    ("ʕΣ ˤΣ Α\U0001171eΣ", ["ʕς", "ʕς", "α\U0001171eς"]),
+    ("ΑΣ\u0345 Α\u02b0Σ ΑΣ'Σ", ["ας\u0345", "αhς", "ασ", "ς"]),
+    ("ΟΔΟΣ.ΑΣ ΟΔΟΣ. ΑΣ", ["οδοσ", "ας", "οδος", "ας"]),
+    ("ＦＵＬＬ ｗｉｄｔｈ ﬁne x² ½", ["full", "width", "fine", "x2", "1", "2"]),
+    ("a\u200bb\ufeffc\u00add\u2028e\u3000f", ["a", "b", "c", "d", "e", "f"]),
+    ("\ud800lone\udfff", ["lone"]),
+    ("\U000f0000priv\U0010fffd", ["priv"]),
+    ("İstanbul ǅemal ẞ", ["i\u0307stanbul", "džemal", "ß"]),
+    ("Café naïve o\u0301", ["café", "naïve", "ó"]),
+    ("🙂 emoji 👍🏽 \U0001fae8 \U0001faf8", ["emoji"]),
+]
+
+
+@pytest.mark.parametrize("text, tokens", VERSION_FREE)
+def test_tricky_texts_give_the_same_tokens_on_every_python(text, tokens):
+    assert tokenize(text) == tokens
+
+
+def _digest(texts) -> str:
+    h = hashlib.sha256()
+    for t in texts:
+        try:
+            out = "\x00".join(tokenize(t))
+        except ValueError:
+            out = "\x01"
+        h.update((out + "\x02").encode("utf-8", errors="surrogatepass"))
+    return h.hexdigest()[:16]
+
+
+# taken on Python 3.11.7 (2026-12-04)
+ALONE_DIGEST, BEFORE_SIGMA_DIGEST, AFTER_SIGMA_DIGEST = "a1a606a9dd652735", "feb780b441e8956a", "644a5f1947744f5e"
+
+
+def test_every_code_point_gives_the_tokens_it_gave_on_python_3_11():
+    """Each of the 1 114 112 code points alone, and every code point of planes 0, 1 and 14 (where the cased and
+    case-ignorable characters are) after a capital alpha and before a capital sigma, and after a capital sigma:
+    the tokens, hashed, are those Python 3.11.7 gave (the digests were taken there)."""
+    assert _digest(map(chr, range(0x110000))) == ALONE_DIGEST
+    planes = [cp for p in (0, 1, 14) for cp in range(p << 16, (p + 1) << 16)]
+    assert _digest("\u0391" + chr(cp) + "\u03a3" for cp in planes) == BEFORE_SIGMA_DIGEST
+    assert _digest("\u0391\u03a3" + chr(cp) for cp in planes) == AFTER_SIGMA_DIGEST
+
+
+@pytest.mark.skipif(unicodedata.unidata_version != "14.0.0",
+                    reason="tools/unicode_classes.py writes the table from Unicode 14.0 (Python 3.11)")
+def test_the_shipped_table_is_what_the_script_writes():
+    from tools.unicode_classes import build
+    shipped = charclasses.table()
+    changed = [int(u[2:], 16) for u in shipped["changed_after_unicode_14"]]
+    assert build(also_blank=changed)["classes"] == shipped["classes"]
+
+
+def test_this_pythons_unicode_keeps_every_character_of_the_table():
+    """On any supported Python: what the table keeps (not blank) is assigned here with the same kind (separator
+    or not); what the table calls blank is unassigned here or was added after Unicode 14 (unicodedata cannot
+    tell these apart, so only the first half is checked on 3.12 and 3.13)."""
+    blank, separator = bytearray(0x110000), bytearray(0x110000)
+    for flags, name in ((blank, "blank"), (separator, "separator")):
+        for a, b in zip(*charclasses.ranges(name)):
+            flags[a:b + 1] = b"\x01" * (b - a + 1)
+    bad = []
+    for cp in range(0x110000):
+        if blank[cp]:
+            continue
+        cat = unicodedata.category(chr(cp))
+        if cat in ("Cn", "Cs") or (cat[0] in "PSCZ") != bool(separator[cp]):
+            bad.append((hex(cp), cat))
+    assert bad == []
+    if unicodedata.unidata_version == charclasses.unicode_version():
+        assert all(unicodedata.category(chr(cp)) in ("Cn", "Cs") for cp in range(0x110000) if blank[cp])
 
 
 def test_a_lone_surrogate_is_hashed_as_its_three_utf8_bytes():
