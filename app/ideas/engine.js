@@ -48,10 +48,9 @@ const Ideas = (function (U) {
 
   function graphCaption(n) {
     const pairs = n * (n - 1) / 2, steps = n === 1 ? "step" : "steps";
-    return `<p>For these ${n} words the RNN takes <b>${n} ${steps} in a row</b>, and the first word reaches ` +
-      `the last only through all ${Math.max(n - 1, 0)} links of the chain. Attention scores all ` +
-      `${fmtCount(n * n)} pairs (each word also reads itself; the ${fmtCount(pairs)} links between different ` +
-      `words are drawn) in <b>one step</b>: every word is one link away from every other.</p>`;
+    return `<p>For these ${n} words the RNN takes <b>${n} ${steps} in a row</b>, one per link of the chain. ` +
+      `Attention scores all ${fmtCount(n * n)} pairs (the ${fmtCount(pairs)} links between different words ` +
+      `are drawn) in <b>one step</b>.</p>`;
   }
 
   function drawGraph(a) {
@@ -98,6 +97,20 @@ const Ideas = (function (U) {
       `<td></td></tr>${body}</table>`;
   }
 
+  // The lag panel's words for a period (twin of lag_intro and pattern_words in app/ideas/view.py).
+  function patternWords(k) {
+    return k === 7 ? "a weekly pattern" : k === 14 ? "a two-week pattern" : `a pattern that repeats every ${k} days`;
+  }
+
+  function lagIntro(period) {
+    const k = Number(period);
+    return `<p>A shop's daily sales follow ${patternWords(k)}, plus noise and a drifting level. Two models ` +
+      "predict tomorrow from the last 14 days (trained on 20 weeks, tested on the next 4):</p>" +
+      "<ul><li><b>attention over the past</b>: a weighted average of the 14 days, one learned weight per " +
+      "lag;</li><li><b>a linear model with one lagged column</b>: a + b &times; (the value " +
+      `${k} ${k === 1 ? "day" : "days"} ago), fitted by least squares.</li></ul>`;
+  }
+
   function drawLag(a) {
     const res = a.config.lags[String(a.w_period.value)];
     if (!res) return;
@@ -106,6 +119,7 @@ const Ideas = (function (U) {
     if (String(a.lag_ticker.ticks) !== String(ticks)) a.lag_ticker.ticks = ticks;
     const html = errorsHtml(res);
     if (a.errors_div.text !== html) a.errors_div.text = html;   // texts first, data last (see app/sentence/engine.js)
+    U.setHtml(a.lag_intro, lagIntro(res.period));
     a.lag_w.data = d.weights;
     a.lag_actual.data = d.actual;
     a.lag_pred.data = d.pred;
@@ -164,5 +178,5 @@ const Ideas = (function (U) {
     }
   }
 
-  return { handle, graphData, graphCaption, lagData, errorsHtml, lagTicks };
+  return { handle, graphData, graphCaption, lagData, errorsHtml, lagTicks, lagIntro };
 })(AttnCommon);

@@ -68,39 +68,46 @@ INTRO = """
 
 SEQUENCE = """
 <h3>One step after another, or all at once</h3>
-<p>A recurrent network (RNN) reads a sentence the way you read a ticker tape: word by word, updating
-one state vector, h<sub>t</sub> = tanh(W h<sub>t&minus;1</sub> + U x<sub>t</sub>). Each update needs the
-one before it, so news from the first word reaches the last only after n steps in a row. Attention links
-every word with every word directly, through one matrix product, so nothing has to wait.</p>
+<p>A recurrent network (RNN) reads word by word, updating one state,
+h<sub>t</sub> = tanh(W h<sub>t&minus;1</sub> + U x<sub>t</sub>). Each update waits for the one before, so the
+first word reaches the last only after n steps in a row. Attention links all words at once, in one matrix
+product.</p>
 """
 
 SEQUENCE_AFTER = """
-<p><b>What the plots show.</b> Attention does more arithmetic: n&sup2; scores against the RNN's n
-updates. But it needs one sequential step where the RNN needs n. Hardware with thousands of parallel
-units (a graphics card) runs the n&sup2; scores side by side and cannot speed up a chain that must go
-in order, which is why attention won. The same n&sup2; scores are why long contexts cost so much
-memory.</p>
+<p><b>What the plots show.</b> Attention does more arithmetic, n&sup2; scores, but in one step instead of n
+in a row, and a graphics card runs the scores side by side: that is why attention won. The n&sup2; scores
+are also why long contexts cost memory.</p>
 """
 
-LAG = """
-<h3>A known lag is a feature</h3>
-<p>A shop's daily sales follow a weekly pattern, with noise and a slowly drifting level. Predict
-tomorrow from the last 14 days in two ways. <b>Attention over the past:</b> the prediction is a
-weighted average of the 14 previous days, with one weight per lag, learned by gradient descent on the
-error (each day is predicted from its past, never from itself, as in the learning section).
-<b>A linear model with one lagged column:</b> prediction = a + b &times; (the value one period ago):
-two numbers, fitted by least squares. Both are trained on the first 20 weeks and tested on the last
-4. Change the period and watch both follow it.</p>
-"""
+LAG_HEAD = "<h3>A known lag is a feature</h3>"
 
 LAG_AFTER = """
-<p>Attention finds the lag by itself and puts most of its weight there. The rest goes to days that
-also help a little, such as two periods back when that is within the 14 days (averaging two weeks
-cancels some of the noise). The linear model is told the lag and needs two numbers
-instead of 14 weights and a training loop. When you already know which past matters, a lagged
-column does the job and is easier to check. Attention earns its cost when the useful position moves
-from one input to the next, as the word that explains &ldquo;bank&rdquo; does.</p>
+<p>Attention finds the lag by itself. The linear model is told the lag and needs two numbers, not 14 weights
+and a training loop: when you know which past matters, a lagged column does the job. Attention earns its cost
+when the useful position moves from input to input, as the word that explains &ldquo;bank&rdquo; does.</p>
+<details><summary>Where the rest of the weight goes</summary>
+<p>Attention puts the rest of its weight on days that also help a little, such as two periods back when that is
+within the 14 days: averaging two periods cancels some of the noise.</p>
+</details>
 """
+
+
+def pattern_words(period: int) -> str:
+    """The pattern's name for its period: weekly at 7 days, two-week at 14, else "repeats every k days"."""
+    return {7: "a weekly pattern", 14: "a two-week pattern"}.get(int(period),
+                                                                 f"a pattern that repeats every {int(period)} days")
+
+
+def lag_intro(period: int) -> str:
+    """The lag panel's words for a period (twin of ``lagIntro`` in engine.js): what the series does and what the two
+    models use."""
+    k = int(period)
+    return (f"<p>A shop's daily sales follow {pattern_words(k)}, plus noise and a drifting level. Two models "
+            f"predict tomorrow from the last 14 days (trained on 20 weeks, tested on the next 4):</p>"
+            f"<ul><li><b>attention over the past</b>: a weighted average of the 14 days, one learned weight per "
+            f"lag;</li><li><b>a linear model with one lagged column</b>: a + b &times; (the value "
+            f"{k} {'day' if k == 1 else 'days'} ago), fitted by least squares.</li></ul>")
 
 
 # --------------------------------------------------------------------------- numbers as students read them
@@ -380,10 +387,9 @@ def graph_caption(n: int) -> str:
     """What the graphs count for a sentence of n words (twin of ``graphCaption`` in engine.js)."""
     pairs = n * (n - 1) // 2
     steps = "step" if n == 1 else "steps"
-    return (f'<p>For these {n} words the RNN takes <b>{n} {steps} in a row</b>, and the first word reaches '
-            f'the last only through all {max(n - 1, 0)} links of the chain. Attention scores all '
-            f'{fmt_count(n * n)} pairs (each word also reads itself; the {fmt_count(pairs)} links between different '
-            f'words are drawn) in <b>one step</b>: every word is one link away from every other.</p>')
+    return (f'<p>For these {n} words the RNN takes <b>{n} {steps} in a row</b>, one per link of the chain. '
+            f'Attention scores all {fmt_count(n * n)} pairs (the {fmt_count(pairs)} links between different words '
+            f'are drawn) in <b>one step</b>.</p>')
 
 
 def timing_note(t: dict) -> str:
@@ -393,10 +399,9 @@ def timing_note(t: dict) -> str:
     n, r, a = ns[-1], rnn[-1], att[-1]
     cut = "" if t["complete"] else (f" The time budget of {t['budget_s']:.1f} s stopped the measurement at "
                                     f"n = {n}.")
-    head = (f"Measured once when this page was built, on the computer that built it (fastest of up to 5 runs, "
-            f"vectors of {t['d']} numbers). At n = {fmt_count(n)} the RNN loop took "
-            f"{fmt_ms(r)} ms for {fmt_count(n)} steps in a row; attention took {fmt_ms(a)} ms for "
-            f"{fmt_count(n * n)} scores in one step.")
+    head = (f"Measured when this page was built (best of up to 5 runs, vectors of {t['d']} numbers). At "
+            f"n = {fmt_count(n)} the RNN loop took {fmt_ms(r)} ms for {fmt_count(n)} steps in a row; attention took "
+            f"{fmt_ms(a)} ms for {fmt_count(n * n)} scores in one step.")
     slower_from = None   # the smallest n from which on attention took longer at every n measured
     for k, x, y in reversed(list(zip(ns, rnn, att))):
         if y <= x:
@@ -404,20 +409,19 @@ def timing_note(t: dict) -> str:
         slower_from = k
     if a > r:
         since = "" if slower_from in (None, ns[0]) else f" from n = {fmt_count(slower_from)} on"
-        verdict = (f" Here attention took longer{since}: this processor works through the n\u00b2 scores a few at "
-                   f"a time, and there are more of them than the RNN's n updates. Its advantage is the single step, "
-                   f"which hardware with thousands of parallel units turns into speed.")
+        verdict = (f"Here attention took longer{since}: this processor works through the n\u00b2 scores a few at "
+                   f"a time. Hardware with thousands of parallel units turns the single step into speed.")
     else:
-        verdict = (" Here attention was faster: its n\u00b2 scores are one matrix product, which numpy runs in fast "
-                   "compiled code, while the RNN's n updates wait for each other in a loop. As n grows, the n\u00b2 "
-                   "work catches up on a processor with few cores; on hardware with thousands it does not.")
-    return f"<p>{head}{verdict}{cut}</p>"
+        verdict = ("Here attention was faster: its n\u00b2 scores are one matrix product in fast compiled code, "
+                   "while the RNN's n updates wait for each other. On few cores the n\u00b2 work catches up as n "
+                   "grows.")
+    return f"<p>{head}</p><p>{verdict}{cut}</p>"
 
 
 # --------------------------------------------------------------------------- the view
 
 ENGINE_ARGS = ["config", "tokens_src", "nodes", "chain", "pairs", "graph_fig", "graph_div", "w_period",
-               "lag_w", "lag_actual", "lag_pred", "lag_ticker", "errors_div"]
+               "lag_w", "lag_actual", "lag_pred", "lag_ticker", "errors_div", "lag_intro"]
 
 
 @lru_cache(maxsize=None)
@@ -472,15 +476,16 @@ def _lag_part(css, period: int = DEFAULT_PERIOD) -> tuple[object, dict]:
     weights_fig = lag_weights_figure(lag_w, ticker)
     pred_fig = lag_predictions_figure(lag_actual, lag_pred)
     errors_div = _div(errors_html(res), css, name="lag_errors")
-    part = column(_div(LAG, css), w_period,
+    intro = _div(lag_intro(period), css, name="lag_intro")
+    part = column(_div(LAG_HEAD, css), intro, w_period,
                   _wrap(column(_div("<p><b>Attention's weights over the last 14 days</b></p>", css), weights_fig,
                                sizing_mode="stretch_width", min_width=280, styles={"flex": "1 1 300px"}),
                         column(_div("<p><b>The 4 held-out weeks</b> (shaded)</p>", css), pred_fig,
                                sizing_mode="stretch_width", min_width=280, styles={"flex": "2 1 300px"})),
                   errors_div, _div(LAG_AFTER, css), sizing_mode="stretch_width", name="lag_box")
     return part, {"w_period": w_period, "lag_w": lag_w, "lag_actual": lag_actual, "lag_pred": lag_pred,
-                  "lag_ticker": ticker, "errors_div": errors_div,
-                  "quiet": [weights_fig, pred_fig, lag_w, lag_actual, lag_pred, ticker, errors_div]}
+                  "lag_ticker": ticker, "errors_div": errors_div, "lag_intro": intro,
+                  "quiet": [weights_fig, pred_fig, lag_w, lag_actual, lag_pred, ticker, errors_div, intro]}
 
 
 def build_ideas(state=None, *, tokens_src: ColumnDataSource | None = None) -> IdeasView:
@@ -513,4 +518,5 @@ def build_ideas(state=None, *, tokens_src: ColumnDataSource | None = None) -> Id
 
 
 __all__ = ["IdeasView", "build_ideas", "graph_data", "graph_caption", "lag_results", "lag_sources", "errors_html",
+           "lag_intro", "pattern_words",
            "sequence_timings", "lag_ticks", "fmt_num", "fmt_ms", "fmt_count"]

@@ -118,9 +118,14 @@ const Learning = (function (M, E) {
     return sc ? `${plain(h * sc.span / sc.uspan, p)} (${datasetMeta(a).x_name || "x"})` : plain(h, p);
   }
 
+  // The demo's words name where training starts as the readout writes it (twin of bandwidth_text in view.py):
+  // the path's first h, or h0 while there is none, in the data's units on your own data.
+  function bwText(template, start) { return template.split("{start}").join(esc(start)); }
+
   function bwReadout(a, c) {
     const s = c.bw, T = s.traj, k = s.step, steps = c.cfg.bandwidth.steps;
     const t = 10 ** a.w_logt.value, hname = t === 1 ? "h" : "h\u00b7\u221aT";
+    setHtml(a.bw_text, bwText(c.cfg.bandwidth.text, `${hname} = ${hText(a, T ? T.h[0] : c.cfg.bandwidth.h0, 4)}`));
     if (!T) {
       setHtml(a.bw_readout, s.waiting ? para("step", "Working out the path for this dataset\u2026")
         : para("step", s.error ? `No path for this dataset: ${s.error}` : "No path for this dataset."));
@@ -543,5 +548,5 @@ const Learning = (function (M, E) {
     });
   }
 
-  return { handle, columnLengths, cacheFor };
+  return { handle, columnLengths, cacheFor, bwText };
 })(AttnMirror, AttnCommon);

@@ -38,6 +38,7 @@ import attention
 from attention import learn
 
 from app.ui import theme
+from app.ui.text import escape, plain
 from app.ui.engine import engine_args, engine_code, url_rules, worker_sources
 from app.ui.layout import Block
 from app.ui.theme import BLUE, GREEN, GREY, PAGE_CSS, PAGE_STYLES, VERMILLION
@@ -75,45 +76,53 @@ p.step { font-variant-numeric: tabular-nums; margin: 4px 0; }
 
 INTRO = """
 <h2>Learning what &ldquo;similar&rdquo; means</h2>
-<p>Above, you picked the bandwidth yourself. A transformer gets no such help: it learns what
-&ldquo;similar&rdquo; means from data. Here the computer does the same on a small scale. It scores a
-setting by the <b>leave-one-out (LOO) error</b> (predict each sample from all the others, never from itself)
-and walks downhill: every step moves the setting against the slope, by an amount set by the
-<b>learning rate</b>. The paths were worked out in Python by the same code as the rest of the page;
-the page plays them back, one step at a time.</p>
+<p>Above, you picked the bandwidth yourself; a transformer learns what &ldquo;similar&rdquo; means from data.
+Here the computer scores a setting by the <b>leave-one-out (LOO) error</b> (predict each sample from all the
+others) and walks downhill, a step at a time, as far as the <b>learning rate</b> says.</p>
 """
 
 BANDWIDTH_HEAD = "<h3>Learn the bandwidth</h3>"
+# {start} is where training starts, as the readout writes it ("h = 0.15", or in your data's units): the engine
+# fills it for the data shown (bandwidth_text; twin: bwText in engine.js).
 BANDWIDTH_TEXT = """
-<p>Press <i>Step</i> or <i>Play</i>. Training starts at h&nbsp;=&nbsp;0.15, where the query nearly
-copies its nearest sample, and each step changes log&nbsp;h by &minus;(learning rate &times; slope).
-The bandwidth slider above follows every step, and the first plot here is a live copy of the fit
-above: watch the prediction curve change as h is learned. The green path climbs down the leave-one-out
-curve (the black line); on the bias and variance plot above, the green diamond marks the current
-step. Then try other learning rates: a small one
-crawls, a large one overshoots and bounces, a larger one leaps onto a flat stretch and stalls, and the
-largest step is refused.</p>
+<p>Press <i>Step</i> or <i>Play</i>. Training starts at {start}, where the query nearly copies its nearest
+sample; each step moves log&nbsp;h downhill, and the slider above follows. Then try other learning rates: a
+small one crawls, a large one bounces, the largest is refused.</p>
+<details><summary>What the green path shows</summary>
+<p>The first plot is a live copy of the fit above. The green path climbs down the leave-one-out curve (the
+black line), and the green diamond marks the current step, here and on the error plot above. Each step changes log&nbsp;h by &minus;(learning rate &times; slope). A
+rate that is too large leaps onto a flat stretch and stalls there.</p>
+</details>
 """
+
+
+def bandwidth_text(start: str) -> str:
+    """The bandwidth demo's words, with where training starts (``start``: "h = 0.15", "h = 0.725 (day)")."""
+    return BANDWIDTH_TEXT.replace("{start}", escape(start))
+
 
 METRIC_HEAD = "<h3>Learn a metric: which directions matter</h3>"
 METRIC_TEXT = """
-<p>Now each key is a point (x<sub>1</sub>, x<sub>2</sub>) and the score of key k for the query q is
-&minus;&#8214;W(q&minus;k)&#8214;&sup2;/2 with a 2&times;2 matrix W. The values are
-y&nbsp;=&nbsp;sin(x<sub>1</sub>) plus noise: x<sub>2</sub> has nothing to do with y. At the start
-W is the identity, so the query listens to neighbours in every direction. Drag the query, then press
-<i>Play</i>. Keys inside the orange-red curve get at least e<sup>&minus;1</sup> (37&nbsp;%) of the weight a
-key sitting on the query would get. As W learns, the curve narrows along x<sub>1</sub> and stretches
-along x<sub>2</sub>.</p>
+<p>Now each key is a point (x<sub>1</sub>, x<sub>2</sub>), scored against the query q by
+&minus;&#8214;W(q&minus;k)&#8214;&sup2;/2 with a 2&times;2 matrix W, and y&nbsp;=&nbsp;sin(x<sub>1</sub>) plus
+noise: x<sub>2</sub> does not matter. W starts as the identity. Drag the query, then press <i>Play</i>: the
+orange-red curve narrows along x<sub>1</sub> and stretches along x<sub>2</sub>.</p>
+<details><summary>What the curve means</summary>
+<p>Keys inside the orange-red curve get at least e<sup>&minus;1</sup> (37&nbsp;%) of the weight a key sitting
+on the query would get. At the start the curve is a circle: the query listens to neighbours in every
+direction.</p>
+</details>
 """
 
 METRIC_EXPLAIN = """
-<p><b>What this says about W<sub>Q</sub> and W<sub>K</sub>.</b> In a transformer the score is
-q&middot;k with q&nbsp;=&nbsp;W<sub>Q</sub>x and k&nbsp;=&nbsp;W<sub>K</sub>x; here both projections
-are the same W. Nobody tells the network which features should make two inputs similar. Training
-adjusts the projections until the weights fall on the inputs that help predict the target. In this
-plane W learns to ignore x<sub>2</sub> (its x<sub>2</sub> column shrinks towards 0) and to look
-closely along x<sub>1</sub>. A real model does this in hundreds of directions at once, and each head
-can learn its own idea of similar.</p>
+<p><b>What this says about W<sub>Q</sub> and W<sub>K</sub>.</b> Nobody tells a network which features should
+make two inputs similar: training adjusts the projections until the weights fall where they help predict.</p>
+<details><summary>More</summary>
+<p>In a transformer the score is q&middot;k with q&nbsp;=&nbsp;W<sub>Q</sub>x and k&nbsp;=&nbsp;W<sub>K</sub>x;
+here both projections are the same W. In this plane W learns to ignore x<sub>2</sub> (its x<sub>2</sub> column
+shrinks towards 0) and to look closely along x<sub>1</sub>. A real model does this in hundreds of directions at
+once, and each head learns its own idea of similar.</p>
+</details>
 """
 
 
@@ -186,7 +195,7 @@ def engine_source() -> str:
 ENGINE_ARGS = [
     "config", "ds", "gen", "w_logh", "w_logt", "w_kernel", "w_link",
     "bw_lr", "bw_play", "bw_pause", "bw_step", "bw_reset", "bw_readout", "bw_status", "bw_path", "bw_now",
-    "bw_loss", "m_lr", "m_play", "m_pause", "m_step", "m_reset", "m_readout", "m_status", "m_matrix",
+    "bw_loss", "bw_text", "m_lr", "m_play", "m_pause", "m_step", "m_reset", "m_readout", "m_status", "m_matrix",
     "m_samples", "m_ellipse", "m_query", "m_loss", "m_fig", "bw_loss_range", "m_loss_range",
     "fit_x_axis", "fit_y_axis", "path_h_axis",
 ]
@@ -365,6 +374,9 @@ class LearningSection:
                             name="learn_lr_select", stylesheets=form)
         self.bw_buttons = _buttons("learn")
         self.bw_readout, self.bw_status = div("learn_bw_readout"), div("learn_bw_status")
+        hname = "h" if state.temperature == 1 else "h\u00b7\u221aT"
+        self.bw_text = Div(text=bandwidth_text(f"{hname} = {plain(H0, 4)}"),
+                           name="learn_bw_text", stylesheets=css, sizing_mode="stretch_width")
         self.m_lr = Select(title="learning rate (on W)", value=state.metric_lr,
                            options=_lr_options(METRIC_LR_PRESETS, spec["metric_lr"]["default"]), width=170,
                            name="metric_lr_select", stylesheets=form)
@@ -380,7 +392,7 @@ class LearningSection:
             "initial": {"lr": state.lr, "step": state.step, "metric_lr": state.metric_lr,
                         "metric_step": state.metric_step},
             "defaults": {k: spec[k]["default"] for k in URL_KEYS},
-            "bandwidth": {"h0": H0, "steps": STEPS, "presets": list(BANDWIDTH_LR_PRESETS),
+            "bandwidth": {"h0": H0, "steps": STEPS, "presets": list(BANDWIDTH_LR_PRESETS), "text": BANDWIDTH_TEXT,
                           "trajectories": bandwidth_trajectories()},
             # a path on a dataset the page made (the generator, your own data) is trained in the browser: in a
             # Web Worker (ui/worker.js running ui/common.js + ui/train.js) above this many samples
@@ -399,7 +411,8 @@ class LearningSection:
                         bw_pause=bw_pause, bw_step=bw_step, bw_reset=bw_reset, m_lr=self.m_lr, m_play=m_play,
                         m_pause=m_pause, m_step=m_step, m_reset=m_reset, m_fig=figs["metric"]),
             browser_only=dict(bw_path=self.bw_path, bw_now=self.bw_now, bw_loss=self.bw_loss,
-                              bw_readout=self.bw_readout, bw_status=self.bw_status, m_samples=self.m_samples,
+                              bw_readout=self.bw_readout, bw_status=self.bw_status, bw_text=self.bw_text,
+                              m_samples=self.m_samples,
                               m_ellipse=self.m_ellipse, m_query=self.m_query, m_loss=self.m_loss,
                               m_readout=self.m_readout, m_status=self.m_status, m_matrix=self.m_matrix,
                               bw_loss_range=figs["loss"].y_range, m_loss_range=figs["metric_loss"].y_range,
@@ -431,8 +444,7 @@ class LearningSection:
                        styles={"flex-wrap": "wrap", "gap": "12px"})
         # the controls right above the plots they drive (a tour step keeps both on screen), the words after them
         bandwidth = column(Div(text=BANDWIDTH_HEAD, stylesheets=css, sizing_mode="stretch_width"), bw_controls,
-                           self.bw_readout, self.bw_status, bw_plots,
-                           Div(text=BANDWIDTH_TEXT, stylesheets=css, sizing_mode="stretch_width"),
+                           self.bw_readout, self.bw_status, bw_plots, self.bw_text,
                            sizing_mode="stretch_width", name="learn_bandwidth")
         m_controls = row(self.m_lr, *self.m_buttons, sizing_mode="stretch_width", styles=controls_style,
                          name="learn_metric_controls")

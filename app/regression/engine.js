@@ -17,21 +17,21 @@ const Explorable = (function (M, U) {
 
   function similarityWords(kernel, keyNorm) {
     if (kernel === "gaussian") return "a Gaussian similarity";
-    if (!keyNorm) return "a dot-product similarity on circle-embedded keys of equal length";
-    return `a dot-product similarity on circle-embedded keys with key-norm tilt ${signed(keyNorm, 2)} ` +
-      `which makes keys further ${keyNorm > 0 ? "right" : "left"} longer`;
+    if (!keyNorm) return "a dot-product similarity on circle keys of equal length";
+    return `a dot-product similarity on circle keys with key-norm tilt ${signed(keyNorm, 2)}, so keys further ` +
+      `${keyNorm > 0 ? "right" : "left"} are longer`;
   }
 
   // units: on your own data, the query and h as the data's units write them (unitsWords); null otherwise
   function caption(r, kernel, h, t, keyNorm, units) {
     const sim = similarityWords(kernel, keyNorm || 0);
     const temp = t === 1 ? "" : `, T = ${plain(t, 3)}`;
-    const truth = r.true_value === null ? "" : ` where the true function is ${signed(r.true_value, 2)}`;
+    const truth = r.true_value === null ? "" : ` (true value ${signed(r.true_value, 2)})`;
     const where = units ? `${units.x_name} = ${units.query}` : `x = ${signed(r.query, 2)}`;
     const hw = units ? `${units.h} on the ${units.x_name} axis` : plain(h, 3);
     return `A query at ${where} averages the ${r.n} samples with softmax weights of ${sim} ` +
-      `(h = ${hw}${temp}). The largest weight is ${fixed(r.max_weight, 3)} and the weights spread over ` +
-      `about ${fixed(r.effective_points, 1)} effective points, giving a prediction of ${signed(r.prediction, 2)}${truth}.`;
+      `(h = ${hw}${temp}). The largest weight is ${fixed(r.max_weight, 3)}, the weights spread over about ` +
+      `${fixed(r.effective_points, 1)} effective points, and the prediction is ${signed(r.prediction, 2)}${truth}.`;
   }
 
   // The sample with the largest weight, and whether it is (one of) the nearest to the query
@@ -453,11 +453,27 @@ const Explorable = (function (M, U) {
   function showYoursAround(a, c) {
     relabel(a, c);
     showLimits(a, c);
-    setWidget(a.bias_note, "visible", !!c.units);
-    if (c.units) setHtml(a.bias_note, `<p class="dataset">${esc(c.cfg.own.no_truth)}</p>`);
+    errorWords(a, c);
     formButtons(a, c);
     setHash(a, c);
     publishLink(a, c);
+  }
+
+  // The error plot's title, legend and words follow the data: bias² and variance need a true function and a known
+  // noise, which your own data do not have, so there the plot shows the leave-one-out error alone and says why.
+  function errorWords(a, c) {
+    const own = !!c.units, b = c.cfg.bias, fig = a.figs[4];
+    if (fig && fig.title) setWidget(fig.title, "text", b.titles[own ? "own" : "truth"]);
+    if (a.bias_legend && a.bias_legend.tags.length === 2) setHtml(a.bias_legend, a.bias_legend.tags[own ? 1 : 0]);
+    setHtml(a.bias_note, biasNote(b.note, c.noise, own));
+  }
+
+  // The words under the error plot (twin of bias_note in app/regression/text.py, from the same templates).
+  function biasNote(note, noise, own) {
+    if (own) return note.own;
+    const sigma = noise === null || noise === undefined ? "" :
+      note.sigma.split("{sigma}").join(plain(noise, 3)).split("{sigma2}").join(plain(noise * noise, 3));
+    return note.truth.split("{sigma}").join(sigma);
   }
 
   // The data as the user gave them, back to a notebook (e.data follows the page); in a notebook only: elsewhere
@@ -866,11 +882,23 @@ const Explorable = (function (M, U) {
     setWidget(a.w_kernel, "value", c.kernel);
     setWidget(a.w_keynorm, "value", c.key_norm);
     setWidget(a.w_keynorm, "visible", c.kernel === "dot");
+    kernelLabel(a, c);
     setWidget(a.w_link, "active", c.link);
     setWidget(a.w_limits, "active", c.limits);
     setWidget(a.w_present, "active", c.present);
     showLimits(a, c);
     c.heff = c.h * Math.sqrt(c.t);
+  }
+
+  // The kernel menu's options (twin of kernel_options in app/regression/text.py): the dot product is called
+  // "equal-norm keys" only while the key-norm tilt is 0.
+  function kernelOptions(labels, keyNorm) {
+    return [["gaussian", labels.gaussian], ["dot", labels[keyNorm ? "dot_tilted" : "dot"]]];
+  }
+
+  function kernelLabel(a, c) {
+    const want = kernelOptions(c.cfg.kernel_labels, c.key_norm);
+    if (JSON.stringify(a.w_kernel.options) !== JSON.stringify(want)) a.w_kernel.options = want;
   }
 
   // The 1-NN curve and the global mean, and their entries in the legend under the plot.
@@ -1078,6 +1106,7 @@ const Explorable = (function (M, U) {
       c.kernel = a.w_kernel.value;
       c.key_norm = a.w_keynorm.value;
       setWidget(a.w_keynorm, "visible", c.kernel === "dot");
+      kernelLabel(a, c);
       return dataViews(a, c);
     }
     if (ev === a.w_dataset) {
@@ -1128,5 +1157,6 @@ const Explorable = (function (M, U) {
     }
   }
 
-  return { handle, caption, limitNotices, heaviestSample, kernelShape, entropyAtQuery, cacheFor, unitText, lengthText };
+  return { handle, caption, limitNotices, heaviestSample, kernelShape, entropyAtQuery, cacheFor, unitText, lengthText,
+           biasNote, kernelOptions };
 })(AttnMirror, AttnCommon);

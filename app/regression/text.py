@@ -21,10 +21,19 @@ def similarity_words(kernel: str, key_norm: float = 0.0) -> str:
     if kernel == "gaussian":
         return "a Gaussian similarity"
     if key_norm == 0:
-        return "a dot-product similarity on circle-embedded keys of equal length"
+        return "a dot-product similarity on circle keys of equal length"
     side = "right" if key_norm > 0 else "left"
-    return (f"a dot-product similarity on circle-embedded keys with key-norm tilt {_signed(key_norm, 2)} "
-            f"which makes keys further {side} longer")
+    return (f"a dot-product similarity on circle keys with key-norm tilt {_signed(key_norm, 2)}, so keys further "
+            f"{side} are longer")
+
+
+# The kernel menu's label for the dot product follows the tilt (twin: kernelOptions in engine.js reads these).
+KERNEL_LABELS = {"gaussian": "Gaussian", "dot": "dot product, equal-norm keys", "dot_tilted": "dot product, tilted keys"}
+
+
+def kernel_options(key_norm: float = 0.0) -> list:
+    """The kernel menu's options: the dot product is "equal-norm keys" only while the tilt is 0."""
+    return [("gaussian", KERNEL_LABELS["gaussian"]), ("dot", KERNEL_LABELS["dot" if key_norm == 0 else "dot_tilted"])]
 
 
 def caption(r, *, kernel: str, bandwidth: float, temperature: float, key_norm: float = 0.0,
@@ -36,13 +45,12 @@ def caption(r, *, kernel: str, bandwidth: float, temperature: float, key_norm: f
     """
     sim = similarity_words(kernel, key_norm)
     t = "" if temperature == 1 else f", T = {plain(temperature, 3)}"
-    truth = "" if r.true_value is None else f" where the true function is {_signed(r.true_value, 2)}"
+    truth = "" if r.true_value is None else f" (true value {_signed(r.true_value, 2)})"
     where = f"x = {_signed(r.query, 2)}" if units is None else f"{units['x_name']} = {units['query']}"
     h = plain(bandwidth, 3) if units is None else f"{units['h']} on the {units['x_name']} axis"
     return (f"A query at {where} averages the {r.n} samples with softmax weights of {sim} "
-            f"(h = {h}{t}). The largest weight is {r.max_weight:.3f} and the weights spread over "
-            f"about {r.effective_points:.1f} effective points, giving a prediction of "
-            f"{_signed(r.prediction, 2)}{truth}.")
+            f"(h = {h}{t}). The largest weight is {r.max_weight:.3f}, the weights spread over about "
+            f"{r.effective_points:.1f} effective points, and the prediction is {_signed(r.prediction, 2)}{truth}.")
 
 
 # ---- your own data: numbers in the data's units (twins of unitText and lengthText in engine.js) ----------
@@ -153,53 +161,68 @@ def limit_notices(r, heaviest: dict, curve: dict, key_norm: float = 0.0, at=None
 
 INTRO = """
 <h1>Attention is a weighted average</h1>
-<p>Strip the name away and attention does one thing: it compares a <b>query</b> with every
-<b>key</b>, turns the similarities into positive weights that add up to 1 (a softmax), and
-returns the weighted average of the <b>values</b>. Statisticians have called this
-<i>kernel regression</i> since the 1960s. Drag the orange-red line and watch which samples the query
-listens to.</p>
+<p>Attention compares a <b>query</b> with every <b>key</b>, turns the similarities into positive weights
+that add up to 1 (a softmax), and returns the weighted average of the <b>values</b>. Statisticians call
+this <i>kernel regression</i>. Drag the orange-red line and watch which samples the query listens to.</p>
 """
 
 # A reference block, folded: the tour and the plots teach first; a student opens this to read the formulas.
 EXPLAIN_REGRESSION = """
 <details><summary><h3>What you are looking at: the formulas behind the plots</h3></summary>
-<p><b>Queries, keys, values.</b> Here a key is a sample's position x, its value is the sample's y,
-and the query is the orange-red line. The weight of sample i is
-softmax<sub>i</sub>(score(q, k<sub>i</sub>) / T); the prediction is the sum of weight &times; value.
-In a transformer the same recipe runs on vectors, and the projections W<sub>Q</sub>, W<sub>K</sub>,
-W<sub>V</sub> are learned, so the network learns what &ldquo;similar&rdquo; should mean.</p>
-<p><b>Bandwidth and temperature.</b> The Gaussian score is &minus;(q&minus;k)&sup2;/(2h&sup2;).
-Shrink h and only the nearest sample counts (1-nearest-neighbour: steps, high variance); grow it and
-every sample counts equally (the global mean: flat, high bias). Dividing the scores by T is the
-same knob: (h, T) gives exactly the weights of (h&middot;&radic;T, 1). Switch on <i>link h and T</i>
-and move either slider: the other one compensates and nothing on the page moves.</p>
+<p><b>Queries, keys, values.</b> Here a key is a sample's position x, its value is the sample's y, and
+the query is the orange-red line. Sample i gets the weight softmax<sub>i</sub>(score(q, k<sub>i</sub>) / T);
+the prediction is the sum of weight &times; value. A transformer runs the same recipe on vectors and
+learns W<sub>Q</sub>, W<sub>K</sub>, W<sub>V</sub>: it learns what &ldquo;similar&rdquo; means.</p>
+<p><b>Bandwidth and temperature.</b> The Gaussian score is &minus;(q&minus;k)&sup2;/(2h&sup2;). Shrink h
+and only the nearest sample counts (1-nearest-neighbour: steps, high variance); grow it and every sample
+counts the same (the global mean: flat, high bias).</p>
+<p>Dividing the scores by T is the same knob: (h, T) gives exactly the weights of (h&middot;&radic;T, 1).
+Switch on <i>link h and T</i> and move either slider: the other one makes up for it and nothing else
+moves.</p>
 <p><b>Entropy and effective points.</b> The entropy of the weights, in bits, measures their spread;
 2<sup>entropy</sup> is the number of samples the query effectively consults, from 1 (one sample)
 to n (all of them). Where the samples are sparse, a query consults fewer of them.</p>
 <p><b>Dot product versus Gaussian.</b> &minus;&#8214;q&minus;k&#8214;&sup2; = 2 q&middot;k &minus;
-&#8214;q&#8214;&sup2; &minus; &#8214;k&#8214;&sup2;. When every key has the same length, the last
-term is the same for all keys and the softmax ignores it, as it ignores the &#8214;q&#8214;&sup2;
-term: dot-product attention <i>is</i> a Gaussian kernel. The dot-product kernel here places the
-positions on a circle (so all keys have equal length). Tilt the key norms and the equivalence breaks:
-longer keys win weight from every query.</p>
+&#8214;q&#8214;&sup2; &minus; &#8214;k&#8214;&sup2;. When all keys have the same length, the last term
+is the same for every key and the softmax ignores it, as it ignores &#8214;q&#8214;&sup2;: dot-product
+attention <i>is</i> a Gaussian kernel. The dot product here puts the positions on a circle, so all keys
+have equal length.</p>
+<p>Tilt the key norms and the equivalence breaks: longer keys win weight from every query.</p>
 <p><b>Not a Kalman filter.</b> A Kalman filter also returns a convex combination, but its weights
 come from a model of how uncertain each source is, so they tell you how far to trust the answer.
 Attention weights carry no such model: a confident-looking weight is not a confidence.</p>
 </details>
 """
 
-EXPLAIN_BIAS_VARIANCE = """
-<p><b>Bias and variance.</b> This plot scores every bandwidth (at T&nbsp;=&nbsp;1; the
-marker sits at h&middot;&radic;T). Leave-one-out error predicts each sample from the others. Bias&sup2;
-(how far the average fit is from the truth) grows with h; variance (how much the fit would move with
-fresh noise) falls with it; their sum is smallest in between.</p>
-<p><b>Why leave-one-out error sits higher.</b> Leave-one-out error is measured against noisy samples, and
-no bandwidth can predict a sample's own noise. So it stays above bias&sup2; + variance by roughly
-the noise variance &sigma;&sup2;: about bias&sup2; + variance + &sigma;&sup2;. For the worked example
-the noise has &sigma;&nbsp;=&nbsp;0.3, so &sigma;&sup2;&nbsp;=&nbsp;0.09. The rest of the gap comes
-from leaving one sample out and from measuring on one noisy draw of the data. The bandwidth with the
-lowest leave-one-out error still sits near the lowest bias&sup2; + variance.</p>
-"""
+# The words under the error plot, which follow the data (twin: biasNote in engine.js fills the same templates).
+# With a true function and a known noise: bias² and variance, and why the leave-one-out error sits above their sum;
+# on your own data: the leave-one-out error alone, and why.
+BIAS_TITLES = {"truth": "Bias and variance", "own": "Leave-one-out error"}
+BIAS_NOTE = {
+    "truth": ("<p><b>Bias and variance.</b> Each bandwidth is scored at T&nbsp;=&nbsp;1 (the marker sits at "
+              "h&middot;&radic;T). Bias&sup2; (how far the average fit misses the truth) grows with h; variance (how "
+              "much the fit moves with fresh noise) falls; their sum is lowest in between.</p>"
+              "<details><summary>Why the leave-one-out error sits higher</summary>"
+              "<p>Leave-one-out error predicts each sample from the others, and no bandwidth can predict a sample's "
+              "own noise. So it sits above bias&sup2; + variance by about the noise variance: bias&sup2; + variance "
+              "+ &sigma;&sup2;.{sigma}</p>"
+              "<p>The rest of the gap comes from leaving one sample out and from measuring on one noisy draw of the "
+              "data. The lowest leave-one-out error still sits near the lowest bias&sup2; + variance.</p></details>"),
+    "sigma": " Here the noise has &sigma;&nbsp;=&nbsp;{sigma}, so &sigma;&sup2;&nbsp;=&nbsp;{sigma2}.",
+    "own": ("<p><b>Leave-one-out error.</b> Each bandwidth is scored at T&nbsp;=&nbsp;1 (the marker sits at "
+            "h&middot;&radic;T) by predicting every sample from all the others.</p>"
+            '<p class="dataset">Your data have no known true function and no known noise, so bias&sup2; and '
+            "variance cannot be computed: the plot shows the leave-one-out error alone, which needs neither.</p>"),
+}
+
+
+def bias_note(noise: float | None, own: bool = False) -> str:
+    """The words under the error plot for a dataset with this noise (None: unknown), or your own data."""
+    if own:
+        return BIAS_NOTE["own"]
+    sigma = "" if noise is None else BIAS_NOTE["sigma"].format(sigma=plain(noise, 3), sigma2=plain(noise * noise, 3))
+    return BIAS_NOTE["truth"].replace("{sigma}", sigma)
+
 
 # Behind "More controls", above the generator's fields.
 GENERATOR_NOTE = (f"Draw fresh noisy samples of a true function (at most {MAX_GENERATED_N}); the same seed always gives "
@@ -209,9 +232,9 @@ GENERATOR_NOTE = (f"Draw fresh noisy samples of a true function (at most {MAX_GE
 
 # Under the readouts, where a student first meets entropy and effective points.
 ENTROPY_WORDS = """
-<p class="small"><b>Entropy</b> says how spread out the weights are: 0 bits when one sample gets all of
-them, log<sub>2</sub>&nbsp;n bits when every sample gets the same. <b>Effective points</b> turn that into a
-count, 2<sup>entropy</sup>: about how many samples the query really listens to.</p>
+<p class="small"><b>Entropy</b>: how spread out the weights are, from 0 bits (one sample takes them all) to
+log<sub>2</sub>&nbsp;n bits (all equal). <b>Effective points</b>, 2<sup>entropy</sup>: about how many samples
+the query really listens to.</p>
 """
 
 # The main plot's legend, as HTML under it (it wraps on a phone); the keys are drawn by CSS (PAGE_CSS).
@@ -280,8 +303,6 @@ OWN_WORDS = {
     "reading": "Reading {file}\u2026",
     "kept": "The page keeps showing what it showed before.",
     "option": "your data",
-    "no_truth": ("Your data have no known true function and no known noise, so bias\u00b2 and variance cannot be "
-                 "computed: the plot shows the leave-one-out error alone, which needs neither."),
     "loo": "leave-one-out error",
     "no_download": "This page cannot save itself with your data here; in a terminal, "
                    "attention-explorable export --data FILE writes that page.",

@@ -58,7 +58,7 @@ ENGINE_ARGS = [
     "w_logh", "w_logt", "w_kernel", "w_keynorm", "w_dataset", "w_link", "w_limits", "w_present", "w_reset",
     "g_fn", "g_n", "g_noise", "g_seed", "g_go", "readout_div", "caption_div", "limits_div", "notice_div",
     "dataset_div", "strip_div", "legend_div", "announce_div",
-    "user_data", "own_form", "own_status", "bias_note", "units",
+    "user_data", "own_form", "own_status", "bias_note", "bias_legend", "units",
 ]
 # A Div that screen readers read and eyes do not see.
 VISUALLY_HIDDEN = {"position": "absolute", "width": "1px", "height": "1px", "overflow": "hidden",
@@ -194,11 +194,24 @@ class RegressionView:
     def add_bias_legend(self, label: str, color: str, line: str = "solid") -> None:
         """One more entry in the bias-variance plot's legend (another section drawing on that plot)."""
         self.bias_items.append((label, color, line))
-        self.bias_legend.text = theme.legend_html(self.bias_items)
+        set_bias_legend(self.bias_legend, self.bias_items)
 
     @property
     def engines(self) -> list:
         return [self.engine] + ([self.disclosure] if self.disclosure is not None else [])
+
+
+# The bias-variance plot's entries that need a true function (not drawn on your own data).
+NEEDS_TRUTH = ("bias\u00b2", "variance", "bias\u00b2 + variance")
+
+
+def set_bias_legend(div: Div, items: list, own: bool = False) -> None:
+    """The bias-variance plot's legend: its text for the data shown (``own``: your own data, whose plot has the
+    leave-one-out error alone), and both versions in its tags, [with a true function, your own data], which the
+    engine picks from when the data change."""
+    both = [theme.legend_html(items), theme.legend_html([i for i in items if i[0] not in NEEDS_TRUTH])]
+    div.tags = both
+    div.text = both[1 if own else 0]
 
 
 def _style(fig, shared_x=False):
@@ -396,7 +409,7 @@ class RegressionSection:
     def bias_variance_figure(self):
         """Leave-one-out error, bias² and variance against the bandwidth, with the current h·√T marked."""
         fb = _style(figure(height=300, sizing_mode="stretch_width", min_width=260, x_axis_type="log",
-                           x_range=self.h_range, tools="", title="Bias and variance",
+                           x_range=self.h_range, tools="", title=text.BIAS_TITLES["truth"],
                            y_range=DataRange1d(start=0), name="bias_variance_plot"))
         src = self.hcurve
         # its legend is HTML under it (bias_legend): it wraps on a phone and takes no room from the plot
@@ -428,7 +441,7 @@ class RegressionSection:
             logh=log_slider("bandwidth", state.bandwidth, "bandwidth h", "bandwidth_slider"),
             logt=log_slider("temperature", state.temperature, "temperature T", "temperature_slider"),
             kernel=Select(title="similarity (kernel)", value=state.kernel, name="kernel_select",
-                          options=[("gaussian", "Gaussian"), ("dot", "dot product, equal-norm keys")],
+                          options=text.kernel_options(state.key_norm),
                           sizing_mode="stretch_width", stylesheets=form),
             keynorm=Slider(start=spec["key_norm"]["lo"], end=spec["key_norm"]["hi"], step=0.005, value=state.key_norm,
                            title="key-norm tilt (0 = keys of equal length)", format="0[.]000",
@@ -461,7 +474,9 @@ class RegressionSection:
                          stylesheets=[self.css, InlineStyleSheet(css=text.OWN_DATA_CSS)]),
             own_status=Div(text="", name="own_data_status", stylesheets=css, sizing_mode="stretch_width",
                            ),
-            bias_note=Div(text="", name="bias_note", stylesheets=css, sizing_mode="stretch_width", visible=False),
+            # under the error plot: what it shows, for the data shown (the engine writes it when they change)
+            bias_note=Div(text=text.bias_note(self.dataset.noise if self.dataset.function else None),
+                          name="bias_note", stylesheets=css, sizing_mode="stretch_width"),
         )
 
     # -- the engine ------------------------------------------------------------------------------------
@@ -484,6 +499,8 @@ class RegressionSection:
                        "on_data": text.legend_html(True, truth=False), "off_data": text.legend_html(False, truth=False)},
             # your own data: the reader's limits and words (app/userdata.py, one definition), the page's words
             "userdata": userdata.config(), "own": dict(text.OWN_WORDS),
+            # the error plot's title and words, and the kernel menu's labels, follow the data and the tilt
+            "bias": {"titles": text.BIAS_TITLES, "note": text.BIAS_NOTE}, "kernel_labels": text.KERNEL_LABELS,
         }
 
     def engine(self, figures: dict, w: dict, divs: dict):
@@ -510,7 +527,8 @@ class RegressionSection:
                               caption_div=divs["caption"], limits_div=divs["limits"], notice_div=divs["notice"],
                               dataset_div=divs["dataset"], strip_div=divs["strip"], legend_div=divs["legend"],
                               announce_div=divs["announce"], own_form=divs["own_form"],
-                              own_status=divs["own_status"], bias_note=divs["bias_note"]))
+                              own_status=divs["own_status"], bias_note=divs["bias_note"],
+                              bias_legend=self.bias_legend))
         if set(models) != set(ENGINE_ARGS):
             raise RuntimeError(f"the engine's arguments and ENGINE_ARGS differ: {set(models) ^ set(ENGINE_ARGS)}")
         engine = CustomJS(args=models, code=engine_source())
@@ -597,9 +615,8 @@ class RegressionSection:
         more = self.more_box(w)
         texts = column(divs["caption"], divs["limits"], divs["dataset"], sizing_mode="stretch_width",
                        name="state_words")
-        explain_bv = Div(text=text.EXPLAIN_BIAS_VARIANCE, stylesheets=css, sizing_mode="stretch_width")
-        self.bias_legend = Div(text=theme.legend_html(self.bias_items), stylesheets=css, sizing_mode="stretch_width",
-                               name="bias_legend")
+        self.bias_legend = Div(stylesheets=css, sizing_mode="stretch_width", name="bias_legend")
+        set_bias_legend(self.bias_legend, self.bias_items)
         explain = Div(text=text.EXPLAIN_REGRESSION, stylesheets=css, sizing_mode="stretch_width",
                       name="explain_regression")
         head = column(Div(text=text.INTRO, stylesheets=css, sizing_mode="stretch_width", name="intro"),
@@ -618,8 +635,8 @@ class RegressionSection:
             Block("regression-more", more, "side", height=330 if more.visible else 0),
             Block("regression-words", texts, "side", height=150),
             Block("regression-spread-h", f["entropy_h"], "side", height=260),
-            Block("regression-bias", column(f["bias_variance"], self.bias_legend, explain_bv,
-                                            sizing_mode="stretch_width"), "side", height=640),
+            Block("regression-bias", column(f["bias_variance"], self.bias_legend, divs["bias_note"],
+                                            sizing_mode="stretch_width"), "side", height=460),
             Block("regression-explain", explain, "side", height=60),
         ]
 

@@ -184,6 +184,9 @@ def test_offline_document_carries_the_section(offline):
 
 
 def test_texts_are_fixed_html_without_user_input():
-    for part in (lv.INTRO, lv.BANDWIDTH_TEXT, lv.METRIC_TEXT, lv.METRIC_EXPLAIN):
+    for part in (lv.INTRO, lv.bandwidth_text("h = 0.15"), lv.METRIC_TEXT, lv.METRIC_EXPLAIN):
         assert "<script" not in part.lower() and "{" not in part
+    # where training starts is the one thing filled in, and as text: a column's name is never markup
+    assert "Training starts at h = 0.725 (day)," in lv.bandwidth_text("h = 0.725 (day)")
+    assert "&lt;b&gt;" in lv.bandwidth_text("h = 1 (<b>)") and "<b>)" not in lv.bandwidth_text("h = 1 (<b>)")
     assert "W<sub>Q</sub>" in lv.METRIC_EXPLAIN

@@ -178,7 +178,7 @@ def test_the_caption_on_your_data_names_the_column_and_the_units():
     words = text.units_words("day", s, 364.0, 3.2, 0.62)
     cap = text.caption(r, kernel="gaussian", bandwidth=0.62, temperature=1.0, units=words)
     assert cap.startswith("A query at day = 195.1 averages the 365 samples") and "(h = 37.6 on the day axis)" in cap
-    assert "true function" not in cap
+    assert "true value" not in cap
     # the same numbers as the core on the data in their units (h scaled with x)
     r2 = attention.readout(s.to_units(3.2), YEAR.x, YEAR.y, bandwidth=s.h_to_units(0.62))
     assert math.isclose(r.prediction, r2.prediction, abs_tol=1e-12)

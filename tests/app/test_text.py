@@ -101,9 +101,9 @@ def test_nearly_uniform_weights_name_the_global_mean():
 def test_the_caption_names_the_tilt_only_when_there_is_one():
     r, _, _ = _state("dot", 0.62, 0.25)
     tilted = text.caption(r, kernel="dot", bandwidth=0.62, temperature=1000.0, key_norm=0.25)
-    assert "key-norm tilt 0.25" in tilted and "further right longer" in tilted and "T = 1000" in tilted
+    assert "key-norm tilt 0.25" in tilted and "further right are longer" in tilted and "T = 1000" in tilted
     left = text.caption(r, kernel="dot", bandwidth=0.62, temperature=1.0, key_norm=-0.15)
-    assert "key-norm tilt \u22120.15" in left and "further left longer" in left
+    assert "key-norm tilt \u22120.15" in left and "further left are longer" in left
     assert "tilt" not in text.caption(r, kernel="dot", bandwidth=0.62, temperature=1.0, key_norm=0.0)
     assert "tilt" not in text.caption(r, kernel="gaussian", bandwidth=0.62, temperature=1.0, key_norm=0.25)
 
@@ -151,7 +151,7 @@ def test_refusal_without_a_smaller_preset_says_so():
 
 
 def _page_texts():
-    return [text.INTRO, text.EXPLAIN_REGRESSION, text.EXPLAIN_BIAS_VARIANCE, sentence_view.INTRO,
+    return [text.INTRO, text.EXPLAIN_REGRESSION, text.bias_note(0.3), text.bias_note(None, own=True), sentence_view.INTRO,
             sentence_view.ROUTING, sentence_view.MULTIHEAD, sentence_view.COST, sentence_view.PERSPECTIVE,
             lv.INTRO, lv.BANDWIDTH_TEXT, lv.METRIC_TEXT, lv.METRIC_EXPLAIN]
 
@@ -162,11 +162,26 @@ def test_no_paragraph_twice_and_sqrt_d_in_the_self_attention_section():
     assert "Why divide by" not in text.EXPLAIN_REGRESSION and "Why divide by" in sentence_view.INTRO
 
 
-def test_the_bias_variance_explanation_names_the_noise_gap():
+def test_the_bias_variance_explanation_names_the_noise_gap_of_the_data_shown():
     d = attention.load_dataset("default")
     assert d.noise == 0.3
-    bv = text.EXPLAIN_BIAS_VARIANCE
-    assert "bias&sup2; + variance + &sigma;&sup2;" in bv and "&sigma;&sup2;&nbsp;=&nbsp;0.09" in bv
+    bv = text.bias_note(d.noise)
+    assert "bias&sup2; + variance + &sigma;&sup2;" in bv and "&sigma;&nbsp;=&nbsp;0.3, so &sigma;&sup2;&nbsp;=&nbsp;0.09" in bv
+    # each dataset's own noise (the step function's is 0.1), and no noise named where none is known
+    assert "&sigma;&nbsp;=&nbsp;0.1, so &sigma;&sup2;&nbsp;=&nbsp;0.01" in text.bias_note(0.1)
+    assert "Here the noise" not in text.bias_note(None)
+    # your own data: no true function and no noise, so the note says bias² and variance cannot be computed
+    own = text.bias_note(None, own=True)
+    assert "cannot be computed" in own and "&sigma;" not in own and "worked example" not in own
+    # the plot's title follows too
+    assert text.BIAS_TITLES == {"truth": "Bias and variance", "own": "Leave-one-out error"}
+
+
+def test_the_kernel_menu_says_equal_norm_keys_only_without_a_tilt():
+    assert text.kernel_options(0.0) == [("gaussian", "Gaussian"), ("dot", "dot product, equal-norm keys")]
+    for tilt in (0.25, -0.1):
+        label = dict(text.kernel_options(tilt))["dot"]
+        assert "equal" not in label and "tilted" in label
 
 
 def test_colour_words_match_the_colours():

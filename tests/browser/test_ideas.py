@@ -12,7 +12,8 @@ from __future__ import annotations
 import numpy as np
 
 import attention
-from app.ideas.view import PERIODS, errors_html, graph_caption, graph_data, lag_results, lag_sources, lag_ticks
+from app.ideas.view import (PERIODS, errors_html, graph_caption, graph_data, lag_intro, lag_results, lag_sources,
+                            lag_ticks)
 from tests.browser.pageutil import block_outside, draw, model_prop, source_data, wait_ready
 
 MODEL = attention.load_sentence_model()
@@ -65,6 +66,11 @@ def check_lag(page, period):
     _assert_same(source_data(page, "lag_pred"), want["pred"])
     ticks = page.evaluate("() => Array.from(Bokeh.documents[0].get_model_by_name('lag_ticker').ticks)")
     assert ticks == lag_ticks(period)
+    # the words name this period's pattern: "weekly" at 7 days only, and the linear model's own lag
+    words = model_prop(page, "lag_intro", "text")
+    assert words == lag_intro(period)
+    assert ("weekly" in words) == (period == 7) and f"(the value {period} days ago)" in words
+    assert ("every {} days".format(period) in words) == (period not in (7, 14))
     assert res["top_lag"] == period and res["lag"] == period
 
 

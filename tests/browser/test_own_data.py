@@ -228,6 +228,62 @@ def check_against_core(page, kernel="gaussian", key_norm=0.0):
     return d, s
 
 
+# ---- every word true on your data ---------------------------------------------------------------------------
+
+# 30 days of the year, as the issue pasted them
+MONTH_TEXT = "".join(YEAR_TEXT.splitlines(keepends=True)[:31])
+NAMES_THE_TRUTH = re.compile(r"bias|variance|\u03c3|worked example|true f\(x\)|noise has", re.I)
+
+
+def test_with_your_data_every_word_follows_them(page_at):
+    """After a paste, no visible text names the worked example's noise, bias² or variance, except the one sentence
+    under the error plot that says they cannot be computed; the plot's title and legend show the leave-one-out
+    error alone; the learning text names the h training starts at, as its readout shows it.  The shipped data
+    bring the words back."""
+    from tests.browser.test_length import TEXT_JS
+
+    page = page_at()
+    paste(page, MONTH_TEXT)
+    wait_data(page, 30)
+    assert page.evaluate("async () => { for (const s of document.querySelectorAll('section[data-section]')) "
+                         "await AttnPage.ensure(s.getAttribute('data-section')); return AttnPage.allDrawn(); }")
+    page.wait_for_function("() => Bokeh.documents[0].get_model_by_name('learn_bw_readout').text.includes('(day)')")
+    wait_texts(page)
+    fig = "Bokeh.documents[0].get_model_by_name('bias_variance_plot')"
+    assert page.evaluate(f"() => {fig}.title.text") == text.BIAS_TITLES["own"]
+    legend = model_prop(page, "bias_legend", "text")
+    assert "leave-one-out error" in legend and not NAMES_THE_TRUTH.search(legend)
+    note = model_prop(page, "bias_note", "text")
+    assert note == text.bias_note(None, own=True) and "cannot be computed" in note
+    runs = page.evaluate(TEXT_JS, {"skip": []})["runs"]
+    named = [r["text"] for r in runs if NAMES_THE_TRUTH.search(r["text"]) and "cannot be computed" not in r["text"]]
+    assert named == []
+    said = [r["text"] for r in runs if "cannot be computed" in r["text"]]
+    assert len(said) == 1 and said[0].startswith("Your data have no known true function")
+    # where the student looks: right under the plot and its legend, on screen with the plot's top
+    top = model_element(page, "bias_variance_plot").bounding_box()["y"]
+    page.evaluate("(y) => scrollBy({top: y, behavior: 'instant'})", top - 8)
+    wait_settled(page, scroll_only=True)
+    plot = model_element(page, "bias_variance_plot").bounding_box()
+    para = model_element(page, "bias_note", "p.dataset").bounding_box()
+    assert 0 <= para["y"] - (plot["y"] + plot["height"]) <= 160, (plot, para)
+    assert para["y"] + para["height"] <= page.viewport_size["height"]
+    # the learning text's starting h is the readout's at step 0, in the data's units
+    start = re.search(r"Step 0 of \d+</b>: (h = [^,]+ \(day\)),", model_prop(page, "learn_bw_readout", "text"))
+    assert start, model_prop(page, "learn_bw_readout", "text")
+    s = u.scale_for(YEAR.x[:30])
+    assert start.group(1) == f"h = {text.plain(s.h_to_units(H0), 4)} (day)"
+    assert f"Training starts at {start.group(1)}," in model_prop(page, "learn_bw_text", "text")
+    # back to the shipped data: the worked example's words again
+    set_model_prop(page, "dataset_select", "value", "default")
+    page.wait_for_function(f"() => {fig}.title.text === 'Bias and variance'")
+    page.wait_for_function("(t) => Bokeh.documents[0].get_model_by_name('bias_note').text === t",
+                           arg=text.bias_note(0.3))
+    assert "variance" in model_prop(page, "bias_legend", "text")
+    page.wait_for_function("() => Bokeh.documents[0].get_model_by_name('learn_bw_text').text"
+                           ".includes('Training starts at h = 0.15,')")
+
+
 # ---- paste, drop, choose ---------------------------------------------------------------------------------
 
 def test_pasted_data_drive_the_page_in_their_units(page_at):
@@ -254,7 +310,7 @@ def test_pasted_data_drive_the_page_in_their_units(page_at):
     # no true function: its legend entry and readouts are gone, the bias-variance plot says why
     assert "true f(x)" not in model_prop(page, "legend", "text")
     assert model_prop(page, "bias_note", "visible") is True
-    assert "no known true function" in model_prop(page, "bias_note", "text")
+    assert model_prop(page, "bias_note", "text") == text.bias_note(None, own=True)
     assert status(page) == ["Showing your 365 points: temp_c against day."]
     check_against_core(page)
 

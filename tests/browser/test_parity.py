@@ -67,6 +67,9 @@ window.parity = (function (M, E, U, L, S) {
       const curve = M.curveFacts(c.grid, c.x, opt(c), LIMITS.sharp_weight);
       return { caption: E.caption(c.r, c.kernel, c.h, c.t, c.tilt), curve,
                notices: E.limitNotices(c.r, E.heaviestSample(c.r.query, c.x, c.y, c.w), curve, LIMITS, c.tilt) }; }),
+    words: (c) => ({ bias: c.bias.map((b) => E.biasNote(c.note, b.noise, b.own)),
+                     kernels: c.tilts.map((t) => E.kernelOptions(c.labels, t)),
+                     start: c.starts.map((t) => L.bwText(c.template, t)) }),
     format: (cases) => cases.map((c) => ({ fixed: U.fixed(c.v, c.d), general: U.general(c.v, c.d + 1),
                                             signed: U.signed(c.v, c.d), plain: U.plain(c.v, c.d + 1) })),
     parse: (cases) => cases.map((s) => U.parseQuery(s, SPEC, RULES)),
@@ -416,6 +419,22 @@ def test_caption_and_limit_notices_equal_python_text(js):
         kinds.update("tilt" for _ in [cap] if "key-norm tilt" in cap)
     # every kind of notice was reached somewhere (so the comparison covered it)
     assert kinds == set(NOTICE_KINDS) | {"tilt"}, kinds
+
+
+def test_the_words_that_follow_the_data_and_the_tilt_equal_python_text(js):
+    """The error plot's words for each dataset's noise and for your own data, the kernel menu's labels for the
+    tilt, and the learning text's starting h: filled in the browser as Python fills them, from the same templates."""
+    from app.learning.view import BANDWIDTH_TEXT, bandwidth_text
+
+    noises = [attention.load_dataset(n).noise for n in DATASETS] + [0.0, 0.25, 0.05, 1.0, 2.0, None]
+    bias = [{"noise": v, "own": False} for v in noises] + [{"noise": None, "own": True}, {"noise": 0.3, "own": True}]
+    tilts = [0.0, 0.25, -0.25, 0.005, -0.005]
+    starts = ["h = 0.15", "h\u00b7\u221aT = 0.15", "h = 0.7254 (day)", "h = 1 (<b>&amp;)"]
+    got = js("words", {"note": text.BIAS_NOTE, "bias": bias, "labels": text.KERNEL_LABELS, "tilts": tilts,
+                       "template": BANDWIDTH_TEXT, "starts": starts})
+    assert got["bias"] == [text.bias_note(b["noise"], own=b["own"]) for b in bias]
+    assert got["kernels"] == [[list(o) for o in text.kernel_options(t)] for t in tilts]
+    assert got["start"] == [bandwidth_text(t) for t in starts]
 
 
 # What tells each limit notice apart (app/regression/text.py limit_notices).
