@@ -27,7 +27,7 @@ test: $(STAMP)  ## every test, browser tests included when Chromium is present
 	$(BIN)/python -m pytest -n $(TEST_PROCS) --dist loadfile
 
 test-fast: $(STAMP)  ## the core and app tests without a browser
-	$(BIN)/python -m pytest -m "not browser"
+	$(BIN)/python -m pytest -m "not browser and not engines"
 
 bench: $(STAMP)  ## benchmarks: JSON report in tests/bench/results/latest.json and a table
 	$(BIN)/python -m tests.bench
