@@ -430,14 +430,15 @@ class RegressionSection:
     # -- controls and texts ----------------------------------------------------------------------------
     def controls(self) -> dict:
         state, spec = self.state, url_spec()
+        wrap = [InlineStyleSheet(css=SLIDER_TITLE_CSS)]
         log_slider = lambda key, value, title, name: Slider(  # noqa: E731
             start=math.log10(spec[key]["lo"]), end=math.log10(spec[key]["hi"]), step=0.01, value=math.log10(value),
-            title=title, format=theme.log_format(), sizing_mode="stretch_width", name=name)
+            title=title, format=theme.log_format(), sizing_mode="stretch_width", name=name, stylesheets=wrap)
         options = [(n, n) for n in self.names] + [("generated", "generated (seeded)")]
         form = [theme.widget_css()]   # the selects' and checkboxes' text at the theme's size
         return dict(
             query=Slider(start=X_RANGE[0], end=X_RANGE[1], step=0.01, value=state.query, title="query x", format="0.00",
-                         sizing_mode="stretch_width", name="query_slider"),
+                         sizing_mode="stretch_width", name="query_slider", stylesheets=wrap),
             logh=log_slider("bandwidth", state.bandwidth, "bandwidth h", "bandwidth_slider"),
             logt=log_slider("temperature", state.temperature, "temperature T", "temperature_slider"),
             kernel=Select(title="similarity (kernel)", value=state.kernel, name="kernel_select",
@@ -660,6 +661,9 @@ class RegressionSection:
 
 
 WRAP = {"flex-wrap": "wrap", "gap": "4px 16px"}
+# A slider's title wraps inside its slider (Bokeh keeps it on one line): on a phone "temperature T: 0.00100" and
+# "bandwidth h: 0.725 (day)" ran past the screen's edge or into the slider beside them.
+SLIDER_TITLE_CSS = ".bk-slider-title { white-space: normal; overflow-wrap: anywhere; }"
 # The heights of the three plots that share the x axis (their blocks' heights are set here; the figures fill
 # them).  On a phone the main plot takes about a third of the screen and stays in view with its sliders
 # (the stage); on a wide screen the whole figure column (the stage and the two plots under it) stays in

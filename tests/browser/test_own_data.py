@@ -284,6 +284,30 @@ def test_with_your_data_every_word_follows_them(page_at):
                            ".includes('Training starts at h = 0.15,')")
 
 
+@pytest.mark.parametrize("width", [360, 390])
+def test_slider_titles_with_the_datas_units_fit_a_phone(browser, static_file, width):
+    """With your data the sliders' titles carry the unit ("bandwidth h: 37.6 (day)"); on a phone each title wraps
+    inside its slider instead of running into the next one ("temperature T")."""
+    from tests.browser.test_regression_page import check_slider_titles
+
+    ctx = browser.new_context(viewport={"width": width, "height": 800}, is_mobile=True, has_touch=True)
+    page = ctx.new_page()
+    page.set_default_timeout(SLOW)
+    try:
+        block_outside(page)
+        page.goto(static_file.as_uri() + "?tour=0&temperature=0.001")
+        wait_ready(page, timeout=SLOW)
+        paste(page, YEAR_TEXT)
+        wait_data(page, 365)
+        page.evaluate("() => scrollTo({top: 0, behavior: 'instant'})")
+        page.wait_for_function("""() => Bokeh.index.find_one(Bokeh.documents[0].get_model_by_name('bandwidth_slider'))
+          .shadow_el.querySelector('.bk-slider-title').textContent.includes('(day)')""")
+        titles = check_slider_titles(page)
+        assert "(day)" in titles[0]["text"] and "temperature T" in titles[1]["text"]
+    finally:
+        ctx.close()
+
+
 # ---- paste, drop, choose ---------------------------------------------------------------------------------
 
 def test_pasted_data_drive_the_page_in_their_units(page_at):

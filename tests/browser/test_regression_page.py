@@ -195,6 +195,12 @@ def test_dot_kernel_key_norm_tilt_and_reset(offline):
     state, r_tilt = check_against_core(page)
     assert state["key_norm"] == 0.25
     assert r_tilt.prediction != r_dot.prediction  # longer keys on the right pull the weights their way
+    # the menu no longer calls the keys equal: the label the student reads follows the tilt, and back at 0
+    assert _kernel_label(page) == "dot product, tilted keys"
+    set_model_prop(page, "keynorm_slider", "value", 0.0)
+    page.wait_for_function(f"() => ({KERNEL_LABEL_JS})() === 'dot product, equal-norm keys'")
+    set_model_prop(page, "keynorm_slider", "value", 0.25)
+    page.wait_for_function(f"() => ({KERNEL_LABEL_JS})() === 'dot product, tilted keys'")
 
     # more changes, then Reset: back to the worked example
     set_model_prop(page, "query_slider", "value", 5.5)
@@ -212,6 +218,62 @@ def test_dot_kernel_key_norm_tilt_and_reset(offline):
         list(WORKED_EXAMPLE)
     assert model_prop(page, "keynorm_slider", "visible") is False
     assert model_prop(page, "dataset_select", "value") == "default"
+
+
+# The kernel menu's shown label: the selected option's text in the drawn <select>.
+KERNEL_LABEL_JS = """() => { const v = Bokeh.index.find_one(Bokeh.documents[0].get_model_by_name('kernel_select'));
+  const s = v && v.shadow_el.querySelector('select'); return s ? s.options[s.selectedIndex].textContent : null; }"""
+
+
+def _kernel_label(page):
+    page.wait_for_function(f"() => ({KERNEL_LABEL_JS})() !== null")
+    return page.evaluate(KERNEL_LABEL_JS)
+
+
+# Each slider title's text box (every line of it), the slider's box and the screen's width, for the sliders named.
+SLIDER_TITLES_JS = """(names) => names.map((n) => {
+  const v = Bokeh.index.find_one(Bokeh.documents[0].get_model_by_name(n)), t = v.shadow_el.querySelector('.bk-slider-title');
+  const r = document.createRange(); r.selectNodeContents(t);
+  const lines = [...r.getClientRects()].filter((b) => b.width > 0).map((b) => ({left: b.left, right: b.right, top: b.top,
+                                                                                bottom: b.bottom}));
+  const e = v.el.getBoundingClientRect();
+  return {name: n, text: t.textContent, lines, box: {left: e.left, right: e.right}, screen: document.documentElement.clientWidth}; })"""
+
+
+def check_slider_titles(page, names=("bandwidth_slider", "temperature_slider", "query_slider")):
+    """Every line of each slider's title lies inside its slider and on the screen, and no two titles overlap."""
+    titles = page.evaluate(SLIDER_TITLES_JS, list(names))
+    for t in titles:
+        assert t["lines"], t
+        for b in t["lines"]:
+            assert t["box"]["left"] - 0.5 <= b["left"] and b["right"] <= t["box"]["right"] + 0.5, t
+            assert 0 <= b["left"] and b["right"] <= t["screen"], t
+    boxes = [(t["name"], b) for t in titles for b in t["lines"]]
+    for i, (n1, a) in enumerate(boxes):
+        for n2, b in boxes[i + 1:]:
+            if n1 != n2:
+                apart = a["right"] <= b["left"] or b["right"] <= a["left"] or a["bottom"] <= b["top"] or b["bottom"] <= a["top"]
+                assert apart, (n1, a, n2, b)
+    return titles
+
+
+@pytest.mark.parametrize("width", [390, 360])
+def test_slider_titles_fit_on_a_phone_at_the_sliders_ends(browser, static_file, width):
+    """At T = 0.001 and h = 0.005 the titles are at their longest ("temperature T: 0.00100"): on a phone each stays
+    within its slider and the screen, its last digit included (a title wraps rather than run past the edge)."""
+    ctx = browser.new_context(viewport={"width": width, "height": 800}, is_mobile=True, has_touch=True)
+    page = ctx.new_page()
+    try:
+        block_outside(page)
+        page.goto(static_file.as_uri() + "?temperature=0.001&bandwidth=0.005&tour=0")
+        wait_ready(page)
+        page.wait_for_function("() => Bokeh.index.find_one(Bokeh.documents[0].get_model_by_name('temperature_slider'))"
+                               ".shadow_el.querySelector('.bk-slider-title').textContent.includes('0.00100')")
+        titles = check_slider_titles(page)
+        assert [t["text"].replace("\u00a0", " ") for t in titles[:2]] == ["bandwidth h: 0.00500", "temperature T: 0.00100"]
+        assert page.evaluate("() => document.documentElement.scrollWidth") <= width   # nothing runs past the screen
+    finally:
+        ctx.close()
 
 
 def test_a_far_key_that_wins_by_its_length_is_named_not_called_nearest(offline):
