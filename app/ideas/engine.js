@@ -53,15 +53,30 @@ const Ideas = (function (U) {
       `are drawn) in <b>one step</b>.</p>`;
   }
 
+  // The graph's height and least width for n words (twin of graph_size in app/ideas/view.py).
+  function graphSize(n, G) {
+    if (n <= G.labels_up_to) return { height: G.height, min_width: G.min_width };
+    return { height: G.height + G.word_room, min_width: Math.max(G.min_width, n * G.word_px + G.word_margin) };
+  }
+
   function drawGraph(a) {
     const toks = Array.from(a.tokens_src.data.tok || []);
     if (!toks.length) return;
-    const g = graphData(toks, a.config.graph);
-    const r = a.graph_fig.x_range, end = g.n - 0.4;
+    const G = a.config.graph, g = graphData(toks, G), fig = a.graph_fig;
+    const r = fig.x_range, end = g.n - 0.4;
     if (r.start !== -0.6 || r.end !== end) r.setv({ start: -0.6, end: end });
     a.nodes.data = g.nodes;
     a.chain.data = g.chain;
     a.pairs.data = g.pairs;
+    // a longer sentence's words stand upright above the chain, one per node
+    const named = g.n > G.labels_up_to, words = (fig.above || []).find((m) => m.name === "graph_words_axis");
+    if (words) {
+      const ticks = named ? Array.from({ length: g.n }, (_, i) => i) : [];
+      if (String(words.ticker.ticks) !== String(ticks)) words.ticker.ticks = ticks;
+      if (words.visible !== named) words.visible = named;
+    }
+    const size = graphSize(g.n, G);
+    if (fig.height !== size.height || fig.min_width !== size.min_width) fig.setv(size);
     // (written into the rendered Div, U.setHtml: a Div's new text would lay its block out again at once)
     U.setHtml(a.graph_div, graphCaption(g.n));
   }
@@ -178,5 +193,5 @@ const Ideas = (function (U) {
     }
   }
 
-  return { handle, graphData, graphCaption, lagData, errorsHtml, lagTicks, lagIntro };
+  return { handle, graphData, graphCaption, graphSize, lagData, errorsHtml, lagTicks, lagIntro };
 })(AttnCommon);

@@ -25,7 +25,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from bokeh.models import (Arrow, ColumnDataSource, CustomJS, CustomJSTickFormatter, Div, FixedTicker,
-                          HoverTool, InlineStyleSheet, NormalHead, Range1d, Select)
+                          HoverTool, InlineStyleSheet, LinearAxis, NormalHead, Range1d, Select)
 from bokeh.layouts import column, row
 from bokeh.plotting import figure
 
@@ -47,7 +47,12 @@ WORD_LABELS_UP_TO = 6             # the graph names the words for sentences this
 # nodes of node_px up to node_px_up_to words, then node_area / n px (at least node_min); attention's edges
 # bulge up by bulge * (j - i) / (n - 1).
 GRAPH = {"labels_up_to": WORD_LABELS_UP_TO, "node_px": 12, "node_px_up_to": 12, "node_area": 150, "node_min": 5,
-         "bulge": 0.9}
+         "bulge": 0.9,
+         # A longer sentence's words stand upright above the chain, one per node (graph_words_axis): the graph
+         # grows by word_room px for them (a word is cut to word_chars characters, ending in "…", so it fits) and
+         # keeps word_px px per word (more than an upright 14 px label needs), scrolling sideways in its box on a
+         # phone when the sentence is long; height and min_width are its size otherwise.
+         "height": 250, "min_width": 280, "word_room": 110, "word_px": 18, "word_margin": 40, "word_chars": 14}
 DEFAULT_TOKENS = ("the", "bank", "by", "the", "river")
 FONT = "14px"                     # every text on a canvas
 N_TICKS = (64, 512, 2048)         # the n axes: labels that do not collide at 300 px
@@ -267,13 +272,41 @@ if (tick >= 1) return String(Math.round(tick));
 return String(Number(tick.toPrecision(3)));""")
 
 
+# An upright word above the chain: the sentence's word at that node, cut to GRAPH["word_chars"] characters.
+WORD_LABEL_JS = """
+const t = src.data.tok, n = t.length / 2, i = Math.round(tick);
+if (i < 0 || i >= n || Math.abs(tick - i) > 1e-6) return "";
+const w = String(t[i]);
+return w.length > chars ? w.slice(0, chars - 1) + "\u2026" : w;"""
+
+
+def graph_size(n: int) -> dict:
+    """The graph's height and least width for n words (twin of graphSize in engine.js): taller and, for long
+    sentences, wider once the words stand above the chain."""
+    G = GRAPH
+    if n <= G["labels_up_to"]:
+        return {"height": G["height"], "min_width": G["min_width"]}
+    return {"height": G["height"] + G["word_room"], "min_width": max(G["min_width"], n * G["word_px"] + G["word_margin"])}
+
+
 def graph_figure(sources: dict):
-    """The RNN's chain (top row) and attention's all pairs (bottom row) for the current sentence."""
+    """The RNN's chain (top row) and attention's all pairs (bottom row) for the current sentence.  Up to
+    GRAPH["labels_up_to"] words each node is named under it; a longer sentence's words stand upright above the
+    chain, on an axis whose ticks are the nodes (the engine sets them)."""
     n = len(sources["nodes"].data["x"]) // 2
-    fig = _style(figure(height=250, sizing_mode="stretch_width", min_width=280, max_width=760, tools="",
-                        x_range=Range1d(-0.6, n - 0.4), y_range=Range1d(-0.75, 2.9), name="dependency_graph"))
+    size = graph_size(n)
+    fig = _style(figure(height=size["height"], sizing_mode="stretch_width", min_width=size["min_width"],
+                        max_width=760, tools="", x_range=Range1d(-0.6, n - 0.4), y_range=Range1d(-0.75, 2.9),
+                        name="dependency_graph"))
     fig.axis.visible = False
     fig.grid.visible = False
+    words = LinearAxis(ticker=FixedTicker(ticks=list(range(n)) if n > GRAPH["labels_up_to"] else []),
+                       formatter=CustomJSTickFormatter(args={"src": sources["nodes"], "chars": GRAPH["word_chars"]},
+                                                       code=WORD_LABEL_JS),
+                       major_label_orientation=math.pi / 2, major_label_text_font_size=FONT, major_label_standoff=2,
+                       major_label_text_color="#222", axis_line_color=None, major_tick_line_color=None,
+                       minor_tick_line_color=None, visible=n > GRAPH["labels_up_to"], name="graph_words_axis")
+    fig.add_layout(words, "above")
     fig.quadratic("x0", "y0", "x1", "y1", "cx", "cy", source=sources["pairs"], line_color=BLUE, line_width=1.5,
                   line_alpha=0.7)
     fig.add_layout(Arrow(source=sources["chain"], x_start="x0", y_start="y0", x_end="x1", y_end="y1",
@@ -455,7 +488,10 @@ def _sequence_part(tokens_src, css) -> tuple[object, dict]:
     t = sequence_timings()
     timing_fig, counts_fig = timing_figure(t), counts_figure(t)
     box = lambda f: column(f, sizing_mode="stretch_width", min_width=280, styles={"flex": "1 1 300px"})  # noqa: E731
-    part = column(_div(SEQUENCE, css), graph_fig, graph_div,
+    # a long sentence's graph keeps its words apart and scrolls sideways inside this box on a phone
+    graph_box = column(graph_fig, sizing_mode="stretch_width", name="graph_box",
+                       styles={"overflow-x": "auto", "overflow-y": "hidden"})
+    part = column(_div(SEQUENCE, css), graph_box, graph_div,
                   _wrap(box(timing_fig), box(counts_fig)),
                   _div(timing_note(t), css, name="timing_caption"), _div(SEQUENCE_AFTER, css),
                   sizing_mode="stretch_width", name="sequence_box")
@@ -517,6 +553,6 @@ def build_ideas(state=None, *, tokens_src: ColumnDataSource | None = None) -> Id
     return IdeasView(layout=layout, engine=engine, widgets={"period": g["w_period"]}, models=models, blocks=blocks)
 
 
-__all__ = ["IdeasView", "build_ideas", "graph_data", "graph_caption", "lag_results", "lag_sources", "errors_html",
+__all__ = ["IdeasView", "build_ideas", "graph_data", "graph_caption", "graph_size", "lag_results", "lag_sources", "errors_html",
            "lag_intro", "pattern_words",
            "sequence_timings", "lag_ticks", "fmt_num", "fmt_ms", "fmt_count"]
