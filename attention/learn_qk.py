@@ -15,23 +15,35 @@ Only W_Q and W_K are learned; the values stay the words' own positions in the
 sense plane.  So training changes *where bank looks*, never what the words
 carry: the kernel is learned, the kernel regression is the same.
 
-**Readout.**  Let b be the index of "bank" and a = A[b] its row of weights.
-Its output lands in the sense plane at
+**Readout: what attention adds over an even spread.**  Let b be the index of
+"bank", n the sentence's length and a = A[b] bank's row of weights.  Its output
+lands in the sense plane at
 
     point = out_b P = sum_j a_j (x_j W_V P),
 
 where P is the sense plane's value projection (so x_j W_V P is word j's
-(water, money) pair).  The sense number is
+(water, money) pair).  An even spread, a_j = 1/n, would land at the sentence's
+plain average, ``even`` = (1/n) sum_j x_j W_V P.  The sense number measures how
+far attention moved the output from there, towards water (x) and away from
+money (y):
 
-    z = point_x - point_y = sum_j a_j u_j,    u_j = water_j - money_j,
+    z = (point - even)_x - (point - even)_y = sum_j (a_j - 1/n) u_j = sum_j a_j (u_j - u_mean),
 
-the signed distance of the point from the diagonal, up to a factor sqrt 2.
-The diagonal is where "bank" itself sits, (0.5, 0.5): the line of undecided
-points.  z > 0 says water, z < 0 says money (z = 0, undecided, counts as
-wrong).  Because a is a set of weights that sum to 1, z is an average of the
-u_j and lies in [-1, 1].  The probability of "water" is sigma(beta z) with a
-fixed readout scale beta = ``READOUT_SCALE`` = 4: a point on "river" itself
-(z = 1) means 98 % water.
+with u_j = water_j - money_j and u_mean its mean over the sentence (the last
+form holds because the a_j sum to 1).  Why not the point itself?  The plain
+average of a sentence already leans to its sense (most of its words are on
+the sense's side), so a head that had learned nothing, spreading its weight
+evenly, would read as right on most sentences.  Measured from the even
+spread, z is exactly 0 when bank weighs every word alike: the untrained head
+is *undecided*, and only what its learned attention adds can make it right.
+
+z > 0 says water, z < 0 says money.  A sentence with |z| <= ``UNDECIDED_WITHIN``
+= 0.01 is *undecided* (a tie: the seeded start is not exactly even, and its
+leftover |z| is under 0.006 on every sentence of the shipped data); the
+accuracy counts an undecided sentence as half right, as a coin toss would
+score.  The probability of "water" is sigma(beta z) with a fixed readout
+scale beta = ``READOUT_SCALE`` = 4, so an undecided sentence has it within one
+point of 50 %.
 
 **Loss.**  For sentences s with labels y_s = +1 (water) or -1 (money),
 
@@ -41,8 +53,9 @@ fixed readout scale beta = ``READOUT_SCALE`` = 4: a point on "river" itself
 through the scores).  Write s_j = q_b . k_j / sqrt(d_k) for bank's scores.
 
 * dL/dz_s = -(1/S) y_s beta sigma(-y_s beta z_s);
-* the softmax gives dz_s/ds_j = a_j (u_j - z_s), so
-  G_sj = dL/ds_sj = (dL/dz_s) a_sj (u_sj - z_s),  and sum_j G_sj = 0;
+* with the centred values c_j = u_j - u_mean (z_s = sum_j a_sj c_sj), the
+  softmax gives dz_s/ds_j = a_j (c_j - z_s), so
+  G_sj = dL/ds_sj = (dL/dz_s) a_sj (c_sj - z_s),  and sum_j G_sj = 0;
 * ds_j/dW_Q = x_b^T k_j / sqrt(d_k) and ds_j/dW_K = x_j^T q_b / sqrt(d_k)
   (outer products, d_model x d_k), hence
 
@@ -52,7 +65,8 @@ through the scores).  Write s_j = q_b . k_j / sqrt(d_k) for bank's scores.
 Only bank's row of A reaches the loss, so the other rows need no gradient.
 
 **Training.**  Plain gradient descent from small seeded random values (bank
-then spreads its attention almost evenly), W <- W - eta dL/dW, on the rows of
+then spreads its attention almost evenly), W <- W - eta dL/dW with eta = 0.5,
+on the rows of
 W_Q and W_K that read the word vector.  The rows that read position (i, i^2
 and the constant 1) stay 0, as in the hand-made meaning head: the head may
 look at meaning only.  Two reasons: i^2 reaches 81 in a ten-word sentence,
@@ -87,7 +101,9 @@ from .sentences import SentenceModel, encode, load_sentence_model, tokenize
 FORMAT = "attention-explorable senses 1"
 SENSES = ("water", "money")            # the sense plane's x and y axes; y_s = +1 and -1
 READOUT_SCALE = 4.0                    # beta: P(water) = sigma(beta z)
-DEFAULT_QK_LEARNING_RATE = 1.0         # shipped data: loss falls at every step, no step halved
+UNDECIDED_WITHIN = 0.01                # |z| up to this: undecided, half right (see the module docstring)
+DEFAULT_QK_LEARNING_RATE = 0.5         # shipped data: loss falls at every step, no step halved
+FEATURE_SHARE = 0.5                    # a meaning counts in a column's words when it adds this much to a score
 DEFAULT_QK_STEPS = 150
 DEFAULT_QK_INIT_SCALE = 0.1            # entries of the untrained W_Q, W_K: normal, this standard deviation
 DEFAULT_QK_SEED = 0
@@ -231,13 +247,15 @@ def load_sense_corpus(path: str | Path | None = None) -> SenseCorpus:
 @dataclass(frozen=True)
 class _Batch:
     """Sentences padded to one length: X (S, n, d), mask (S, n), word index b (S,), label y (S,),
-    value points xy (S, n, 2) and u = water - money (S, n); padding has x = 0, u = 0."""
+    value points xy (S, n, 2), the even spread's point ``even`` (S, 2) (the mean of a sentence's points) and
+    the centred sense values u = (water - money) - their sentence's mean (S, n); padding has x = 0, u = 0."""
 
     x: np.ndarray
     mask: np.ndarray
     b: np.ndarray
     y: np.ndarray
     xy: np.ndarray
+    even: np.ndarray
     u: np.ndarray
 
 
@@ -256,8 +274,9 @@ def _padded(token_lists, indices, labels, m: SentenceModel) -> _Batch:
         x[i, :xi.shape[0]] = xi
         mask[i, :xi.shape[0]] = True
     xy = x @ _value_projection(m)
-    return _Batch(x=x, mask=mask, b=np.array(indices), y=np.array(labels, dtype=float), xy=xy,
-                  u=xy[..., 0] - xy[..., 1])
+    even = xy.sum(axis=1) / mask.sum(axis=1)[:, None]
+    u = np.where(mask, (xy[..., 0] - xy[..., 1]) - (even[:, 0] - even[:, 1])[:, None], 0.0)
+    return _Batch(x=x, mask=mask, b=np.array(indices), y=np.array(labels, dtype=float), xy=xy, even=even, u=u)
 
 
 def _batch(sentences, m: SentenceModel) -> _Batch:
@@ -280,17 +299,23 @@ def _loss(bt: _Batch, z) -> float:
     return float(np.mean(np.logaddexp(0.0, -bt.y * READOUT_SCALE * z)))
 
 
-def _accuracy(bt: _Batch, z) -> float:
-    return float(np.mean(np.sign(z) == bt.y))
+def undecided(z) -> np.ndarray:
+    """Whether each sense number is a tie: |z| <= UNDECIDED_WITHIN."""
+    return np.abs(np.asarray(z, dtype=float)) <= UNDECIDED_WITHIN
+
+
+def _scores(bt: _Batch, z) -> np.ndarray:
+    """Per sentence: 1 right, 0 wrong, 1/2 undecided."""
+    return np.where(undecided(z), 0.5, (np.sign(z) == bt.y).astype(float))
 
 
 def _eval(bt: _Batch, w_q, w_k, grad=True):
-    """(loss, accuracy, dL/dW_Q, dL/dW_K); see the module docstring for the formulas."""
+    """(loss, accuracy, undecided count, dL/dW_Q, dL/dW_K); see the module docstring for the formulas."""
     a, q, k = _bank_rows(bt, w_q, w_k)
     z = np.einsum("sn,sn->s", a, bt.u)
-    loss, acc = _loss(bt, z), _accuracy(bt, z)
+    loss, acc, ties = _loss(bt, z), float(np.mean(_scores(bt, z))), int(np.sum(undecided(z)))
     if not grad:
-        return loss, acc, None, None
+        return loss, acc, ties, None, None
     S, c = bt.x.shape[0], math.sqrt(w_q.shape[1])
     margin = bt.y * READOUT_SCALE * z
     dz = -bt.y * READOUT_SCALE * np.exp(-np.logaddexp(0.0, margin)) / S   # -(1/S) y beta sigma(-y beta z)
@@ -298,7 +323,7 @@ def _eval(bt: _Batch, w_q, w_k, grad=True):
     xb = bt.x[np.arange(S), bt.b]
     d_wq = xb.T @ np.einsum("sn,sne->se", g, k) / c
     d_wk = np.einsum("sn,snd->sd", g, bt.x).T @ q / c
-    return loss, acc, d_wq, d_wk
+    return loss, acc, ties, d_wq, d_wk
 
 
 def _projections(w_q, w_k, m: SentenceModel):
@@ -328,10 +353,11 @@ def qk_loss_and_grad(w_q, w_k, sentences, *,
                      model: SentenceModel | None = None) -> tuple[float, np.ndarray, np.ndarray]:
     """The task's loss and its gradient with respect to W_Q and W_K.
 
-        L = (1/S) sum_s log(1 + exp(-y_s beta z_s)),   z_s = sum_j a_sj (water_j - money_j),
+        L = (1/S) sum_s log(1 + exp(-y_s beta z_s)),   z_s = sum_j a_sj c_sj,
+        c_sj = (water_sj - money_sj) - (their mean over sentence s),
         dL/dW_Q = sum_s x_sb^T (sum_j G_sj k_sj) / sqrt(d_k),
         dL/dW_K = sum_s (sum_j G_sj x_sj)^T q_sb / sqrt(d_k),
-        G_sj = dL/ds_sj = -(1/S) y_s beta sigma(-y_s beta z_s) a_sj (u_sj - z_s).
+        G_sj = dL/ds_sj = -(1/S) y_s beta sigma(-y_s beta z_s) a_sj (c_sj - z_s).
 
     Parameters
     ----------
@@ -343,7 +369,7 @@ def qk_loss_and_grad(w_q, w_k, sentences, *,
     """
     m = load_sentence_model() if model is None else model
     wq, wk = _projections(w_q, w_k, m)
-    loss, _, gq, gk = _eval(_batch(_sentences(sentences), m), wq, wk)
+    loss, _, _, gq, gk = _eval(_batch(_sentences(sentences), m), wq, wk)
     return loss, gq, gk
 
 
@@ -352,8 +378,10 @@ class SenseReadout:
     """Bank's attention in one sentence and where its output lands.
 
     ``weights`` (n,) is bank's row of A; ``value_xy`` (n, 2) each word's point in
-    the sense plane; ``point`` = weights @ value_xy; ``z`` = point_x - point_y;
-    ``p_water`` = sigma(beta z); ``sense`` is "water", "money" or "undecided" (z = 0).
+    the sense plane; ``point`` = weights @ value_xy; ``even`` = the mean of
+    value_xy (where an even spread lands); ``z`` = (point - even)_x - (point -
+    even)_y; ``p_water`` = sigma(beta z); ``sense`` is "water", "money" or
+    "undecided" (|z| <= UNDECIDED_WITHIN).
     """
 
     tokens: tuple[str, ...]
@@ -361,6 +389,7 @@ class SenseReadout:
     weights: np.ndarray
     value_xy: np.ndarray
     point: np.ndarray
+    even: np.ndarray
     z: float
     p_water: float
     sense: str
@@ -380,11 +409,11 @@ def sense_readout(text: str, w_q, w_k, *, word: str = "bank", model: SentenceMod
     b = tokens.index(word)
     bt = _padded([tokens], [b], [0.0], m)
     a = _bank_rows(bt, wq, wk)[0][0]
-    xy = bt.xy[0]
+    xy, even = bt.xy[0], bt.even[0]
     point = a @ xy
-    z = float(point[0] - point[1])
-    sense = "water" if z > 0 else "money" if z < 0 else "undecided"
-    return SenseReadout(tokens=tokens, index=b, weights=a, value_xy=xy, point=point, z=z,
+    z = float(a @ bt.u[0])
+    sense = "undecided" if undecided(z) else "water" if z > 0 else "money"
+    return SenseReadout(tokens=tokens, index=b, weights=a, value_xy=xy, point=point, even=even, z=z,
                         p_water=1.0 / (1.0 + math.exp(-READOUT_SCALE * z)), sense=sense)
 
 
@@ -397,8 +426,10 @@ class QKTrajectory:
     ``w_q``, ``w_k``: (steps + 1, d_model, d_k).  ``loss`` and
     ``train_accuracy`` are on the training sentences, ``held_out_loss`` and
     ``held_out_accuracy`` on the held-out ones (never trained on), all at each
-    entry's W.  ``step_size`` is the step that led to each entry (0 at entry 0;
-    the learning rate unless the step was halved).
+    entry's W.  An accuracy counts an undecided sentence as half right;
+    ``train_undecided`` and ``held_out_undecided`` count those sentences.
+    ``step_size`` is the step that led to each entry (0 at entry 0; the
+    learning rate unless the step was halved).
     """
 
     step: np.ndarray
@@ -408,6 +439,8 @@ class QKTrajectory:
     train_accuracy: np.ndarray
     held_out_loss: np.ndarray
     held_out_accuracy: np.ndarray
+    train_undecided: np.ndarray
+    held_out_undecided: np.ndarray
     step_size: np.ndarray
     learning_rate: float
     seed: int
@@ -431,15 +464,28 @@ class QKTrajectory:
         text = sentence.text if isinstance(sentence, SenseSentence) else sentence
         return sense_readout(text, self.w_q[entry], self.w_k[entry], word=self.corpus.word, model=self.model)
 
+    def clue_weights(self, sentences=None, entries=None) -> np.ndarray:
+        """Bank's weight on each sentence's deciding word (its ``clue``, summed over the clue's occurrences):
+        an (entries, sentences) array, at every entry (default) or the ones given, for ``sentences`` (default:
+        the corpus's, training sentences first)."""
+        sents = self.corpus.sentences if sentences is None else _sentences(sentences)
+        idx = self.step if entries is None else np.asarray(entries, dtype=int)
+        bt = _batch(sents, self.model)
+        is_clue = np.zeros(bt.mask.shape)
+        for i, s in enumerate(sents):
+            is_clue[i, :len(s.tokens)] = [t == s.clue for t in s.tokens]
+        return np.array([np.sum(_bank_rows(bt, self.w_q[e], self.w_k[e])[0] * is_clue, axis=1) for e in idx])
+
     def to_plain(self, frames: int = DEFAULT_FRAMES) -> dict:
         """JSON-ready data (lists and numbers only) for the page's playback.
 
         Per step (every step): ``loss``, ``train_accuracy``, ``held_out_loss``,
-        ``held_out_accuracy``.  Per frame (``frames`` evenly spread steps,
-        listed in ``frame_steps``): ``w_q`` and ``w_k`` (d_model x d_k).  Per
-        shown sentence: its tokens, ``x`` = encode(tokens), ``value_xy`` = x
-        ``value_projection`` and, per frame, bank's row ``weights`` and its
-        output ``point``.  The browser can recompute every row:
+        ``held_out_accuracy``, ``train_undecided``, ``held_out_undecided``.  Per
+        frame (``frames`` evenly spread steps, listed in ``frame_steps``):
+        ``w_q`` and ``w_k`` (d_model x d_k).  Per shown sentence: its tokens,
+        ``x`` = encode(tokens), ``value_xy`` = x ``value_projection`` and, per
+        frame, bank's row ``weights``, its output ``point`` and its weight on the
+        deciding word, ``clue_weight``.  The browser can recompute every row:
         a = softmax((x_b W_Q)(X W_K)^T / sqrt(d_k)), point = a value_xy.
         """
         idx = self.frames(frames)
@@ -447,21 +493,24 @@ class QKTrajectory:
         bt = _batch(sents, m)
         a = np.stack([_bank_rows(bt, self.w_q[i], self.w_k[i])[0] for i in idx])     # (frames, S, n)
         points = np.einsum("fsn,snc->fsc", a, bt.xy)
+        clue = self.clue_weights(sents, idx)
         shown = []
         for j, s in enumerate(sents):
             n = len(s.tokens)
             shown.append({"text": s.text, "tokens": list(s.tokens), "split": s.split, "sense": s.sense,
                           "clue": s.clue, "index": s.index, "x": bt.x[j, :n].tolist(),
                           "value_xy": bt.xy[j, :n].tolist(), "weights": a[:, j, :n].tolist(),
-                          "point": points[:, j].tolist()})
+                          "point": points[:, j].tolist(), "clue_weight": clue[:, j].tolist()})
         return {
             "word": self.corpus.word, "senses": list(SENSES), "readout_scale": READOUT_SCALE,
+            "undecided_within": UNDECIDED_WITHIN, "feature_share": FEATURE_SHARE,
             "d_k": m.d_k, "model_dims": list(m.model_dims), "trained_rows": list(self.trained_rows),
             "value_projection": _value_projection(m).tolist(),
             "learning_rate": self.learning_rate, "seed": self.seed, "init_scale": self.init_scale,
             "steps": self.steps, "train_size": len(self.corpus.train), "held_out_size": len(self.corpus.held_out),
             "loss": self.loss.tolist(), "train_accuracy": self.train_accuracy.tolist(),
             "held_out_loss": self.held_out_loss.tolist(), "held_out_accuracy": self.held_out_accuracy.tolist(),
+            "train_undecided": self.train_undecided.tolist(), "held_out_undecided": self.held_out_undecided.tolist(),
             "frame_steps": idx.tolist(), "w_q": self.w_q[idx].tolist(), "w_k": self.w_k[idx].tolist(),
             "sentences": shown,
         }
@@ -500,7 +549,7 @@ def train_qk(corpus: SenseCorpus | None = None, *, learning_rate: float = DEFAUL
     with eta = ``learning_rate``, halved (up to ``MAX_HALVINGS`` times) for a
     step that would raise the training loss.  Records every step: W_Q, W_K,
     the training loss and accuracy and the held-out loss and accuracy.  The
-    defaults (eta = 1, 150 steps, seed 0, init_scale 0.1) are the page's.
+    defaults (eta = 0.5, 150 steps, seed 0, init_scale 0.1) are the page's.
     """
     m = load_sentence_model() if model is None else model
     c = load_sense_corpus() if corpus is None else corpus
@@ -512,15 +561,15 @@ def train_qk(corpus: SenseCorpus | None = None, *, learning_rate: float = DEFAUL
     train, held = _batch(c.train, m), _batch(c.held_out, m)
     rows = np.zeros((m.d_model, 1))
     rows[:len(m.dims)] = 1.0                        # which rows learn: the word rows
-    loss, acc, g_q, g_k = _eval(train, w_q, w_k)
-    wqs, wks, losses, accs, sizes = [w_q], [w_k], [loss], [acc], [0.0]
+    loss, acc, ties, g_q, g_k = _eval(train, w_q, w_k)
+    wqs, wks, losses, accs, tied, sizes = [w_q], [w_k], [loss], [acc], [ties], [0.0]
     for _ in range(n_steps):  # a loop over training steps
         t = lr
         for _ in range(MAX_HALVINGS + 1):
             nq, nk = w_q - t * rows * g_q, w_k - t * rows * g_k
             trial = _eval(train, nq, nk)
             if trial[0] <= loss:
-                w_q, w_k, (loss, acc, g_q, g_k) = nq, nk, trial
+                w_q, w_k, (loss, acc, ties, g_q, g_k) = nq, nk, trial
                 break
             t *= 0.5
         else:
@@ -529,11 +578,13 @@ def train_qk(corpus: SenseCorpus | None = None, *, learning_rate: float = DEFAUL
         wks.append(w_k)
         losses.append(loss)
         accs.append(acc)
+        tied.append(ties)
         sizes.append(t)
     held_eval = [_eval(held, a, b, grad=False) for a, b in zip(wqs, wks)]
     return QKTrajectory(step=np.arange(len(wqs)), w_q=np.array(wqs), w_k=np.array(wks), loss=np.array(losses),
                         train_accuracy=np.array(accs), held_out_loss=np.array([e[0] for e in held_eval]),
-                        held_out_accuracy=np.array([e[1] for e in held_eval]), step_size=np.array(sizes),
+                        held_out_accuracy=np.array([e[1] for e in held_eval]), train_undecided=np.array(tied),
+                        held_out_undecided=np.array([e[2] for e in held_eval]), step_size=np.array(sizes),
                         learning_rate=lr, seed=int(seed), init_scale=float(init_scale),
                         trained_rows=m.dims, corpus=c, model=m)
 
@@ -578,7 +629,13 @@ class LearnedWords:
     spread_before: float = float("nan")
 
     def summary(self, top: int = 4) -> str:
-        """A few plain sentences for the page: the words looked at most and least, and the learned rule.
+        """A few plain sentences for the page: the words looked at most and least, and the learned rule
+        (``paragraphs`` joined by spaces)."""
+        return " ".join(self.paragraphs(top))
+
+    def paragraphs(self, top: int = 4) -> tuple[str, ...]:
+        """The summary in three short paragraphs: before training; after training, the words looked at most
+        and least; the learned rule.
 
         "Least" lists the most frequent words that get under 0.01 after
         training (the lowest ``top`` words when none does).
@@ -590,27 +647,28 @@ class LearnedWords:
         most = _listing([f"{w.word} ({w.after:.2f})" for w in ws[:top]])
         tiny = sorted((w for w in ws if w.after < 0.01), key=lambda w: (-w.count, w.word))
         if self.spread_before <= EVEN_SPREAD:
-            text = (f"Before training, {self.word} spreads its attention almost evenly: in every sentence each "
-                    f"word gets within {max(1, round(100 * self.spread_before))} % of an equal share.")
+            before = (f"Before training, {self.word} spreads its attention almost evenly: in every sentence each "
+                      f"word gets within {max(1, round(100 * self.spread_before))} % of an equal share.")
         else:
             lo, hi = min(w.before for w in ws), max(w.before for w in ws)
-            text = (f"Before training, {self.word} already weighs the words unequally: on average each word gets "
-                    f"between {lo:.2f} and {hi:.2f} of its attention.")
-        text += f" After training, it looks most at {most}"
+            before = (f"Before training, {self.word} already weighs the words unequally: on average each word gets "
+                      f"between {lo:.2f} and {hi:.2f} of its attention.")
+        after = f"After training, it looks most at {most}"
         if tiny:
-            text += f"; {_listing([w.word for w in tiny[:top]])} get almost nothing (under 0.01)"
+            after += f"; {_listing([w.word for w in tiny[:top]])} get almost nothing (under 0.01)"
         else:
-            text += f", and least at {_listing([f'{w.word} ({w.after:.2f})' for w in ws[::-1][:top]])}"
+            after += f", and least at {_listing([f'{w.word} ({w.after:.2f})' for w in ws[::-1][:top]])}"
         if own is not None:
-            text += f"; on itself it puts {own.after:.2f} (before: {own.before:.2f})"
-        text += f". These are averages over {self.sentences} sentences."
+            after += f"; on itself it puts {own.after:.2f} (before: {own.before:.2f})"
+        after += f". These are averages over {self.sentences} sentences."
+        out = [before, after]
         pref = sorted(self.preference_after.items(), key=lambda kv: -kv[1])
-        up = [f"{k} ({_signed(v)})" for k, v in pref if v >= 0.5]
-        down = [f"{k} ({_signed(v)})" for k, v in pref[::-1] if v <= -0.5]
+        up = [f"{k} ({_signed(v)})" for k, v in pref if v >= FEATURE_SHARE]
+        down = [f"{k} ({_signed(v)})" for k, v in pref[::-1] if v <= -FEATURE_SHARE]
         if up or down:
             parts = ([f"rises with {_listing(up)}"] if up else []) + ([f"falls with {_listing(down)}"] if down else [])
-            text += f" What it learned: a word's score {', and '.join(parts)}."
-        return text
+            out.append(f"What it learned: a word's score {', and '.join(parts)}.")
+        return tuple(out)
 
 
 def _signed(v: float) -> str:
@@ -623,6 +681,86 @@ def _listing(items) -> str:
     """'a', 'a and b', 'a, b and c'."""
     items = list(items)
     return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+
+
+FROM_SHARE = 0.25   # a meaning puts a query's or key's value in a column when its term is this share of the value
+
+
+@dataclass(frozen=True)
+class SharedColumn:
+    """Column j (from 0) of the queries and keys, between one query word and one key word.
+
+    ``query`` = (x_word W_Q)_j and ``key`` = (x_other W_K)_j; ``score`` = query * key / sqrt(d_k), this column's
+    part of the word's score for the other word (the columns' parts add up to the score).  ``query_from`` and
+    ``key_from``: the meanings d whose terms x_d W[d, j] have the value's sign and at least ``FROM_SHARE`` of its
+    size, largest first (what put the value there).  ``looks_for``: the meanings a key needs to score high in
+    this column with the word's query, those with query * W_K[d, j] / sqrt(d_k) >= ``FEATURE_SHARE``, largest
+    first (the page labels the column with them).  Sign-free: flipping a column of both W_Q and W_K changes
+    ``query`` and ``key`` but none of the others.
+    """
+
+    column: int
+    query: float
+    key: float
+    score: float
+    query_from: tuple[str, ...]
+    key_from: tuple[str, ...]
+    looks_for: tuple[str, ...]
+
+
+def _vector(word: str, m: SentenceModel) -> np.ndarray:
+    return encode([word], model=m)[0][0]
+
+
+def _from(x, w_col, value, names) -> tuple[str, ...]:
+    terms = [(float(x[d] * w_col[d]), names[d]) for d in range(len(names))]
+    keep = [(t, n) for t, n in terms if t * value > 0 and abs(t) >= FROM_SHARE * abs(value)]
+    return tuple(n for _, n in sorted(keep, key=lambda tn: -abs(tn[0])))
+
+
+def shared_columns(w_q, w_k, word: str, other: str, *,
+                   model: SentenceModel | None = None) -> tuple[SharedColumn, ...]:
+    """What ``word``'s query and ``other``'s key share, column by column (see ``SharedColumn``); both words are
+    read at position 0, so only their meaning counts (the position rows of the trained W_Q and W_K are 0)."""
+    m = load_sentence_model() if model is None else model
+    wq, wk = _projections(w_q, w_k, m)
+    xw, xo, names, c = _vector(word, m), _vector(other, m), m.dims, math.sqrt(wq.shape[1])
+    q, k = xw @ wq, xo @ wk
+    out = []
+    for j in range(wq.shape[1]):
+        pref = [(float(q[j] * wk[d, j] / c), names[d]) for d in range(len(names))]
+        looks = tuple(n for v, n in sorted(pref, key=lambda vn: -vn[0]) if v >= FEATURE_SHARE)
+        out.append(SharedColumn(column=j, query=float(q[j]), key=float(k[j]), score=float(q[j] * k[j] / c),
+                                query_from=_from(xw, wq[:, j], q[j], names), key_from=_from(xo, wk[:, j], k[j], names),
+                                looks_for=looks))
+    return tuple(out)
+
+
+def _two(v: float) -> str:
+    """Two decimals and the typographic minus (as the page writes numbers)."""
+    s = f"{v:.2f}"
+    return "\u2212" + s[1:] if s.startswith("-") else s
+
+
+def shared_summary(w_q, w_k, word: str, other: str, *, model: SentenceModel | None = None) -> str:
+    """One or two plain sentences: which column ``word``'s query and ``other``'s key share, and which meanings
+    put them there.  The column is the one that adds most to the score; it is "shared" when it adds at least
+    ``FEATURE_SHARE``."""
+    cols = shared_columns(w_q, w_k, word, other, model=model)
+    top = max(cols, key=lambda col: col.score)
+    total = sum(col.score for col in cols)
+    cap = word[:1].upper() + word[1:]
+    if top.score < FEATURE_SHARE:
+        return (f"{cap}'s query and {other}'s key share no column yet: together they add {_two(total)} to "
+                f"{word}'s score for {other}.")
+    text = (f"{cap}'s query and {other}'s key share column {top.column + 1} ({_two(top.query)} and "
+            f"{_two(top.key)}), which adds {_two(top.score)} to {word}'s score for {other}.")
+    parts = ([f"{word}'s query gets there from {_listing(top.query_from)}"] if top.query_from else []) + \
+            ([f"{other}'s key from {_listing(top.key_from)}"] if top.key_from else [])
+    if parts:
+        rest = "; ".join(parts)
+        text += f" {rest[:1].upper()}{rest[1:]}."
+    return text
 
 
 def _preference(w_q, w_k, word, m: SentenceModel) -> dict:
@@ -673,4 +811,5 @@ __all__ = [
     "SENSES", "READOUT_SCALE", "DEFAULT_QK_LEARNING_RATE", "DEFAULT_QK_STEPS", "SenseSentence", "SenseCorpus",
     "parse_sense_corpus", "load_sense_corpus", "qk_loss_and_grad", "SenseReadout", "sense_readout",
     "untrained_projections", "train_qk", "QKTrajectory", "WordAttention", "LearnedWords", "learned_words",
+    "UNDECIDED_WITHIN", "FEATURE_SHARE", "undecided", "SharedColumn", "shared_columns", "shared_summary",
 ]

@@ -7,8 +7,11 @@
 //
 //     A = softmax((X W_Q)(X W_K)^T / sqrt(d_k)),   out = A (X W_V P)   (W_V P: the values' points),
 //
-// the twin of attention/learn_qk.py (_bank_rows, sense_readout, _preference); tests/browser/test_routing.py
-// holds it to the core within 1e-9.  Every text that reaches a Div goes through esc().
+// the sense read from how far out moved from where an even spread lands, the weight on each shown sentence's
+// deciding word, and what the ambiguous word's query shares with a key: the twins of attention/learn_qk.py
+// (_bank_rows, sense_readout, clue_weights, _preference, shared_columns, shared_summary);
+// tests/browser/test_routing.py holds them to the core within 1e-9.  Every text that reaches a Div goes
+// through esc().
 
 const Routing = (function (M, E, W) {
   "use strict";
@@ -33,10 +36,26 @@ const Routing = (function (M, E, W) {
     return M.dotProductAttention(M.matmul(x, wq), M.matmul(x, wk), valueXY, false, 1);
   }
 
-  // learn_qk.sense_readout: z = point_x - point_y, P(water) = sigma(beta z), the sense by the diagonal's side.
-  function senseOf(point, beta) {
-    const z = point[0] - point[1];
-    return { z, pWater: 1 / (1 + Math.exp(-beta * z)), sense: z > 0 ? "water" : z < 0 ? "money" : "undecided" };
+  // Where an even spread lands: the mean of the words' points (learn_qk.SenseReadout.even).
+  function evenOf(valueXY) {
+    let x = 0, y = 0;
+    for (const v of valueXY) { x += v[0]; y += v[1]; }
+    return [x / valueXY.length, y / valueXY.length];
+  }
+
+  // learn_qk.sense_readout: z = (point - even)_x - (point - even)_y, how far attention moved the output towards
+  // water and away from money; P(water) = sigma(beta z); undecided when |z| <= tol (a tie: half right).
+  function senseOf(point, even, beta, tol) {
+    const z = (point[0] - even[0]) - (point[1] - even[1]);
+    return { z, pWater: 1 / (1 + Math.exp(-beta * z)),
+             sense: Math.abs(z) <= tol ? "undecided" : z > 0 ? "water" : "money" };
+  }
+
+  // learn_qk.QKTrajectory.clue_weights: the weight on the deciding word (summed over its occurrences).
+  function clueWeight(row, tokens, clue) {
+    let t = 0;
+    for (let j = 0; j < tokens.length; j++) if (tokens[j] === clue) t += row[j];
+    return t;
   }
 
   // learn_qk._preference: c = (x_word W_Q) W_K^T / sqrt(d_k) on the meaning dimensions: how much one unit of
@@ -51,18 +70,61 @@ const Routing = (function (M, E, W) {
     return out;
   }
 
-  // attention.encode([word]): the word's vector, then the position features of index 0 (0, 0, 1).
-  function wordX(cfg, word) {
-    const m = cfg.words_model, pos = { "position": 0, "position squared": 0, "constant": 1 };
-    return m.vocab[word].concat(m.position_features.map((f) => pos[f]));
+  // attention.encode([word])[0][0]: the word's vector (a made-up one for a word the vocabulary lacks), then
+  // the position features of index 0 (0, 0, 1).
+  function wordX(cfg, word) { return Array.from(W.encode([word], cfg.words_model).x[0]); }
+
+  // learn_qk.shared_columns: column j's part of the word's score for the other word, q_j k_j / sqrt(d_k); the
+  // meanings that put q_j and k_j there (same sign, at least fromShare of the value); the meanings a key needs
+  // to score high there (q_j W_K[d][j] / sqrt(d_k) >= share).  names: the meaning dimensions.
+  function sharedColumns(xw, xo, wq, wk, names, share, fromShare) {
+    const nd = names.length, q = M.matmul([xw], wq)[0], k = M.matmul([xo], wk)[0], dk = q.length, c = Math.sqrt(dk);
+    const from = (x, col, v) => {
+      const keep = [];
+      for (let d = 0; d < nd; d++) {
+        const t = x[d] * col(d);
+        if (t * v > 0 && Math.abs(t) >= fromShare * Math.abs(v)) keep.push([t, names[d], d]);
+      }
+      return keep.sort((p, r) => Math.abs(r[0]) - Math.abs(p[0]) || p[2] - r[2]).map((t) => t[1]);
+    };
+    const out = [];
+    for (let j = 0; j < dk; j++) {
+      const pref = [];
+      for (let d = 0; d < nd; d++) pref.push([q[j] * wk[d][j] / c, names[d], d]);
+      const looks = pref.filter((t) => t[0] >= share).sort((p, r) => r[0] - p[0] || p[2] - r[2]).map((t) => t[1]);
+      out.push({ column: j, query: q[j], key: k[j], score: q[j] * k[j] / c, queryFrom: from(xw, (d) => wq[d][j], q[j]),
+                 keyFrom: from(xo, (d) => wk[d][j], k[j]), looksFor: looks });
+    }
+    return out;
+  }
+
+  // learn_qk._listing: "a", "a and b", "a, b and c".
+  function listing(items) {
+    return items.length === 1 ? items[0] : items.slice(0, -1).join(", ") + " and " + items[items.length - 1];
+  }
+
+  // learn_qk.shared_summary: which column the word's query and the other word's key share, in words.
+  function sharedSummary(word, other, cols, share) {
+    let top = cols[0], total = 0;
+    for (const col of cols) { total += col.score; if (col.score > top.score) top = col; }
+    const cap = word.slice(0, 1).toUpperCase() + word.slice(1);
+    if (top.score < share)
+      return `${cap}'s query and ${other}'s key share no column yet: together they add ${signed(total, 2)} to ` +
+        `${word}'s score for ${other}.`;
+    let text = `${cap}'s query and ${other}'s key share column ${top.column + 1} (${signed(top.query, 2)} and ` +
+      `${signed(top.key, 2)}), which adds ${signed(top.score, 2)} to ${word}'s score for ${other}.`;
+    const parts = (top.queryFrom.length ? [`${word}'s query gets there from ${listing(top.queryFrom)}`] : [])
+      .concat(top.keyFrom.length ? [`${other}'s key from ${listing(top.keyFrom)}`] : []);
+    if (parts.length) { const rest = parts.join("; "); text += ` ${rest.slice(0, 1).toUpperCase()}${rest.slice(1)}.`; }
+    return text;
   }
 
   // ---- sentences ------------------------------------------------------------------------------------
 
   function shownSentence(cfg, i) {
     const s = cfg.plain.sentences[i];
-    return { text: s.text, tokens: s.tokens, x: s.x, valueXY: s.value_xy, index: s.index, count: 1, clue: s.clue,
-             sense: s.sense, split: s.split, unknown: [], own: false };
+    return { text: s.text, tokens: s.tokens, x: s.x, valueXY: s.value_xy, even: evenOf(s.value_xy), index: s.index,
+             count: 1, clue: s.clue, sense: s.sense, split: s.split, unknown: [], own: false };
   }
 
   // A typed sentence through AttnWords (ui/words.js): its tokens, X = encode(tokens) and the values' points
@@ -72,7 +134,7 @@ const Routing = (function (M, E, W) {
     const enc = W.encode(tokens, cfg.words_model);
     const word = cfg.plain.word;
     const valueXY = M.matmul(enc.x, cfg.plain.value_projection).map((r) => Array.from(r));
-    return { text: raw, tokens, x: enc.x, valueXY, index: tokens.indexOf(word),
+    return { text: raw, tokens, x: enc.x, valueXY, even: evenOf(valueXY), index: tokens.indexOf(word),
              count: tokens.filter((t) => t === word).length, clue: null, sense: null, split: null,
              unknown: Array.from(enc.unknown || []), own: true };
   }
@@ -83,6 +145,20 @@ const Routing = (function (M, E, W) {
     if (s.index < 0) return [];
     if (!s.trail) s.trail = p.w_q.map((wq, f) => Array.from(attend(s.x, s.valueXY, wq, p.w_k[f]).outputs[s.index]));
     return s.trail;
+  }
+
+  // A shown sentence's weight on its deciding word at every recorded step (the plot of what is learned).
+  function clueCurve(cfg, s) {
+    const p = cfg.plain;
+    return p.w_q.map((wq, f) => clueWeight(attend(s.x, s.valueXY, wq, p.w_k[f]).weights[s.index], s.tokens, s.clue));
+  }
+
+  // The moment playback holds at: the first recorded step where the deciding word gets at least `share` of the
+  // ambiguous word's weight (-1: a typed sentence, which has no deciding word, or one that never gets there).
+  function holdFrame(curve, share) {
+    if (!curve) return -1;
+    for (let f = 0; f < curve.length; f++) if (curve[f] >= share) return f;
+    return -1;
   }
 
   // The frame to show for a training step: the recorded step at or before it.
@@ -133,7 +209,8 @@ const Routing = (function (M, E, W) {
     if (b >= 0 && cellPx(a, c) >= 2.6 * parseFloat(sizes(c).tick)) {
       for (let j = 0; j < n; j++) {
         labels.x.push(j); labels.y.push(b); labels.label.push(fixed(A[b][j], 2));
-        labels.tc.push(A[b][j] > 0.55 ? "#222222" : "#FFFFFF");
+        const t = c.cfg.cell_text;   // black on the palette's brighter half, white on the darker (CELL_TEXT)
+        labels.tc.push(A[b][j] >= t.from ? t.dark : t.light);
       }
     }
     put(c, a.cells, cells);
@@ -159,6 +236,11 @@ const Routing = (function (M, E, W) {
       pts.align.push(left ? "right" : "left"); pts.dx.push(left ? -7 : 7);
     }
     put(c, a.sense_values, pts);
+    // where an even spread lands, and the line of undecided points through it (parallel to the diagonal)
+    const ev = s.even;
+    put(c, a.sense_even, s.index >= 0 ? { x: [ev[0]], y: [ev[1]], label: ["even"] } : { x: [], y: [], label: [] });
+    const cut = s.index >= 0 ? ev[1] - ev[0] : 0;
+    if (a.undecided_line.y_intercept !== cut) a.undecided_line.y_intercept = cut;
     let [lo, hi] = c.cfg.sense_range;
     for (const v of s.valueXY) for (const u of v) { lo = Math.min(lo, u - 0.08); hi = Math.max(hi, u + 0.08); }
     for (const r of [a.sense_fig.x_range, a.sense_fig.y_range])
@@ -177,46 +259,87 @@ const Routing = (function (M, E, W) {
     put(c, a.sense_point, { x: [pt[0]], y: [pt[1]], label: [s.tokens[s.index]] });
   }
 
-  // The loss and the share of right answers at every step up to the shown one.
+  // The weight on the deciding word of every shown sentence, up to the shown step (training sentences solid,
+  // held-out ones dashed, the chosen one bold with its word and weight at its end), and the share of right
+  // answers at every step up to the shown one.
   function drawCurves(a, c) {
-    const p = c.cfg.plain, k = p.frame_steps[c.frame], pct = (v) => 100 * v;
-    put(c, a.loss_src, { step: range(k + 1), train: p.loss.slice(0, k + 1), held: p.held_out_loss.slice(0, k + 1) });
+    const p = c.cfg.plain, k = p.frame_steps[c.frame], pct = (v) => 100 * v, col = c.cfg.colors;
+    const xs = p.frame_steps.slice(0, c.frame + 1), lines = { xs: [], ys: [], color: [], dash: [], width: [],
+                                                                  alpha: [], text: [] };
+    const order = range(c.sentences.length).filter((i) => c.sent.own || i !== c.shown);
+    if (!c.sent.own) order.push(c.shown);   // the chosen sentence last, over the others
+    for (const i of order) {
+      const s = c.sentences[i], mine = !c.sent.own && i === c.shown;
+      lines.xs.push(xs); lines.ys.push(c.clue[i].slice(0, c.frame + 1));
+      lines.color.push(s.split === "train" ? col.train : col.held);
+      lines.dash.push(s.split === "train" ? "solid" : "dashed");
+      lines.width.push(mine ? 3.5 : 1.5); lines.alpha.push(mine ? 1 : 0.55); lines.text.push(s.text);
+    }
+    put(c, a.clue_src, lines);
+    if (c.sent.own) put(c, a.clue_now, { x: [], y: [], label: [] });
+    else {
+      const w = c.clue[c.shown][c.frame];
+      put(c, a.clue_now, { x: [k], y: [w], label: [`${c.sent.clue} ${fixed(w, 2)}`] });
+    }
     put(c, a.acc_src, { step: range(k + 1), train: p.train_accuracy.slice(0, k + 1).map(pct),
                         held: p.held_out_accuracy.slice(0, k + 1).map(pct) });
   }
 
   // ---- texts --------------------------------------------------------------------------------------------
 
+  // The shown step, its loss and its right, undecided and wrong sentences (the accuracy plot counts an
+  // undecided one as half right); at the moment playback holds, what happened there.
   function drawStatus(a, c) {
     const p = c.cfg.plain, k = p.frame_steps[c.frame];
-    const right = (acc, n) => `${Math.round(acc * n)} of ${n}`;
-    setHtml(a.status_div, `<p class="step" aria-live="polite"><b>${esc(`Step ${k} of ${p.steps}`)}</b>: ` +
-      esc(`loss ${fixed(p.loss[k], 3)} on the training sentences, ${fixed(p.held_out_loss[k], 3)} held out; ` +
-          `right: ${right(p.train_accuracy[k], p.train_size)} training, ${right(p.held_out_accuracy[k], p.held_out_size)} ` +
-          `held out.`) + `</p>`);
+    const counts = (acc, ties, n) => {
+      const right = Math.round(acc * n - ties / 2), wrong = n - right - ties;
+      return [`${right} right`].concat(ties ? [`${ties} undecided`] : [], wrong ? [`${wrong} wrong`] : []).join(", ");
+    };
+    let html = `<p class="step" aria-live="polite"><b>${esc(`Step ${k} of ${p.steps}`)}</b>: ` +
+      esc(`loss ${fixed(p.loss[k], 3)} training, ${fixed(p.held_out_loss[k], 3)} held out. ` +
+          `Training: ${counts(p.train_accuracy[k], p.train_undecided[k], p.train_size)}; ` +
+          `held out: ${counts(p.held_out_accuracy[k], p.held_out_undecided[k], p.held_out_size)}.`);
+    const s = c.sent;
+    if (!s.own && c.frame === c.hold) {
+      const share = c.cfg.hold_share === 0.5 ? "half" : fixed(c.cfg.hold_share, 2);
+      html += ` <b class="moment">${esc(`Here ${quote(p.word)} first gives ${quote(s.clue)} ${share} of its ` +
+        `weight or more (${fixed(c.clue[c.shown][c.frame], 2)}).`)}</b>`;
+    }
+    setHtml(a.status_div, html + `</p>`);
+  }
+
+  // The word the ambiguous word looks at most, itself left out (-1: no other word).
+  function topOther(row, b) {
+    let top = -1;
+    for (let j = 0; j < row.length; j++) if (j !== b && (top < 0 || row[j] > row[top])) top = j;
+    return top;
   }
 
   // What the ambiguous word does in this sentence at this step, in words (HTML: every piece escaped).
   function readoutLines(c) {
-    const s = c.sent, word = c.cfg.plain.word;
+    const s = c.sent, p = c.cfg.plain, word = p.word;
     if (s.index < 0)
       return [esc(`There is no ${quote(word)} in this sentence, so nothing here asks which bank is meant. The ` +
         `matrix still shows where every word looks with`) + " this step's W<sub>Q</sub> and W<sub>K</sub>."];
     const w = c.res.weights[s.index];
     let top = 0;
     for (let j = 1; j < w.length; j++) if (w[j] > w[top]) top = j;
-    const pt = c.res.outputs[s.index], r = senseOf(pt, c.cfg.plain.readout_scale);
-    const side = r.sense === "undecided" ? "exactly on the diagonal: undecided"
-      : `the ${r.sense} side (${fixed(100 * (r.sense === "water" ? r.pWater : 1 - r.pWater), 0)} % ${r.sense})`;
+    const pt = c.res.outputs[s.index], r = senseOf(pt, s.even, p.readout_scale, p.undecided_within);
     // nearly even: no word gets half as much again as an even share
     const looks = w[top] < 1.5 / w.length
-      ? `${quote(word)} spreads its weight almost evenly; the largest share, ${fixed(w[top], 2)}, goes to ${quote(s.tokens[top])}.`
+      ? `${quote(word)} spreads its weight almost evenly (largest share ${fixed(w[top], 2)}, on ${quote(s.tokens[top])}).`
       : `${quote(word)} looks most at ${quote(s.tokens[top])}, with ${fixed(w[top], 2)} of its weight.`;
-    const out = [esc(`${looks} Its output lands at water ${signed(pt[0], 2)}, money ${signed(pt[1], 2)}: ${side}.`)];
+    const moved = r.sense === "undecided"
+      ? `Its output is within ${fixed(p.undecided_within, 2)} of where an even spread lands: undecided.`
+      : `Its output moved ${fixed(Math.abs(r.z), 2)} towards ${r.z > 0 ? "water" : "money"} from where an even ` +
+        `spread lands: ${r.sense} (${fixed(100 * (r.sense === "water" ? r.pWater : 1 - r.pWater), 0)} %).`;
+    const out = [esc(`${looks} ${moved}`)];
     if (s.count > 1) out.push(esc(`${quote(word)} appears ${s.count} times; the framed row is the first.`));
-    if (!s.own)
-      out.push(esc(`${r.sense === s.sense ? "Right" : "Not right yet"}: here it is the ${s.sense} sense, and the ` +
-        `word that decides it is ${quote(s.clue)} (${s.split === "train" ? "a training sentence" : "held out, never trained on"}).`));
+    if (!s.own) {
+      const verdict = r.sense === "undecided" ? "Undecided, half right" : r.sense === s.sense ? "Right" : "Not right yet";
+      out.push(esc(`${verdict}: here it is the ${s.sense} sense, decided by ${quote(s.clue)} ` +
+        `(${s.split === "train" ? "a training sentence" : "held out, never trained on"}).`));
+    }
     return out;
   }
 
@@ -224,27 +347,50 @@ const Routing = (function (M, E, W) {
     setHtml(a.readout_div, readoutLines(c).map((h, i) => `<p class="${i ? "small" : "step"}">${h}</p>`).join(""));
   }
 
-  // W_Q, W_K and the learned preference as one table: a row per dimension of x, coloured by sign and size.
+  // Whether the student opened the Div's disclosure (kept open when the Div is written again).
+  function opened(div) {
+    const v = E.findView(div);
+    return !!(v && v.markup_el && v.markup_el.querySelector("details[open]"));
+  }
+
+  // W_Q, W_K and the learned preference as one table, behind "more": a row per dimension of x, coloured by sign
+  // and size; each column labelled with the meanings a key needs to score high there with the ambiguous word's
+  // query; under it, what that query shares with the key of the word it looks at most in this sentence.
   function drawWeights(a, c) {
     const p = c.cfg.plain, f = c.frame, wq = p.w_q[f], wk = p.w_k[f], nm = p.trained_rows.length;
-    const pref = preference(wordX(c.cfg, p.word), wq, wk, nm), col = c.cfg.colors;
+    const xw = wordX(c.cfg, p.word), pref = preference(xw, wq, wk, nm), col = c.cfg.colors, T = c.cfg.weights_texts;
     const shade = (v, top) => {
       const rgb = v >= 0 ? col.positive : col.negative, t = Math.min(1, Math.abs(v) / (top || 1));
       return `background:${rgb}${Math.round(0x99 * t).toString(16).padStart(2, "0")}`;
     };
     const cell = (v, top) => `<td style="${shade(v, top)}">${esc(signed(v, 2))}</td>`;
+    const names = p.trained_rows, short = c.cfg.short_dims;
+    const cols = sharedColumns(xw, xw, wq, wk, names, p.feature_share, c.cfg.from_share);
+    const label = (j) => {
+      const k = cols[j].looksFor.slice(0, 2).map((n) => short[names.indexOf(n)]);
+      return `<th class="col">${j + 1}${k.map((n) => `<br><span class="lab">${esc(n)}</span>`).join("")}</th>`;
+    };
+    const labels = range(wq[0].length).map(label).join("");
     // a box that scrolls sideways (a narrow column) is reached with the keyboard too
-    let html = `<div style="overflow-x:auto" tabindex="0">` +
+    let html = `<details class="more"${opened(a.weights_div) ? " open" : ""}><summary>${esc(T.summary)}</summary>` +
+      T.intro + `<div style="overflow-x:auto" tabindex="0">` +
       `<table class="w" aria-label="W_Q, W_K and what the word looks for">` +
       `<tr><th></th><th colspan="2">W<sub>Q</sub></th><th colspan="2">W<sub>K</sub></th>` +
-      `<th>${esc(p.word)}<br>looks for</th></tr>`;
+      `<th rowspan="2">${esc(p.word)}<br>looks for</th></tr><tr><th>column</th>${labels}${labels}</tr>`;
     p.model_dims.forEach((name, i) => {
       const learned = i < nm;
       html += `<tr${learned ? "" : ' class="fixed"'}><th>${esc(name)}</th>` + cell(wq[i][0], c.cfg.w_max) +
         cell(wq[i][1], c.cfg.w_max) + cell(wk[i][0], c.cfg.w_max) + cell(wk[i][1], c.cfg.w_max) +
         (learned ? cell(pref[i], c.prefMax) : `<td>${esc("fixed")}</td>`) + `</tr>`;
     });
-    setHtml(a.weights_div, html + `</table></div>`);
+    html += `</table></div>` + T.columns + T.preference;
+    const s = c.sent, o = s.index >= 0 ? topOther(c.res.weights[s.index], s.index) : -1;
+    if (o >= 0) {
+      const other = s.tokens[o];
+      html += `<p class="learned">${esc(sharedSummary(p.word, other, sharedColumns(xw, wordX(c.cfg, other), wq, wk,
+        names, p.feature_share, c.cfg.from_share), p.feature_share))}</p>`;
+    }
+    setHtml(a.weights_div, html + `</details>`);
   }
 
   function prefMax(c) {
@@ -288,6 +434,7 @@ const Routing = (function (M, E, W) {
 
   function loadSentence(a, c, s) {
     c.sent = s;
+    c.hold = s.own ? -1 : holdFrame(c.clue[c.shown], c.cfg.hold_share);
     matrixAxes(a, c);
     senseValues(a, c);
   }
@@ -333,8 +480,24 @@ const Routing = (function (M, E, W) {
     showFrame(a, c);
   }
 
-  // The path advances with the clock, one recorded step per tick_ms: a slow redraw makes the next one jump
-  // to where the clock is, so the pace holds on a slow machine.
+  // The frame due `ms` after Play was pressed at frame f0 (pace: ms per recorded state, app/routing/view.py PACE):
+  // pace.slow per frame up to the hold frame h, a pause of pace.hold on it, pace.fast per frame after it; a
+  // sentence without a hold frame (h < 0) at pace.even.  (Not capped: the caller stops at the last frame.)
+  function dueFrame(ms, f0, h, pace) {
+    if (h < 0) return f0 + Math.floor(ms / pace.even);
+    let t = ms, f = f0;
+    if (f0 < h) {
+      const reach = (h - f0) * pace.slow;
+      if (t < reach) return f0 + Math.floor(t / pace.slow);
+      t -= reach + pace.hold;
+      if (t < 0) return h;
+      f = h;
+    }
+    return f + Math.floor(t / pace.fast);
+  }
+
+  // The path advances with the clock: a slow redraw makes the next one jump to where the clock is, so the pace
+  // holds on a slow machine.
   function play(a, c) {
     if (c.timer) return;
     if (c.frame >= lastFrame(c)) { c.frame = 0; showFrame(a, c); }
@@ -346,15 +509,15 @@ const Routing = (function (M, E, W) {
     }
     quiet(a.w_play, "disabled", true);
     quiet(a.w_pause, "disabled", false);
-    const t0 = performance.now(), f0 = c.frame;
+    const t0 = performance.now(), f0 = c.frame, h = c.hold;
     c.timer = setInterval(() => {
       E.runGuarded(c, () => {
-        const due = Math.min(lastFrame(c), f0 + Math.floor((performance.now() - t0) / c.cfg.tick_ms));
+        const due = Math.min(lastFrame(c), dueFrame(performance.now() - t0, f0, h, c.cfg.pace));
         if (due > c.frame) { c.frame = due; showFrame(a, c); }
         if (c.frame >= lastFrame(c)) stop(a, c);
         flush(c);
       }, (e) => { c.pending = []; stop(a, c); fail(a, e); });
-    }, Math.max(10, c.cfg.tick_ms / 2));
+    }, 40);
   }
 
   function reset(a, c) {
@@ -373,7 +536,7 @@ const Routing = (function (M, E, W) {
       const w = c.res.weights[s.index];
       let top = 0;
       for (let j = 0; j < w.length; j++) if (w[j] > w[top]) top = j;
-      const z = senseOf(c.res.outputs[s.index], c.cfg.plain.readout_scale);
+      const z = senseOf(c.res.outputs[s.index], s.even, c.cfg.plain.readout_scale, c.cfg.plain.undecided_within);
       Object.assign(out, { bank_top_word: s.tokens[top], bank_top_weight: w[top], bank_sense: z.sense });
     }
     return out;
@@ -425,6 +588,7 @@ const Routing = (function (M, E, W) {
   function init(a, c) {
     c.cfg = a.config;
     c.sentences = c.cfg.plain.sentences.map((_, i) => shownSentence(c.cfg, i));
+    c.clue = c.sentences.map((s) => clueCurve(c.cfg, s));
     c.prefMax = prefMax(c);
     c.present = pagePresent();
     E.subscribe(a.heat.document, "present", (v) => {
@@ -499,5 +663,6 @@ const Routing = (function (M, E, W) {
                  (e) => { c.pending = []; fail(a, e); });
   }
 
-  return { handle, attend, senseOf, preference, frameAt, cacheFor };
+  return { handle, attend, evenOf, senseOf, clueWeight, clueCurve, holdFrame, dueFrame, preference, sharedColumns,
+           sharedSummary, frameAt, cacheFor };
 })(AttnMirror, AttnCommon, AttnWords);

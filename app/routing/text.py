@@ -19,59 +19,65 @@ def intro(*, word: str, train: int, held_out: int, steps: int) -> str:
     w = escape(word)
     return f"""
 <h2>{TITLE}</h2>
-<p>The heads of the self-attention section were written by hand. A transformer learns its W<sub>Q</sub> and
-W<sub>K</sub> instead: attention is kernel regression whose similarity is <b>learned</b> from a task. Here the
-meaning head learns one small task from {train} labelled sentences: does <i>{w}</i> mean the river's bank or the
-money's bank? The head answers with its output. If <i>{w}</i> puts its weight on a word such as <i>river</i>,
-its output lands on the water side of the sense plot; on <i>loan</i>, on the money side.</p>
-<p>Press <i>Play</i>. At step 0, W<sub>Q</sub> and W<sub>K</sub> are small random numbers, so <i>{w}</i>
-spreads its weight almost evenly over the sentence. Over {steps} steps of gradient descent, watch its row of
-the matrix (framed) gather on the word that decides the sense, its output walk to its side, and the loss
-fall. The {held_out} held-out sentences are never trained on: their deciding words are new, or sit in new
-places.</p>
+<p>The heads above were made by hand; a transformer learns W<sub>Q</sub> and W<sub>K</sub> from a task. Here
+the meaning head learns from {train} labelled sentences whether <i>{w}</i> means a river bank or a money bank.
+If <i>{w}</i> looks at <i>river</i>, its output moves to the water side; at <i>loan</i>, to the money side.</p>
+<p>Press <i>Play</i>: {steps} steps of gradient descent, from an even spread that decides nothing. The
+{held_out} held-out sentences are never trained on.</p>
 """
 
 
-MATRIX_NOTE = ("Rows are queries, columns are keys; each row adds up to 1. The framed row is the ambiguous "
-               "word's, with its weights written in. Colour: the weight itself, from 0 (dark) to 1 (bright).")
+MATRIX_NOTE = "Rows are queries, columns are keys; each row adds up to 1. The ambiguous word's row is framed."
+
+WEIGHTS_SUMMARY = "More: the two matrices being learned"
 
 WEIGHTS_INTRO = """
-<h3>The two matrices being learned</h3>
 <p>Each word's vector x has ten numbers: seven say what it means, three say where it is (i, i&sup2;, 1).
 The query is q&nbsp;=&nbsp;x&nbsp;W<sub>Q</sub> and the key is k&nbsp;=&nbsp;x&nbsp;W<sub>K</sub>, two numbers
-each. Only the seven meaning rows learn; the position rows stay 0, so the head can look at meaning only,
-never at where a word sits.</p>
+each. Only the seven meaning rows learn; the position rows stay 0, so the head looks at meaning only.</p>
+"""
+
+COLUMNS_NOTE = """
+<p class="small">Column 1 of the query meets column 1 of the key, column 2 meets column 2. Under each column:
+the meanings a key needs to score high there with the ambiguous word's query.</p>
 """
 
 PREFERENCE_NOTE = """
-<p class="small">The last column multiplies the two for the ambiguous word: how much one unit of each meaning
+<p class="small">The last column adds the two up for the ambiguous word: how much one unit of each meaning
 in a key adds to its score, x&nbsp;W<sub>Q</sub>&nbsp;W<sub>K</sub><sup>T</sup>&nbsp;/&nbsp;&radic;d<sub>k</sub>.
 This is the similarity the head learns.</p>
 """
 
 LEARNED_HEAD = "<h3>What the {steps} steps taught the head</h3>"
+LEARNED_MORE = "More: which words it looks at"
 
 OWN_INTRO = """
 <h3>Your own sentence</h3>
-<p>Type a sentence and press Enter: the matrix and the sense plot above show it with W<sub>Q</sub> and
-W<sub>K</sub> as trained (the last step). Does the head find the word that decides what <i>{word}</i> means?
-Press <i>Reset</i> and <i>Play</i> to watch it learn on your sentence.</p>
+<p>Type a sentence with <i>{word}</i> and press Enter: it meets the trained W<sub>Q</sub> and W<sub>K</sub>.
+Does <i>{word}</i> find the word that decides its sense?</p>
 """
 
 OWN_PLACEHOLDER = "the bank by the lake"
 
+TIE_NOTE = "An undecided sentence counts as half right."
+
 
 def curves_legend(*, train: int, held_out: int) -> str:
-    """The two curves' legend, as HTML over them (it wraps on a phone); the keys are drawn by CSS (ROUTING_CSS)."""
+    """The curves' legend, as HTML over them (it wraps on a phone); the keys are drawn by CSS (ROUTING_CSS).
+    It says how the accuracy counts an undecided sentence."""
     items = [("k-train", f"training sentences ({train})"), ("k-held", f"held-out sentences ({held_out}), never trained on")]
     return ('<p class="legend" aria-label="legend of the curves">' +
             "".join(f'<span class="key {k}" aria-hidden="true"></span>{escape(t)} ' for k, t in items).strip() +
-            "</p>")
+            f' <span class="tie">{escape(TIE_NOTE)}</span></p>')
 
 
-def learned_html(summary: str, *, steps: int) -> str:
-    """The core's summary of what was learned, as a paragraph under its heading (escaped: the words are data)."""
-    return LEARNED_HEAD.format(steps=steps) + f'<p class="learned">{escape(summary)}</p>'
+def learned_html(shared: str, paragraphs, *, steps: int) -> str:
+    """What was learned: the core's sentence on what the ambiguous word's query and its deciding word's key
+    share (``attention.learn_qk.shared_summary``), then, behind "more", the core's summary in its paragraphs
+    (escaped: the words are data)."""
+    more = "".join(f"<p>{escape(p)}</p>" for p in paragraphs)
+    return (LEARNED_HEAD.format(steps=steps) + f'<p class="learned">{escape(shared)}</p>'
+            f'<details class="more"><summary>{escape(LEARNED_MORE)}</summary>{more}</details>')
 
 
 _EXPONENT = re.compile(r"\d[eE][-+]?\d")
@@ -88,5 +94,5 @@ def plain_words(text: str) -> bool:
     return not _EXPONENT.search(text) and not re.search(r"(?<![\w])-\d", text)
 
 
-__all__ = ["TITLE", "intro", "curves_legend", "MATRIX_NOTE", "WEIGHTS_INTRO", "PREFERENCE_NOTE", "OWN_INTRO", "OWN_PLACEHOLDER",
-           "learned_html", "plain_words"]
+__all__ = ["TITLE", "intro", "curves_legend", "MATRIX_NOTE", "WEIGHTS_SUMMARY", "WEIGHTS_INTRO", "COLUMNS_NOTE",
+           "PREFERENCE_NOTE", "LEARNED_MORE", "OWN_INTRO", "OWN_PLACEHOLDER", "TIE_NOTE", "learned_html", "plain_words"]

@@ -14,9 +14,13 @@ for the chosen sentence at the chosen step, and the same for a sentence the stud
 rows of weights and points (``to_plain()["sentences"][i]["weights"]``, ``["point"]``) are not sent to the
 page at all: the tests hold the browser's rows to them.
 
-Layout: the controls, the matrix and the sense plot are the stage, the loss and accuracy curves under
-them; beside them (under them on a phone) the readouts, W_Q and W_K, what was learned and the box for your
-own sentence.
+Layout: the controls, the matrix and the sense plot are the stage, the weight on the deciding word and the
+accuracy under them; beside them (under them on a phone) the readouts, what was learned, W_Q and W_K (behind
+"more") and the box for your own sentence.
+
+Playback is paced to be watched (PACE): slowly while the ambiguous word finds its deciding word, a hold at the
+moment the deciding word first gets HOLD_SHARE of its weight, faster while the weights settle; 12 to 13 s from
+step 0 to the end for every shown sentence, 12 s for a typed one (which has no deciding word: an even pace).
 """
 
 from __future__ import annotations
@@ -28,12 +32,13 @@ from pathlib import Path
 
 import numpy as np
 from bokeh.layouts import column, row
-from bokeh.models import (Button, ColumnDataSource, CustomJS, CustomJSTickFormatter, Div, FixedTicker, HoverTool,
-                          InlineStyleSheet, LinearColorMapper, Range1d, Select, Slider, Slope, TextInput)
+from bokeh.models import (Button, ColorBar, ColumnDataSource, CustomJS, CustomJSTickFormatter, Div, FixedTicker,
+                          HoverTool, InlineStyleSheet, LinearColorMapper, Range1d, Select, Slider, Slope, Span,
+                          TextInput)
 from bokeh.plotting import figure
 
 import attention
-from attention.learn_qk import DEFAULT_FRAMES, QKTrajectory, learned_words, train_qk
+from attention.learn_qk import FROM_SHARE, DEFAULT_FRAMES, QKTrajectory, learned_words, shared_summary, train_qk
 from attention.sentences import MAX_TOKENS, load_sentence_model
 
 from app.state import QK_SHOWN, url_spec
@@ -41,12 +46,16 @@ from app.ui import theme
 from app.ui.engine import engine_args, engine_code, url_rules
 from app.ui.layout import WIDE, Block
 from app.ui.theme import BLUE, GREY, ORANGE, PAGE_CSS, VERMILLION, WEIGHT_PALETTE
+from app.sentence.view import CELL_TEXT, weight_colour_bar
 
 from . import text
 
 HERE = Path(__file__).resolve().parent
 FRAMES = DEFAULT_FRAMES           # recorded states of the path the page plays (steps 0, 3, ..., 150)
-TICK_MS = 120                     # playback: one recorded state every 120 ms (about 6 s for the whole path)
+# playback, in ms per recorded state: "slow" up to the hold frame (the first where the shown sentence's deciding
+# word gets HOLD_SHARE of the weight), a hold of "hold" there, "fast" after it; "even" for a sentence without one
+PACE = {"slow": 450, "hold": 1500, "fast": 160, "even": 240}
+HOLD_SHARE = 0.5
 URL_KEYS = ("qk_step", "qk_sentence")
 OWN = "own"                       # the sentence picker's entry for a typed sentence
 SENSE_RANGE = (-0.12, 1.12)
@@ -56,8 +65,9 @@ STEP_LAYER = "overlay"       # the sense plot's axes; a typed sentence's made-up
 
 ENGINE_ARGS = [
     "config", "w_sentence", "w_play", "w_pause", "w_step", "w_reset", "w_frame", "w_input", "tokens_src", "ticker",
-    "cells", "cell_labels", "rowmark", "heat", "sense_values", "sense_trail", "sense_point", "sense_fig", "loss_src",
-    "acc_src", "status_div", "readout_div", "weights_div", "own_div", "notice_div",
+    "cells", "cell_labels", "rowmark", "heat", "sense_values", "sense_trail", "sense_point", "sense_even",
+    "undecided_line", "sense_fig", "clue_src", "clue_now", "acc_src", "status_div", "readout_div", "weights_div",
+    "own_div", "notice_div",
 ]
 
 ROUTING_CSS = PAGE_CSS + """
@@ -73,11 +83,16 @@ table.w caption { font-weight: bold; text-align: left; padding: 2px 0; }
 table.w th { font-weight: normal; color: #333; text-align: left; padding: 1px 6px 1px 0; white-space: nowrap; }
 table.w td { text-align: right; padding: 1px 3px; min-width: 2.6em; border: 1px solid #fff; }
 table.w tr.fixed th, table.w tr.fixed td { color: #757575; }
+table.w th.col { text-align: right; vertical-align: top; padding: 1px 3px; }
+table.w th.col .lab { color: #444; }
 /* a Div's text box (BokehJS's .bk-clearfix, inline-block) keeps within the Div: the W table scrolls sideways in its
    own box on a phone instead of widening the page */
 .bk-clearfix { max-width: 100%; }
 p.legend .k-train { border-top: 3px solid BLUE; }
 p.legend .k-held { border-top: 3px dashed ORANGE; }
+p.legend .tie { white-space: nowrap; }
+p.step b.moment { background: #FFF3D6; font-weight: normal; padding: 0 3px; }
+details.more > summary { margin: 6px 0; }
 /* on a phone the whole table fits the screen (the text under it talks about its last column): the names wrap
    and the numbers sit closer, in text no smaller than 14 px */
 @media (max-width: NARROWpx) {
@@ -97,10 +112,10 @@ STAGE_CSS = f"""
 .attn-sec-routing .attn-xplots {{ display: grid; grid-template-columns: minmax(0, 1fr) minmax(0, 1fr); gap: 0 12px; }}
 .attn-sec-routing .attn-xplots > .b-routing-key {{ grid-column: 1 / -1; margin: 0; }}
 .b-routing-matrix, .b-routing-sense {{ height: clamp(240px, 40vh, 420px); }}
-.b-routing-loss, .b-routing-accuracy {{ height: clamp(170px, 26vh, 280px); }}
+.b-routing-clue, .b-routing-accuracy {{ height: clamp(170px, 26vh, 280px); }}
 .attn-page[data-present="1"] .b-routing-matrix, .attn-page[data-present="1"] .b-routing-sense {{
   height: clamp(320px, 46vh, 560px); }}
-.attn-page[data-present="1"] .b-routing-loss, .attn-page[data-present="1"] .b-routing-accuracy {{
+.attn-page[data-present="1"] .b-routing-clue, .attn-page[data-present="1"] .b-routing-accuracy {{
   height: clamp(220px, 30vh, 360px); }}
 @media (max-width: 599px) {{
   .attn-sec-routing .attn-stage, .attn-sec-routing .attn-xplots {{ grid-template-columns: minmax(0, 1fr); }}
@@ -112,13 +127,13 @@ STAGE_CSS = f"""
   .b-routing-matrix, .b-routing-sense, .attn-page[data-present="1"] .b-routing-matrix,
   .attn-page[data-present="1"] .b-routing-sense {{
     height: clamp(220px, calc((100vh - var(--stage-rest)) * 0.6), 560px); }}
-  .b-routing-loss, .b-routing-accuracy, .attn-page[data-present="1"] .b-routing-loss,
+  .b-routing-clue, .b-routing-accuracy, .attn-page[data-present="1"] .b-routing-clue,
   .attn-page[data-present="1"] .b-routing-accuracy {{
     height: clamp(140px, calc((100vh - var(--stage-rest)) * 0.37), 340px); }}
 }}
 """
 # What a notebook gives the plots whose height the page's CSS sets (layout.Block.css_height).
-FIGURE_PX = {"routing-matrix": 340, "routing-sense": 340, "routing-loss": 220, "routing-accuracy": 220}
+FIGURE_PX = {"routing-matrix": 340, "routing-sense": 340, "routing-clue": 220, "routing-accuracy": 220}
 
 
 # --------------------------------------------------------------------------- the path (once per process)
@@ -132,14 +147,15 @@ def trajectory() -> QKTrajectory:
 @lru_cache(maxsize=1)
 def _playback_json() -> str:
     plain = trajectory().to_plain(frames=FRAMES)
-    for s in plain["sentences"]:   # the core's own rows and points: the tests hold the browser's to them
-        del s["weights"], s["point"]
+    for s in plain["sentences"]:   # the core's own rows, points and clue weights: the tests hold the browser's to them
+        del s["weights"], s["point"], s["clue_weight"]
     return json.dumps(plain, separators=(",", ":"))
 
 
 def playback() -> dict:
     """The path the page plays: ``trajectory().to_plain(frames=FRAMES)`` without the shown sentences' rows of
-    weights and output points, which the browser computes itself (a fresh copy each call)."""
+    weights, output points and weights on the deciding word, which the browser computes itself (a fresh copy
+    each call)."""
     return json.loads(_playback_json())
 
 
@@ -147,6 +163,21 @@ def playback() -> dict:
 def summary() -> str:
     """What was learned, in the core's words: ``learned_words(trajectory()).summary()``."""
     return learned_words(trajectory()).summary()
+
+
+@lru_cache(maxsize=1)
+def shared() -> tuple[str, str]:
+    """(the word, the sentence): what the ambiguous word's query and its deciding word's key came to share,
+    in the core's words (``shared_summary`` with the trained W_Q and W_K), for the word the ambiguous word
+    looks at most after training in the page's opening sentence, itself left out (river, in "the bank by the
+    river"); the engine writes the same sentence, step by step, under the table of W_Q and W_K."""
+    tr, spec = trajectory(), url_spec()
+    opening = tr.corpus.shown[spec["qk_sentence"]["default"]]
+    r = tr.readout(opening)
+    w = np.array(r.weights)
+    w[r.index] = -1.0                       # (the word itself left out)
+    other = r.tokens[int(np.argmax(w))]
+    return other, shared_summary(tr.w_q[-1], tr.w_k[-1], tr.corpus.word, other, model=tr.model)
 
 
 @lru_cache(maxsize=1)
@@ -176,6 +207,7 @@ def precompute() -> float:
     t0 = time.perf_counter()
     _playback_json()
     summary()
+    shared()
     return time.perf_counter() - t0
 
 
@@ -187,7 +219,7 @@ class RoutingView:
     engine: CustomJS
     widgets: dict
     models: dict = field(default_factory=dict)    # the engine's arguments, by their engine.js names
-    figures: dict = field(default_factory=dict)   # matrix, sense, loss, accuracy
+    figures: dict = field(default_factory=dict)   # matrix, sense, clue, accuracy
     css: str = ""                                 # the page CSS of its blocks (STAGE_CSS)
 
 
@@ -219,7 +251,7 @@ class RoutingSection:
 
     def view(self) -> RoutingView:
         self.sources()
-        figs = dict(matrix=self.matrix_figure(), sense=self.sense_figure(), loss=self.loss_figure(),
+        figs = dict(matrix=self.matrix_figure(), sense=self.sense_figure(), clue=self.clue_figure(),
                     accuracy=self.accuracy_figure())
         w = self.controls()
         divs = self.texts()
@@ -238,7 +270,9 @@ class RoutingSection:
             sense_values=cds("routing_sense_values", ("x", "y", "label", "tok", "align", "dx")),
             sense_trail=cds("routing_sense_trail", ("x", "y")),
             sense_point=cds("routing_sense_point", ("x", "y", "label")),
-            loss_src=cds("routing_loss", ("step", "train", "held")),
+            sense_even=cds("routing_sense_even", ("x", "y", "label")),
+            clue_src=cds("routing_clue", ("xs", "ys", "color", "dash", "width", "alpha", "text")),
+            clue_now=cds("routing_clue_now", ("x", "y", "label")),
             acc_src=cds("routing_accuracy", ("step", "train", "held")),
         )
         self.ticker = FixedTicker(ticks=[])
@@ -261,6 +295,7 @@ class RoutingSection:
                  level=STEP_LAYER)
         fig.add_tools(HoverTool(renderers=[cells], tooltips=[("query (row)", "@q_tok"), ("key (column)", "@k_tok"),
                                                              ("weight", "@w{0.000}")]))
+        fig.add_layout(weight_colour_bar(self.cmap, tick), "right")   # the page's one scale: the weight, 0 to 1
         fmt = CustomJSTickFormatter(args={"src": s["tokens_src"]}, code="""
 const t = src.data.tok, i = Math.round(tick);
 return (i >= 0 && i < t.length && Math.abs(tick - i) < 1e-6) ? String(t[i]) : "";""")
@@ -280,8 +315,11 @@ return (i >= 0 && i < t.length && Math.abs(tick - i) < 1e-6) ? String(t[i]) : ""
         fig.yaxis.axis_label = f"{sp.y_label} \u2192"
         for ax in (fig.xaxis, fig.yaxis):
             ax.ticker = FixedTicker(ticks=[0, 0.5, 1])
-        # the undecided points: as much water as money (where the ambiguous word itself sits)
-        fig.add_layout(Slope(gradient=1, y_intercept=0, line_color="#BBBBBB", line_dash="dashed"))
+        # the undecided points: as far towards water, and from money, as an even spread lands (a line through
+        # that point, parallel to the diagonal; the engine moves it with the sentence)
+        self.undecided_line = Slope(gradient=1, y_intercept=0, line_color="#9A9A9A", line_dash="dashed",
+                                    name="routing_undecided_line")
+        fig.add_layout(self.undecided_line)
         # the two sides' names, where no word of the toy vocabulary sits
         fig.text(x=[hi - 0.03], y=[0.4], text=["water side"], text_align="right", text_baseline="middle",
                  text_color=BLUE, text_font_size=tick)
@@ -290,6 +328,10 @@ return (i >= 0 && i < t.length && Math.abs(tick - i) < 1e-6) ? String(t[i]) : ""
         dots = fig.scatter("x", "y", source=s["sense_values"], size=10, fill_color="#9A9A9A", line_color="white")
         # a word's label sits right of its dot, or left of it near the right edge (align, dx: set by the engine)
         fig.text("x", "y", text="label", source=s["sense_values"], x_offset="dx", text_align="align",
+                 text_baseline="middle", text_font_size=tick, text_color="#333")
+        # where an even spread lands: the trail starts there, and the sense is read from there
+        fig.scatter("x", "y", source=s["sense_even"], size=15, fill_color=None, line_color="#333", line_width=2)
+        fig.text("x", "y", text="label", source=s["sense_even"], x_offset=-11, text_align="right",
                  text_baseline="middle", text_font_size=tick, text_color="#333")
         fig.line("x", "y", source=s["sense_trail"], line_color=VERMILLION, line_width=2, line_alpha=0.6,
                  level=STEP_LAYER)
@@ -318,13 +360,27 @@ return (i >= 0 && i < t.length && Math.abs(tick - i) < 1e-6) ? String(t[i]) : ""
         fig.yaxis.axis_label = ylabel
         return fig
 
-    def loss_figure(self):
-        p = self.plain
-        top = max(max(p["loss"]), max(p["held_out_loss"]))
-        return self._curve_figure("routing_loss_plot", "Loss", Range1d(0, round(1.1 * top, 2)), "loss",
-                                  self.src["loss_src"])
+    def clue_figure(self):
+        """What is learned: the ambiguous word's weight on each shown sentence's deciding word, step by step
+        (training sentences solid, held-out ones dashed, the chosen one bold and named at its end)."""
+        p, s, tick = self.plain, self.src, theme.SIZES["normal"]["tick"]
+        fig = theme.style_figure(figure(sizing_mode="stretch_both", min_width=220, min_height=140, tools="",
+                                        x_range=Range1d(-0.03 * p["steps"], p["steps"] * 1.2), y_range=Range1d(0, 1.05),
+                                        title="Weight on the deciding word", name="routing_clue_plot"))
+        # half of the weight: where playback holds for a moment
+        fig.add_layout(Span(location=HOLD_SHARE, dimension="width", line_color="#9A9A9A", line_dash="dotted"))
+        fig.multi_line("xs", "ys", source=s["clue_src"], line_color="color", line_dash="dash", line_width="width",
+                       line_alpha="alpha", level=STEP_LAYER)
+        # the chosen sentence's deciding word and its weight, at the end of its line
+        fig.text("x", "y", text="label", source=s["clue_now"], x_offset=4, text_align="left", text_baseline="middle",
+                 text_font_size=tick, text_color=VERMILLION, text_font_style="bold", level=STEP_LAYER)
+        fig.xaxis.axis_label = "step"
+        fig.yaxis.axis_label = "weight"
+        fig.yaxis.ticker = FixedTicker(ticks=[0, 0.5, 1])
+        return fig
 
     def accuracy_figure(self):
+        # (the legend over both plots says how an undecided sentence counts: text.curves_legend)
         fig = self._curve_figure("routing_accuracy_plot", "Right answers", Range1d(0, 104), "% right",
                                  self.src["acc_src"])
         fig.yaxis.ticker = FixedTicker(ticks=[0, 25, 50, 75, 100])
@@ -367,7 +423,8 @@ return (i >= 0 && i < t.length && Math.abs(tick - i) < 1e-6) ? String(t[i]) : ""
             # the table scrolls sideways inside its box on a phone instead of widening the page
             weights=_div("routing_weights", css, styles={"max-width": "100%", "overflow-x": "auto"}),
             own=live("routing_own"),
-            learned=_div("routing_learned", css, text.learned_html(summary(), steps=p["steps"])),
+            learned=_div("routing_learned", css, text.learned_html(
+                shared()[1], learned_words(trajectory()).paragraphs(), steps=p["steps"])),
             key=_div("routing_key", css, text.curves_legend(train=p["train_size"], held_out=p["held_out_size"])),
         )
 
@@ -378,10 +435,16 @@ return (i >= 0 && i < t.length && Math.abs(tick - i) < 1e-6) ? String(t[i]) : ""
         initial = {k: int(getattr(self.state, k, spec[k]["default"])) for k in URL_KEYS}
         return {
             "plain": p, "initial": initial, "spec": {k: spec[k] for k in URL_KEYS},
-            "defaults": {k: spec[k]["default"] for k in URL_KEYS}, "url_rules": url_rules(), "tick_ms": TICK_MS,
+            "defaults": {k: spec[k]["default"] for k in URL_KEYS}, "url_rules": url_rules(), "pace": PACE,
+            "hold_share": HOLD_SHARE, "cell_text": CELL_TEXT, "from_share": FROM_SHARE,
+            "weights_texts": {"summary": text.WEIGHTS_SUMMARY, "intro": text.WEIGHTS_INTRO,
+                              "columns": text.COLUMNS_NOTE, "preference": text.PREFERENCE_NOTE},
+            # the meanings' short names, for the columns' labels: "water / nature" -> "water"
+            "short_dims": [d.split(" / ")[0] for d in p["trained_rows"]],
             "own": OWN, "words_model": words_model(), "max_tokens": MAX_TOKENS, "w_max": w_max,
             "sense_range": list(SENSE_RANGE), "theme": theme.js_config(),
-            "colors": {"positive": ORANGE, "negative": BLUE, "point": VERMILLION, "grey": GREY},
+            "colors": {"positive": ORANGE, "negative": BLUE, "point": VERMILLION, "grey": GREY, "train": BLUE,
+                       "held": ORANGE},
             # the sentences training saw (their words, one space apart): the tour asks whether the one shown is new
             "train_keys": [" ".join(x.tokens) for x in attention.load_sense_corpus().train],
         }
@@ -394,6 +457,7 @@ return (i >= 0 && i < t.length && Math.abs(tick - i) < 1e-6) ? String(t[i]) : ""
             synced=dict(config=self.config(), w_sentence=w["sentence"], w_play=w["play"], w_pause=w["pause"],
                         w_step=w["step"], w_reset=w["reset"], w_frame=w["frame"], w_input=w["input"]),
             browser_only=dict(**s, ticker=self.ticker, heat=figs["matrix"], sense_fig=figs["sense"],
+                              undecided_line=self.undecided_line,
                               status_div=divs["status"], readout_div=divs["readout"],
                               weights_div=divs["weights"], own_div=divs["own"], notice_div=divs["notice"]))
         if set(models) != set(ENGINE_ARGS):
@@ -416,9 +480,8 @@ return (i >= 0 && i < t.length && Math.abs(tick - i) < 1e-6) ? String(t[i]) : ""
         head = column(divs["intro"], divs["notice"], sizing_mode="stretch_width", name="routing_head")
         readout = column(divs["readout"], _div("routing_matrix_note", css, f'<p class="small">{text.MATRIX_NOTE}</p>'),
                          sizing_mode="stretch_width", name="routing_readout_box")
-        weights = column(_div("routing_weights_intro", css, text.WEIGHTS_INTRO), divs["weights"],
-                         _div("routing_preference_note", css, text.PREFERENCE_NOTE), sizing_mode="stretch_width",
-                         name="routing_weights_box")
+        # the table and its notes sit behind "more" (the engine writes them, keeping the disclosure as it is)
+        weights = column(divs["weights"], sizing_mode="stretch_width", name="routing_weights_box")
         own = column(_div("routing_own_intro", css, text.OWN_INTRO.format(word=self.plain["word"])), w["input"],
                      divs["own"], sizing_mode="stretch_width", name="routing_own_box")
         H = FIGURE_PX
@@ -428,14 +491,15 @@ return (i >= 0 && i < t.length && Math.abs(tick - i) < 1e-6) ? String(t[i]) : ""
             Block("routing-matrix", f["matrix"], "stage", height=H["routing-matrix"], css_height=True),
             Block("routing-sense", f["sense"], "stage", height=H["routing-sense"], css_height=True),
             Block("routing-key", divs["key"], "xplots", height=30),
-            Block("routing-loss", f["loss"], "xplots", height=H["routing-loss"], css_height=True),
+            Block("routing-clue", f["clue"], "xplots", height=H["routing-clue"], css_height=True),
             Block("routing-accuracy", f["accuracy"], "xplots", height=H["routing-accuracy"], css_height=True),
             Block("routing-readout", readout, "side", height=170),
-            Block("routing-weights", weights, "side", height=520),
-            Block("routing-learned", divs["learned"], "side", height=260),
-            Block("routing-own", own, "side", height=260),
+            Block("routing-learned", divs["learned"], "side", height=150),
+            Block("routing-weights", weights, "side", height=40),
+            Block("routing-own", own, "side", height=200),
         ]
 
 
-__all__ = ["build_routing", "RoutingView", "RoutingSection", "trajectory", "playback", "summary", "words_model",
-           "engine_source", "precompute", "FRAMES", "TICK_MS", "URL_KEYS", "OWN", "ENGINE_ARGS", "STAGE_CSS"]
+__all__ = ["build_routing", "RoutingView", "RoutingSection", "trajectory", "playback", "summary", "shared",
+           "words_model", "engine_source", "precompute", "FRAMES", "PACE", "HOLD_SHARE", "URL_KEYS", "OWN",
+           "ENGINE_ARGS", "STAGE_CSS"]

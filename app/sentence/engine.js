@@ -211,10 +211,12 @@ const SentenceExplorable = (function (M, X, W) {
 
   // ---- drawing -------------------------------------------------------------------------------
 
+  // A weight's number in its cell: black on the palette's brighter half, white on the darker (CELL_TEXT in
+  // app/sentence/view.py; app/routing/engine.js writes its cells the same way).
+  function cellText(w, t) { return w >= t.from ? t.dark : t.light; }
+
   function drawMatrix(a, c) {
     const n = c.n, W = c.res.weights[c.head], toks = c.plain.tokens;
-    let top = 0;
-    for (const r of W) for (const v of r) if (v > top) top = v;
     const cols = { x: [], y: [], w: [], q_tok: [], k_tok: [] };
     const wc = new Float64Array(n * n);   // the image's cells: row i from y = i - 1/2 (the y axis runs down)
     const labels = { x: [], y: [], label: [], tc: [] };   // the numbers, only when the cells are big enough
@@ -226,11 +228,12 @@ const SentenceExplorable = (function (M, X, W) {
       for (let j = 0; j < n; j++) {
         const w = W[i][j], masked = c.causal && j > i;
         s += w;
-        cols.x.push(j); cols.y.push(i); cols.w.push(w); wc[i * n + j] = masked ? NaN : w / (top || 1);
+        // colour: the weight itself, 0 to 1 (the page's one scale), grey where masked
+        cols.x.push(j); cols.y.push(i); cols.w.push(w); wc[i * n + j] = masked ? NaN : w;
         cols.q_tok.push(`${toks[i]} (${i})`); cols.k_tok.push(`${toks[j]} (${j})`);
         if (showNumbers && !masked) {
           labels.x.push(j); labels.y.push(i); labels.label.push(fixed(w, 2));
-          labels.tc.push(w > 0.6 * top ? "#222222" : "#FFFFFF");
+          labels.tc.push(cellText(w, c.cfg.cell_text));
         }
       }
       sums.x.push(n - 0.5 + 0.15); sums.y.push(i); sums.sum.push(s); sums.text.push(fixed(s, 3));
@@ -261,17 +264,15 @@ const SentenceExplorable = (function (M, X, W) {
     return { image: [ndarray(flat, { dtype: "float64", shape: [n, n] })], x: [-0.5], y: [-0.5], dw: [n], dh: [n] };
   }
 
-  // one small matrix per head (each coloured from 0 to its own largest weight); they change with the
+  // one small matrix per head (coloured as the big one: the weight itself, 0 to 1); they change with the
   // sentence, the temperature and the mask, not with the selected head
   function drawMinis(a, c) {
     const n = c.n;
     c.plain.heads.forEach((_, h) => {
       const Wh = c.res.weights[h];
-      let mx = 0;
-      for (const r of Wh) for (const v of r) if (v > mx) mx = v;
       const wc = new Float64Array(n * n);
       for (let i = 0; i < n; i++)
-        for (let j = 0; j < n; j++) wc[i * n + j] = c.causal && j > i ? NaN : Wh[i][j] / (mx || 1);
+        for (let j = 0; j < n; j++) wc[i * n + j] = c.causal && j > i ? NaN : Wh[i][j];
       put(c, a.minis[h], image(wc, n));
     });
   }
@@ -561,5 +562,5 @@ const SentenceExplorable = (function (M, X, W) {
     });
   }
 
-  return { handle, sizes, cacheFor };
+  return { handle, sizes, cacheFor, cellText };
 })(AttnMirror, AttnCommon, AttnWords);

@@ -80,6 +80,7 @@ the softmax towards one word. Dividing by &radic;d<sub>k</sub> keeps the scores 
 """
 
 MATRIX_NOTE = ("<p class=\"small\">Rows are queries, columns are keys; each row adds up to 1 (at the right). "
+               "Colour: the weight itself, 0 to 1. "
                "Hover a cell for its weight; click a row, or pick its word, to follow one query.</p>")
 
 TOKENIZE_NOTE = "Words are lowercased and punctuation is dropped before anything else happens."
@@ -214,6 +215,19 @@ def measured_timings() -> tuple[tuple[tuple[int, float], ...], str]:
 # --------------------------------------------------------------------------- sizes
 
 MINI_SIZE = 170   # px: each head's small matrix, whatever the sentence's length
+# The page's one colour scale for attention weights: the weight itself, 0 (dark) to 1 (bright), WEIGHT_PALETTE
+# in ten steps, here and in the routing section.  A number printed in a cell is black from 0.5 up (the palette's
+# brighter half) and white below: every step of the palette keeps 4.8 : 1 or more against its number.
+CELL_TEXT = {"from": 0.5, "dark": "#000000", "light": "#FFFFFF"}
+
+
+def weight_colour_bar(cmap, tick: str):
+    """The colour bar of an attention matrix: the weight itself, from 0 to 1 (the page's one scale)."""
+    return ColorBar(color_mapper=cmap, width=10, title="weight", title_text_font_size=tick,
+                    major_label_text_font_size=tick, ticker=FixedTicker(ticks=[0, 0.5, 1]), padding=4,
+                    name="weight_colour_bar")
+
+
 # The selected word's output label in the sense plot (engine.js outputLabel): ``gap`` px above or below its dot
 # (more than the dot's and the diamond's half height, 9 px, so neither marker covers it), leaning ``lean`` px
 # past the dot's centre; the y range keeps ``margin`` times the points' span above and below them for it.
@@ -474,7 +488,7 @@ class SentenceSection:
                                          title="Attention matrix", name="attention_heatmap",
                                          styles={"flex-shrink": "0", "min-width": "max-content"}))  # its box scrolls
         heat.grid.visible = False
-        # The cells are one image (colour = weight / the largest, grey where masked): one bitmap to paint, where
+        # The cells are one image (colour = the weight itself, grey where masked): one bitmap to paint, where
         # n² rectangles cost a 32-word sentence about 8 ms a frame; white lines between them; and the same cells
         # as invisible squares, for the hover.
         heat.image(image="image", x="x", y="y", dw="dw", dh="dh", source=s["cell_image"], color_mapper=self.cmap)
@@ -495,11 +509,9 @@ class SentenceSection:
         if geo["heat_vertical"]:
             heat.xaxis.major_label_orientation = math.pi / 2
         heat.xaxis.axis_label = "key (column)"
-        # colour = weight / the largest weight of the matrix: the scale stays 0..1, so the colour bar never
-        # changes size (which would lay out the whole page); the hover shows the weight itself
-        tick = theme.SIZES["normal"]["tick"]
-        heat.add_layout(ColorBar(color_mapper=self.cmap, width=10, title="weight ÷ largest", title_text_font_size=tick,
-                                 major_label_text_font_size=tick, padding=4), "right")
+        # colour = the weight itself, 0 to 1, as everywhere on the page (an even row of five words is 0.2 each,
+        # dark); the small matrices of the heads share the scale
+        heat.add_layout(weight_colour_bar(self.cmap, theme.SIZES["normal"]["tick"]), "right")
         return heat
 
     def bars_figure(self):
@@ -685,7 +697,8 @@ class SentenceSection:
             "refused": {"typed": REFUSED_TYPED, "link": REFUSED_LINK,
                         "too_long": TOO_LONG.format(max=spec["sentence"]["max"])},
             "notices": self.notices, "tokenize_note": TOKENIZE_NOTE, "theme": theme.js_config(),
-            "url_rules": url_rules(), "colors": {"row": BLUE, "selected": VERMILLION}, "geometry": GEOMETRY,
+            "url_rules": url_rules(), "colors": {"row": BLUE, "selected": VERMILLION}, "cell_text": CELL_TEXT,
+            "geometry": GEOMETRY,
             "sense_label": SENSE_LABEL,
         }
 

@@ -40,12 +40,12 @@ def core():
 def test_the_section_is_blocks_in_its_places(built):
     names = [b.name for b in built.blocks]
     assert names == ["routing-head", "routing-controls", "routing-matrix", "routing-sense", "routing-key",
-                     "routing-loss", "routing-accuracy", "routing-readout", "routing-weights", "routing-learned",
+                     "routing-clue", "routing-accuracy", "routing-readout", "routing-learned", "routing-weights",
                      "routing-own"]
     places = {b.name: b.place for b in built.blocks}
     assert places["routing-head"] == "head"
     assert {places[n] for n in ("routing-controls", "routing-matrix", "routing-sense")} == {"stage"}
-    assert {places[n] for n in ("routing-key", "routing-loss", "routing-accuracy")} == {"xplots"}
+    assert {places[n] for n in ("routing-key", "routing-clue", "routing-accuracy")} == {"xplots"}
     assert all(b.place in PLACES and not b.first for b in built.blocks)
     # the plots fill heights the page's CSS gives them; the other blocks reserve theirs before they are drawn
     for b in built.blocks:
@@ -64,8 +64,9 @@ def test_the_engine_hears_its_controls_and_writes_only_in_the_browser(built):
         assert e in w[key].js_property_callbacks["change:value"]
     for key in ("play", "pause", "step", "reset"):
         assert e in w[key].js_event_callbacks["button_click"]
-    for name in ("cells", "cell_labels", "rowmark", "sense_values", "sense_trail", "sense_point", "loss_src",
-                 "acc_src", "status_div", "readout_div", "weights_div", "own_div"):
+    for name in ("cells", "cell_labels", "rowmark", "sense_values", "sense_trail", "sense_point", "sense_even",
+                 "undecided_line", "clue_src", "clue_now", "acc_src", "status_div", "readout_div", "weights_div",
+                 "own_div"):
         assert built.models[name].syncable is False, name
     # ui/words.js (AttnWords) reads a typed sentence; it computes with the mirror, so it comes after it
     assert e.code.index("const AttnMirror") < e.code.index("const AttnWords") < e.code.index("const Routing")
@@ -83,8 +84,11 @@ def test_the_path_handed_to_the_browser_is_the_cores(built, core):
     for s in p["sentences"]:
         x, unknown = attention.encode(s["tokens"])
         assert unknown == [] and np.array_equal(np.array(s["x"]), x)
-        # the core's rows and points stay out of the page: the browser computes what it draws
-        assert "weights" not in s and "point" not in s
+        # the core's rows, points and clue weights stay out of the page: the browser computes what it draws
+        assert "weights" not in s and "point" not in s and "clue_weight" not in s
+    np.testing.assert_array_equal(p["train_undecided"], core.train_undecided)
+    np.testing.assert_array_equal(p["held_out_undecided"], core.held_out_undecided)
+    assert (p["undecided_within"], p["feature_share"]) == (learn_qk.UNDECIDED_WITHIN, learn_qk.FEATURE_SHARE)
 
 
 def test_the_word_readers_model_encodes_as_the_core_does(built):
@@ -133,9 +137,20 @@ def test_every_canvas_text_names_the_pages_font():
 
 
 def test_the_summary_is_the_cores_in_plain_words(built, core):
+    """What was learned, in the core's words: what bank's query and river's key share (river: the word bank
+    looks at most after training in the opening sentence, not written in by hand), then, behind "more", the
+    summary's paragraphs, each a paragraph of its own."""
     learned = next(b.model for b in built.blocks if b.name == "routing-learned")
-    summary = learn_qk.learned_words(core).summary()
-    assert html.escape(summary) in learned.text
+    opening = core.corpus.shown[url_spec()["qk_sentence"]["default"]]
+    r = core.readout(opening)
+    top = [t for _, t in sorted(zip(r.weights, r.tokens), reverse=True) if t != "bank"][0]
+    assert top == "river" and rv.shared()[0] == top
+    said = learn_qk.shared_summary(core.w_q[-1], core.w_k[-1], "bank", top)
+    assert f'<p class="learned">{html.escape(said)}</p>' in learned.text
+    assert "river's key from water / nature" in said
+    visible, more = learned.text.split("<details", 1)
+    for para in learn_qk.learned_words(core).paragraphs():
+        assert f"<p>{html.escape(para)}</p>" in more and para not in visible
     plain = html.unescape(re.sub(r"<[^>]+>", " ", learned.text))
     assert text.plain_words(plain) and "\u2212" in plain   # the typographic minus, as the page writes numbers
 
@@ -166,7 +181,64 @@ def test_export_takes_the_section_by_name():
     assert out.returncode == 2 and "routing" in out.stderr and "x" in out.stderr
 
 
-def test_texts_are_plain_words():
+def test_texts_are_plain_words_in_short_paragraphs():
     for t in (text.intro(word="bank", train=40, held_out=16, steps=150), text.MATRIX_NOTE, text.WEIGHTS_INTRO,
-              text.PREFERENCE_NOTE, text.OWN_INTRO):
-        assert text.plain_words(html.unescape(re.sub(r"<[^>]+>", " ", t)))
+              text.COLUMNS_NOTE, text.PREFERENCE_NOTE, text.OWN_INTRO, text.curves_legend(train=40, held_out=16)):
+        plain = html.unescape(re.sub(r"<[^>]+>", " ", t))
+        assert text.plain_words(plain)
+        for para in re.findall(r"<p[^>]*>(.*?)</p>", t, flags=re.S):
+            assert len(re.sub(r"<[^>]+>", "", para).split()) <= 60, para
+    assert "undecided sentence counts as half right" in text.curves_legend(train=40, held_out=16)
+
+
+def play_ms(hold_frame, frames, pace, start=0):
+    """How long Play takes from frame ``start`` to the last one (app/routing/engine.js dueFrame, reached at the
+    last frame): pace["slow"] per frame up to the hold frame, pace["hold"] there, pace["fast"] after it; a
+    sentence without a hold frame at pace["even"]."""
+    last = frames - 1
+    if hold_frame < 0:
+        return (last - start) * pace["even"]
+    if start >= hold_frame:
+        return (last - start) * pace["fast"]
+    return (hold_frame - start) * pace["slow"] + pace["hold"] + (last - hold_frame) * pace["fast"]
+
+
+def hold_frames(core):
+    """Per shown sentence, the first recorded step where the deciding word gets HOLD_SHARE of bank's weight."""
+    w = core.clue_weights(core.corpus.shown, core.frames(rv.FRAMES))
+    return [int(np.argmax(w[:, j] >= rv.HOLD_SHARE)) if np.any(w[:, j] >= rv.HOLD_SHARE) else -1
+            for j in range(w.shape[1])]
+
+
+def test_play_is_paced_to_be_watched_from_10_to_15_seconds(built, core):
+    """Every shown sentence has its moment (the deciding word first gets half of bank's weight), after the
+    accuracy has left chance and before the weights settle; Play from step 0 to the end takes 10 to 15 s, for a
+    shown sentence (with its hold) and for a typed one (no deciding word, an even pace)."""
+    cfg = built.models["config"]
+    assert cfg["pace"] == rv.PACE and cfg["hold_share"] == rv.HOLD_SHARE == 0.5
+    frames = core.frames(rv.FRAMES)
+    for h, s in zip(hold_frames(core), core.corpus.shown):
+        assert 0 < h < len(frames) // 3, (s.text, h)
+        assert core.train_accuracy[frames[h]] > 0.75, s.text     # the answers have turned by then
+        assert 10_000 <= play_ms(h, len(frames), rv.PACE) <= 15_000, s.text
+    assert 10_000 <= play_ms(-1, len(frames), rv.PACE) <= 15_000
+    # slow while bank finds its word: the first third of the path gets at least a third of the time
+    h = hold_frames(core)[url_spec()["qk_sentence"]["default"]]
+    assert h * rv.PACE["slow"] >= play_ms(h, len(frames), rv.PACE) / 3
+
+
+def test_the_lessons_routing_cards_say_what_the_core_finds(core):
+    """Steps 18 and 19 of the lesson: the untrained head scores half, the trained query of bank and key of river
+    share a column that river's water / nature fills, and the held-out lines of the deciding word's weight rise."""
+    from app.tour.model import lesson_tour
+
+    steps = {s.id: s for s in lesson_tour().steps}
+    play, held = steps["qk-play"], steps["qk-held-out"]
+    assert "scores half" in play.text and core.train_accuracy[0] == core.held_out_accuracy[0] == 0.5
+    assert "river’s water / nature fills" in play.found
+    top = max(learn_qk.shared_columns(core.w_q[-1], core.w_k[-1], "bank", "river"), key=lambda c: c.score)
+    assert top.key_from == ("water / nature",)
+    assert "gets half" in play.do and hold_frames(core)[play.state["qk_sentence"]] > 0
+    assert "dashed lines rise" in held.text
+    w = core.clue_weights(core.corpus.held_out)
+    assert np.all(w[-1] > 2 * w[0])

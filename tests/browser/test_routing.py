@@ -1,10 +1,14 @@
 """The routing section in the browser: W_Q and W_K learning the sense of "bank", played back against numpy.
 
 * playback: Play runs to the last step and bank's largest weight lands on the sentence's deciding word;
-  Step, Pause and Reset move one recorded step, stop, and go back to step 0;
+  Step, Pause and Reset move one recorded step, stop, and go back to step 0; from step 0 to the end takes
+  10 to 15 s by the page's clock (performance.now()), as its pace says, holding where the deciding word first
+  gets half of bank's weight;
+* the untrained start is undecided: every sentence counts half, bank's output sits where an even spread lands;
 * parity: for every recorded step and every shown sentence, the matrix the page draws (all of it, bank's row
-  included) and bank's output point equal the core's within 1e-9; the engine's formulas (the rows, the sense
-  readout, the learned preference) too, in a blank page;
+  included), bank's output point and its weight on the deciding word (the plot of what is learned) equal the
+  core's within 1e-9; the engine's formulas (the rows, the sense readout, the weight on the deciding word, the
+  learned preference, what bank's query shares with a key, the playback's schedule) too, in a blank page;
 * the link's qk_step and qk_sentence, and presentation mode's canvas text (at least 20 px, the page's font);
 * your own sentence, read by AttnWords (ui/words.js), against the core's encode and the trained W_Q and W_K:
   unknown words named, a sentence without "bank", an over-long one refused with the core's words.
@@ -40,7 +44,8 @@ STEPS = PLAIN["frame_steps"]
 LAST = len(STEPS) - 1
 SHOWN = PLAIN["sentences"]
 OPENING = url_spec()["qk_sentence"]["default"]
-FIGURES = ("routing_matrix_plot", "routing_sense_plot", "routing_loss_plot", "routing_accuracy_plot")
+FIGURES = ("routing_matrix_plot", "routing_sense_plot", "routing_clue_plot", "routing_accuracy_plot")
+CLUE = TRAJ.clue_weights(TRAJ.corpus.shown, STEPS)     # (frames, shown sentences): bank's weight on the clue
 
 
 def export(out, sections="routing"):
@@ -137,13 +142,30 @@ def test_opens_at_step_zero_with_bank_spreading_its_attention(opened):
     np.testing.assert_allclose(drawn_matrix(page), a, rtol=0, atol=TOL)
     row = a[s["index"]]
     assert row.max() - row.min() < 0.05          # untrained: almost even
-    assert "spreads its weight almost evenly" in prop(page, "routing_readout", "text")
+    page.wait_for_function("() => !(globalThis.__attnTextsPending > 0)")
+    readout = prop(page, "routing_readout", "text")
+    assert "spreads its weight almost evenly" in readout and "where an even spread lands: undecided" in readout
+    assert "Undecided, half right" in readout
+    # undecided everywhere: every sentence counts half on the accuracy plot, as the legend over it says
+    status = prop(page, "routing_status", "text")
+    assert "Training: 0 right, 40 undecided; held out: 0 right, 16 undecided." in status
+    assert "An undecided sentence counts as half right." in prop(page, "routing_key", "text")
+    assert columns(page, "routing_accuracy") == {"step": [0], "train": [50.0], "held": [50.0]}
+    # bank's output sits on the ring where an even spread lands, on the dashed line of undecided points
+    r = TRAJ.readout(s["text"], 0)
+    even = columns(page, "routing_sense_even")
+    assert abs(even["x"][0] - r.even[0]) <= TOL and abs(even["y"][0] - r.even[1]) <= TOL
+    assert abs(prop(page, "routing_undecided_line", "y_intercept") - (r.even[1] - r.even[0])) <= TOL
     assert prop(page, "routing_pause", "disabled") is True and prop(page, "routing_play", "disabled") is False
-    # the untrained start is on the loss and accuracy plots: one dot per curve (a line of one point draws nothing)
-    for plot in ("routing_loss_plot", "routing_accuracy_plot"):
-        dots = page.evaluate("""(n) => AttnPage.doc.get_model_by_name(n).renderers
-          .filter((r) => r.glyph.type === 'Scatter').map((r) => [r.glyph.y.field, r.data_source.data.step.length])""", plot)
-        assert sorted(dots) == [["held", 1], ["train", 1]], (plot, dots)
+    # the untrained start is on the accuracy plot: one dot per curve (a line of one point draws nothing)
+    dots = page.evaluate("""(n) => AttnPage.doc.get_model_by_name(n).renderers
+      .filter((r) => r.glyph.type === 'Scatter').map((r) => [r.glyph.y.field, r.data_source.data.step.length])""",
+                         "routing_accuracy_plot")
+    assert sorted(dots) == [["held", 1], ["train", 1]], dots
+    # ... and on the plot of what is learned: every shown sentence's weight on its deciding word, at step 0
+    clue = columns(page, "routing_clue")
+    assert sorted(clue["text"]) == sorted(t["text"] for t in SHOWN) and clue["text"][-1] == s["text"]
+    assert all(len(xs) == 1 for xs in clue["xs"])
 
 
 def test_play_runs_to_the_end_and_bank_looks_at_the_deciding_word(opened):
@@ -161,12 +183,26 @@ def test_play_runs_to_the_end_and_bank_looks_at_the_deciding_word(opened):
     r = TRAJ.readout(s["text"])                    # the trained projections: the path's last entry
     assert abs(point["x"][0] - r.point[0]) <= TOL and abs(point["y"][0] - r.point[1]) <= TOL
     assert len(columns(page, "routing_sense_trail")["x"]) == len(STEPS)
-    loss = columns(page, "routing_loss")
-    np.testing.assert_allclose(loss["train"], TRAJ.loss, rtol=0, atol=0)
     np.testing.assert_allclose(columns(page, "routing_accuracy")["held"], 100 * TRAJ.held_out_accuracy, atol=1e-12)
+    # the plot of what is learned: each shown sentence's weight on its deciding word at every recorded step (the
+    # chosen one last, bold, named at its end), rising on the held-out sentences too
+    clue = columns(page, "routing_clue")
+    by_text = {t: j for j, t in enumerate(x.text for x in TRAJ.corpus.shown)}
+    for text_, xs, ys, dash, width in zip(clue["text"], clue["xs"], clue["ys"], clue["dash"], clue["width"]):
+        j = by_text[text_]
+        assert list(xs) == STEPS
+        np.testing.assert_allclose(ys, CLUE[:, j], rtol=0, atol=TOL)
+        assert dash == ("dashed" if SHOWN[j]["split"] == "held_out" else "solid")
+        assert width == (3.5 if j == OPENING else 1.5)
+        if SHOWN[j]["split"] == "held_out":
+            assert ys[-1] > 0.5 and ys[-1] > 3 * ys[0], text_
+    now = columns(page, "routing_clue_now")
+    assert now["x"] == [PLAIN["steps"]] and now["label"] == [f"river {CLUE[-1, OPENING]:.2f}"]
+    page.wait_for_function("() => !(globalThis.__attnTextsPending > 0)")
     text = prop(page, "routing_readout", "text")
     assert f"looks most at \u201criver\u201d, with {row.max():.2f} of its weight" in text
-    assert "the water side" in text and text.count("Right:") == 1
+    assert f"Its output moved {r.z:.2f} towards water from where an even spread lands: water" in text
+    assert text.count("Right:") == 1
 
 
 def test_play_with_reduced_motion_shows_the_end_at_once(browser, routing_file):
@@ -208,7 +244,7 @@ def test_step_pause_and_reset(opened):
     np.testing.assert_allclose(drawn_matrix(page), a, rtol=0, atol=TOL)
     click(page, "routing_reset")
     wait_step(page, 0)
-    assert columns(page, "routing_loss")["step"] == [0]
+    assert columns(page, "routing_accuracy")["step"] == [0]
 
 
 # ---- parity: what the page draws against the core ------------------------------------------------------------
@@ -223,7 +259,7 @@ SETTLE_JS = """const settle = async (cond) => {
 PLAY_EVERY = SETTLE_JS + """
 async (counts) => {
   const d = AttnPage.doc, m = (n) => d.get_model_by_name(n), out = [];
-  const drawn = (step) => m('routing_loss').data.step.length === step + 1;   // the curves end at the step
+  const drawn = (step) => m('routing_accuracy').data.step.length === step + 1;   // the curves end at the step
   for (let i = 0; i < counts.sentences; i++) {
     m('routing_sentence_select').value = String(i);
     await settle(() => m('routing_tokens').data.tok.join(' ') === counts.tokens[i]);
@@ -231,9 +267,9 @@ async (counts) => {
     for (let f = 0; f < counts.steps.length; f++) {
       m('routing_step_slider').value = f;
       await settle(() => drawn(counts.steps[f]));
-      const c = m('routing_cells').data, p = m('routing_sense_point').data;
+      const c = m('routing_cells').data, p = m('routing_sense_point').data, k = m('routing_clue_now').data;
       frames.push({ x: Array.from(c.x), y: Array.from(c.y), w: Array.from(c.w), point: [p.x[0], p.y[0]],
-                    tokens: Array.from(m('routing_tokens').data.tok) });
+                    clue: [k.x[0], k.y[0]], tokens: Array.from(m('routing_tokens').data.tok) });
     }
     out.push(frames);
   }
@@ -255,7 +291,9 @@ def test_every_step_of_every_shown_sentence_is_the_cores_matrix(opened):
             core_a, core_out = core_attention(s["x"], s["value_xy"], f)
             worst = max(worst, np.abs(a - core_a).max(), np.abs(a[b] - np.asarray(s["weights"][f])).max(),
                         np.abs(np.asarray(got["point"]) - np.asarray(s["point"][f])).max(),
-                        np.abs(core_out[b] - np.asarray(s["point"][f])).max())
+                        np.abs(core_out[b] - np.asarray(s["point"][f])).max(),
+                        abs(got["clue"][1] - s["clue_weight"][f]))
+            assert got["clue"][0] == STEPS[f]
     assert worst <= TOL
     # at the end of the path, bank's largest weight is on the deciding word in every shown sentence
     for s in SHOWN:
@@ -325,7 +363,11 @@ HARNESS = r"""
 window.R = Routing;
 window.routingParity = (cases) => cases.map((c) => {
   const r = Routing.attend(c.x, c.value_xy, c.wq, c.wk), b = c.index, pt = Array.from(r.outputs[b]);
-  return { row: Array.from(r.weights[b]), point: pt, sense: Routing.senseOf(pt, c.beta),
+  const even = Routing.evenOf(c.value_xy), cols = Routing.sharedColumns(c.xword, c.xclue, c.wq, c.wk, c.names,
+                                                                          c.share, c.from_share);
+  return { row: Array.from(r.weights[b]), point: pt, even, sense: Routing.senseOf(pt, even, c.beta, c.tol),
+           clue: Routing.clueWeight(r.weights[b], c.tokens, c.clue), cols,
+           shared: Routing.sharedSummary("bank", c.clue, cols, c.share),
            preference: Routing.preference(c.xword, c.wq, c.wk, c.dims) };
 });
 """
@@ -351,21 +393,39 @@ def test_the_engines_formulas_are_the_cores(js):
     m = attention.load_sentence_model()
     x_word = attention.encode([PLAIN["word"]])[0][0].tolist()
     cases, expect = [], []
-    for s in TRAJ.corpus.shown:
+    for j, s in enumerate(TRAJ.corpus.shown):
         for f, step in enumerate(STEPS):
             cases.append({"x": attention.encode(list(s.tokens))[0].tolist(),
                           "value_xy": (attention.encode(list(s.tokens))[0] @ np.asarray(PLAIN["value_projection"])).tolist(),
                           "wq": PLAIN["w_q"][f], "wk": PLAIN["w_k"][f], "index": s.index, "beta": PLAIN["readout_scale"],
-                          "xword": x_word, "dims": len(PLAIN["trained_rows"])})
+                          "tol": PLAIN["undecided_within"], "tokens": list(s.tokens), "clue": s.clue,
+                          "xword": x_word, "xclue": attention.encode([s.clue])[0][0].tolist(), "names": list(m.dims),
+                          "share": PLAIN["feature_share"], "from_share": learn_qk.FROM_SHARE,
+                          "dims": len(PLAIN["trained_rows"])})
             expect.append((TRAJ.readout(s, entry=step),
-                           learn_qk._preference(TRAJ.w_q[step], TRAJ.w_k[step], PLAIN["word"], m)))
+                           learn_qk._preference(TRAJ.w_q[step], TRAJ.w_k[step], PLAIN["word"], m), CLUE[f, j],
+                           learn_qk.shared_columns(TRAJ.w_q[step], TRAJ.w_k[step], "bank", s.clue),
+                           learn_qk.shared_summary(TRAJ.w_q[step], TRAJ.w_k[step], "bank", s.clue)))
     got = js.evaluate("(cs) => window.routingParity(cs)", cases)
-    for g, (r, pref) in zip(got, expect):
+    senses, shared_texts = set(), set()
+    for g, (r, pref, clue, cols, said) in zip(got, expect):
         assert np.abs(np.asarray(g["row"]) - r.weights).max() <= TOL
         assert np.abs(np.asarray(g["point"]) - r.point).max() <= TOL
+        assert np.abs(np.asarray(g["even"]) - r.even).max() <= TOL
         assert abs(g["sense"]["z"] - r.z) <= TOL and abs(g["sense"]["pWater"] - r.p_water) <= TOL
         assert g["sense"]["sense"] == r.sense
+        senses.add(r.sense)
+        assert abs(g["clue"] - clue) <= TOL
+        for gc, cc in zip(g["cols"], cols):
+            assert abs(gc["query"] - cc.query) <= TOL and abs(gc["key"] - cc.key) <= TOL
+            assert abs(gc["score"] - cc.score) <= TOL
+            assert (tuple(gc["queryFrom"]), tuple(gc["keyFrom"]), tuple(gc["looksFor"])) == \
+                (cc.query_from, cc.key_from, cc.looks_for)
+        assert g["shared"] == said
+        shared_texts.add(said.split(" (")[0].split(":")[0])
         assert np.abs(np.asarray(g["preference"]) - np.asarray(list(pref.values()))).max() <= TOL
+    assert senses == {"water", "money", "undecided"}          # every reading met, at one step or another
+    assert any("share no column yet" in t for t in shared_texts) and any("share column 1" in t for t in shared_texts)
     lw = learn_qk.learned_words(TRAJ)
     assert list(lw.preference_after.values()) == pytest.approx(got[len(STEPS) - 1]["preference"], abs=TOL)
     assert js.evaluate("() => [0, 1, 2, 3, 4, 150].map((s) => R.frameAt(%s, s))" % json.dumps(STEPS)) == \
@@ -414,7 +474,8 @@ def test_canvas_text_is_large_in_presentation_mode_and_in_the_pages_font(opened,
     texts = page.evaluate(CANVAS_TEXT, list(FIGURES))
     kinds = {(n, k) for n, k, _, _ in texts}
     assert {("routing_matrix_plot", "text glyph"), ("routing_sense_plot", "text glyph"),
-            ("routing_loss_plot", "title"), ("routing_accuracy_plot", "axis label")} <= kinds
+            ("routing_clue_plot", "title"), ("routing_clue_plot", "text glyph"),
+            ("routing_accuracy_plot", "axis label")} <= kinds
     for name, kind, size, font in texts:
         assert size.endswith("px") and float(size[:-2]) >= least, (name, kind, size)
         assert font == theme.FONT, (name, kind, font)
@@ -613,15 +674,170 @@ if __name__ == "__main__":
         sys.exit("usage: python -m tests.browser.test_routing [screenshots|measure]")
 
 
+def open_more(page):
+    """Open the disclosure of W_Q and W_K ("More: the two matrices being learned") with a real click."""
+    summary = element(page, "routing_weights", "details > summary")
+    summary.scroll_into_view_if_needed()
+    summary.click()
+    page.wait_for_function("""() => Bokeh.index.find_one(AttnPage.doc.get_model_by_name('routing_weights'))
+      .shadow_el.querySelector('details').open""")
+
+
 def test_on_a_phone_the_table_of_w_q_and_w_k_fits_the_screen(opened, watch):
     """The text under the table talks about its last column: at 360 px the whole table is on screen, not behind
     a sideways scroll, and its text stays at least 14 px."""
     watch.page.set_viewport_size({"width": 360, "height": 780})
-    page = opened()
+    page = opened("?qk_step=150")
     page.wait_for_function("() => AttnPage.doc.get_model_by_name('routing_weights').text.includes('looks for')")
+    open_more(page)
     box = page.evaluate("""() => { const v = Bokeh.index.find_one(AttnPage.doc.get_model_by_name('routing_weights'));
       const t = v.shadow_el.querySelector('table.w'), d = t.parentElement, r = t.getBoundingClientRect();
       return { scroll: d.scrollWidth, client: d.clientWidth, right: r.right, width: innerWidth,
                font: Math.min(...[...t.querySelectorAll('td, th')].map((e) => parseFloat(getComputedStyle(e).fontSize))) }; }""")
     assert box["scroll"] <= box["client"] and box["right"] <= box["width"], box
     assert box["font"] >= 14, box
+
+
+# ---- the pace of playback ------------------------------------------------------------------------------------------
+
+PLAY_CLOCK = """async () => {
+  const m = (n) => AttnPage.doc.get_model_by_name(n), frame = () => new Promise((r) => requestAnimationFrame(r));
+  const slider = m('routing_step_slider'), seen = [];
+  const button = Bokeh.index.find_one(m('routing_play')).shadow_el.querySelector('button');
+  const t0 = performance.now();
+  button.click();
+  // the step shown at every animation frame, by the page's clock, until playback has stopped at the end
+  while (!(slider.value === slider.end && !m('routing_play').disabled)) {
+    const st = m('routing_status').text;   // (the status is written a frame after the plots: its own step)
+    seen.push([performance.now() - t0, slider.value, st.includes('class="moment"') ? Number(/Step (\\d+) of/.exec(st)[1]) : -1]);
+    await frame();
+  }
+  seen.push([performance.now() - t0, slider.value, -1]);
+  const args = slider.js_property_callbacks['change:value'][0].args;
+  return { seen, config: args instanceof Map ? args.get('config') : args.config };
+}"""
+
+
+def test_play_takes_10_to_15_seconds_and_holds_where_the_deciding_word_gets_half(opened):
+    """Measured with the page's own clock: Play from step 0 to the end takes as long as the pace it is given
+    (PACE: slow up to the moment the deciding word first gets half of bank's weight, a hold there, fast after),
+    and that is 10 to 15 s; the frame it holds on is the core's moment, named in the status line."""
+    page = opened()
+    r = page.evaluate(PLAY_CLOCK)
+    pace, seen = r["config"]["pace"], r["seen"]
+    assert pace == rv.PACE
+    hold = int(np.argmax(CLUE[:, OPENING] >= rv.HOLD_SHARE))
+    assert 0 < hold < LAST and CLUE[hold - 1, OPENING] < rv.HOLD_SHARE
+    planned = hold * pace["slow"] + pace["hold"] + (LAST - hold) * pace["fast"]
+    took = seen[-1][0]
+    assert 10_000 <= planned <= 15_000
+    # (the end shows at the first interval tick after it is due, and is seen at the next animation frame)
+    assert planned <= took <= min(15_000, planned + 1500), (planned, took)
+    assert [v for _, v, _ in seen] == sorted(v for _, v, _ in seen)        # forwards only
+    on_hold = [t for t, v, _ in seen if v == hold]
+    assert on_hold[-1] - on_hold[0] >= pace["hold"] - 100                  # it holds there
+    assert {k for _, _, k in seen if k >= 0} == {STEPS[hold]}             # and says why, there only
+    assert len({v for _, v, _ in seen}) > LAST / 2                         # most steps are seen on the way
+
+
+def test_pause_during_playback_stops_it_and_play_goes_on_from_there(opened):
+    page = opened()
+    click(page, "routing_play")
+    page.wait_for_function(f"() => AttnPage.doc.get_model_by_name('routing_step_slider').value >= 3")
+    click(page, "routing_pause")
+    page.wait_for_function("() => AttnPage.doc.get_model_by_name('routing_play').disabled === false")
+    f = prop(page, "routing_step_slider", "value")
+    # paused: a full slow step later (by the page's clock) it has not moved
+    page.evaluate("(ms) => new Promise((r) => { const t = performance.now(); const look = () => "
+                  "performance.now() - t > ms ? r() : requestAnimationFrame(look); look(); })", 2 * rv.PACE["slow"])
+    assert prop(page, "routing_step_slider", "value") == f and f < LAST
+    click(page, "routing_play")
+    page.wait_for_function(f"() => AttnPage.doc.get_model_by_name('routing_step_slider').value > {f}")
+    click(page, "routing_pause")
+
+
+DUE = r"""(cases) => cases.map((c) => R.dueFrame(c.ms, c.f0, c.h, c.pace))"""
+
+
+def test_the_playback_schedule_and_its_moment_are_the_cores(js):
+    """dueFrame: the frame due at a time after Play, against the schedule written out here; holdFrame: the first
+    recorded step where the deciding word gets half of bank's weight, against clue_weights of the core."""
+    pace = rv.PACE
+
+    def due(ms, f0, h):
+        if h < 0:
+            return f0 + ms // pace["even"]
+        if f0 >= h:
+            return f0 + ms // pace["fast"]
+        reach = (h - f0) * pace["slow"]
+        if ms < reach:
+            return f0 + ms // pace["slow"]
+        if ms < reach + pace["hold"]:
+            return h
+        return h + (ms - reach - pace["hold"]) // pace["fast"]
+
+    cases = [{"ms": ms, "f0": f0, "h": h, "pace": pace} for f0, h in ((0, 9), (0, -1), (4, 9), (9, 9), (12, 9))
+             for ms in range(0, 16000, 97)]
+    assert js.evaluate(DUE, cases) == [due(c["ms"], c["f0"], c["h"]) for c in cases]
+    curves = [list(CLUE[:, j]) for j in range(len(SHOWN))]
+    got = js.evaluate("([cs, share]) => cs.map((c) => R.holdFrame(c, share))", [curves, rv.HOLD_SHARE])
+    assert got == [int(np.argmax(CLUE[:, j] >= rv.HOLD_SHARE)) for j in range(len(SHOWN))]
+    assert js.evaluate("() => R.holdFrame(null, 0.5)") == -1
+
+
+def test_the_table_of_w_q_and_w_k_sits_behind_more_and_stays_open(opened):
+    """The table is one tap away: closed at first (its words are not on the page's first screen), opened by a
+    click, and open still after Step (the engine writes it again at every step).  Its columns carry the meanings
+    a key needs there (none at the untrained start), and the line under it names the word bank looks at most."""
+    page = opened()
+    page.wait_for_function("() => AttnPage.doc.get_model_by_name('routing_weights').text.includes('looks for')")
+    closed = page.evaluate("""() => { const v = Bokeh.index.find_one(AttnPage.doc.get_model_by_name('routing_weights'));
+      return [v.shadow_el.querySelector('details').open, v.shadow_el.querySelector('table.w').checkVisibility()]; }""")
+    assert closed == [False, False]
+    html = prop(page, "routing_weights", "text")
+    assert re.findall(r'<th class="col">(.*?)</th>', html) == ["1", "2", "1", "2"]
+    assert "share no column yet" in html
+    open_more(page)
+    page.evaluate("() => { AttnPage.doc.get_model_by_name('routing_step_slider').value = %d; }" % LAST)
+    wait_step(page, PLAIN["steps"])
+    page.wait_for_function("() => !(globalThis.__attnTextsPending > 0)")
+    html = prop(page, "routing_weights", "text")
+    assert html.startswith('<details class="more" open>')
+    cols = learn_qk.shared_columns(TRAJ.w_q[-1], TRAJ.w_k[-1], "bank", "river")
+    short = lambda names: [n.split(" / ")[0] for n in names[:2]]   # noqa: E731
+    labels = [re.findall(r'<span class="lab">(.*?)</span>', h) for h in re.findall(r'<th class="col">(.*?)</th>', html)]
+    assert labels == [short(c.looks_for) for c in cols] * 2 and ["money", "water"] in labels
+    assert learn_qk.shared_summary(TRAJ.w_q[-1], TRAJ.w_k[-1], "bank", "river") in html.replace("&#39;", "'")
+
+
+def test_the_matrix_colours_the_weight_itself_with_its_colour_bar(opened):
+    """One scale across the page: the cells' colour is the weight, 0 to 1 (the colour mapper's range), said by a
+    colour bar; bank's numbers are black on the brighter half of the palette and white on the darker, and every
+    one of the palette's ten colours keeps at least 4.5 : 1 against its number."""
+    page = opened("?qk_step=150")
+    wait_step(page, PLAIN["steps"])
+    bar = page.evaluate("""() => { const f = AttnPage.doc.get_model_by_name('routing_matrix_plot');
+      const b = f.right.find((m) => m.type === 'ColorBar'), cm = b.color_mapper;
+      return { title: b.title, low: cm.low, high: cm.high, palette: cm.palette, ticks: b.ticker.ticks,
+               fill: f.renderers.find((r) => r.glyph.type === 'Rect' && r.data_source.name === 'routing_cells')
+                 .glyph.fill_color.transform.id === cm.id }; }""")
+    assert bar == {"title": "weight", "low": 0, "high": 1, "palette": list(theme.WEIGHT_PALETTE),
+                   "ticks": [0, 0.5, 1], "fill": True}
+    labels = columns(page, "routing_cell_labels")
+    w = np.array(TRAJ.readout(SHOWN[OPENING]["text"]).weights)
+    assert labels["tc"] == ["#000000" if v >= 0.5 else "#FFFFFF" for v in w]
+    for k, colour in enumerate(theme.WEIGHT_PALETTE):
+        text_colour = "#000000" if k >= 5 else "#FFFFFF"
+        assert contrast(colour, text_colour) >= 4.5, (colour, text_colour)
+
+
+def _luminance(hex_colour):
+    c = [int(hex_colour.lstrip("#")[i:i + 2], 16) / 255 for i in (0, 2, 4)]
+    c = [v / 12.92 if v <= 0.03928 else ((v + 0.055) / 1.055) ** 2.4 for v in c]
+    return 0.2126 * c[0] + 0.7152 * c[1] + 0.0722 * c[2]
+
+
+def contrast(a, b):
+    """WCAG's contrast ratio of two colours."""
+    la, lb = sorted((_luminance(a), _luminance(b)), reverse=True)
+    return (la + 0.05) / (lb + 0.05)

@@ -97,16 +97,17 @@ def matrix(page, name="attention_cells"):
 
 
 def cell_image(page, name="attention_image"):
-    """What an image source of the section draws, n x n: each cell's colour value (its weight over the largest
-    weight of the matrix; NaN, drawn grey, where the causal mask hides it)."""
+    """What an image source of the section draws, n x n: each cell's colour value (the weight itself, on the
+    colour mapper's 0 to 1; NaN, drawn grey, where the causal mask hides it)."""
     d = page.evaluate("""(n) => { const im = Bokeh.documents[0].get_model_by_name(n).data.image[0];
       return { shape: Array.from(im.shape), values: Array.from(im) }; }""", name)
     return np.array(d["values"], dtype=float).reshape(d["shape"])
 
 
 def colours(W, causal):
-    """numpy's colour values for a matrix of weights: W / its largest weight, NaN above the diagonal when masked."""
-    C = W / W.max()
+    """numpy's colour values for a matrix of weights: the weights themselves (the page's one scale, 0 to 1), NaN
+    above the diagonal when masked."""
+    C = np.array(W, dtype=float)
     if causal:
         C[np.triu_indices(len(W), k=1)] = np.nan
     return C
@@ -125,6 +126,9 @@ def check_parity(page, text):
     h, i = s["head"], s["token"]
     assert source_data(page, "sentence_tokens")["tok"] == a.tokens
     assert np.abs(matrix(page) - a.weights[h]).max() <= TOL
+    labels = source_data(page, "cell_labels")   # a cell's number: black from 0.5 up, white below (CELL_TEXT)
+    assert labels["tc"] == ["#000000" if a.weights[h][int(y)][int(x)] >= 0.5 else "#FFFFFF"
+                            for x, y in zip(labels["x"], labels["y"])]
     np.testing.assert_allclose(cell_image(page), colours(a.weights[h], a.causal), rtol=0, atol=TOL)
     n, edges = len(a.tokens), source_data(page, "attention_edges")   # the white lines: between every two cells
     lines = [(k - 0.5, -0.5, k - 0.5, n - 0.5) for k in range(1, n)] + [(-0.5, k - 0.5, n - 0.5, k - 0.5)
@@ -205,6 +209,30 @@ def test_rows_sum_to_one_and_a_click_on_bank_selects_its_row(offline):
     assert "same computation" in model_prop(page, "sentence_caption", "text")
     # the link follows: token=1 is the default, so it leaves the query string
     page.wait_for_function("() => !location.search.includes('token=')")
+
+
+def test_the_matrix_colours_the_weight_itself_and_its_numbers_stay_legible(offline):
+    """The page's one colour scale: an even row of five words is 0.2 in every cell, dark, not "hot" (the colour
+    was once the weight over the matrix's largest); the colour bar says "weight", 0 to 1; a cell's number is black
+    on the palette's brighter half and white on the darker, at 4.5 : 1 or more on each of its ten colours."""
+    from tests.browser.test_routing import contrast
+
+    page = offline("?att_temperature=100")                        # T = 100: every row almost even
+    wait_model(page, "att_temperature_slider", "value", 2)
+    a, _ = check_parity(page, "the bank by the river")
+    assert np.abs(cell_image(page) - 0.2).max() < 0.03
+    bar = page.evaluate("""() => { const f = Bokeh.documents[0].get_model_by_name('attention_heatmap');
+      const b = f.right.find((m) => m.type === 'ColorBar'), cm = b.color_mapper;
+      return { title: b.title, low: cm.low, high: cm.high, ticks: b.ticker.ticks, palette: cm.palette }; }""")
+    assert bar == {"title": "weight", "low": 0, "high": 1, "ticks": [0, 0.5, 1], "palette": list(theme.WEIGHT_PALETTE)}
+    labels = source_data(page, "cell_labels")
+    assert labels["tc"] and set(labels["tc"]) == {"#FFFFFF"}      # 0.2: white on dark blue
+    page = offline("?att_temperature=0.05")                       # sharp rows: bright cells, black numbers
+    check_parity(page, "the bank by the river")
+    labels = source_data(page, "cell_labels")
+    assert "#000000" in labels["tc"] and "#FFFFFF" in labels["tc"]
+    for k, colour in enumerate(theme.WEIGHT_PALETTE):
+        assert contrast(colour, "#000000" if k >= 5 else "#FFFFFF") >= 4.5, colour
 
 
 def test_typing_a_sentence_updates_the_matrix(offline):
@@ -360,7 +388,7 @@ def test_head_switch_and_presentation_mode(offline):
     wait_model(page, "head_select", "active", 1)
     page.wait_for_function("""() => { const d = Bokeh.documents[0], big = d.get_model_by_name('attention_cells').data.w;
       const mini = d.get_model_by_name('head_cells_1').data.image[0], top = Math.max(...big);
-      return mini.length === 25 && big.length === 25 && Math.abs(mini[5] - big[5] / top) < 1e-12; }""")
+      return mini.length === 25 && big.length === 25 && Math.abs(mini[5] - big[5]) < 1e-12 && top > 0; }""")
     a, _ = check_parity(page, "the bank by the river")
     assert matrix(page)[1].argmax() == 0                          # "bank" looks one word back
     click_cell(page, 0, 4)
