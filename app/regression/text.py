@@ -237,8 +237,11 @@ log<sub>2</sub>&nbsp;n bits (all equal). <b>Effective points</b>, 2<sup>entropy<
 the query really listens to.</p>
 """
 
-# The main plot's legend, as HTML under it (it wraps on a phone); the keys are drawn by CSS (PAGE_CSS).
-_LEGEND = [("k-samples", "samples (size and colour: weight)"), ("k-truth", "true f(x)"), ("k-pred", "prediction")]
+# The main plot's legend, as HTML under it (it wraps on a phone); the keys are drawn by CSS (PAGE_CSS).  The samples'
+# colour is the one place where the page's scale for attention weights (the weight itself, 0 to 1) must differ: 24
+# weights share 1, the largest is 0.16, and every sample would be dark; so the legend says the scale.
+_LEGEND = [("k-samples", "samples (size and colour: weight ÷ the largest)"), ("k-truth", "true f(x)"),
+           ("k-pred", "prediction")]
 _LEGEND_LIMITS = [("k-nn", "1-NN limit"), ("k-mean", "global mean")]
 
 
