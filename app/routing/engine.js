@@ -279,7 +279,7 @@ const Routing = (function (M, E, W) {
     if (c.sent.own) put(c, a.clue_now, { x: [], y: [], label: [] });
     else {
       const w = c.clue[c.shown][c.frame];
-      put(c, a.clue_now, { x: [k], y: [w], label: [`${c.sent.clue} ${fixed(w, 2)}`] });
+      put(c, a.clue_now, { x: [k], y: [w], label: [c.sent.clue] });
     }
     put(c, a.acc_src, { step: range(k + 1), train: p.train_accuracy.slice(0, k + 1).map(pct),
                         held: p.held_out_accuracy.slice(0, k + 1).map(pct) });

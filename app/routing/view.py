@@ -365,16 +365,17 @@ return (i >= 0 && i < t.length && Math.abs(tick - i) < 1e-6) ? String(t[i]) : ""
         (training sentences solid, held-out ones dashed, the chosen one bold and named at its end)."""
         p, s, tick = self.plain, self.src, theme.SIZES["normal"]["tick"]
         fig = theme.style_figure(figure(sizing_mode="stretch_both", min_width=220, min_height=140, tools="",
-                                        x_range=Range1d(-0.03 * p["steps"], p["steps"] * 1.2), y_range=Range1d(0, 1.05),
+                                        x_range=Range1d(-0.03 * p["steps"], p["steps"] * 1.45), y_range=Range1d(0, 1.05),
                                         title="Weight on the deciding word", name="routing_clue_plot"))
         # half of the weight: where playback holds for a moment
         fig.add_layout(Span(location=HOLD_SHARE, dimension="width", line_color="#9A9A9A", line_dash="dotted"))
         fig.multi_line("xs", "ys", source=s["clue_src"], line_color="color", line_dash="dash", line_width="width",
                        line_alpha="alpha", level=STEP_LAYER)
-        # the chosen sentence's deciding word and its weight, at the end of its line
+        # the chosen sentence's deciding word, at the end of its line (the room right of the last step is for it)
         fig.text("x", "y", text="label", source=s["clue_now"], x_offset=4, text_align="left", text_baseline="middle",
                  text_font_size=tick, text_color=VERMILLION, text_font_style="bold", level=STEP_LAYER)
         fig.xaxis.axis_label = "step"
+        fig.xaxis.ticker = FixedTicker(ticks=[0, 50, 100, 150] if p["steps"] == 150 else [0, p["steps"]])
         fig.yaxis.axis_label = "weight"
         fig.yaxis.ticker = FixedTicker(ticks=[0, 0.5, 1])
         return fig
