@@ -65,9 +65,9 @@ through the scores).  Write s_j = q_b . k_j / sqrt(d_k) for bank's scores.
 Only bank's row of A reaches the loss, so the other rows need no gradient.
 
 **Training.**  Plain gradient descent from small seeded random values (bank
-then spreads its attention almost evenly), W <- W - eta dL/dW with eta = 0.5,
-on the rows of
-W_Q and W_K that read the word vector.  The rows that read position (i, i^2
+then spreads its attention almost evenly), W <- W - eta dL/dW with eta = 0.5
+(the answers turn over steps 4 to 18, slowly enough for the page to show it),
+on the rows of W_Q and W_K that read the word vector.  The rows that read position (i, i^2
 and the constant 1) stay 0, as in the hand-made meaning head: the head may
 look at meaning only.  Two reasons: i^2 reaches 81 in a ten-word sentence,
 so a learning rate small enough for the position rows barely moves the word
