@@ -89,7 +89,7 @@ BANDWIDTH_TEXT = """
 sample; each step moves log&nbsp;h downhill, and the slider above follows. Then try other learning rates: a
 small one crawls, a large one bounces, the largest is refused.</p>
 <details><summary>What the green path shows</summary>
-<p>The first plot is a live copy of the fit above. The green path climbs down the leave-one-out curve (the
+<p>&ldquo;The fit, as h is learned&rdquo; is a live copy of the fit above. The green path climbs down the leave-one-out curve (the
 black line), and the green diamond marks the current step, here and on the error plot above. Each step changes log&nbsp;h by &minus;(learning rate &times; slope). A
 rate that is too large leaps onto a flat stretch and stalls there.</p>
 </details>
