@@ -90,7 +90,8 @@ sample; each step moves log&nbsp;h downhill, and the slider above follows. Then 
 small one crawls, a large one bounces, the largest is refused.</p>
 <details><summary>What the green path shows</summary>
 <p>&ldquo;The fit, as h is learned&rdquo; is a live copy of the fit above. The green path climbs down the leave-one-out curve (the
-black line), and the green diamond marks the current step, here and on the error plot above. Each step changes log&nbsp;h by &minus;(learning rate &times; slope). A
+black line), and the green diamond marks the current step, here and on the error plot above.</p>
+<p>Each step changes log&nbsp;h by &minus;(learning rate &times; slope). A
 rate that is too large leaps onto a flat stretch and stalls there.</p>
 </details>
 """
@@ -120,8 +121,8 @@ make two inputs similar: training adjusts the projections until the weights fall
 <details><summary>More</summary>
 <p>In a transformer the score is q&middot;k with q&nbsp;=&nbsp;W<sub>Q</sub>x and k&nbsp;=&nbsp;W<sub>K</sub>x;
 here both projections are the same W. In this plane W learns to ignore x<sub>2</sub> (its x<sub>2</sub> column
-shrinks towards 0) and to look closely along x<sub>1</sub>. A real model does this in hundreds of directions at
-once, and each head learns its own idea of similar.</p>
+shrinks towards 0) and to look closely along x<sub>1</sub>. A real model does this in hundreds of directions,
+and each head learns its own idea of similar.</p>
 </details>
 """
 
