@@ -7,7 +7,8 @@ engine's own pointer and keys) and checked with the Chromium tests' helpers agai
 * Next and Show me through every step of the shipped lesson: each step is the one the tour's stepper and the
   address name, its card shows its title, and Show me reaches a state that meets the step's goal by the core;
 * a typed sentence in the self-attention section changes the matrix to numpy's for it;
-* a CSV pasted (copied and pasted with the keyboard) into "Your data", under "More controls", loads.
+* a CSV pasted (copied and pasted with the keyboard) into "Your data", under "More controls", loads;
+* by then the loader has drawn every block (as it does while the page is idle).
 After each test: no console error, uncaught exception or request outside the file (conftest.py ``walk``).
 Buttons are found by their accessible names wherever they are, and pressed where a student's pointer lands: a
 press fails when something else covers the button there.  Every wait is for a condition.
@@ -204,3 +205,9 @@ def test_a_pasted_csv_loads_in_your_data(walk):
     assert d["xu"] == want.x.tolist() and d["y"] == want.y.tolist()
     assert (d["tag"]["x_name"], d["tag"]["y_name"]) == ("day", "temp_c")
     check_own_data_against_core(page)
+
+
+def test_every_block_is_drawn(walk):
+    """By now the loader has drawn every block of the page, as it does for a student while the page is idle: the
+    check after this test (no console error) then covers every block in this engine."""
+    walk.wait_for_function("() => AttnPage.allDrawn()", timeout=90000)
