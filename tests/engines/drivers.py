@@ -169,10 +169,14 @@ class FirefoxPage(EnginePage):
         self.sent = 0
         threading.Thread(target=self._read, args=(self.proc.stdout, self.lines), daemon=True).start()
         threading.Thread(target=self._read, args=(self.proc.stderr, None), daemon=True).start()
-        self._answer(90)   # "ready": the browser runs
         self.mouse, self.keyboard = _FirefoxMouse(self), _FirefoxKeys(self)
-        self._send("open", 180, url=url, width=width, height=height)
-        self.version = self._send("version", 30)
+        try:
+            self._answer(90)   # "ready": the browser runs
+            self._send("open", 180, url=url, width=width, height=height)
+            self.version = self._send("version", 30)
+        except BaseException:
+            self.close()
+            raise
 
     def _read(self, stream, into):
         for line in stream:
@@ -218,7 +222,7 @@ class FirefoxPage(EnginePage):
         try:
             if self.proc.poll() is None:
                 self._send("close", 30)
-        except (AssertionError, OSError):
+        except (AssertionError, OSError, ValueError):
             pass
         finally:
             try:
@@ -312,12 +316,16 @@ class WebKitPage(EnginePage):
             warnings.simplefilter("ignore", DeprecationWarning)
             self.driver = webdriver.WebKitGTK(options=opts, service=service)
         self.version = self.driver.capabilities.get("browserVersion", "")
-        self.driver.set_script_timeout(600)
-        self.driver.set_window_size(width, height)
-        inner = self.driver.execute_script("return [innerWidth, innerHeight]")   # the window's toolbar takes some
-        self.driver.set_window_size(2 * width - inner[0], 2 * height - inner[1])
         self.mouse, self.keyboard = _WebKitMouse(self), _WebKitKeys(self)
-        self.driver.get(url)
+        try:
+            self.driver.set_script_timeout(600)
+            self.driver.set_window_size(width, height)
+            inner = self.driver.execute_script("return [innerWidth, innerHeight]")   # less the window's toolbar
+            self.driver.set_window_size(2 * width - inner[0], 2 * height - inner[1])
+            self.driver.get(url)
+        except BaseException:
+            self.driver.quit()
+            raise
 
     def _raw(self, expr, timeout):
         got = self.driver.execute_async_script(
