@@ -65,7 +65,7 @@ def test_readout_text_is_the_caption(capsys):
     assert out == caption(r, kernel="gaussian", bandwidth=0.62, temperature=1.0) + "\n"
     assert out.count("\n") == 1
     for part in ("x = 3.20", "24 samples", "h = 0.62", "0.163", "10.2 effective points",
-                 "prediction of \u22120.30", "true function is \u22120.43"):
+                 "prediction is \u22120.30", "true value \u22120.43"):
         assert part in out
     assert "T =" not in out
 
