@@ -144,7 +144,8 @@ def figure_section(name: str) -> str:
 
 
 FLAGS = ("optional", "needs_shipped_data")
-TOUR_FIELDS = ("title", "steps", "$schema")
+TOUR_FIELDS = ("title", "steps", "closing", "$schema")
+CLOSING_FIELDS = ("title", "text")   # the closing card after the last step (optional): what the tour adds up to
 TEXT_LIMITS = {"title": (80, 1), "text": (MAX_TEXT, 3), "do": (240, 2), "found": (240, 1)}  # (characters, sentences)
 SENTENCE_END = re.compile(r"[.!?][\"”’)]?(?=\s|$)")
 EXPONENT = re.compile(r"\d[eE][+\-\u2212]?\d")
@@ -350,12 +351,16 @@ class Tour:
     title: str
     steps: tuple = field(default_factory=tuple)
     source: str = ""
+    closing: tuple | None = None   # (title, text) of the card after the last step; None: the page's own words
 
     def __len__(self) -> int:
         return len(self.steps)
 
     def as_dict(self) -> dict:
-        return {"title": self.title, "steps": [s.as_dict() for s in self.steps]}
+        out = {"title": self.title, "steps": [s.as_dict() for s in self.steps]}
+        if self.closing is not None:
+            out["closing"] = dict(zip(CLOSING_FIELDS, self.closing))
+        return out
 
     @property
     def ids(self) -> tuple[str, ...]:
@@ -380,7 +385,7 @@ class Tour:
         if not steps:
             raise TourError(f"no step goes through {', '.join(wanted)} (the tour's sections: "
                             f"{', '.join(self.sections())})")
-        return Tour(title=self.title, steps=steps, source=self.source)
+        return Tour(title=self.title, steps=steps, source=self.source, closing=self.closing)
 
 
 def _spec() -> dict:
@@ -776,6 +781,7 @@ def check_tour_data(data, source: str = "") -> tuple[Tour | None, list[str]]:
             errors.append(str(e))
     if "$schema" in data and not isinstance(data["$schema"], str):
         errors.append(f'"$schema": expected text (the schema\'s address), got {_kind(data["$schema"])}')
+    closing = _closing(data["closing"], errors) if "closing" in data else None
     steps = data.get("steps")
     if not isinstance(steps, list) or not steps:
         errors.append('"steps": expected a non-empty list of steps')
@@ -790,7 +796,27 @@ def check_tour_data(data, source: str = "") -> tuple[Tour | None, list[str]]:
     _across(parsed, errors)
     if errors:
         return None, errors
-    return Tour(title=title, steps=tuple(parsed), source=source), []
+    return Tour(title=title, steps=tuple(parsed), source=source, closing=closing), []
+
+
+def _closing(raw, errors) -> tuple | None:
+    """The closing card's (title, text), or None with the problems added to ``errors``."""
+    if not isinstance(raw, dict):
+        errors.append(f'"closing": expected an object with "title" and "text", got {_kind(raw)}')
+        return None
+    out = []
+    for key in raw:
+        if key not in CLOSING_FIELDS:
+            errors.append(f'"closing", "{_shown(key)}": unknown field (the closing card has "title" and "text")')
+    for fld in CLOSING_FIELDS:
+        if fld not in raw:
+            errors.append(f'"closing", "{fld}": missing')
+            continue
+        try:
+            out.append(_text("", fld, raw[fld]))
+        except TourError as e:
+            errors.append(f'"closing", {e}')
+    return tuple(out) if len(out) == len(CLOSING_FIELDS) else None
 
 
 def _made_ids(steps) -> list:
@@ -1371,7 +1397,12 @@ def tour_schema() -> dict:
         "type": "object", "required": ["title", "steps"], "additionalProperties": False,
         "properties": {"$schema": {"type": "string"}, "title": _text_schema("title"),
                        "steps": {"type": "array", "minItems": 1, "maxItems": MAX_STEPS,
-                                 "items": {"$ref": "#/$defs/step"}}},
+                                 "items": {"$ref": "#/$defs/step"}},
+                       "closing": {"type": "object", "required": list(CLOSING_FIELDS), "additionalProperties": False,
+                                   "properties": {fld: _text_schema(fld) for fld in CLOSING_FIELDS},
+                                   "description": "The card after the last step: what the tour adds up to. "
+                                                  "Without it the card says the tour is over in the page's "
+                                                  "own words."}},
         "$defs": defs,
     }
 
