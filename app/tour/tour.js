@@ -198,21 +198,115 @@ const AttnTour = (function (M, U) {
     if (target && mine && !shipped && step && !("dataset" in step.state)) target.dataset = "yours";
   }
 
+  // The card's words: the count line with its small buttons, the title, the step's words when they are open, the
+  // Try it line, then the status (app/tour/view.py card_parts; every text escaped there).  A docked card folds its
+  // words away unless the screen has room for them ("Read more" opens them, and the student's choice holds from
+  // step to step); the extra buttons (Free exploration, Skip, PNG) fold with them where they would take a row of
+  // a phone's screen.
+  function expanded(a, c) {
+    if (c.expandChoice !== undefined) return c.expandChoice;
+    return !docked() || (innerHeight >= 900 && innerWidth >= 900 && !presenting(a));
+  }
+
+  function cardHtml(a, c, open) {
+    const p = c.cfg.cards[c.step - 1], k = c.step;
+    // a phone's docked card keeps the line about what was found or shown for "More" (the check mark by the title
+    // says a find): the figure needs the screen
+    const brief = !open && docked() && innerWidth < 600;
+    const status = brief ? "" : c.status === "found" ? c.cfg.found[k - 1] : c.status === "shown" ? c.cfg.shown[k - 1] : "";
+    const check = c.status === "found" ? c.cfg.check : "";   // found: a check mark by the title too, always in view
+    // in presentation mode, what the keys do, until the presenter has used them once
+    const keys = presenting(a) && !c.keysUsed ? c.cfg.keys : "";
+    return `<div class="tour-card" role="region" aria-label="${p.label}">${p.count}</p><h2>${p.num}${check}` +
+      `${p.title}</h2>${open ? c.cfg.tools.open : c.cfg.tools.folded}${open ? p.text : ""}${p.do}${keys}${status}</div>`;
+  }
+
   function render(a, c) {
-    const n = c.cfg.steps.length, k = c.step, step = c.cfg.steps[k - 1];
-    const status = c.status === "found" ? c.cfg.found[k - 1] : c.status === "shown" ? c.cfg.shown[k - 1] : "";
-    set(a.card, "text", c.cfg.cards[k - 1] + status + "</div>");
-    set(a.prev, "disabled", k <= 1);
-    set(a.next, "disabled", k >= n);
+    const n = c.cfg.steps.length, k = c.step, step = c.cfg.steps[k - 1], end = !!c.closing;
+    dock(a, c, step.section);
+    const open = expanded(a, c);
+    set(a.card, "text", end ? c.cfg.closing : cardHtml(a, c, open));
+    set(a.prev, "disabled", !end && k <= 1);
+    set(a.next, "disabled", end);   // the last step's Next opens the closing card
+    set(a.show, "visible", !end);
     set(a.box, "visible", c.visible);
     set(a.open, "visible", !c.visible);
     set(a.open, "label", `${c.cfg.words.open} (step ${k} of ${n})`);
-    set(a.skip, "visible", !!step.skip);
+    set(a.skip, "visible", !end && !!step.skip);
     if (step.skip) set(a.skip, "label", step.skip[1]);
     // a step that looks at controls only has no figure to save, nor a page without the loader (a notebook)
-    set(a.png, "visible", !!step.png && !!(globalThis.AttnPage && globalThis.AttnPage.savePng));
+    set(a.png, "visible", !end && !!step.png && !!(globalThis.AttnPage && globalThis.AttnPage.savePng));
+    if (a.more_buttons) set(a.more_buttons, "visible", open || end || !docked());
     yourData(a, c);
     moveCard(step);
+  }
+
+  // ---- the card docked at the foot of the screen -------------------------------------------------------
+  //
+  // On the page (not in a notebook, whose cell has no screen of its own) the card stands at the foot of the
+  // screen while it shows a step, above everything else, so its title, its Try it line and its buttons are
+  // always there, whatever the step scrolls into view; the page keeps room for it at its end (--dock-h,
+  // app/ui/layout.py SKELETON_CSS), and AttnPage.reveal brings a step's figure and control into view above it.
+  // A page that does not scroll inside its window (a frame as tall as the page) keeps the card in its place.
+
+  function dockEl() { return typeof document === "undefined" ? null : document.getElementById("attn-b-tour"); }
+
+  function docked() { const el = dockEl(); return !!el && el.classList.contains("attn-docked"); }
+
+  // Where the card docks: on a wide screen, in a section with a side column, at the foot of that column, beside the
+  // figure column, which keeps its whole height; elsewhere (a phone, a tablet, a section of one column) across the
+  // foot of the screen.
+  function dockSide(section) {
+    if (innerWidth < 900) return null;
+    const side = document.querySelector(`#attn-sec-${section} > .attn-grid > .attn-side`);
+    const r = side && side.getBoundingClientRect();
+    return r && r.width > 0 ? r : null;
+  }
+
+  function dock(a, c, section) {
+    const el = dockEl();
+    if (!el || !document.querySelector(".attn-page")) return;
+    const root = document.documentElement, was = el.classList.contains("attn-docked");
+    const room = was ? el.getBoundingClientRect().height : 0;
+    const on = c.visible && root.scrollHeight - room > innerHeight + 2;
+    const side = on ? dockSide(section) : null;
+    el.classList.toggle("attn-docked", on);
+    el.classList.toggle("attn-docked-side", !!side);
+    el.style.left = side ? `${Math.round(side.left)}px` : "";
+    el.style.width = side ? `${Math.round(side.width)}px` : "";
+    // a narrow card (a 1024 px screen's side column) leaves the section's name out of its count line
+    el.style.setProperty("--tour-section-display", side && side.width < 480 ? "none" : "inline");
+    if (!c.dockWatch) {
+      c.dockWatch = true;
+      const note = () => {   // the card's height: the room the page keeps at its end, and over the figure column
+        const h = el.classList.contains("attn-docked") ? Math.ceil(el.getBoundingClientRect().height) : 0;
+        const fig = el.classList.contains("attn-docked-side") ? 0 : h;
+        if (root.style.getPropertyValue("--dock-h") !== `${h}px`) root.style.setProperty("--dock-h", `${h}px`);
+        if (root.style.getPropertyValue("--dock-fig") !== `${fig}px`) root.style.setProperty("--dock-fig", `${fig}px`);
+      };
+      if (typeof ResizeObserver === "function") new ResizeObserver(note).observe(el);
+      c.noteDock = note;
+      addEventListener("resize", () => { if (c.ready && c.visible) render(a, c); });
+    }
+    c.noteDock();
+  }
+
+  // The card's own small buttons (view.py tools and closing_html), inside the card's HTML: one listener for the
+  // page, found by their data-tour-act through the shadow roots BokehJS draws into.
+  function cardClicks(a, c) {
+    if (c.clicks || typeof document === "undefined") return;
+    c.clicks = true;
+    document.addEventListener("click", (e) => {
+      const path = e.composedPath ? e.composedPath() : [];
+      const b = path.find((el) => el && el.getAttribute && el.getAttribute("data-tour-act"));
+      if (!b) return;
+      const act = b.getAttribute("data-tour-act");
+      try {
+        if (act === "more") { c.expandChoice = !expanded(a, c); render(a, c); }
+        else if (act === "hide") { stopTween(c); c.closing = false; setVisible(a, c, false); }
+        else if (act === "restart") turnTo(a, c, 1);
+      } catch (err) { console.error("attention explorable tour:", err); }
+    });
   }
 
   // The card travels with its section.  Where the section's figure stays in view (a wide screen, or a phone whose
@@ -305,6 +399,7 @@ const AttnTour = (function (M, U) {
     const n = c.cfg.steps.length;
     k = Math.min(Math.max(k, 1), n);
     stopTween(c);
+    c.closing = false;
     c.step = k;
     c.showing = null;
     c.status = c.foundSteps.has(k) ? "found" : null;   // a step found earlier keeps its check mark
@@ -316,10 +411,28 @@ const AttnTour = (function (M, U) {
     if (look) reveal(c);
   }
 
-  // What the step talks about and asks the student to move, on screen together (app/ui/loader.js reveal).
+  // What the step talks about and asks the student to move, on screen together (app/ui/loader.js reveal), above
+  // the docked card (or with the card, where it is not docked).
   function reveal(c) {
     const step = c.cfg.steps[c.step - 1], page = globalThis.AttnPage;
-    if (c.visible && step && page && page.reveal) page.reveal(step.look, { with: "attn-b-tour" }).catch((e) => console.error(e));
+    if (c.visible && !c.closing && step && page && page.reveal)
+      page.reveal(step.look, { with: "attn-b-tour" }).catch((e) => console.error(e));
+  }
+
+  // The student turns the steps (Next, Previous, Skip, the keys): by `by` steps, past the last one to the closing
+  // card.  In presentation mode a turned step is shown at once (its Show me), so a lecturer with a clicker sees
+  // each step's picture; the card says so (config.keys).
+  function turn(a, c, by) {
+    const n = c.cfg.steps.length, from = c.closing ? n + 1 : c.step;
+    turnTo(a, c, Math.min(Math.max(from + by, 1), n + 1));
+  }
+
+  function turnTo(a, c, k) {
+    const n = c.cfg.steps.length;
+    if (k === (c.closing ? n + 1 : c.step)) return;
+    if (k === n + 1) { stopTween(c); c.closing = true; c.status = null; render(a, c); return; }
+    go(a, c, k, true);
+    if (presenting(a)) showMe(a, c);
   }
 
   function setVisible(a, c, visible) {
@@ -425,21 +538,38 @@ const AttnTour = (function (M, U) {
     return !!page && page.getAttribute("data-present") === "1";
   }
 
+  // The keys that turn the steps in presentation mode: what a presenter's clicker sends (Page Down, Page Up), the
+  // arrows and the space bar (Shift for back).  Not while a control that uses them has the focus (a slider, a menu,
+  // a text field), and the space bar and Enter stay a focused button's own.
+  const FORWARD = new Set(["ArrowRight", "PageDown"]), BACK = new Set(["ArrowLeft", "PageUp"]);
+
+  function keyTurn(e) {
+    if (e.altKey || e.ctrlKey || e.metaKey || e.defaultPrevented) return 0;
+    if (e.key === " " || e.key === "Spacebar") return e.shiftKey ? -1 : 1;
+    if (e.shiftKey) return 0;
+    return FORWARD.has(e.key) ? 1 : BACK.has(e.key) ? -1 : 0;
+  }
+
+  function usesKeys(e) {
+    for (const el of e.composedPath ? e.composedPath() : []) {
+      if (!el || !el.tagName) continue;
+      if (/^(INPUT|SELECT|TEXTAREA)$/.test(el.tagName)) return true;
+      const role = el.getAttribute && el.getAttribute("role");
+      if (role === "slider" || (el.classList && el.classList.contains("noUi-handle")) || el.isContentEditable) return true;
+      if ((e.key === " " || e.key === "Spacebar") && (el.tagName === "BUTTON" || role === "button")) return true;
+    }
+    return false;
+  }
+
   function keys(a, c) {
     if (c.keys) return;
     c.keys = true;
     window.addEventListener("keydown", (e) => {
-      if (e.key !== "ArrowRight" && e.key !== "ArrowLeft") return;
-      if (e.altKey || e.ctrlKey || e.metaKey || e.shiftKey || e.defaultPrevented) return;
-      if (!presenting(a) || !c.visible) return;
-      for (const el of e.composedPath ? e.composedPath() : []) {
-        if (!el || !el.tagName) continue;
-        if (/^(INPUT|SELECT|TEXTAREA)$/.test(el.tagName)) return;
-        const role = el.getAttribute && el.getAttribute("role");
-        if (role === "slider" || (el.classList && el.classList.contains("noUi-handle")) || el.isContentEditable) return;
-      }
+      const by = keyTurn(e);
+      if (!by || !presenting(a) || !c.visible || usesKeys(e)) return;
       e.preventDefault();
-      go(a, c, c.step + (e.key === "ArrowRight" ? 1 : -1), true);
+      c.keysUsed = true;
+      try { turn(a, c, by); } catch (err) { console.error("attention explorable tour:", err); }
     });
   }
 
@@ -466,6 +596,7 @@ const AttnTour = (function (M, U) {
     c.urlArmed = true;   // a corrected link is written back at once
     go(a, c, c.step, c.step > 1);   // a link to a later step brings its figure into view
     keys(a, c);
+    cardClicks(a, c);
   }
 
   // A notice about the link's tour value, beside the regression's own notices about the link (escaped).
@@ -488,12 +619,12 @@ const AttnTour = (function (M, U) {
       if (ready) return;
       const origin = ev && ev.origin;
       if (ev && ev.event_name === "button_click") {
-        if (origin === a.next) go(a, c, c.step + 1, true);
-        else if (origin === a.prev) go(a, c, c.step - 1, true);
+        if (origin === a.next) turn(a, c, 1);
+        else if (origin === a.prev) turn(a, c, -1);
         else if (origin === a.show) showMe(a, c);
-        else if (origin === a.hide) { stopTween(c); setVisible(a, c, false); }
+        else if (origin === a.hide) { stopTween(c); c.closing = false; setVisible(a, c, false); }
         else if (origin === a.open) setVisible(a, c, true);
-        else if (origin === a.skip) { const sk = c.cfg.steps[c.step - 1].skip; if (sk) go(a, c, sk[0], true); }
+        else if (origin === a.skip) { const sk = c.cfg.steps[c.step - 1].skip; if (sk) turnTo(a, c, sk[0]); }
         else if (origin === a.png) savePng(a, c);
         return;
       }

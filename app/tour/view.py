@@ -43,6 +43,15 @@ WIDGET_NAMES = {"query": "query_slider", "logh": "bandwidth_slider", "logt": "te
 WORDS = {"prev": "\u2190 Previous", "next": "Next \u2192", "show": "Show me", "hide": "Free exploration",
          "open": "Guided tour", "found": "Found it.", "try": "Try it:", "step": "Step {k} of {n}",
          "skip": "Skip to {section} \u2192", "optional": "optional", "png": "Save the figure as PNG",
+         # the card's own small buttons: its words open and close, and the card goes away (Free exploration)
+         "more": "More \u25be", "less": "Less \u25b4", "more_name": "Read more", "less_name": "Read less",
+         "close": "Close the guide",
+         # presentation mode: what the keys do (tour.js turns the steps and shows each one)
+         "keys": "Keys: \u2192 or Page Down turns to the next step and shows it, \u2190 or Page Up goes back.",
+         # the card after the last step
+         "end": "The end \u00b7 {n} steps", "again": "Start again", "explore": "Explore on your own",
+         "closing_title": "That is the whole tour",
+         "closing_text": "Every control stays where the last step left it: explore on your own, or start again.",
          # a step with needs_shipped_data, while your own data are shown
          "shipped": "This step is written for the shipped data, not for yours: its numbers and its goal are "
                     "theirs. Show me switches to them; your data stay in the dataset menu.",
@@ -50,13 +59,37 @@ WORDS = {"prev": "\u2190 Previous", "next": "Next \u2192", "show": "Show me", "h
 # The card's look, in the page's own sizes (app/theme.py's PAGE_CSS sets the font and h3).
 CARD_CSS = """
 .tour-card { border: 1px solid #c8d3dc; border-left: 4px solid #0072B2; border-radius: 4px; background: #F4F8FB;
-             padding: 4px 12px 6px; font-size: var(--card-font-size, 1em); }
+             padding: 2px 10px 4px; font-size: var(--card-font-size, 1em); line-height: 1.4;
+             max-height: var(--tour-card-max, none); overflow-y: auto; }   /* docked: its words scroll inside */
+.tour-card p { max-width: none; margin: 0.25em 0; }
 span.tour-optional { font-size: 0.85em; color: #444; border: 1px solid #aaa; border-radius: 3px; padding: 0 4px;
                      margin-left: 6px; }
-.tour-card h2 { font-size: 1.15em; margin: 0.2em 0 0.3em; }   /* the size of the page's h3 */
-p.tour-count { color: #444; margin: 0.3em 0 0; }
+/* the count line with the card's small buttons at its right, the title under them across the card, then the rest;
+   on a phone the count goes into the title's line ("7/21"), beside the buttons, and the section's own title says
+   which section it is */
+.tour-card { display: grid; grid-template-columns: minmax(0, 1fr) auto; column-gap: 8px; align-items: start; }
+.tour-card > * { grid-column: 1 / -1; }
+.tour-card > p.tour-count { grid-column: 1; grid-row: 1; }
+.tour-card > .tour-tools { grid-column: 2; grid-row: 1; }
+.tour-card > h2 { grid-row: 2; }
+.tour-card h2 { font-size: 1.15em; line-height: 1.3; margin: 0.15em 0; }   /* the page's h3 size */
+p.tour-count { color: #444; margin: 0.2em 0 0; font-size: var(--card-small-font-size, 0.875em); align-self: center; }
+span.tour-section { display: var(--tour-section-display, inline); }   /* a narrow docked card leaves it out */
+span.tour-num { display: none; color: #444; font-weight: normal; }
+span.tour-check { color: #1b5e20; }
+p.tour-keys { color: #444; font-size: var(--card-small-font-size, 0.875em); }
+@media (max-width: 599px) { p.tour-count { display: none; } span.tour-num { display: inline; }
+  .tour-card > h2 { grid-column: 1; grid-row: 1; } }
+.tour-tools { display: flex; gap: 2px; flex: 0 0 auto; }
+.tour-card button { font: inherit; color: #1F5F99; background: none; border: 1px solid transparent; border-radius: 3px;
+                    padding: 0 6px; cursor: pointer; min-height: 32px; min-width: 32px; }
+@media (pointer: coarse) { .tour-card button { min-height: 40px; min-width: 40px; } }   /* a finger's size */
+.tour-card button:hover, .tour-card button:focus-visible { border-color: #1F5F99; }
+.tour-card button.tour-close { font-size: 1.3em; line-height: 1; color: #444; }
+.tour-card p.tour-actions button { border-color: #1F5F99; margin: 0 8px 4px 0; }
 p.tour-found { color: #1b5e20; font-weight: bold; }
 p.tour-shown { color: #333; }
+
 """
 
 
@@ -76,15 +109,52 @@ def _markup(text: str) -> str:
     return re.sub(r"\*([^*\n]+)\*", r"<em>\1</em>", html.escape(text, quote=True))
 
 
-def card_html(tour: Tour, k: int) -> str:
-    """The card's HTML for step ``k`` (from 1), every text escaped; open, for a status line and ``</div>``."""
+def card_parts(tour: Tour, k: int) -> dict:
+    """Step ``k``'s card (from 1) in parts, every text escaped: the region's label, the count line (a phone shows
+    the short count in the title instead), the title's words, the step's words (which a docked card folds away,
+    "Read more") and the Try it line.  tour.js puts them together with the card's small buttons (``tools``)."""
     s, n = tour.steps[k - 1], len(tour)
     count = WORDS["step"].format(k=k, n=n)
     optional = f'<span class="tour-optional">{WORDS["optional"]}</span>' if s.optional else ""
-    return (f'<div class="tour-card" role="region" aria-label="guided tour, {count.lower()}">'
-            f'<p class="tour-count">{count} \u00b7 {html.escape(SECTION_WORDS[s.section])}{optional}</p>'
-            f"<h2>{_markup(s.title)}</h2><p>{_markup(s.text)}</p>"
-            f'<p class="tour-do"><b>{WORDS["try"]}</b> {_markup(s.do)}</p>')
+    return {"label": f"guided tour, {count.lower()}",
+            "count": f'<p class="tour-count">{count}<span class="tour-section"> \u00b7 '
+                     f'{html.escape(SECTION_WORDS[s.section])}</span>{optional}',
+            "num": f'<span class="tour-num" aria-hidden="true">{k}/{n} </span>',
+            "title": _markup(s.title), "text": f'<p class="tour-text">{_markup(s.text)}</p>',
+            "do": f'<p class="tour-do"><b>{WORDS["try"]}</b> {_markup(s.do)}</p>'}
+
+
+CLOSE_BUTTON = (f'<button type="button" class="tour-close" data-tour-act="hide" aria-label="{WORDS["close"]}" '
+                f'title="{WORDS["close"]}">\u00d7</button>')
+
+
+def tools(expanded: bool) -> str:
+    """The card's own small buttons: its words open and close ("Read more"), and the card goes away (as Free
+    exploration does).  tour.js hears their clicks by ``data-tour-act``."""
+    label, name = (WORDS["less"], WORDS["less_name"]) if expanded else (WORDS["more"], WORDS["more_name"])
+    return (f'<span class="tour-tools"><button type="button" class="tour-toggle" data-tour-act="more" '
+            f'aria-label="{name}" aria-expanded="{"true" if expanded else "false"}">{label}</button>'
+            f'{CLOSE_BUTTON}</span>')
+
+
+def card_html(tour: Tour, k: int, expanded: bool = True) -> str:
+    """The card's HTML for step ``k`` (from 1), every text escaped; open, for a status line and ``</div>``."""
+    p = card_parts(tour, k)
+    return (f'<div class="tour-card" role="region" aria-label="{p["label"]}">{p["count"]}</p>'
+            f'<h2>{p["num"]}{p["title"]}</h2>{tools(expanded)}'
+            f'{p["text"] if expanded else ""}{p["do"]}')
+
+
+def closing_html(tour: Tour) -> str:
+    """The card after the last step, whole: what the tour adds up to (the tour file's "closing", else the page's
+    own words) and two ways on: start again, or explore on one's own."""
+    title, text = tour.closing or (WORDS["closing_title"], WORDS["closing_text"])
+    end = WORDS["end"].format(n=len(tour))
+    return (f'<div class="tour-card tour-closing" role="region" aria-label="guided tour, the end">'
+            f'<p class="tour-count">{end}</p><h2>{_markup(title)}</h2><span class="tour-tools">{CLOSE_BUTTON}</span>'
+            f"<p>{_markup(text)}</p>"
+            f'<p class="tour-actions"><button type="button" data-tour-act="restart">{WORDS["again"]}</button>'
+            f'<button type="button" data-tour-act="hide">{WORDS["explore"]}</button></p></div>')
 
 
 def _status(s, found: bool) -> str:
@@ -94,8 +164,8 @@ def _status(s, found: bool) -> str:
     return f'<p class="tour-shown" aria-live="polite">{_markup(s.found)}</p>'
 
 
-ENGINE_ARGS = ["config", "card", "box", "prev", "next", "show", "hide", "open", "skip", "png", "w", "ds", "more",
-               "main", "stepper", "notice_div", "shipped_note"]
+ENGINE_ARGS = ["config", "card", "box", "prev", "next", "show", "hide", "open", "skip", "png", "more_buttons", "w",
+               "ds", "more", "main", "stepper", "notice_div", "shipped_note"]
 
 
 @lru_cache(maxsize=None)
@@ -152,7 +222,11 @@ def tour_config(tour: Tour, *, step) -> dict:
                    "skip": nexts[k], "apply": _applies(st), "png": st.figure,
                    "shipped": bool(st.needs_shipped_data)}
                   for k, st in enumerate(tour.steps)],
-        "cards": [card_html(tour, k) for k in range(1, len(tour) + 1)],
+        "cards": [card_parts(tour, k) for k in range(1, len(tour) + 1)],
+        "tools": {"open": tools(True), "folded": tools(False)},
+        "closing": closing_html(tour),
+        "keys": f'<p class="tour-keys">{html.escape(WORDS["keys"])}</p>',
+        "check": '<span class="tour-check" aria-hidden="true">\u2713 </span>',
         "found": [_status(st, True) for st in tour.steps],
         "shown": [_status(st, False) for st in tour.steps],
         "words": {"open": WORDS["open"]},
@@ -187,10 +261,15 @@ def build_tour(layout=None, *, tour: Tour | None = None, step=1, named: dict | N
     wrap = {"flex-wrap": "wrap", "gap": "4px 8px"}
     named = named if named is not None else (by_name(layout) if layout is not None else {})
     shipped_note = _shipped_note(css, named)
-    box = column(card, *([shipped_note] if shipped_note is not None else []),
-                 row(prev, show, nxt, hide, sizing_mode="stretch_width", styles=wrap),
-                 row(skip, png, sizing_mode="stretch_width", styles=wrap),
-                 sizing_mode="stretch_width", name="tour_box", visible=k > 0)
+    # The card's words and its buttons side by side where the card is wide (docked at the foot of a wide screen:
+    # the words wrap in their column, the buttons keep theirs), one under the other on a phone: the row wraps.
+    words = column(card, *([shipped_note] if shipped_note is not None else []), sizing_mode="stretch_width",
+                   styles={"flex": "1 1 24em", "min-width": "0"}, name="tour_words")
+    more_buttons = row(hide, skip, png, styles=wrap, name="tour_more_buttons")
+    buttons = column(row(prev, show, nxt, styles=wrap), more_buttons, styles={"flex": "0 1 auto", "gap": "4px"},
+                     name="tour_buttons")
+    box = row(words, buttons, sizing_mode="stretch_width", name="tour_box", visible=k > 0,
+              styles={"flex-wrap": "wrap", "gap": "4px 16px", "align-items": "flex-end"})
     opener = Button(label=f"{WORDS['open']} (step {shown} of {len(tour)})", name="tour_open", visible=k == 0)
     regression = any(st.section == "regression" for st in tour.steps)
     w = {key: _find(named, name) if regression else named.get(name) for key, name in WIDGET_NAMES.items()}
@@ -204,7 +283,8 @@ def build_tour(layout=None, *, tour: Tour | None = None, step=1, named: dict | N
     more = named.get("more_controls")
     main = named.get("main_plot")
     engine = CustomJS(args=dict(config=config, card=card, box=box, prev=prev, next=nxt, show=show, hide=hide,
-                                open=opener, skip=skip, png=png, w=w, ds=ds, more=more, main=main, stepper=stepper,
+                                open=opener, skip=skip, png=png, more_buttons=more_buttons, w=w, ds=ds, more=more,
+                                main=main, stepper=stepper,
                                 notice_div=named.get("notices"), shipped_note=shipped_note),
                       code=engine_source())
     stepper.js_on_change("value", engine)
@@ -224,7 +304,7 @@ def build_tour(layout=None, *, tour: Tour | None = None, step=1, named: dict | N
     section = column(box, opener, sizing_mode="stretch_width", name="tour")
     return TourView(layout=section, engine=engine,
                     models=dict(card=card, box=box, prev=prev, next=nxt, show=show, hide=hide, open=opener,
-                                skip=skip, png=png, stepper=stepper, config=config))
+                                skip=skip, png=png, more_buttons=more_buttons, stepper=stepper, config=config))
 
 
 def _shipped_note(css, named: dict):

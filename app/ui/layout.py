@@ -155,6 +155,24 @@ body {{ margin: 0; background: #fff; color: #222; font-family: {theme.FONT}; }}
   .attn-stage {{ position: static; box-shadow: none; }}
 }}
 @media (prefers-reduced-motion: reduce) {{ html {{ scroll-behavior: auto !important; }} }}
+/* The tour's step card, docked at the foot of the screen while it shows a step (app/tour/tour.js dock): above
+   everything, so its title, Try it line and buttons stay on screen and a tap on them reaches them; the page keeps
+   its height free at its end (--dock-h, the card's height, set by tour.js). */
+#attn-b-tour.attn-docked {{ position: fixed; left: 0; right: 0; bottom: 0; z-index: 20; margin: 0;
+  --tour-card-max: 25vh; max-height: 80vh; overflow-y: auto; overscroll-behavior: contain; background: #fff; box-sizing: border-box;
+  padding: 4px max(4px, calc((100% - var(--page-max-width, 1200px)) / 2 + 8px)) calc(4px + env(safe-area-inset-bottom, 0px));
+  border-top: 1px solid #c8d3dc; box-shadow: 0 -4px 12px rgba(0, 0, 0, 0.18); }}
+/* on a wide screen, at the foot of the side column (tour.js sets its left and width), the figure column beside it */
+#attn-b-tour.attn-docked-side {{ right: auto; padding: 6px 0 calc(6px + env(safe-area-inset-bottom, 0px));
+  --tour-card-max: 40vh;
+  box-shadow: 0 -6px 8px -4px rgba(0, 0, 0, 0.18); border-top: 0; }}
+/* a phone: the card's words take at most a fifth of the screen (the rest of them scroll inside it) */
+@media (max-width: 599px) {{ #attn-b-tour.attn-docked {{ --tour-card-max: 21vh; }} }}
+.attn-page {{ padding-bottom: calc(24px + var(--dock-h, 0px)); }}
+/* a wide screen's figure column, when the card docks across it, keeps to the room above the card and scrolls
+   inside itself if it is taller */
+@media (min-width: {WIDE}px) {{ .attn-fig {{ max-height: calc(100vh - var(--dock-fig, 0px)); overflow-x: hidden;
+  overflow-y: auto; }} }}
 """
 
 
@@ -168,12 +186,11 @@ def bokeh_layout(sections, *, present: bool = False):
 :host {{ display: grid !important; gap: 0 24px; grid-template-columns: minmax(0, 1fr); align-items: start; }}
 @media (min-width: {WIDE}px) {{ :host {{ grid-template-columns: minmax(0, 3fr) minmax(320px, 2fr); }} }}
 """)
-    scale = theme.PRESENT_HEIGHT if present else 1.0
-
     def sized(b):
         if not b.css_height:
             return b.model
-        return column(b.model, sizing_mode="stretch_width", height=round(b.height * scale))
+        return column(b.model, sizing_mode="stretch_width",
+                      height=theme.present_height(b.height) if present else b.height)
 
     out = []
     for s in sections:

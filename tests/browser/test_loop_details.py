@@ -96,6 +96,14 @@ CUT_JS = f"""() => {{ const out = [];
   return out; }}"""
 
 
+# The controls drawn inside the docked step card (their model names).
+DOCKED_JS = f"""() => {{ const dock = document.querySelector('.attn-docked'), out = [];
+  if (!dock) return out;
+  const inside = (e) => {{ for (let p = e; p; p = p.parentNode || p.host) if (p === dock) return true; return false; }};
+  for (const v of ({ALL_VIEWS_JS})()) if (v.el && v.el.isConnected && inside(v.el)) out.push(v.model.name || v.model.type);
+  return out; }}"""
+
+
 def overlapping(controls):
     """Pairs of controls with a box of one over a box of the other (by more than half a pixel each way)."""
     out = []
@@ -152,7 +160,14 @@ def test_the_first_screen_explains_its_readouts_and_no_control_covers_another(br
         title = model_element(page, "query_slider", ".bk-slider-title").text_content()
         assert title.replace("\u00a0", " ").strip() == "query x: 1.00"
         card = visible_text(page, "tour_card")
-        assert "Step 1 of" in card and "effective points" in card and "entropy" in card
+        assert "Step 1 of" in card or "1/21" in card   # (a phone's card puts the count in its title's line)
+        if "effective points" not in card:   # the docked card's words are folded where room is short: one tap
+            page.get_by_role("button", name="Read more").click()
+            page.wait_for_function("() => Bokeh.documents[0].get_model_by_name('tour_card').text"
+                                   ".includes('tour-text')")
+            card = visible_text(page, "tour_card")
+            page.get_by_role("button", name="Read less").click()
+        assert "effective points" in card and "entropy" in card
         if screen != "projector":
             page.evaluate(SETTLED_JS)
             assert page.evaluate("() => scrollY") == 0
@@ -168,7 +183,12 @@ def test_the_first_screen_explains_its_readouts_and_no_control_covers_another(br
         names = {c["name"] for c in controls}
         assert {"learn_pause", "learn_step_button", "metric_pause", "metric_step_button", "routing_pause",
                 "share_button", "kernel_select", "sentence_input", "tour_show"} <= names, names
-        assert overlapping(controls) == []
+        # the step card docked at the foot of the screen lies over the page by design (a tap there reaches the card:
+        # tests/browser/test_in_view.py): its controls keep clear of each other, and the page's of each other
+        docked = set(page.evaluate(DOCKED_JS))
+        mine = [c for c in controls if c["name"].split(":")[0] in docked]
+        assert overlapping(mine) == [] and len(mine) >= 4
+        assert overlapping([c for c in controls if c not in mine]) == []
         assert page.evaluate(CUT_JS) == []
         assert problems == []
     finally:
@@ -344,8 +364,7 @@ def test_the_main_plot_by_keyboard_and_by_drag_and_what_a_screen_reader_hears(br
         after = [s for t, s in heard if t >= strip[-1][0] - 1]
         assert after == [want], (after, want)   # once, with the last state, after the last change of the numbers
 
-        # presentation mode: the arrows turn the tour's steps and leave the query where it is
-        q = model_prop(page, "query_slider", "value")
+        # presentation mode: the arrows turn the tour's steps (each shown as it opens), not the query by a slider step
         set_model_prop(page, "present_toggle", "active", True)
         page.wait_for_function("() => document.querySelector('.attn-page').getAttribute('data-present') === '1'")
         page.evaluate(f"() => ({FIND_VIEW_JS})('main_plot').canvas_view.el.focus()")
@@ -355,8 +374,12 @@ def test_the_main_plot_by_keyboard_and_by_drag_and_what_a_screen_reader_hears(br
         page.keyboard.press("ArrowRight")
         page.wait_for_function("(s) => Bokeh.documents[0].get_model_by_name('tour_card').text.includes(s)",
                                arg=f"Step {k + 1} of")
+        from app.tour import default_tour, full_state
+
+        want = full_state(default_tour().steps[k].state)["query"]   # the step's own state, by its Show me
+        page.wait_for_function("(q) => Bokeh.documents[0].get_model_by_name('query_slider').value === q", arg=want)
         page.evaluate(SETTLED_JS)
-        assert model_prop(page, "query_slider", "value") == q
+        assert model_prop(page, "query_slider", "value") == want
         assert problems == []
     finally:
         ctx.close()

@@ -226,6 +226,107 @@ def test_arrow_keys_turn_the_steps_in_presentation_mode_only(open_tour):
     assert math.isfinite(model_prop(page, "query_slider", "value"))
 
 
+def logh(page) -> float:
+    return model_prop(page, "bandwidth_slider", "value")
+
+
+def test_a_clicker_turns_the_steps_and_each_step_opens_shown(open_tour):
+    """Issue 39: a presenter's clicker sends Page Down and Page Up; the space bar (Shift for back) and the arrows turn
+    the steps too, and in presentation mode a turned step is shown at once, as the card says."""
+    from app.tour.view import WORDS
+
+    page = open_tour("?present=1")
+    assert WORDS["keys"] in model_prop(page, "tour_card", "text")   # the card says what the keys do
+    page.locator("body").click(position={"x": 2, "y": 2})
+    for key, k in (("PageDown", 2), ("Space", 3), ("PageUp", 2), ("Shift+Space", 1), ("ArrowRight", 2)):
+        page.keyboard.press(key)
+        wait_card(page, f"Step {k} of {N}")
+        want = TOUR.steps[k - 1].state
+        # the step's own state, reached by its Show me (step 1 moves the query, 2 and 3 the bandwidth)
+        if "bandwidth" in want:
+            page.wait_for_function("(v) => Math.abs(Bokeh.documents[0].get_model_by_name('bandwidth_slider').value"
+                                   " - v) < 1e-6", arg=math.log10(want["bandwidth"]))
+        else:
+            page.wait_for_function("(v) => Math.abs(Bokeh.documents[0].get_model_by_name('query_slider').value"
+                                   " - v) < 1e-6", arg=want["query"])
+        assert page.evaluate("() => scrollY") >= 0
+    # the space bar on a focused button is that button's: Show me pressed, the step stays
+    model_element(page, "tour_show", "button").focus()
+    page.keyboard.press("Space")
+    page.wait_for_function("() => Bokeh.documents[0].get_model_by_name('tour_card').text.includes('tour-shown') ||"
+                           " Bokeh.documents[0].get_model_by_name('tour_card').text.includes('tour-found')")
+    assert step_shown(page) == 2
+
+
+def test_the_keys_leave_the_page_alone_outside_presentation_mode(open_tour):
+    page = open_tour("?tour=2")
+    page.locator("body").click(position={"x": 2, "y": 2})
+    before = logh(page)
+    for key in ("PageDown", "Space", "ArrowRight"):
+        page.keyboard.press(key)
+    wait_frames(page, 3)
+    assert step_shown(page) == 2 and logh(page) == before
+
+
+def test_the_tour_ends_with_a_closing_card(open_tour):
+    """After the last step, Next opens a card that sums the lesson up in one sentence and offers two ways on: start
+    again, or explore freely."""
+    page = open_tour(f"?tour={TOUR.steps[-1].id}")
+    assert TOUR.closing is not None and TOUR.closing[0] == "Attention is kernel regression with a learned kernel"
+    assert model_prop(page, "tour_next", "disabled") is False
+    click(page, "tour_next")
+    wait_card(page, TOUR.closing[0])
+    assert model_prop(page, "tour_next", "disabled") is True and model_prop(page, "tour_show", "visible") is False
+    page.get_by_role("button", name="Start again").click()
+    wait_card(page, f"Step 1 of {N}")
+    page.wait_for_function("() => !new URLSearchParams(location.search).has('tour')")
+    # back at the end, Previous returns to the last step, and "Explore on your own" hides the card
+    page.evaluate(f"() => {{ Bokeh.documents[0].get_model_by_name('tour_step').value = {N}; }}")   # as e.tour = N
+    wait_card(page, f"Step {N} of {N}")
+    click(page, "tour_next")
+    wait_card(page, TOUR.closing[0])
+    click(page, "tour_prev")
+    wait_card(page, f"Step {N} of {N}")
+    click(page, "tour_next")
+    wait_card(page, TOUR.closing[0])
+    page.get_by_role("button", name="Explore on your own").click()
+    page.wait_for_function("() => !Bokeh.documents[0].get_model_by_name('tour_box').visible")
+    assert model_prop(page, "tour_open", "visible") is True
+
+
+@pytest.mark.parametrize("screen", [(390, 844, True), (1366, 768, False)])
+def test_the_docked_cards_words_open_and_close_and_the_card_closes(browser, static_file, screen):
+    """The card docks at the foot of the screen; where room is short its words fold behind "Read more" (the title
+    and the Try it line stay), the student's choice holds from step to step, and its × closes the guide."""
+    w, h, touch = screen
+    ctx = browser.new_context(viewport={"width": w, "height": h}, is_mobile=touch, has_touch=touch,
+                              reduced_motion="reduce")
+    page = ctx.new_page()
+    try:
+        block_outside(page)
+        page.goto(static_file.as_uri() + "?tour=2")
+        wait_ready(page)
+        wait_tour(page)
+        assert page.evaluate("() => document.getElementById('attn-b-tour').classList.contains('attn-docked')")
+        words = TOUR.steps[1].text.split(".")[0]
+        text = model_prop(page, "tour_card", "text")
+        assert words not in text and "Try it:" in text and TOUR.steps[1].title.split(":")[0] in text
+        page.get_by_role("button", name="Read more").click()
+        wait_card(page, words)
+        click(page, "tour_next")
+        wait_card(page, TOUR.steps[2].text.split(".")[0])   # the words stay open on the next step
+        page.get_by_role("button", name="Read less").click()
+        page.wait_for_function("(t) => !Bokeh.documents[0].get_model_by_name('tour_card').text.includes(t)",
+                               arg=TOUR.steps[2].text.split(".")[0])
+        page.get_by_role("button", name="Close the guide").click()
+        page.wait_for_function("() => !Bokeh.documents[0].get_model_by_name('tour_box').visible")
+        assert not page.evaluate("() => document.getElementById('attn-b-tour').classList.contains('attn-docked')")
+        assert page.evaluate("() => getComputedStyle(document.documentElement).getPropertyValue('--dock-h').trim()") \
+            == "0px"
+    finally:
+        ctx.close()
+
+
 def test_the_card_saves_the_steps_figure_and_offers_no_png_for_controls_only(open_tour, tmp_path):
     """"Save the figure as PNG" saves the first plot the step looks at (bank-row keeps the matrix's box on screen
     and saves the matrix itself), at its size; a step that looks at controls only (its config's png is null, as
@@ -431,7 +532,9 @@ def test_a_step_about_a_plot_not_yet_drawn_draws_it_in_the_steps_state(browser, 
         wait_card(page, f"Step {BIAS} of {N}")
         page.wait_for_function("() => AttnPage.drawn('regression-bias')")
         click(page, "tour_show")
-        wait_card(page, 'class="tour-shown"')
+        # (a phone's docked card keeps the line about what was shown behind "More": the tour's own state says it)
+        page.wait_for_function("() => { const c = globalThis.__attnTour.get(Bokeh.documents[0]"
+                               ".get_model_by_name('tour_card')); return c && c.status === 'shown'; }")
         target = full_state(TOUR.steps[BIAS - 1].state)
         page.wait_for_function("() => { const s = Bokeh.documents[0].get_model_by_name('hcurve').data;"
                                " return s.loo.length > 0 && s.loo.every(Number.isFinite); }")
