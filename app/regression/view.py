@@ -408,7 +408,7 @@ class RegressionSection:
 
     def bias_variance_figure(self):
         """Leave-one-out error, bias² and variance against the bandwidth, with the current h·√T marked."""
-        fb = _style(figure(height=300, sizing_mode="stretch_width", min_width=260, x_axis_type="log",
+        fb = _style(figure(height=240, sizing_mode="stretch_width", min_width=260, x_axis_type="log",
                            x_range=self.h_range, tools="", title=text.BIAS_TITLES["truth"],
                            y_range=DataRange1d(start=0), name="bias_variance_plot"))
         src = self.hcurve
@@ -670,21 +670,27 @@ SLIDER_TITLE_CSS = ".bk-slider-title { white-space: normal; overflow-wrap: anywh
 # view beside the side column, so the plots share the screen's height left after the stage's controls
 # (--stage-rest: the controls block and the gaps, larger in presentation mode).
 STAGE_CSS = f"""
-.b-regression-plot {{ height: clamp(180px, 28vh, 300px); }}
+.b-regression-plot {{ height: clamp(180px, 25vh, 300px); }}
 .b-regression-weights {{ height: {theme.FIGURE_PX["regression-weights"]}px; }}
 .b-regression-spread {{ height: {theme.FIGURE_PX["regression-spread"]}px; }}
-.attn-page[data-present="1"] .b-regression-plot {{ height: clamp(260px, 36vh, 420px); }}
-.attn-page[data-present="1"] .b-regression-weights, .attn-page[data-present="1"] .b-regression-spread {{ height: 210px; }}
+/* projected, every plot keeps a frame of 240 px or more (its larger text takes about 105 px of its height) */
+.attn-page[data-present="1"] .b-regression-plot {{ height: clamp(350px, 40vh, 460px); }}
+.attn-page[data-present="1"] .b-regression-weights, .attn-page[data-present="1"] .b-regression-spread {{
+  height: 350px; }}
 /* on a phone the controls' block has 4 px of padding each side and the plot's none (app/ui/layout.py) */
 @media (max-width: 599px) {{ .b-regression-controls {{ --block-inset: 4px; }} }}
 @media (min-width: {WIDE}px) {{
   .attn-sec-regression {{ --stage-rest: 200px; }}
   .attn-page[data-present="1"] .attn-sec-regression {{ --stage-rest: 280px; }}
-  .b-regression-plot, .attn-page[data-present="1"] .b-regression-plot {{
-    height: clamp(200px, calc((100vh - var(--stage-rest)) * 0.52), 640px); }}
-  .b-regression-weights, .b-regression-spread, .attn-page[data-present="1"] .b-regression-weights,
-  .attn-page[data-present="1"] .b-regression-spread {{
+  .b-regression-plot {{ height: clamp(200px, calc((100vh - var(--stage-rest)) * 0.52), 640px); }}
+  .b-regression-weights, .b-regression-spread {{
     height: clamp(96px, calc((100vh - var(--stage-rest)) * 0.24), 300px); }}
+  /* projected: the two plots under the main plot keep their 350 px, and the figure column scrolls inside itself
+     where the screen is too short for all three (app/ui/layout.py) */
+  .attn-page[data-present="1"] .b-regression-plot {{
+    height: clamp(350px, calc((100vh - var(--stage-rest)) * 0.5), 520px); }}
+  .attn-page[data-present="1"] .b-regression-weights, .attn-page[data-present="1"] .b-regression-spread {{
+    height: 350px; }}
 }}
 """
 # The deep link's keys of the controls behind "More controls" (a link that sets one opens it).

@@ -90,7 +90,7 @@ table.w th.col .lab { color: #444; }
 .bk-clearfix { max-width: 100%; }
 p.legend .k-train { border-top: 3px solid BLUE; }
 p.legend .k-held { border-top: 3px dashed ORANGE; }
-p.legend .tie { white-space: nowrap; }
+p.legend .tie { display: inline-block; }   /* on a line of its own when it would break, and wrapping on a phone */
 p.step b.moment { background: #FFF3D6; font-weight: normal; padding: 0 3px; }
 details.more > summary { margin: 6px 0; }
 /* on a phone the whole table fits the screen (the text under it talks about its last column): the names wrap
@@ -113,23 +113,27 @@ STAGE_CSS = f"""
 .attn-sec-routing .attn-xplots > .b-routing-key {{ grid-column: 1 / -1; margin: 0; }}
 .b-routing-matrix, .b-routing-sense {{ height: clamp(240px, 40vh, 420px); }}
 .b-routing-clue, .b-routing-accuracy {{ height: clamp(170px, 26vh, 280px); }}
+/* projected, every plot keeps a frame of 240 px or more */
 .attn-page[data-present="1"] .b-routing-matrix, .attn-page[data-present="1"] .b-routing-sense {{
-  height: clamp(320px, 46vh, 560px); }}
-.attn-page[data-present="1"] .b-routing-clue, .attn-page[data-present="1"] .b-routing-accuracy {{
-  height: clamp(220px, 30vh, 360px); }}
+  height: clamp(350px, 46vh, 560px); }}
+.attn-page[data-present="1"] .b-routing-clue, .attn-page[data-present="1"] .b-routing-accuracy {{ height: 350px; }}
 @media (max-width: 599px) {{
   .attn-sec-routing .attn-stage, .attn-sec-routing .attn-xplots {{ grid-template-columns: minmax(0, 1fr); }}
+}}
+/* projected on a screen under 1600 px wide, one plot a row: side by side, their words and ticks would touch */
+@media (max-width: 1599px) {{
+  .attn-page[data-present="1"] .attn-sec-routing .attn-stage,
+  .attn-page[data-present="1"] .attn-sec-routing .attn-xplots {{ grid-template-columns: minmax(0, 1fr); }}
 }}
 @media (max-width: {WIDE - 1}px) {{ .attn-sec-routing .attn-stage {{ position: static; box-shadow: none; }} }}
 @media (min-width: {WIDE}px) {{
   .attn-sec-routing {{ --stage-rest: 250px; }}
   .attn-page[data-present="1"] .attn-sec-routing {{ --stage-rest: 380px; }}
-  .b-routing-matrix, .b-routing-sense, .attn-page[data-present="1"] .b-routing-matrix,
-  .attn-page[data-present="1"] .b-routing-sense {{
-    height: clamp(220px, calc((100vh - var(--stage-rest)) * 0.6), 560px); }}
-  .b-routing-clue, .b-routing-accuracy, .attn-page[data-present="1"] .b-routing-clue,
-  .attn-page[data-present="1"] .b-routing-accuracy {{
-    height: clamp(140px, calc((100vh - var(--stage-rest)) * 0.37), 340px); }}
+  .b-routing-matrix, .b-routing-sense {{ height: clamp(220px, calc((100vh - var(--stage-rest)) * 0.6), 560px); }}
+  .b-routing-clue, .b-routing-accuracy {{ height: clamp(140px, calc((100vh - var(--stage-rest)) * 0.37), 340px); }}
+  /* projected: the curves under the matrix keep their 350 px, one scroll of the figure column away */
+  .attn-page[data-present="1"] .b-routing-matrix, .attn-page[data-present="1"] .b-routing-sense {{
+    height: clamp(350px, calc((100vh - var(--stage-rest)) * 0.6), 560px); }}
 }}
 """
 # What a notebook gives the plots whose height the page's CSS sets (layout.Block.css_height).

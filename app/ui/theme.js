@@ -33,10 +33,16 @@ const Theme = (function () {
   // been built at presentation sizes), so applying a look twice never grows a plot twice.
   // (on globalThis: this file runs in the loader and again inside the engines' code, and they must agree)
   const BASE = globalThis.__attnThemeBase || (globalThis.__attnThemeBase = new WeakMap());
+  const FRAMES = globalThis.__attnThemeFrames || (globalThis.__attnThemeFrames = new WeakMap());
   function baseHeight(m, cfg) {
-    if (!BASE.has(m)) BASE.set(m, cfg.built_present ? Math.round(m.height / cfg.present_height) : m.height);
+    if (!BASE.has(m)) {   // a page built at presentation sizes noted each plot's normal height in its tags
+      const noted = cfg.built_present ? (m.tags || []).find((t) => t && typeof t.normal_height === "number") : null;
+      BASE.set(m, noted ? noted.normal_height : m.height);
+    }
     return BASE.get(m);
   }
+  // twin of present_height in app/ui/theme.py: PRESENT_GROWTH px taller, and at least PRESENT_MIN_HEIGHT
+  function presentHeight(h, cfg) { return Math.max(h + cfg.present_growth, cfg.present_min_height); }
 
   // The shared-x plots' borders: narrower on a phone, where every pixel of the plot's frame counts.
   function isNarrow(cfg) { return typeof window !== "undefined" && window.innerWidth < (cfg.narrow_width || 0); }
@@ -88,8 +94,18 @@ const Theme = (function () {
       sizeFigure(m, s);
       sizeTexts(m, cfg, present);
       if (heights && m.height != null && m.frame_height == null && m.sizing_mode !== "stretch_both") {
-        const h = Math.round(baseHeight(m, cfg) * (present ? cfg.present_height : 1));
+        const h = present ? presentHeight(baseHeight(m, cfg), cfg) : baseHeight(m, cfg);
         if (m.height !== h) m.height = h;
+      }
+      // a small fixed frame (a head's matrix) grows by half for a projector, as theme.present_figures grows it.  (A
+      // page built at presentation sizes and opened at normal ones keeps those frames as built: which ones grew
+      // cannot be told from their sizes, and larger small multiples do no harm.)
+      if (heights && m.frame_height != null && m.frame_width != null && !cfg.built_present) {
+        if (!FRAMES.has(m)) FRAMES.set(m, [m.frame_width, m.frame_height]);
+        const [w0, h0] = FRAMES.get(m), grow = present && h0 < cfg.present_min_frame;
+        const [fw, fh] = grow ? [w0, h0].map((v) => Math.round(v * cfg.present_height)) : [w0, h0];
+        if (m.frame_width !== fw) m.frame_width = fw;
+        if (m.frame_height !== fh) m.frame_height = fh;
       }
     }
     const [left, right] = borders(cfg, key), narrow = isNarrow(cfg);

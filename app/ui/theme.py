@@ -30,12 +30,14 @@ FONT = '"DejaVu Sans", Verdana, "Bitstream Vera Sans", sans-serif'
 MONO_FONT = '"DejaVu Sans Mono", Menlo, Consolas, monospace'
 
 SIZES = {
-    "normal": {"card": "16px", "page": "16px", "widget": "15px", "title": "16px", "axis_label": "15px", "tick": "14px",
+    "normal": {"card": "16px", "card_small": "14px", "page": "16px", "widget": "15px", "title": "16px", "axis_label": "15px", "tick": "14px",
                "legend": "14px", "glyph": "13px", "small": "14px", "max_width": "1200px"},
-    "present": {"card": "28px", "page": "24px", "widget": "22px", "title": "24px", "axis_label": "22px", "tick": "20px",
+    "present": {"card": "clamp(22px, 2.6vh, 28px)", "card_small": "clamp(22px, 2.6vh, 28px)", "page": "24px", "widget": "22px", "title": "24px", "axis_label": "22px", "tick": "20px",
                 "legend": "22px", "glyph": "20px", "small": "22px", "max_width": "1800px"},
 }
 # ("glyph": words drawn inside a plot, Text glyphs; projected they are present_text_size of the normal size)
+# (the projected step card: 28 px on a 1080 px high screen, the same share of a lower one's height, at least 22 px:
+#  a 1280 x 720 picture fills the same wall, so its 22 px read as large as 33 px at 1080)
 
 # The figures that share the query's x axis keep their frames at the same screen x: the same borders,
 # wide enough for the widest axis among them (the entropy plot's right axis of effective points).
@@ -49,7 +51,24 @@ WIDE = 900           # px: from this width on, the figure column and the side co
 # notebook, and the room kept for them before they are drawn.
 FIGURE_PX = {"regression-plot": 300, "regression-weights": 150, "regression-spread": 160}
 # A projector's larger text needs taller plots: every fixed-height figure grows by this factor.
-PRESENT_HEIGHT = 1.5
+PRESENT_HEIGHT = 1.5      # a small fixed frame (a head's matrix) grows by this factor on a projector
+# A projector's larger text takes about 60 px more of a plot's height (its title, ticks and axis labels), so every
+# fixed-height figure grows by PRESENT_GROWTH px, to at least PRESENT_MIN_HEIGHT: projected, no plot's frame is under
+# 240 px (tests/browser/test_projector.py).
+PRESENT_GROWTH = 110
+PRESENT_MIN_HEIGHT = 350
+PRESENT_MIN_FRAME = 240   # px: a fixed frame smaller than this grows by PRESENT_HEIGHT
+
+
+def present_height(height: int) -> int:
+    """A fixed-height plot's height in presentation mode (the twin of presentHeight in app/ui/theme.js).
+
+    >>> present_height(300), present_height(220), present_height(120)
+    (410, 350, 350)
+    """
+    return max(height + PRESENT_GROWTH, PRESENT_MIN_HEIGHT)
+
+
 PRESENT_MARKER_SCALE = 1.6   # the regression's sample markers grow by this much in presentation mode
 
 PAGE_STYLES = {"max-width": "var(--page-max-width, 1200px)", "margin": "0 auto", "padding": "0 8px",
@@ -77,6 +96,9 @@ p.readout-words b {{ font-weight: 600; }}
 /* on a wide screen the figure column stays in view and has no height to spare: there the step card and the words
    beside the readouts table explain them (ENTROPY_WORDS) */
 @media (min-width: {WIDE}px) {{ p.readout-words {{ display: none; }} }}
+/* a phone: the first screen holds the plot, its readouts, what they mean and the step card docked under them, so the
+   page's title is smaller, and a sentence the card says too (step 1's Try it) waits for a wider screen */
+@media (max-width: 599px) {{ h1 {{ font-size: 1.45em; }} .wide-only {{ display: none; }} }}
 p.legend {{ margin: 2px 0; color: #333; line-height: 1.6; }}
 p.legend .key {{ display: inline-block; width: 1.6em; height: 0; vertical-align: middle; margin: 0 0.3em 0 0.6em; }}
 p.legend .key:first-child {{ margin-left: 0; }}
@@ -125,7 +147,8 @@ def root_styles(present: bool = False) -> dict:
     """The CSS variables that size every HTML text of the page; set on the document's root layout."""
     key = "present" if present else "normal"
     s, (left, right) = SIZES[key], SHARED_X_BORDERS[key]
-    return {"--page-font-size": s["page"], "--card-font-size": s["card"], "--bokeh-font-size": s["widget"],
+    return {"--page-font-size": s["page"], "--card-font-size": s["card"], "--card-small-font-size": s["card_small"],
+            "--bokeh-font-size": s["widget"],
             "--bokeh-base-font": FONT,
             "--page-max-width": s["max_width"], "--small-font-size": s["small"],
             "--shared-x-left": f"{left}px", "--shared-x-right": f"{right}px"}
@@ -334,7 +357,11 @@ def present_figures(root, present: bool) -> None:
             elif hasattr(r, "major_label_text_font_size"):
                 r.major_label_text_font_size, r.axis_label_text_font_size = s["tick"], s["axis_label"]
         if fig.height is not None and fig.frame_height is None and fig.sizing_mode != "stretch_both":
-            fig.height = round(fig.height * PRESENT_HEIGHT)
+            fig.tags = [*fig.tags, {"normal_height": fig.height}]   # theme.js shrinks it back from this
+            fig.height = present_height(fig.height)
+        if fig.frame_height is not None and fig.frame_width is not None and fig.frame_height < PRESENT_MIN_FRAME:
+            # a small fixed frame (a head's matrix) grows by half
+            fig.frame_width, fig.frame_height = (round(v * PRESENT_HEIGHT) for v in (fig.frame_width, fig.frame_height))
         for r in fig.renderers:   # words drawn in the plot (a text glyph): at least 20 px on a projector
             size = getattr(getattr(r, "glyph", None), "text_font_size", None)
             if size is not None:
@@ -352,7 +379,8 @@ def log_format():
 
 def js_config(built_present: bool = False) -> dict:
     """What app/ui/theme.js needs, from the one definition here (``built_present``: sized by present_figures)."""
-    return {"sizes": SIZES, "vars": {k: root_styles(k == "present") for k in SIZES}, "present_height": PRESENT_HEIGHT,
+    return {"sizes": SIZES, "vars": {k: root_styles(k == "present") for k in SIZES}, "present_height": PRESENT_HEIGHT, "present_growth": PRESENT_GROWTH,
+            "present_min_height": PRESENT_MIN_HEIGHT, "present_min_frame": PRESENT_MIN_FRAME,
             "present_marker_scale": PRESENT_MARKER_SCALE, "present_text": [PRESENT_TEXT_SCALE, PRESENT_TEXT_MIN],
             "built_present": bool(built_present), "narrow_width": NARROW_WIDTH,
             "shared_x_borders": {k: list(v) for k, v in SHARED_X_BORDERS.items()}}

@@ -243,13 +243,22 @@ def test_a_page_opened_in_presentation_mode_is_built_at_its_sizes(present, offli
     assert small == []
     assert present.plan["present"] is True and present.plan["theme"]["built_present"] is True
     assert offline.plan["present"] is False
-    # every plot of a fixed height is PRESENT_HEIGHT times taller there, once (not once per block that reaches it)
-    heights = lambda page: {m.name: m.height for m in page.doc.models  # noqa: E731
-                            if isinstance(m, Plot) and m.name and m.height and m.frame_height is None
-                            and m.sizing_mode != "stretch_both"}
-    normal, big = heights(offline), heights(present)
+    # every plot of a fixed height is theme.present_height taller there, once (not once per block that reaches it),
+    # and notes its normal height for the page to shrink it back (?present=0)
+    plots = lambda page: {m.name: m for m in page.doc.models  # noqa: E731
+                          if isinstance(m, Plot) and m.name and m.height and m.frame_height is None
+                          and m.sizing_mode != "stretch_both"}
+    normal, big = plots(offline), plots(present)
     assert len(normal) > 10 and set(normal) == set(big)
-    assert {k: big[k] for k in big} == {k: round(v * theme.PRESENT_HEIGHT) for k, v in normal.items()}
+    assert {k: m.height for k, m in big.items()} == {k: theme.present_height(m.height) for k, m in normal.items()}
+    assert {k: [t for t in m.tags if isinstance(t, dict)] for k, m in big.items()} == \
+        {k: [{"normal_height": m.height}] for k, m in normal.items()}
+    # a small fixed frame (a head's matrix) grows by half, a larger one stays
+    frames = lambda page: {m.name: (m.frame_width, m.frame_height) for m in page.doc.models  # noqa: E731
+                           if isinstance(m, Plot) and m.name and m.frame_height is not None and m.frame_width}
+    small = {k: v for k, v in frames(offline).items() if v[1] < theme.PRESENT_MIN_FRAME}
+    assert small and all(frames(present)[k] == tuple(round(x * theme.PRESENT_HEIGHT) for x in v)
+                         for k, v in small.items())
     # and words drawn inside a plot (text glyphs) are theme.present_text_size of a laptop's, once
     words = lambda page: {(f.name, k): r.glyph.text_font_size for f in page.doc.models  # noqa: E731
                           if isinstance(f, Plot) and f.name for k, r in enumerate(f.renderers)
