@@ -513,8 +513,9 @@ def _lag_part(css, period: int = DEFAULT_PERIOD) -> tuple[object, dict]:
     pred_fig = lag_predictions_figure(lag_actual, lag_pred)
     errors_div = _div(errors_html(res), css, name="lag_errors")
     intro = _div(lag_intro(period), css, name="lag_intro")
-    part = column(_div(LAG_HEAD, css), intro, w_period,
-                  _wrap(column(_div("<p><b>Attention's weights over the last 14 days</b></p>", css), weights_fig,
+    # the menu right above the bars it changes: a tour step keeps both in view
+    part = column(_div(LAG_HEAD, css), intro,
+                  _wrap(column(_div("<p><b>Attention's weights, last 14 days</b></p>", css), w_period, weights_fig,
                                sizing_mode="stretch_width", min_width=280, styles={"flex": "1 1 300px"}),
                         column(_div("<p><b>The 4 held-out weeks</b> (shaded)</p>", css), pred_fig,
                                sizing_mode="stretch_width", min_width=280, styles={"flex": "2 1 300px"})),

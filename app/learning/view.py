@@ -441,20 +441,24 @@ class LearningSection:
         controls_style = {"flex-wrap": "wrap", "gap": "4px 10px", "align-items": "flex-end"}
         bw_controls = row(self.bw_lr, *self.bw_buttons, sizing_mode="stretch_width", styles=controls_style,
                           name="learn_bw_controls")
-        bw_plots = row(figs["fit"], figs["path"], figs["loss"], sizing_mode="stretch_width",
+        # the descent first: the three steps about it look at it and at the controls above it (on a phone, where
+        # the plots stand one under the other, the fit would push it a screen away from them)
+        bw_plots = row(figs["path"], figs["fit"], figs["loss"], sizing_mode="stretch_width",
                        styles={"flex-wrap": "wrap", "gap": "12px"})
-        # the controls right above the plots they drive (a tour step keeps both on screen), the words after them
+        # the controls right above the plots they drive (a tour step keeps both on screen, above its docked card),
+        # the readout and the words after them
         bandwidth = column(Div(text=BANDWIDTH_HEAD, stylesheets=css, sizing_mode="stretch_width"), bw_controls,
-                           self.bw_readout, self.bw_status, bw_plots, self.bw_text,
+                           bw_plots, self.bw_readout, self.bw_status, self.bw_text,
                            sizing_mode="stretch_width", name="learn_bandwidth")
         m_controls = row(self.m_lr, *self.m_buttons, sizing_mode="stretch_width", styles=controls_style,
                          name="learn_metric_controls")
         # max-width: the readouts' long lines (which change at every step) must not change the page's width
-        m_side = column(self.m_readout, self.m_matrix, self.m_status, figs["metric_loss"],
+        # the controls head the column beside the plot they drive (under it on a phone): both in view together
+        m_side = column(m_controls, self.m_readout, self.m_matrix, self.m_status, figs["metric_loss"],
                         sizing_mode="stretch_width", min_width=260, styles={"flex": "1 1 260px", "max-width": "560px"})
         m_body = Row(children=[figs["metric"], m_side], sizing_mode="stretch_width",
                      styles={"flex-wrap": "wrap", "gap": "12px"})
-        metric = column(Div(text=METRIC_HEAD, stylesheets=css, sizing_mode="stretch_width"), m_controls, m_body,
+        metric = column(Div(text=METRIC_HEAD, stylesheets=css, sizing_mode="stretch_width"), m_body,
                         Div(text=METRIC_TEXT, stylesheets=css, sizing_mode="stretch_width"),
                         Div(text=METRIC_EXPLAIN, stylesheets=css, sizing_mode="stretch_width"),
                         sizing_mode="stretch_width", name="learn_metric")

@@ -163,7 +163,8 @@ INTRO = """
 <h1>Attention is a weighted average</h1>
 <p>Attention compares a <b>query</b> with every <b>key</b>, turns the similarities into positive weights
 that add up to 1 (a softmax), and returns the weighted average of the <b>values</b>. Statisticians call
-this <i>kernel regression</i>. Drag the orange-red line and watch which samples the query listens to.</p>
+this <i>kernel regression</i>.<span class="wide-only"> Drag the orange-red line and watch which samples the
+query listens to.</span></p>
 """
 
 # A reference block, folded: the tour and the plots teach first; a student opens this to read the formulas.
@@ -249,15 +250,16 @@ def legend_html(limits: bool, truth: bool = True) -> str:
     """The main plot's legend; the 1-NN curve and the mean only while they are shown, the true f(x) only where
     one is known (not on your own data)."""
     items = legend_items(limits, truth)
-    return ('<p class="legend" aria-label="legend">' +
+    # (a phone's words about the readouts come first: right under the stage, above the docked step card)
+    return (READOUT_WORDS + '<p class="legend" aria-label="legend">' +
             "".join(f'<span class="key {k}" aria-hidden="true"></span>{escape(t)} ' for k, t in items).strip() +
-            "</p>" + READOUT_WORDS)
+            "</p>")
 
 
 # Under the legend, on a phone's first screen with the compact readouts just above it: what their words mean (the
 # readouts table says more, ENTROPY_WORDS; a wide screen shows only those, PAGE_CSS).
-READOUT_WORDS = ('<p class="readout-words"><b>Effective points</b>: about how many samples the query listens to. '
-                 '<b>Entropy</b>: how spread out the weights are, in bits.</p>')
+READOUT_WORDS = ('<p class="readout-words"><b>Effective points</b>: about how many samples the query listens to; '
+                 '<b>entropy</b>: how spread out its weights are.</p>')
 
 
 # ---- your own data ---------------------------------------------------------------------------------------
