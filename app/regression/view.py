@@ -430,7 +430,7 @@ class RegressionSection:
     # -- controls and texts ----------------------------------------------------------------------------
     def controls(self) -> dict:
         state, spec = self.state, url_spec()
-        wrap = [InlineStyleSheet(css=SLIDER_TITLE_CSS)]
+        wrap = [InlineStyleSheet(css=SLIDER_TITLE_CSS), theme.slider_css()]
         log_slider = lambda key, value, title, name: Slider(  # noqa: E731
             start=math.log10(spec[key]["lo"]), end=math.log10(spec[key]["hi"]), step=0.01, value=math.log10(value),
             title=title, format=theme.log_format(), sizing_mode="stretch_width", name=name, stylesheets=wrap)
@@ -446,7 +446,8 @@ class RegressionSection:
                           sizing_mode="stretch_width", stylesheets=form),
             keynorm=Slider(start=spec["key_norm"]["lo"], end=spec["key_norm"]["hi"], step=0.005, value=state.key_norm,
                            title="key-norm tilt (0 = keys of equal length)", format="0[.]000",
-                           visible=state.kernel == "dot", sizing_mode="stretch_width", name="keynorm_slider"),
+                           visible=state.kernel == "dot", sizing_mode="stretch_width", name="keynorm_slider",
+                           stylesheets=wrap),
             dataset=Select(title="dataset", value=self.name if self.name in dict(options) else "default",
                            options=options, sizing_mode="stretch_width", name="dataset_select", stylesheets=form),
             link=Checkbox(label="link h and T (one knob)", active=state.link, name="link_toggle", stylesheets=form),

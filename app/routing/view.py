@@ -411,7 +411,8 @@ return (i >= 0 && i < t.length && Math.abs(tick - i) < 1e-6) ? String(t[i]) : ""
             frame=Slider(start=0, end=len(p["frame_steps"]) - 1, step=1, value=0, title="training step",
                          format=CustomJSTickFormatter(code=f"const s = {steps}; const i = Math.round(tick);\n"
                                                            "return String(i >= 0 && i < s.length ? s[i] : tick);"),
-                         name="routing_step_slider", sizing_mode="stretch_width", min_width=200),
+                         name="routing_step_slider", sizing_mode="stretch_width", min_width=200,
+                         stylesheets=[theme.slider_css()]),
             input=TextInput(title="your own sentence (press Enter)", value="", placeholder=text.OWN_PLACEHOLDER,
                             max_length=self.spec["sentence"]["max"], name="routing_input",
                             sizing_mode="stretch_width", min_width=220, stylesheets=form),

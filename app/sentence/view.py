@@ -672,7 +672,8 @@ class SentenceSection:
                                   stylesheets=[InlineStyleSheet(css=".bk-btn-group { flex-wrap: wrap; }")]),
             temperature=Slider(start=math.log10(t_spec["lo"]), end=math.log10(t_spec["hi"]), step=0.01,
                                value=math.log10(self.temperature), title="temperature T", format=theme.log_format(),
-                               name="att_temperature_slider", sizing_mode="stretch_width", min_width=200),
+                               name="att_temperature_slider", sizing_mode="stretch_width", min_width=200,
+                               stylesheets=[theme.slider_css()]),
             causal=Checkbox(label="causal mask: each word sees only itself and earlier words", active=self.causal,
                             name="causal_toggle", stylesheets=form),
         )
@@ -787,8 +788,10 @@ class SentenceSection:
 # The room kept for each part before it is drawn (px, a laptop's width): the page does not jump.
 BLOCK_PX = {"intro": 260, "knobs": 110, "matrix": 420, "controls": 230, "row": 400, "routing": 420, "heads": 360,
             "cost": 420, "perspective": 320}
+# (the sense plot, "routing", opens the body under them: in the side column it made that column end 1000 px below
+# the figure's at 1366 x 768; tests/browser/test_length.py)
 BLOCK_PLACE = {"intro": "head", "notices": "head", "knobs": "stage", "matrix": "stage", "controls": "side", "row": "side",
-               "routing": "side"}
+               "routing": "body"}
 
 __all__ = ["SentenceView", "SentenceSection", "build_sentence", "measured_timings", "sentence_plain",
            "presets_payload"]

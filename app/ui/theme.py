@@ -92,7 +92,7 @@ p.small {{ color: #444; margin: 2px 0; }}
 p.strip {{ margin: 2px 0; font-variant-numeric: tabular-nums; }}
 p.strip b {{ font-weight: bold; }}
 p.readout-words {{ margin: 0 0 2px; color: #444; font-size: var(--small-font-size, 14px); line-height: 1.35; }}
-p.readout-words b {{ font-weight: 600; }}
+p.readout-words b {{ font-weight: 700; }}
 /* on a wide screen the figure column stays in view and has no height to spare: there the step card and the words
    beside the readouts table explain them (ENTROPY_WORDS) */
 @media (min-width: {WIDE}px) {{ p.readout-words {{ display: none; }} }}
@@ -134,6 +134,18 @@ PRIMARY_BUTTON_CSS = """
 # root, so they follow the theme's widget size: 15 px on a laptop, 22 px projected.
 WIDGET_CSS = (":host { font-size: var(--bokeh-font-size, 15px); } label, select, input, .bk-input { font-size: inherit; } "
               "input[type='checkbox'] { width: 1em; height: 1em; }")
+
+
+# A slider's value is bold (700): BokehJS sets 600, which a font with no semi-bold face (DejaVu Sans) cannot draw,
+# and WebKitGTK then falls back to another family's bold (DejaVu Serif Bold, seen in tests/engines).
+SLIDER_CSS = ".bk-slider-value { font-weight: 700; }"
+
+
+def slider_css():
+    """A stylesheet model for sliders (SLIDER_CSS)."""
+    from bokeh.models import InlineStyleSheet
+
+    return InlineStyleSheet(css=SLIDER_CSS)
 
 
 def widget_css():
