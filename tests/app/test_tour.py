@@ -312,6 +312,22 @@ def test_the_shipped_tours_validate_as_written(name):
         {k: v for k, v in s.items()} | {"when": [list(c) for c in s["when"]]} for s in raw["steps"]]
 
 
+@pytest.mark.parametrize("name", SHIPPED)
+def test_no_text_of_a_shipped_tour_runs_over_60_words(name):
+    """Issue 39: no paragraph of the page over 60 words; a step's words, its Try it, what it finds and the closing
+    card are each a paragraph of the card."""
+    tour = shipped_tour(name)
+    texts = [(s.id, f, getattr(s, f)) for s in tour.steps for f in ("title", "text", "do", "found")]
+    texts += [("closing", f, t) for f, t in zip(("title", "text"), tour.closing or ())]
+    assert [(i, f, len(t.split())) for i, f, t in texts if len(t.split()) > 60] == []
+
+
+def test_the_lesson_ends_with_its_one_sentence():
+    """The closing card sums the lesson up in the seed's sentence."""
+    title, text = lesson_tour().closing
+    assert title == "Attention is kernel regression with a learned kernel" and "W_Q and W_K" in text
+
+
 def test_the_whole_lesson_is_the_default_with_a_few_steps_per_section():
     """The page's tour is the lesson: every section in a handful of steps (a class gets through one section's in a
     sitting), the first section's no fewer and no more than the first tour had."""

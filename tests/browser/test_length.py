@@ -5,8 +5,8 @@
   count, nor does the tour's step card (its own design).  The rest of the words sit one tap away.
 * No paragraph or list item runs over 60 words, visible or not (closed disclosures and hidden Divs included),
   at the first load and in the states whose texts are longest (a tilted dot product at a tiny temperature).
-* The two columns of the regression and routing sections (the figure, kept in view, and the side column that
-  scrolls beside it) end within one screen height of each other at 1366 x 768.
+* The two columns of the regression, self-attention and routing sections (the figure, kept in view, and the side
+  column that scrolls beside it) end within one screen height of each other at 1366 x 768.
 
 The counts are printed (pytest -s) per section; the routing section's words are its own helper's budget.
 """
@@ -19,7 +19,7 @@ from tests.browser.pageutil import DRAW_ALL_JS, block_outside, wait_ready, wait_
 
 MAX_VISIBLE_WORDS = 2000
 MAX_PARAGRAPH_WORDS = 60
-GRID_SECTIONS = ("regression", "routing")   # the sections whose columns must end near each other
+GRID_SECTIONS = ("regression", "sentence", "routing")   # the sections whose columns must end near each other
 TOUR_CARD = ".tour-card"
 
 # The words of the visible text, one run per block element (so "x<sub>1</sub>" is one word, as it reads), by
