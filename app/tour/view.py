@@ -73,11 +73,11 @@ span.tour-optional { font-size: 0.85em; color: #444; border: 1px solid #aaa; bor
 .tour-card > .tour-tools { grid-column: 2; grid-row: 1; }
 .tour-card > h2 { grid-row: 2; }
 .tour-card h2 { font-size: 1.15em; line-height: 1.3; margin: 0.15em 0; }   /* the page's h3 size */
-p.tour-count { color: #444; margin: 0.2em 0 0; font-size: var(--card-small-font-size, 0.875em); align-self: center; }
+p.tour-count { color: #444; margin: 0.2em 0 0; align-self: center; }
 span.tour-section { display: var(--tour-section-display, inline); }   /* a narrow docked card leaves it out */
 span.tour-num { display: none; color: #444; font-weight: normal; }
 span.tour-check { color: #1b5e20; }
-p.tour-keys { color: #444; font-size: var(--card-small-font-size, 0.875em); }
+p.tour-keys { color: #444; }
 @media (max-width: 599px) { p.tour-count { display: none; } span.tour-num { display: inline; }
   .tour-card > h2 { grid-column: 1; grid-row: 1; } }
 .tour-tools { display: flex; gap: 2px; flex: 0 0 auto; }

@@ -30,9 +30,9 @@ FONT = '"DejaVu Sans", Verdana, "Bitstream Vera Sans", sans-serif'
 MONO_FONT = '"DejaVu Sans Mono", Menlo, Consolas, monospace'
 
 SIZES = {
-    "normal": {"card": "16px", "card_small": "14px", "page": "16px", "widget": "15px", "title": "16px", "axis_label": "15px", "tick": "14px",
+    "normal": {"card": "16px", "page": "16px", "widget": "15px", "title": "16px", "axis_label": "15px", "tick": "14px",
                "legend": "14px", "glyph": "13px", "small": "14px", "max_width": "1200px"},
-    "present": {"card": "clamp(22px, 2.6vh, 28px)", "card_small": "clamp(22px, 2.6vh, 28px)", "page": "24px", "widget": "22px", "title": "24px", "axis_label": "22px", "tick": "20px",
+    "present": {"card": "clamp(22px, 2.6vh, 28px)", "page": "24px", "widget": "22px", "title": "24px", "axis_label": "22px", "tick": "20px",
                 "legend": "22px", "glyph": "20px", "small": "22px", "max_width": "1800px"},
 }
 # ("glyph": words drawn inside a plot, Text glyphs; projected they are present_text_size of the normal size)
@@ -159,8 +159,7 @@ def root_styles(present: bool = False) -> dict:
     """The CSS variables that size every HTML text of the page; set on the document's root layout."""
     key = "present" if present else "normal"
     s, (left, right) = SIZES[key], SHARED_X_BORDERS[key]
-    return {"--page-font-size": s["page"], "--card-font-size": s["card"], "--card-small-font-size": s["card_small"],
-            "--bokeh-font-size": s["widget"],
+    return {"--page-font-size": s["page"], "--card-font-size": s["card"], "--bokeh-font-size": s["widget"],
             "--bokeh-base-font": FONT,
             "--page-max-width": s["max_width"], "--small-font-size": s["small"],
             "--shared-x-left": f"{left}px", "--shared-x-right": f"{right}px"}

@@ -97,8 +97,9 @@ def test_the_offline_file_in_an_iframe_on_a_static_course_page(static_site, stat
         height = page.evaluate("() => document.getElementById('explorable').getBoundingClientRect().height")
         assert height == page.viewport_size["height"]          # 100vh, kept: nothing resizes the frame
         assert frame.evaluate("() => document.documentElement.scrollHeight") > 3 * height
-        frame.evaluate("() => window.scrollTo(0, 800)")
-        frame.wait_for_function("() => window.scrollY >= 800")
+        # (400 px down: the figure column stays pinned while the side column beside it scrolls on)
+        frame.evaluate("() => window.scrollTo(0, 400)")
+        frame.wait_for_function("() => window.scrollY >= 400")
         g = plot_geometry(frame)                               # the figure stays in the frame's view
         assert 0 <= g["top"] and g["top"] + g["height"] <= height, g
         assert outside == []

@@ -206,7 +206,7 @@ def test_rows_sum_to_one_and_a_click_on_bank_selects_its_row(offline):
     assert (s["head"], s["token"]) == (0, 1)
     check_readouts(page, a, 0, 1)
     assert source_data(page, "row_mark")["y"] == [1]
-    assert "same computation" in model_prop(page, "sentence_caption", "text")
+    assert "one regression query" in model_prop(page, "sentence_caption", "text")
     # the link follows: token=1 is the default, so it leaves the query string
     page.wait_for_function("() => !location.search.includes('token=')")
 

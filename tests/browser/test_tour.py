@@ -217,6 +217,9 @@ def test_arrow_keys_turn_the_steps_in_presentation_mode_only(open_tour):
     page.keyboard.press("ArrowLeft")
     page.keyboard.press("ArrowLeft")
     wait_card(page, f"Step 1 of {N}")
+    # (each step opens shown in presentation mode: step 1's query reached before the student takes the slider)
+    page.wait_for_function("(q) => Bokeh.documents[0].get_model_by_name('query_slider').value === q",
+                           arg=TOUR.steps[0].state["query"])
     # a focused slider keeps its arrows: the query moves, the step stays
     model_element(page, "query_slider", ".noUi-handle").focus()
     before = model_prop(page, "query_slider", "value")
