@@ -88,8 +88,9 @@ def build_document(state: ExplorableState | None = None, *, sections=SECTIONS, t
 
 @lru_cache(maxsize=None)
 def loader_source() -> str:
-    """The loader's JS: the theme (presentation sizes), the shared helpers (the page's bus), the loader."""
-    return "\n".join(read_js(UI / f) for f in ("theme.js", "common.js", "loader.js"))
+    """The loader's JS: the theme (presentation sizes), BokehJS's private parts behind their door, the shared
+    helpers (the page's bus), the loader."""
+    return "\n".join(read_js(UI / f) for f in ("theme.js", "bokehjs.js", "common.js", "loader.js"))
 
 
 def _script_json(value: str, element: str) -> str:
@@ -206,7 +207,7 @@ def page_html(page: BuiltPage) -> str:
 <script>
 {loader_source()}
 AttnPage.start(document.getElementById("attn-doc").textContent,
-               JSON.parse(Bokeh.require("core/util/string").unescape(document.getElementById("attn-plan").textContent)));
+               JSON.parse(AttnPage.unescape(document.getElementById("attn-plan").textContent)));
 </script>
 </body>
 </html>

@@ -18,7 +18,6 @@ import sys
 
 import panel as pn
 import param
-from panel.reactive import ReactiveHTML
 
 from attention.sentences import tokenize
 
@@ -28,8 +27,9 @@ from .state import ExplorableState, parse_query, url_spec
 from .tour import TourError, active_tour, load_tour
 from .tour.model import resolve_step
 from .userdata import as_userdata, from_arrays
-from .ui import theme
+from .ui import private, theme
 from .ui.layout import bokeh_layout
+from .ui.private import EnginePane, EngineStarter, attach_engines, rendered_models
 
 log = logging.getLogger(__name__)
 
@@ -56,56 +56,7 @@ def use_inline_resources_in_notebooks() -> bool:
 
 
 use_inline_resources_in_notebooks()
-
-
-class EnginePane(pn.pane.Bokeh):
-    """A Bokeh pane that starts the page's engines when its document is ready in the browser.
-
-    The engines are CustomJS callbacks on the document's ``document_ready`` event.  Panel hands the
-    pane the document it renders into (a server session's, or a notebook output's), so the engines
-    start wherever the component is shown, not only in ``serve_page``.
-    """
-
-    def __init__(self, object=None, engines=(), **params):
-        super().__init__(object, **params)
-        self._engines = list(engines)
-
-    def _get_model(self, doc, root=None, parent=None, comm=None):
-        model = super()._get_model(doc, root, parent, comm)
-        attach_engines(doc, self._engines)
-        return model
-
-
-class EngineStarter(ReactiveHTML):
-    """Starts the engines in a notebook output, where Bokeh's ``document_ready`` never comes.
-
-    BokehJS sends ``document_ready`` once every root of a document has drawn, and in a notebook one
-    root of Panel's document (its comm manager) draws nothing, so the engines attached to that event
-    (``attach_engines``) would never run.  This invisible element, drawn after the sections, runs them
-    instead.  Running them twice is harmless: an engine that has started ignores ``document_ready``.
-    It also tells the engines that the page's address belongs to the notebook, so they do not write
-    their state into it (``scheduleUrl`` in app/ui/common.js).
-    """
-
-    _template = '<div id="starter" style="display:none"></div>'
-    _scripts = {"render": """
-      globalThis.__attnHostOwnsAddress = true;   // the address is JupyterLab's: the engines leave it alone
-      const doc = model.document;
-      if (doc == null || doc._document_callbacks == null) return;
-      setTimeout(() => {
-        for (const cb of doc._document_callbacks.get("document_ready") || [])
-          if (cb.execute) cb.execute({event_name: "document_ready"}, {});
-      }, 0);
-    """}
-
-
-def attach_engines(doc, engines) -> None:
-    """Run each engine once when ``doc`` is ready in the browser (each attached once, in order)."""
-    attached = doc.callbacks.js_event_callbacks.get("document_ready", [])
-    for engine in engines:
-        if engine not in attached:
-            doc.js_on_event("document_ready", engine)
-            attached = doc.callbacks.js_event_callbacks.get("document_ready", [])
+private.check()   # Panel's private names the component uses: a missing one is said once, with the versions
 
 
 def _sentence_shown(text) -> str:
@@ -360,7 +311,7 @@ class Explorable(pn.viewable.Viewer, ExplorableState):
     def _push(self):
         """In a notebook, send the widgets' new values to the browser (a served page sends them by itself)."""
         layout = getattr(self, "_layout", None)
-        if layout is not None and layout._models:
+        if layout is not None and rendered_models(layout):
             pn.io.push_notebook(layout)
 
     def _syncer(self, pname, conv):

@@ -983,7 +983,8 @@ const Explorable = (function (M, U) {
   function lazyViews(a, c) {
     for (const f of a.figs) { const v = U.plotView(f); if (v) U.framePaints(v); }
     const live = U.findView(a.announce_div);
-    if (live && live.markup_el && !live.markup_el.hasAttribute("aria-live")) live.markup_el.setAttribute("aria-live", "polite");
+    const liveEl = AttnBokeh.markupElement(live);
+    if (liveEl && !liveEl.hasAttribute("aria-live")) liveEl.setAttribute("aria-live", "polite");
     letVerticalSwipesScroll(a.shared_figs[0]);
     arrowKeysMoveQuery(a, c);
     wireForm(a, c);

@@ -350,7 +350,8 @@ const Routing = (function (M, E, W) {
   // Whether the student opened the Div's disclosure (kept open when the Div is written again).
   function opened(div) {
     const v = E.findView(div);
-    return !!(v && v.markup_el && v.markup_el.querySelector("details[open]"));
+    const el = AttnBokeh.markupElement(v);
+    return !!(el && el.querySelector("details[open]"));
   }
 
   // W_Q, W_K and the learned preference as one table, behind "more": a row per dimension of x, coloured by sign

@@ -260,8 +260,7 @@ const SentenceExplorable = (function (M, X, W) {
 
   // An n x n image (a Bokeh image glyph's source) of the cells' colour values, row i over y = i - 1/2 .. i + 1/2
   function image(flat, n) {
-    const { ndarray } = Bokeh.require("core/util/ndarray");
-    return { image: [ndarray(flat, { dtype: "float64", shape: [n, n] })], x: [-0.5], y: [-0.5], dw: [n], dh: [n] };
+    return { image: [AttnBokeh.image2d(flat, n)], x: [-0.5], y: [-0.5], dw: [n], dh: [n] };
   }
 
   // one small matrix per head (coloured as the big one: the weight itself, 0 to 1); they change with the

@@ -229,10 +229,10 @@ const AttnCommon = (function () {
       try { if (!view.is_destroyed) view.repaint(); } finally { for (const r of done) r(); }
     };
     if (typeof requestAnimationFrame !== "function") return s;
-    view.throttled_paint = () => new Promise((resolve) => {
+    AttnBokeh.paintRequests(view, () => new Promise((resolve) => {
       s.waiting.push(resolve);
       if (s.frame === null) s.frame = requestAnimationFrame(s.paint);
-    });
+    }));
     return s;
   }
 
@@ -261,13 +261,6 @@ const AttnCommon = (function () {
   // a later BokehJS renames them); globalThis.__attnLightRepaints records what was patched, for the tests.
   const LIGHT = globalThis.__attnLightRepaints || (globalThis.__attnLightRepaints = { layout: false, css: false, sheets: false, positions: false, fontSize: false, fontEpoch: 0, task: 0, taskEnds: false });
 
-  function ownerOf(obj, name) {
-    for (let p = obj && Object.getPrototypeOf(obj); p; p = Object.getPrototypeOf(p)) {
-      if (Object.prototype.hasOwnProperty.call(p, name) && typeof p[name] === "function") return p;
-    }
-    return null;
-  }
-
   function rangeKey(r) {
     if (!r) return "";
     return Array.isArray(r.factors) ? `${r.start}|${r.end}|${r.factors.join("\u0001")}` : `${r.start}|${r.end}`;
@@ -286,89 +279,8 @@ const AttnCommon = (function () {
     return parts.join("\u0002");
   }
 
-  function lightenRepaints(view) {
-    if (!LIGHT.layout) {
-      const P = ownerOf(view, "_invalidate_layout_if_needed");
-      if (P && Array.isArray(view.model.side_panels)) {
-        const original = P._invalidate_layout_if_needed;
-        P._invalidate_layout_if_needed = function () {
-          const key = sideKey(this);
-          if (!this._needs_layout && key === this.__attnSideKey) return;
-          original.call(this);
-          this.__attnSideKey = key;
-        };
-        if (typeof document !== "undefined" && document.fonts && document.fonts.addEventListener) {
-          document.fonts.addEventListener("loadingdone", () => { LIGHT.fontEpoch += 1; });
-        }
-        LIGHT.layout = true;
-      }
-    }
-    if (!LIGHT.sheets && view.renderer_views) {
-      for (const r of view.renderer_views.values()) {
-        const P = r.position && ownerOf(r.position, "_update");
-        if (!P || !r.position.el) continue;
-        const original = P._update;
-        P._update = function (css) {
-          if (this.el && this.el.textContent === css) return;
-          original.call(this, css);
-        };
-        LIGHT.sheets = true;
-        break;
-      }
-    }
-    if (!LIGHT.positions && view.renderer_views) {
-      for (const r of view.renderer_views.values()) {
-        if (!r.glyph || typeof r.update_position !== "function") continue;
-        const P = Object.getPrototypeOf(r), inherited = P.update_position;
-        P.update_position = function () {
-          if (this.el && this.el.firstElementChild) inherited.call(this);
-        };
-        LIGHT.positions = true;
-        break;
-      }
-    }
-    if (!LIGHT.fontSize) {
-      for (let p = Object.getPrototypeOf(view); p; p = Object.getPrototypeOf(p)) {
-        const d = Object.getOwnPropertyDescriptor(p, "base_font_size");
-        if (!d) continue;
-        if (typeof d.get !== "function") break;
-        const get = d.get;
-        Object.defineProperty(p, "base_font_size", {
-          configurable: true, enumerable: d.enumerable, set: d.set,
-          get() {
-            const known = this.__attnFontSize;
-            if (known && known.task === LIGHT.task) return known.value;
-            const value = get.call(this);
-            this.__attnFontSize = { task: LIGHT.task, value };
-            if (!LIGHT.taskEnds) {
-              LIGHT.taskEnds = true;
-              setTimeout(() => { LIGHT.taskEnds = false; LIGHT.task += 1; }, 0);
-            }
-            return value;
-          },
-        });
-        LIGHT.fontSize = true;
-        break;
-      }
-    }
-    if (!LIGHT.css && view.renderer_views) {
-      for (const r of view.renderer_views.values()) {
-        const visual = r.visuals && Object.values(r.visuals).find((v) => v && ownerOf(v, "_get_css_value"));
-        const P = visual && ownerOf(visual, "_get_css_value");
-        if (!P) continue;
-        const original = P._get_css_value;
-        P._get_css_value = function (name) {
-          const known = this.__attnCss && this.__attnCss.get(name);
-          if (known !== undefined) return known;
-          const value = original.call(this, name);
-          if (this.obj && this.obj.el && this.obj.el.isConnected) (this.__attnCss || (this.__attnCss = new Map())).set(name, value);
-          return value;
-        };
-        LIGHT.css = true;
-        break;
-      }
-    }
-  }
+  // The patches themselves reach BokehJS's private names, so they live behind its door (app/ui/bokehjs.js).
+  function lightenRepaints(view) { AttnBokeh.lighten(view, LIGHT, sideKey); }
 
   // paintSoon(fig): paint this plot before the coming frame instead of at it, for the plot under the
   // pointer.  BokehJS takes in a data source's new columns through a chain of promises; they all settle
@@ -413,10 +325,10 @@ const AttnCommon = (function () {
 
   function setHtml(div, html) {
     if (div.text === html) return;
-    const view = findView(div);
-    if (view && view.markup_el && view.markup_el.isConnected) {
+    const el = AttnBokeh.markupElement(findView(div));
+    if (el) {
       div.setv({ text: html }, { silent: true });
-      view.markup_el.innerHTML = html;
+      el.innerHTML = html;
     } else {
       div.text = html;
     }

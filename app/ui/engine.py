@@ -51,7 +51,8 @@ def engine_code(section_js: Path, handler: str, arg_names, *, theme: bool = Fals
     """
     if "words.js" in extra and not mirror:
         raise ValueError("ui/words.js needs mirror=True: it computes the heads with AttnMirror")
-    files = ([UI / "mirror.js"] if mirror else []) + ([UI / "theme.js"] if theme else []) + [UI / "common.js"]
+    files = ([UI / "mirror.js"] if mirror else []) + ([UI / "theme.js"] if theme else []) + [UI / "bokehjs.js",
+                                                                                              UI / "common.js"]
     files += [UI / name for name in extra]
     files += [] if Path(section_js) in files else [Path(section_js)]
     parts = [unicode_table_js() + read_js(f) if f == UI / "words.js" else read_js(f) for f in files]

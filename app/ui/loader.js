@@ -177,21 +177,15 @@ const AttnPage = (function (U) {
   function decodeNext() {
     const part = S.parts.shift();
     if (!part) return false;
-    const { Deserializer } = Bokeh.require("core/serialization/deserializer");
-    const { unescape } = Bokeh.require("core/util/string");
-    const doc = S.doc, fresh = [];
-    const de = new Deserializer(doc.resolver, doc._all_models, (m) => { m.attach_document(doc); fresh.push(m); });
-    // The new models are in the document once decoded (the deserializer puts each in the document's map of
-    // models and attaches it): the roots join its list directly.  add_root would walk every model of the page
-    // again to find them, once per part (half of a part's time on a slow phone).
-    const roots = de.decode(JSON.parse(unescape(part.textContent)).roots);
-    doc._roots.push(...roots.filter((r) => !doc._roots.includes(r)));
+    const doc = S.doc;
+    // (the decoding itself reaches BokehJS's private parts: app/ui/bokehjs.js)
+    const { fresh } = AttnBokeh.decodePart(S.bokeh, doc, JSON.parse(unescape(part.textContent)));
     // the page's look (presentation sizes, phone borders), which the earlier parts got at start, for these models;
     // their heights too unless the look was switched since (a switch at run time changes the text only)
     const page = document.querySelector(".attn-page"), present = !!page && page.getAttribute("data-present") === "1";
     Theme.apply({ all_models: fresh, roots: () => [] }, S.plan.theme, present,
                 sharedFigures().filter((f) => fresh.includes(f)), present === S.presentAtStart);
-    for (const m of fresh) if (doc.all_roots.includes(m) && m.default_view == null) doc.notify_idle(m);
+    for (const m of fresh) if (doc.all_roots.includes(m)) AttnBokeh.idle(doc, m);
     return true;
   }
 
@@ -210,30 +204,64 @@ const AttnPage = (function (U) {
 
   // ---- start ---------------------------------------------------------------------------------------
 
+  // The JSON in the page's <script> elements, escaped as HTML by app/export.py (html.escape).
+  const ENTITIES = { amp: "&", lt: "<", gt: ">", quot: '"', "#x27": "'", "#39": "'", "#x60": "`" };
+  function unescape(text) { return text.replace(/&(amp|lt|gt|quot|#x27|#39|#x60);/g, (_, e) => ENTITIES[e]); }
+
   async function start(docsText, plan) {
-    const { Document } = Bokeh.require("document");
-    const { unescape } = Bokeh.require("core/util/string");
-    const { ViewManager } = Bokeh.require("core/view_manager");
     const docs = JSON.parse(unescape(docsText));
-    S.doc = Document.from_json(Object.values(docs)[0]);
-    S.parts = Array.from(document.querySelectorAll("script.attn-part"));
     S.plan = plan;
+    for (const b of plan.blocks) S.byName.set(b.name, b);
+    // BokehJS's private parts that drawing block by block needs (app/ui/bokehjs.js); without one, the whole page
+    S.bokeh = AttnBokeh.loaderParts();
+    if (S.bokeh) {
+      S.doc = S.bokeh.Document.from_json(Object.values(docs)[0]);
+      if (!AttnBokeh.canTakeParts(S.doc)) S.bokeh = null;
+    }
+    if (!S.bokeh) return startWhole(docs, plan);
+    S.parts = Array.from(document.querySelectorAll("script.attn-part"));
     // the rest is drawn when the browser is idle, unless a test holds it (window.AttnLoaderOptions = {idle: false},
     // tests/browser/conftest.py): then only what comes near the screen or is asked for (ensure, reveal) is drawn
     S.idle = !(globalThis.AttnLoaderOptions && globalThis.AttnLoaderOptions.idle === false);
-    for (const b of plan.blocks) S.byName.set(b.name, b);
-    S.views = new ViewManager([], Bokeh.index);
+    S.views = new S.bokeh.ViewManager([], Bokeh.index);
     S.doc.views_manager = views();
     watchInput();
     applyLook(S.presentAtStart = presentFromLink());
     // the document's own root without a view (its configuration) counts as drawn, as in BokehJS
-    for (const m of S.doc.all_roots) if (m.default_view == null) S.doc.notify_idle(m);
+    for (const m of S.doc.all_roots) AttnBokeh.idle(S.doc, m);
     const first = plan.blocks.filter((b) => b.first);
     for (const b of first) await draw(b, false);
     for (const name of new Set(first.map((b) => b.section))) await startSection(name);
     observe();
     watchWidth();
     afterFirstTexts(() => { S.firstDone = true; U.publish(S.doc, "first-screen", true); decodeLater(); schedule(); });
+    return S.doc;
+  }
+
+  // The page drawn BokehJS's public way (Bokeh.embed.embed_items), for a BokehJS whose private parts the loader
+  // cannot find: every part's roots in the one document (app/export.py wrote them so that a model is defined
+  // before it is referred to), every block drawn at once into its place, then every section's engines.  Slower to
+  // open on a phone; the same page.
+  async function startWhole(docs, plan) {
+    const [docid, json] = Object.entries(docs)[0], roots = json.roots.slice();
+    for (const part of document.querySelectorAll("script.attn-part")) roots.push(...JSON.parse(unescape(part.textContent)).roots);
+    const item = { docid, root_ids: plan.blocks.map((b) => b.root),
+                   roots: Object.fromEntries(plan.blocks.map((b) => [b.root, b.el])) };
+    S.parts = [];
+    S.whole = true;
+    watchInput();
+    await Bokeh.embed.embed_items({ [docid]: Object.assign({}, json, { roots }) }, [item]);
+    S.doc = Bokeh.documents[Bokeh.documents.length - 1];
+    applyLook(S.presentAtStart = presentFromLink());
+    for (const b of plan.blocks) {
+      const model = S.doc.get_model_by_id(b.root), el = document.getElementById(b.el);
+      b.view = (model && Bokeh.index.find_one(model)) || "whole";
+      if (el) { el.style.minHeight = ""; el.setAttribute("data-drawn", ""); }
+      if (b.view !== "whole") setUp(b.view);
+    }
+    for (const name of new Set(plan.blocks.map((b) => b.section))) await startSection(name);
+    watchWidth();
+    afterFirstTexts(() => { S.firstDone = true; U.publish(S.doc, "first-screen", true); U.publish(S.doc, "all-drawn", true); });
     return S.doc;
   }
 
@@ -457,8 +485,10 @@ const AttnPage = (function (U) {
     return link.download;
   }
 
-  return { start, ensure, drawn, allDrawn, reveal, blockOf, savePng, get doc() { return S.doc; }, get timings() { return S.timings; },
+  return { start, ensure, drawn, allDrawn, reveal, blockOf, savePng, unescape, get doc() { return S.doc; },
+           get timings() { return S.timings; },
            get whole() { return !!S.plan && !S.parts.length && !S.decodeFailed; },
+           get drawnWhole() { return !!S.whole; },
            get revealing() { return S.revealing; } };
 })(AttnCommon);
 globalThis.AttnPage = AttnPage;   // for the engines (each runs in its own function) and for tests
