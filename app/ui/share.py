@@ -54,8 +54,9 @@ select.png-figure { font: inherit; padding: 3px; flex: 1 1 12em; min-width: 0; m
 
 @lru_cache(maxsize=None)
 def share_source() -> str:
-    """ui/bokehjs.js and ui/common.js (the page's bus: whether the data fit in a link), ui/share.js, and the call: one callback for
-    both buttons (the page carries its code once), which tells them apart by the click's origin."""
+    """ui/bokehjs.js and ui/common.js (the page's bus: whether the data fit in a link), ui/share.js, and the
+    call: one callback for both buttons (the page carries its code once), which tells them apart by the click's
+    origin."""
     return "\n".join((HERE / f).read_text(encoding="utf-8") for f in ("bokehjs.js", "common.js", "share.js")) + \
         "\nif (cb_obj && cb_obj.origin === png_button) AttnShare.figures({status: png_box, texts: png_texts, figures});" \
         "\nelse AttnShare.handle({status, texts});\n"
