@@ -1,0 +1,74 @@
+// The twins' entry points for tests/js (run by tests/js/v8.py in an embedded V8, after the page's pure files):
+// each takes one batch of cases as plain JSON and returns plain values.  The same calls as the browser
+// parity tests' harnesses (tests/browser/test_parity.py, test_words_parity.py, test_userdata_parity.py,
+// test_compute_parity.py), without a page.  Texts cross as lists of code points, as there: a Python string may
+// hold a lone surrogate.
+
+const twins = (function (M, W, U, G, T) {
+  "use strict";
+  const opt = (c) => ({ kernel: c.kernel, bandwidth: c.h, temperature: c.t,
+                        keyScale: c.key_norm === null ? null : M.keyNormTilt(c.x, c.key_norm) });
+  const str = (cps) => String.fromCodePoint(...cps);
+  const attempt = (f) => { try { return { ok: f() }; } catch (e) { return { name: e.name, error: e.message }; } };
+  const hex = (bytes) => Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+  const SIGMA_CONTEXTS = [(c) => "\u0391" + c + "\u03a3", (c) => "\u0391\u03a3" + c + "\u0391",
+                          (c) => c + "\u03a3", (c) => "\u0391\u03a3" + c];
+  return {
+    // ---- ui/mirror.js: the core's formulas
+    weights: (cases) => cases.map((c) => M.weights1d(c.q, c.x, opt(c))),
+    readout: (cases) => cases.map((c) => M.readout(c.q, c.x, c.y, opt(c), c.fn)),
+    nearest: (cases) => cases.map((c) => M.nearestNeighbor1d(c.q, c.x, c.y, opt(c))),
+    predict: (cases) => cases.map((c) => M.predictCurve(c.qs, c.x, c.y, opt(c))),
+    grid: (cases) => cases.map((c) => M.gridCurves(c.qs, c.x, c.y, opt(c), c.sharp)),
+    entropyH: (cases) => cases.map((c) => M.entropyAgainstH(c.q, c.x, c.hs, opt(c))),
+    loo: (cases) => cases.map((c) => M.looError(c.x, c.y, c.hs, opt(c))),
+    biasvar: (cases) => cases.map((c) => M.biasVarianceExact(c.x, c.fn, c.noise, c.hs, opt(c))),
+    errorCurves: (cases) => cases.map((c) => M.errorCurves(c)),
+    tilt: (cases) => cases.map((c) => M.keyNormTilt(c.x, c.strength)),
+    dpa: (cases) => cases.map((c) => M.dotProductAttention(c.Q, c.K, c.V, c.causal, c.t)),
+    mha: (cases) => cases.map((c) => M.multiHeadAttention(c.Qs, c.Ks, c.Vs, c.W_O, c.causal, c.t).output),
+    metric: (cases) => cases.map((c) => M.metricWeights(c.q, c.keys, c.W, c.t)),
+    truefn: (cases) => ({ names: Object.keys(M.TRUE_FUNCTIONS).sort(),
+                          values: cases.map((c) => { const f = M.trueFunction(c.name); return f ? c.x.map(f) : null; }) }),
+
+    // ---- ui/words.js: the tokenizer, the unknown words' vectors and the heads
+    max: () => W.MAX_TOKENS,
+    unicode: () => W.UNICODE,
+    runs: (names) => names.map((n) => { const r = W.decodeRuns(AttnUnicode.classes[n]); return [r.starts, r.ends]; }),
+    member: ([name, cps]) => cps.map((cp) => W.member(name, cp)),
+    tokenize: (texts) => texts.map((cps) => attempt(() => W.tokenize(str(cps)))),
+    // each code point alone: its tokens joined by spaces, or null when refused
+    singles: (cps) => cps.map((cp) => { const r = attempt(() => W.tokenize(String.fromCodePoint(cp)));
+                                        return r.ok ? r.ok.join(" ") : null; }),
+    // for each code point, how many final sigmas each context holds once folded: 4 digits
+    sigmas: (cps) => cps.map((cp) => SIGMA_CONTEXTS.map((f) => W.fold(f(String.fromCodePoint(cp))).split("\u03c2").length - 1)
+                                                   .join("")),
+    sha256: (inputs) => inputs.map((bytes) => hex(W.sha256(Uint8Array.from(bytes)))),
+    utf8: (texts) => texts.map((cps) => hex(W.utf8(str(cps)))),
+    round2: (xs) => xs.map((x) => W.round2(x)),
+    vectors: (cases) => cases.map((c) => W.unknownWordVector(str(c.word), c.n, c.scale)),
+    encode: (cases) => cases.map((tokens) => attempt(() => W.encode(tokens.map(str), MODEL))),
+    analyze: (cases) => cases.map((c) => attempt(() => W.analyze(str(c.text), MODEL,
+                                                                 { temperature: c.t, causal: c.causal }))),
+
+    // ---- ui/userdata.js: your own data
+    parse: (cases) => cases.map(([text, opts]) => U.parse(text, opts, CFG)),
+    numbers: (vs) => vs.map((v) => U.numberText(v)),
+    sizes: (ns) => ns.map((n) => U.sizeText(n)),
+    scale: (cases) => cases.map((c) => {
+      const s = U.scaleFor(c.x, CFG);
+      return { s, page: c.x.map((v) => U.fromUnits(s, v)), back: c.q.map((v) => U.toUnits(s, v)),
+               h: [U.hFromUnits(s, c.h), U.hToUnits(s, c.h)] };
+    }),
+
+    // ---- ui/generator.js and ui/train.js
+    datasets: (cases) => cases.map((c) => G.makeDataset(c.fn, c.n, c.noise, c.seed)),
+    uniforms: (cases) => cases.map((c) => G.uniforms(c.seed, c.count)),
+    badDatasets: (cases) => cases.map((c) => { try { G.makeDataset(c.fn, c.n, c.noise, c.seed); return null; }
+                                               catch (e) { return e.message; } }),
+    train: (cases) => cases.map((c) => T.trainBandwidth(c.x, c.y, c.opt)),
+    columns: (cases) => cases.map((c) => T.trainColumns(c)),
+    lowestLoo: (cases) => cases.map((c) => T.lowestLoo(c)),
+    exp: (ss) => ss.map((v) => T.expNeg(v)),
+  };
+})(AttnMirror, AttnWords, AttnUserData, AttnGenerator, AttnTrain);

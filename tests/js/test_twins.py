@@ -1,0 +1,26 @@
+"""The page's pure JavaScript against its Python twins, without a browser (tests/js/v8.py: an embedded V8).
+
+ui/mirror.js (the core's formulas), ui/words.js (the tokenizer and the heads), ui/userdata.js (your own data),
+ui/generator.js and ui/train.js, each against the numpy core or app/userdata.py over the browser parity
+tests' cases (tests/js/twins.py says which).  The browser tests keep the end-to-end parity in Chromium.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.js.twins import CHECKS
+from tests.js.v8 import Twins
+
+
+@pytest.fixture(scope="module")
+def js():
+    twins = Twins()
+    yield twins
+    twins.close()
+
+
+@pytest.mark.parametrize("check", [c for checks in CHECKS.values() for c in checks],
+                         ids=lambda c: c.__name__.removeprefix("check_"))
+def test_the_twin_matches_python(js, check):
+    check(js)

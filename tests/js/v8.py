@@ -1,0 +1,78 @@
+"""The page's pure JavaScript (the files with no DOM) in an embedded V8, for the twin tests of tests/js.
+
+The engine is ``mini-racer`` from PyPI (V8 with its own ICU data, in the test extra of pyproject.toml), not
+Node: pip installs it with the rest, so ``make test-fast`` needs no root, no apt and no browser on any machine,
+and every machine runs the same V8 and the same Unicode data (the wheel's), whatever its system's ICU.  What
+it lacks is the browser's APIs (TextEncoder, Blob, CompressionStream), so the own-data links and files stay
+with tests/browser/test_userdata_parity.py.
+
+``Twins(folder)`` loads the files of ``folder`` (app/ui, or a test's mutated copy of it) as the engines join
+them (app/ui/engine.py: the text ``read_js`` ships, the Unicode table just before words.js), the model and the
+config the page hands them, then tests/js/harness.js; ``twins(name, cases)`` runs one function of the
+harness on a batch and returns plain JSON (typed arrays as lists; NaN and the infinities kept).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import shutil
+from pathlib import Path
+
+from py_mini_racer import MiniRacer
+
+from app import userdata
+from app.sentence.view import browser_model
+from app.ui.engine import UI, read_js, unicode_table_js
+
+HERE = Path(__file__).resolve().parent
+# In the order an engine joins them: generator.js needs the mirror and common.js, words.js the mirror.
+FILES = ("mirror.js", "common.js", "words.js", "generator.js", "train.js", "userdata.js")
+
+# Out of V8 as JSON text that Python's json reads back: typed arrays become arrays, and NaN and the infinities
+# (which JSON.stringify would write as null) their bare names, which json.loads takes.
+OUT = r"""
+function __twinsOut(value) {
+  return JSON.stringify(value, (k, v) => ArrayBuffer.isView(v) && !(v instanceof DataView) ? Array.from(v)
+    : typeof v === "number" && !Number.isFinite(v) ? "\u0001" + String(v) : v)
+    .replace(/"\\u0001(NaN|Infinity|-Infinity)"/g, "$1");
+}
+"""
+
+
+def copy_sources(folder: Path) -> Path:
+    """The JS files of the page that tests/js runs, copied into ``folder`` (to be mutated there)."""
+    folder.mkdir(parents=True, exist_ok=True)
+    for name in FILES:
+        shutil.copyfile(UI / name, folder / name)
+    return folder
+
+
+def engine_text(folder: Path) -> str:
+    """The files of ``folder`` as an engine carries them (app/ui/engine.py engine_code)."""
+    return "\n".join(unicode_table_js() + read_js(folder / n) if n == "words.js" else read_js(folder / n)
+                     for n in FILES)
+
+
+class Twins:
+    def __init__(self, folder: Path = UI):
+        # MiniRacer runs V8 on an event loop: the running one if the thread has one, else its own thread's.
+        # Playwright's sync API leaves its loop marked as running between calls (tests/conftest.py), and V8 would
+        # then wait on a loop that never turns: it gets its own.
+        borrowed = asyncio._get_running_loop()
+        asyncio._set_running_loop(None)
+        try:
+            self.ctx = MiniRacer()
+        finally:
+            asyncio._set_running_loop(borrowed)
+        globals_ = (f"const MODEL = {json.dumps(browser_model())};\n"
+                    f"const CFG = {json.dumps(userdata.config())};\n")
+        self.ctx.eval(engine_text(Path(folder)) + "\n" + globals_ + OUT
+                      + (HERE / "harness.js").read_text(encoding="utf-8"))
+
+    def __call__(self, name: str, cases=None):
+        arg = json.dumps(cases)     # as a JS literal, which takes NaN and the infinities, as JSON.parse would not
+        return json.loads(self.ctx.eval(f"__twinsOut(twins[{json.dumps(name)}]({arg}))"))
+
+    def close(self):
+        self.ctx.close()
