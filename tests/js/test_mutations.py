@@ -1,0 +1,94 @@
+"""Named mutations of the pure JS twins fail the twin checks, without a browser.
+
+Each mutation changes one operator or constant on a path the reference outputs cover, in a copy of the page's
+JS files (tests/js/v8.py copy_sources); the mutated file's checks (tests/js/twins.py CHECKS) then run on the copy
+and one of them must fail with a difference from Python.  A mutation names its place by the text it changes,
+which must occur once in the file and not in a comment: if the file is rewritten, the test says which mutation
+to name again.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import pytest
+
+from app.ui.engine import UI, read_js
+from tests.js.twins import CHECKS
+from tests.js.v8 import Twins, copy_sources
+
+
+class Mutation(NamedTuple):
+    file: str
+    name: str
+    old: str
+    new: str
+
+
+MUTATIONS = [
+    # ui/mirror.js, the core's formulas
+    Mutation("mirror.js", "the Gaussian's exponent: (d - d_min)(d + d_min) becomes (d + d_min)(d + d_min)",
+             "s[j] = ((s[j] - near) * (s[j] + near)) * f;", "s[j] = ((s[j] + near) * (s[j] + near)) * f;"),
+    Mutation("mirror.js", "the bandwidth's square in the Gaussian becomes a cube",
+             "const f = -0.5 / (h * h);", "const f = -0.5 / (h * h * h);"),
+    Mutation("mirror.js", "the dot kernel's scale 2^(1/4) / h becomes 2^(1/2) / h",
+             "const c = 2.0 ** 0.25 / h", "const c = 2.0 ** 0.5 / h"),
+    Mutation("mirror.js", "leave-one-out keeps each sample's own score",
+             "s[i] = -Infinity;", "s[i] = 0;"),
+    Mutation("mirror.js", "the variance takes the noise, not its square",
+             "variance[g] = noise * noise * (v / n);", "variance[g] = noise * (v / n);"),
+    Mutation("mirror.js", "dot-product attention divides by d instead of sqrt(d)",
+             "const scale = 1.0 / (Math.sqrt(d) * temperature);", "const scale = 1.0 / (d * temperature);"),
+    # ui/words.js, the tokenizer and the heads
+    Mutation("words.js", "a character class's runs end one code point later (every class boundary)",
+             "ends.push(cp - 1);", "ends.push(cp);"),
+    Mutation("words.js", "NFKC becomes NFC (full-width letters and ligatures kept as they are)",
+             '.normalize("NFKC")', '.normalize("NFC")'),
+    Mutation("words.js", "a capital sigma before a space is not final",
+             "return k === cps.length || !cased(cps[k]);", "return k === cps.length;"),
+    Mutation("words.js", "at most 33 tokens", "const MAX_TOKENS = 32;", "const MAX_TOKENS = 33;"),
+    Mutation("words.js", "the unknown words' rounding takes a half away from zero, not to even",
+             "return (r - y === 0.5 && r % 2 !== 0 ? r - 1 : r) / 100;", "return r / 100;"),
+    Mutation("words.js", "the heads ignore the causal mask",
+             "M.dotProductAttention(q, k, v, causal, t)", "M.dotProductAttention(q, k, v, false, t)"),
+    # ui/userdata.js, your own data
+    Mutation("userdata.js", "a decimal comma is read as a thousands separator",
+             'value: Number(t.replace(",", ".")), comma: true', 'value: Number(t.replace(",", "")), comma: true'),
+    Mutation("userdata.js", "a semicolon is tried before a tab as the separator",
+             'const SEPARATORS = ["\\t", ";", ","];', 'const SEPARATORS = [";", "\\t", ","];'),
+    Mutation("userdata.js", "the minus sign U+2212 is not read as a minus",
+             'const t = cell.startsWith("\\u2212") ? "-" + cell.slice(1) : cell;', "const t = cell;"),
+    Mutation("userdata.js", "one point more than the limit is kept",
+             "if (points.length === max) {", "if (points.length === max + 1) {"),
+    # ui/generator.js and ui/train.js
+    Mutation("generator.js", "xoshiro128** rotates by 8 instead of 7",
+             "rotl(Math.imul(s1, 5) >>> 0, 7)", "rotl(Math.imul(s1, 5) >>> 0, 8)"),
+    Mutation("train.js", "the slope of the leave-one-out loss loses its factor 4",
+             "grad: (-4.0 / n) * rt", "grad: (-1.0 / n) * rt"),
+]
+
+
+def test_three_twins_and_more_are_mutated():
+    assert {"mirror.js", "words.js", "userdata.js"} <= {m.file for m in MUTATIONS} <= set(CHECKS)
+
+
+@pytest.mark.parametrize("m", MUTATIONS, ids=lambda m: f"{m.file}: {m.name}")
+def test_a_named_mutation_fails_the_twin_checks(m, tmp_path):
+    folder = copy_sources(tmp_path)
+    path = folder / m.file
+    source = path.read_text(encoding="utf-8")
+    assert source.count(m.old) == 1, f"name the mutation {m.name!r} again: {m.old!r} is not once in {m.file}"
+    path.write_text(source.replace(m.old, m.new), encoding="utf-8")
+    assert read_js(path) != read_js(UI / m.file), "the mutation changes a comment only"
+    js = Twins(folder)
+    try:
+        caught = None
+        for check in CHECKS[m.file]:
+            try:
+                check(js)
+            except AssertionError:
+                caught = check.__name__
+                break
+    finally:
+        js.close()
+    assert caught, f"no twin check of {m.file} fails when {m.name}"
