@@ -24,19 +24,60 @@ import numpy as np
 CIRCLE_RADIUS_PER_SPAN = 2.0
 
 
-def softmax(scores: np.ndarray, axis: int = -1) -> np.ndarray:
-    """Softmax along ``axis``: exp(s_i - max s) / sum_j exp(s_j - max s).
+def softmax(scores, axis: int = -1, *, mask=None, out=None, shifted: bool = False) -> np.ndarray:
+    """Softmax along ``axis``: alpha_i = exp(s_i - max_j s_j) / sum_j exp(s_j - max_j s_j).
 
     Subtracting the maximum (the log-sum-exp trick) keeps every exponent <= 0,
     so nothing overflows; the largest score contributes exp(0) = 1, so the sum
     is never 0.  Exact ties at the top split the weight evenly.  Scores may be
-    -inf (masked); each row needs at least one finite score.
+    -inf (masked); each slice along ``axis`` needs at least one finite score.
+    This is the one softmax of the package: every module's weights come from it.
+
+    Parameters
+    ----------
+    scores : array_like
+        The scores s, any shape.
+    axis : int, default -1
+        The axis the weights sum to 1 along.
+    mask : array_like of bool, optional
+        Broadcastable to ``scores``; where it is False the score is set to
+        -inf, so that entry's weight is exactly 0 (a causal mask, padding, or
+        a sample left out of its own prediction).
+    out : ndarray of float, optional
+        Where to write the weights, with the shape of ``scores``; it may be
+        ``scores`` itself, which is then overwritten (no new n x m array).
+    shifted : bool, default False
+        True when every slice's maximum along ``axis`` is already exactly 0
+        (as ``kernels.scores`` returns them).  The shift would subtract 0, so
+        it is skipped and the result is the same bit for bit.
+
+    Returns
+    -------
+    weights : ndarray of float
+        The shape of ``scores``: entries in [0, 1], summing to 1 along ``axis``.
+
+    Examples
+    --------
+    >>> softmax([0.0, 0.0, np.log(2.0)]).round(3).tolist()
+    [0.25, 0.25, 0.5]
+    >>> softmax([[1.0, 1000.0], [5.0, 6.0]], mask=[[True, False], [True, True]]).round(3).tolist()
+    [[1.0, 0.0], [0.269, 0.731]]
     """
     s = np.asarray(scores, dtype=float)
-    e = s - s.max(axis=axis, keepdims=True)
-    np.exp(e, out=e)
-    e /= e.sum(axis=axis, keepdims=True)
-    return e
+    if out is None and mask is None and not shifted:
+        out = s - s.max(axis=axis, keepdims=True)              # one new array, already shifted
+    else:
+        if out is None:
+            out = s.copy()
+        elif out is not s:
+            np.copyto(out, s)
+        if mask is not None:
+            np.copyto(out, -np.inf, where=np.logical_not(mask))
+        if not shifted:
+            out -= out.max(axis=axis, keepdims=True)
+    np.exp(out, out=out)
+    out /= out.sum(axis=axis, keepdims=True)
+    return out
 
 
 def circle_radius(keys: np.ndarray) -> float:

@@ -34,6 +34,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from . import _checks
+from .kernels import softmax
 
 MAX_LAG = 14
 DEFAULT_PERIOD = 7
@@ -134,8 +135,7 @@ def _scores(name, s, L):
 
 def _lag_eval(Y, y_t, s):
     """(loss, dL/ds, alpha, p) for lag scores s; Y is the lag matrix of the targets y_t."""
-    a = np.exp(s - s.max())
-    a /= a.sum()
+    a = softmax(s)
     p = Y @ a
     r = y_t - p
     n = y_t.shape[0]
@@ -165,8 +165,7 @@ def lag_attention_predict(y, scores, targets=None, *, max_lag=MAX_LAG) -> np.nda
     L = _whole("max_lag", max_lag, 1)
     ya = _series(y, L)
     s = _scores("scores", scores, L)
-    a = np.exp(s - s.max())
-    return lag_matrix(ya, targets, max_lag=L) @ (a / a.sum())
+    return lag_matrix(ya, targets, max_lag=L) @ softmax(s)
 
 
 @dataclass(frozen=True)

@@ -52,6 +52,7 @@ import numpy as np
 
 from . import _checks
 from .datasets import data_path
+from .kernels import softmax
 
 # Page defaults (chosen in tests/core/test_learn.py, where they are checked).
 DEFAULT_BANDWIDTH_LEARNING_RATE = 2.0   # on log h; default dataset: within 5 % of the best h in ~8 steps
@@ -130,8 +131,7 @@ def _loo_from_excess(excess, y, scale):
     # which changes nothing visible but runs numpy's exp several times slower.
     np.maximum(a, -700.0, out=a)
     np.fill_diagonal(a, -np.inf)
-    np.exp(a, out=a)                           # row max is exp(0) = 1, so no row sums to 0
-    a /= a.sum(axis=1, keepdims=True)
+    softmax(a, axis=1, out=a, shifted=True)    # each row's best key has excess 0: the row maximum is 0
     p = a @ y
     r = y - p
     n = y.shape[0]
@@ -468,7 +468,7 @@ def _metric_eval(Xc, y, W, temperature):
 
     The same G as in ``_loo_from_excess``, arranged so that the only passes
     over n x n numbers are one matrix product for the scores, the row shift,
-    one exp and a few matrix products (nothing of size n x n x d is built):
+    one softmax and a few matrix products (nothing of size n x n x d is built):
 
     * with z_i = W x_i / sqrt(2T), -s_ij = |z_i|^2 + |z_j|^2 - 2 z_i . z_j,
       which is one product [-2Z, |z|^2, 1] [Z, 1, |z|^2]^T;
@@ -490,15 +490,14 @@ def _metric_eval(Xc, y, W, temperature):
     s = np.subtract(q.min(axis=1, keepdims=True), q, out=q)            # s_ij - max_j s_ij <= 0
     np.maximum(s, -700.0, out=s)    # exp(-700) ~ 1e-304 is still normal; underflow makes exp slow
     np.fill_diagonal(s, -np.inf)
-    E = np.exp(s, out=s)                                               # alpha_ij = E_ij / Z_i
-    zi = 1.0 / E.sum(axis=1)
+    alpha = softmax(s, axis=1, out=s, shifted=True)                    # row maximum is exactly 0
     yX = yc[:, None] * Xc
-    aM = (E @ np.hstack([yc[:, None], Xc, yX])) * zi[:, None]          # alpha @ [y, X, y X]
+    aM = alpha @ np.hstack([yc[:, None], Xc, yX])                      # alpha @ [y, X, y X]
     p = aM[:, 0]
     r = yc - p
     u = r * (-2.0 / n)
     v = u * p
-    cs = (np.vstack([u, v]) * zi) @ E                                  # u^T alpha, (u p)^T alpha
+    cs = np.vstack([u, v]) @ alpha                                     # u^T alpha, (u p)^T alpha
     g = yc * cs[0] - cs[1]
     A = (u[:, None] * Xc).T @ aM[:, 1 + d:] - (v[:, None] * Xc).T @ aM[:, 1:1 + d]
     S = (Xc.T * g) @ Xc - A - A.T

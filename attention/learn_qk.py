@@ -96,6 +96,7 @@ import numpy as np
 
 from . import _checks
 from .datasets import data_path
+from .kernels import softmax
 from .sentences import SentenceModel, encode, load_sentence_model, tokenize
 
 FORMAT = "attention-explorable senses 1"
@@ -288,10 +289,7 @@ def _bank_rows(bt: _Batch, w_q, w_k):
     q = bt.x[np.arange(bt.x.shape[0]), bt.b] @ w_q
     k = bt.x @ w_k
     s = np.einsum("se,sne->sn", q, k) * (1.0 / math.sqrt(w_q.shape[1]))
-    s[~bt.mask] = -np.inf
-    s -= s.max(axis=1, keepdims=True)
-    a = np.exp(s)
-    a /= a.sum(axis=1, keepdims=True)
+    a = softmax(s, axis=1, mask=bt.mask, out=s)      # padding gets weight 0
     return a, q, k
 
 

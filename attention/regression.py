@@ -96,17 +96,15 @@ def weights(queries, keys, *, kernel="gaussian", bandwidth=1.0, temperature=1.0,
 
 
 def _softmax_scores(s, t):
-    """softmax(s / t) over rows of a fresh score array from ``scores``, computed in place.
+    """softmax(s / t) along the last axis of a fresh score array from ``scores``, computed in place.
 
     ``scores`` already shifts every row so that its maximum is exactly 0 (and
-    s / t keeps it 0), so softmax's own shift by the row maximum would
-    subtract 0: it is skipped, and the result is bit for bit ``softmax(s / t)``.
+    s / t keeps it 0), so the softmax is told so (``shifted=True``) and skips
+    its own shift, which would subtract 0.
     """
     if t != 1.0:
         s /= t
-    np.exp(s, out=s)
-    s /= s.sum(axis=1, keepdims=True)
-    return s
+    return softmax(s, out=s, shifted=True)
 
 
 def _values(values, n):
@@ -204,20 +202,16 @@ def readout(query, keys, values, *, kernel="gaussian", bandwidth=1.0, temperatur
         raise ValueError(f"values must be one number per key for a readout, got shape {v.shape}")
     s = scores(q, k, kernel=kernel, bandwidth=h, key_scale=key_scale)  # (1, n), row maximum exactly 0
     top = s[0] == 0.0
-    nn = float(v[top.argmax()]) if np.count_nonzero(top) == 1 else float(_top_mean(s, v)[0])
-    w = s[0]
-    if t != 1.0:
-        w /= t
-    np.exp(w, out=w)
-    z = np.add.reduce(w)
-    w /= z                                    # the weights; the top key's is exp(0) / z = 1 / z, the largest
+    best = int(top.argmax())
+    nn = float(v[best]) if np.count_nonzero(top) == 1 else float(_top_mean(s, v)[0])
+    w = _softmax_scores(s[0], t)              # the weights; the top key's is exp(0) / z = 1 / z, the largest
     # entropy_bits(w): log2 skips zero weights; when there are none (the usual
     # case) the plain log2 gives the same numbers
     logs = np.log2(w) if np.count_nonzero(w) == n else np.log2(w, out=np.zeros(n), where=w > 0)
     logs *= w
     ent = 0.0 - float(np.add.reduce(logs))    # entropy_bits(w), with -0.0 read as 0
     return Readout(
-        query=qf, n=n, max_weight=float(1.0 / z), entropy_bits=ent,
+        query=qf, n=n, max_weight=float(w[best]), entropy_bits=ent,
         effective_points=float(2.0 ** ent), prediction=float(w @ v),
         true_value=None if true_function is None else float(true_function(qf)),
         nearest_neighbor_prediction=nn,

@@ -17,6 +17,7 @@ from __future__ import annotations
 import numpy as np
 
 from . import _checks
+from .kernels import softmax
 
 
 def _array(name, value, min_ndim):
@@ -61,11 +62,8 @@ def dot_product_attention(queries, keys, values, *, causal=False, temperature=1.
 
     att = q @ np.swapaxes(k, -1, -2)                   # (..., n, m) scores
     att *= 1.0 / (np.sqrt(q.shape[-1]) * t)
-    if causal:
-        att[..., np.triu(np.ones((n, m), dtype=bool), k=1)] = -np.inf
-    att -= att.max(axis=-1, keepdims=True)             # log-sum-exp shift
-    np.exp(att, out=att)
-    att /= att.sum(axis=-1, keepdims=True)
+    keep = np.tril(np.ones((n, m), dtype=bool)) if causal else None   # causal: keys j <= i only
+    softmax(att, axis=-1, mask=keep, out=att)
     return att @ v, att
 
 

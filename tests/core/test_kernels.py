@@ -86,6 +86,66 @@ def test_softmax_does_not_modify_its_input():
     assert np.array_equal(s, before)
 
 
+def test_softmax_mask_gives_weight_zero_and_broadcasts():
+    s = np.array([[[2.0, 1.0, 9.0], [0.0, 0.0, 0.0]]] * 2)              # (2, 2, 3): a batch axis first
+    keep = np.array([[True, True, False], [True, False, True]])         # broadcast over the batch axis
+    w = attention.softmax(s, mask=keep)
+    z = 1.0 + math.exp(-1.0)
+    for b in range(2):
+        assert w[b, 0] == pytest.approx([1.0 / z, math.exp(-1.0) / z, 0.0], abs=1e-15)
+        assert w[b, 1].tolist() == [0.5, 0.0, 0.5]
+    assert s[0, 0, 2] == 9.0                                            # the input is left alone
+
+
+def test_softmax_out_writes_in_place_with_the_same_numbers():
+    rng = np.random.default_rng(3)
+    s = rng.normal(size=(5, 7)) * 40
+    expected = attention.softmax(s, axis=0)
+    buf = np.empty_like(s)
+    assert attention.softmax(s, axis=0, out=buf) is buf
+    assert np.array_equal(buf, expected)
+    t = s.copy()
+    assert attention.softmax(t, axis=0, out=t) is t
+    assert np.array_equal(t, expected)
+
+
+def test_softmax_shifted_skips_a_shift_that_would_subtract_zero():
+    rng = np.random.default_rng(4)
+    s = rng.normal(size=(6, 9)) * 30
+    s -= s.max(axis=1, keepdims=True)                                   # every row's maximum is exactly 0
+    assert np.array_equal(attention.softmax(s, axis=1, shifted=True), attention.softmax(s, axis=1))
+    masked = np.tril(np.ones((6, 9), dtype=bool))
+    s2 = np.where(masked, s, -np.inf)
+    s2 -= s2.max(axis=1, keepdims=True)
+    assert np.array_equal(attention.softmax(s2, axis=1, mask=masked, shifted=True),
+                          attention.softmax(s, axis=1, mask=masked))
+
+
+# Every exp in the core that is not kernels.softmax, with what it computes.  A softmax written by hand
+# elsewhere (exp of shifted scores, then a division by their sum) should call kernels.softmax instead.
+_OTHER_EXPS = {
+    "datasets.py": ["1.5 * np.exp(-0.5 *"],                          # the "bump" function's Gaussian
+    "kernels.py": ["np.exp(out, out=out)",                          # the softmax itself
+                   "np.exp(strength * u)"],                         # key_norm_tilt's norm factors
+    "learn.py": ["np.exp(np.negative(sigma))",                      # windowed LOO sums, not weights
+                 "h=np.exp(log_h)"],                                # h from log h
+    "learn_qk.py": ["np.exp(-np.logaddexp(0.0, margin))"],         # the logistic loss's sigma(-margin)
+}
+
+
+def test_the_core_has_one_softmax():
+    from pathlib import Path
+    found = {}
+    for path in sorted(Path(kernels.__file__).parent.glob("*.py")):
+        for line in path.read_text(encoding="utf-8").splitlines():
+            if "np.exp(" in line and not line.lstrip().startswith("#"):
+                found.setdefault(path.name, []).append(line)
+    unexplained = {name: [ln.strip() for ln in lines if not any(ok in ln for ok in _OTHER_EXPS.get(name, ()))]
+                   for name, lines in found.items()}
+    assert {k: v for k, v in unexplained.items() if v} == {}, "use attention.kernels.softmax"
+    assert sum(len(v) for v in found.values()) == sum(len(v) for v in _OTHER_EXPS.values())
+
+
 def test_circle_embedding_by_hand():
     p = attention.circle_embedding(np.array([0.0, math.pi]), radius=1.0)
     assert p == pytest.approx(np.array([[1.0, 0.0], [-1.0, 0.0]]), abs=1e-15)

@@ -192,4 +192,4 @@ def test_sequence_modules_import_numpy_only():
         tree = ast.parse(open(mod.__file__, encoding="utf-8").read())
         names = {a.name.split(".")[0] for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names}
         names |= {n.module.split(".")[0] for n in ast.walk(tree) if isinstance(n, ast.ImportFrom) and n.module}
-        assert names <= {"numpy", "math", "time", "dataclasses", "__future__", "_checks", "selfattention"}, names
+        assert names <= {"numpy", "math", "time", "dataclasses", "__future__", "_checks", "selfattention", "kernels"}, names
