@@ -788,10 +788,10 @@ class SentenceSection:
 # The room kept for each part before it is drawn (px, a laptop's width): the page does not jump.
 BLOCK_PX = {"intro": 260, "knobs": 110, "matrix": 420, "controls": 230, "row": 400, "routing": 420, "heads": 360,
             "cost": 420, "perspective": 320}
-# (the sense plot, "routing", opens the body under them: in the side column it made that column end 1000 px below
-# the figure's at 1366 x 768; tests/browser/test_length.py)
-BLOCK_PLACE = {"intro": "head", "notices": "head", "knobs": "stage", "matrix": "stage", "controls": "side", "row": "side",
-               "routing": "body"}
+# (the selected row's bars open the body under them: with them in the side column it ended 1000 px below the
+# figure's at 1366 x 768, tests/browser/test_length.py; the sense plot stays beside the matrix, a step shows both)
+BLOCK_PLACE = {"intro": "head", "notices": "head", "knobs": "stage", "matrix": "stage", "controls": "side", "row": "body",
+               "routing": "side"}
 
 __all__ = ["SentenceView", "SentenceSection", "build_sentence", "measured_timings", "sentence_plain",
            "presets_payload"]

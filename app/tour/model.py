@@ -93,7 +93,7 @@ LOOK = {
                    "readouts", "query_slider", "bandwidth_slider", "temperature_slider", "kernel_select",
                    "keynorm_slider", "dataset_select", "link_toggle", "limits_toggle"),
     "learning": ("learn_fit_plot", "learn_path_plot", "learn_loss_plot", "learn_bw_controls", "learn_lr_select",
-                 "metric_plot", "metric_loss_plot", "learn_metric_controls", "metric_lr_select"),
+                 "learn_bw_status", "metric_plot", "metric_loss_plot", "learn_metric_controls", "metric_lr_select"),
     "sentence": ("attention_heatmap", "row_bars", "sense_plot", "heads_box", "cost_plot", "timing_plot",
                  "sentence_controls", "token_select", "head_select", "causal_toggle", "att_temperature_slider",
                  "preset_select", "sentence_input"),

@@ -236,9 +236,24 @@ const AttnTour = (function (M, U) {
     if (step.skip) set(a.skip, "label", step.skip[1]);
     // a step that looks at controls only has no figure to save, nor a page without the loader (a notebook)
     set(a.png, "visible", !end && !!step.png && !!(globalThis.AttnPage && globalThis.AttnPage.savePng));
-    if (a.more_buttons) set(a.more_buttons, "visible", open || end || !docked());
+    // (the closing card has its own two ways on)
+    if (a.more_buttons) set(a.more_buttons, "visible", !end && (open || !docked()));
     yourData(a, c);
     moveCard(step);
+    markOverflow(a);
+  }
+
+  // A card whose words go on below its foot (its height is capped where docked) fades out there (CARD_CSS).
+  function markOverflow(a) {
+    if (typeof requestAnimationFrame !== "function") return;
+    requestAnimationFrame(() => {
+      const box = AttnBokeh.markupElement(U.findView(a.card)), el = box && box.querySelector(".tour-card");
+      if (el) el.classList.toggle("tour-more-below", el.scrollHeight - el.scrollTop > el.clientHeight + 2);
+      if (el && !el.__attnScrollWatch) {
+        el.__attnScrollWatch = true;
+        el.addEventListener("scroll", () => markOverflow(a), { passive: true });
+      }
+    });
   }
 
   // ---- the card docked at the foot of the screen -------------------------------------------------------
@@ -275,7 +290,7 @@ const AttnTour = (function (M, U) {
     el.style.left = side ? `${Math.round(side.left)}px` : "";
     el.style.width = side ? `${Math.round(side.width)}px` : "";
     // a narrow card (a 1024 px screen's side column) leaves the section's name out of its count line
-    el.style.setProperty("--tour-section-display", side && side.width < 480 ? "none" : "inline");
+    el.style.setProperty("--tour-section-display", side && side.width < 560 ? "none" : "inline");
     if (!c.dockWatch) {
       c.dockWatch = true;
       const note = () => {   // the card's height: the room the page keeps at its end, and over the figure column

@@ -62,6 +62,10 @@ CARD_CSS = """
              padding: 2px 10px 4px; font-size: var(--card-font-size, 1em); line-height: 1.4;
              max-height: var(--tour-card-max, none); overflow-y: auto; }   /* docked: its words scroll inside */
 .tour-card p { max-width: none; margin: 0.25em 0; }
+.tour-card.tour-closing { max-height: none; }   /* the closing card shows all it says and its two ways on */
+/* words that go on below the card's foot fade out there: there is more, one scroll of the card away */
+.tour-card.tour-more-below { -webkit-mask-image: linear-gradient(to bottom, #000 calc(100% - 1.6em), transparent);
+                             mask-image: linear-gradient(to bottom, #000 calc(100% - 1.6em), transparent); }
 span.tour-optional { font-size: 0.85em; color: #444; border: 1px solid #aaa; border-radius: 3px; padding: 0 4px;
                      margin-left: 6px; }
 /* the count line with the card's small buttons at its right, the title under them across the card, then the rest;

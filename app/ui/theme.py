@@ -344,8 +344,18 @@ def legend_html(items) -> str:
     for label, color, line in items:
         key = (f"width:0.7em;height:0.7em;border-radius:50%;background:{color};border:1px solid #222" if line == "dot"
                else f"border-top:{3 if line == 'solid' else 2}px {line} {color}")
-        out.append(f'<span class="key" style="{key}" aria-hidden="true"></span>{escape(label)}')
+        out.append(f'<span class="key" style="{key}" aria-hidden="true"></span>{escape(legend_label(label))}')
     return '<p class="legend">' + " ".join(out) + "</p>"
+
+
+def legend_label(label: str) -> str:
+    """A legend's label as it is written under a plot: a short one (20 characters or fewer) held on one line, so
+    "true f(x)" never breaks after "true"; a longer one may wrap.
+
+    >>> legend_label("true f(x)") == "true\u00a0f(x)", legend_label("samples (size and colour: weight)")
+    (True, 'samples (size and colour: weight)')
+    """
+    return label.replace(" ", "\u00a0") if len(label) <= 20 else label
 
 
 def present_figures(root, present: bool) -> None:

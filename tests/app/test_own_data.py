@@ -16,6 +16,7 @@ import pytest
 
 from app import userdata as u
 from app.export import build_document, export_html, page_html
+from app.ui import theme
 from app.page import Explorable
 from app.regression import text
 from app.regression.view import build_regression
@@ -149,7 +150,8 @@ def test_the_data_box_and_its_sources_are_on_the_page():
     assert view.models["user_data"].name == "user_data"
     cfg = view.models["config"]
     assert cfg["userdata"] == u.config() and cfg["own"] == text.OWN_WORDS
-    assert "true f(x)" not in cfg["legend"]["on_data"] and "true f(x)" in cfg["legend"]["on"]
+    truth = theme.legend_label("true f(x)")   # (held on one line under the plot)
+    assert truth not in cfg["legend"]["on_data"] and truth in cfg["legend"]["on"]
 
 
 # ---- the words in the data's units (twins of unitText and lengthText in engine.js: the browser tests compare

@@ -76,10 +76,10 @@ def test_the_matrix_is_kept_in_view_with_the_knobs_above_it_and_its_note_below()
     assert "Rows are queries, columns are keys" in matrix.children[1].text
     side = {b.name: _names(b.model) for b in v.blocks if b.place == "side"}
     assert "sentence_input" in side["sentence-controls"] and "preset_select" in side["sentence-controls"]
-    assert "row_bars" in side["sentence-row"]
-    # the sense plot opens the body (beside the matrix it made the side column a screen longer than the figure's)
+    assert "sense_plot" in side["sentence-routing"]
+    # the row's bars open the body (beside the matrix they made the side column a screen longer than the figure's)
     body = [b for b in v.blocks if b.place == "body"]
-    assert body[0].name == "sentence-routing" and "sense_plot" in _names(body[0].model)
+    assert body[0].name == "sentence-row" and "row_bars" in _names(body[0].model)
     assert {b.place for b in v.blocks if b.name in ("sentence-heads", "sentence-cost")} == {"body"}
     # a hidden block (no notice) keeps no room
     assert next(b for b in v.blocks if b.name == "sentence-notices").height == 0
@@ -210,7 +210,7 @@ def test_html_in_a_sentence_never_reaches_a_div_as_html(evil):
         for bad in ("innerHTML", "outerHTML", "insertAdjacentHTML", "eval(", "Function(", "document.write"):
             assert bad not in code, bad
     # one place writes markup (setHtml, whose callers escape); reading the skeleton's innerHTML writes nothing
-    assert len(re.findall(r"innerHTML\s*\+?=(?!=)", common)) == 1 and "view.markup_el.innerHTML = html;" in common
+    assert len(re.findall(r"innerHTML\s*\+?=(?!=)", common)) == 1 and "el.innerHTML = html;" in common
     assert "outerHTML" not in common and "insertAdjacentHTML" not in common
 
 
