@@ -76,7 +76,18 @@ def _data_dir():
 
 
 def data_path(*parts: str):
-    """Path (or importlib Traversable) of a shipped data file, from a checkout or an installed package."""
+    """Path (or importlib Traversable) of a shipped data file, from a checkout or an installed package.
+
+    Parameters
+    ----------
+    *parts : str
+        The file's path under ``data/``, one folder or file name each.
+
+    Returns
+    -------
+    path : pathlib.Path or importlib.resources.abc.Traversable
+        It has ``read_text``, ``iterdir`` and ``/``, whichever it is.
+    """
     p = _data_dir()
     for part in parts:
         p = p / part
@@ -89,13 +100,30 @@ def _read(name: str) -> dict:
 
 
 def list_datasets() -> list[str]:
-    """Names of the shipped datasets, ``default`` first."""
+    """Names of the shipped datasets, ``default`` first.
+
+    Returns
+    -------
+    names : list of str
+        The files of ``data/datasets/`` without ``.json``.
+    """
     names = [p.name[:-5] for p in data_path("datasets").iterdir() if p.name.endswith(".json")]
     return sorted(names, key=lambda s: (s != "default", s))
 
 
 def load_dataset(name: str = "default") -> Dataset:
-    """Load a shipped dataset by name (see ``list_datasets()``)."""
+    """Load a shipped dataset by name (see ``list_datasets()``).
+
+    Parameters
+    ----------
+    name : str, default "default"
+        One of ``list_datasets()``.
+
+    Returns
+    -------
+    dataset : Dataset
+        x, y, the true function (when the file names one), the noise and a description.
+    """
     names = list_datasets()
     if name not in names:
         raise ValueError(f"dataset must be one of {', '.join(map(repr, names))}, got {name!r}")
@@ -147,7 +175,18 @@ def _xoshiro128ss(state, count: int) -> list[int]:
 
 
 def _uniforms(seed: int, count: int) -> np.ndarray:
-    """``count`` doubles in [0, 1) from xoshiro128** seeded with ``seed``; see ``make_dataset``."""
+    """``count`` doubles in [0, 1) from xoshiro128** seeded with ``seed`` (the uniforms of ``make_dataset``).
+
+    xoshiro128** (Blackman and Vigna) starts from four 32-bit state words, the
+    first four outputs of splitmix32 (see ``_splitmix32``) started at the seed.
+    Each step outputs rotl(s1 * 5, 7) * 9 and then updates
+    t = s1 << 9; s2 ^= s0; s3 ^= s1; s1 ^= s2; s0 ^= s3; s2 ^= t; s3 = rotl(s3, 11),
+    all mod 2^32.  A uniform takes two outputs, their 27 and 26 high bits:
+    (floor(o1 / 2^5) 2^26 + floor(o2 / 2^6)) / 2^53, in [0, 1).  Only 32-bit
+    integer arithmetic and exact double operations are involved, so a
+    re-implementation (``app/ui/generator.js`` uses Math.imul and >>> 0)
+    produces the same uniforms, bit for bit.
+    """
     st, state = seed, []
     for _ in range(4):
         st, z = _splitmix32(st)
@@ -155,6 +194,23 @@ def _uniforms(seed: int, count: int) -> np.ndarray:
     w = np.array(_xoshiro128ss(state, 2 * count), dtype=np.float64).reshape(count, 2)
     # 27 high bits of the first word and 26 of the second: (a 2^26 + b) / 2^53, exact in a double
     return (np.floor(w[:, 0] / 32.0) * 67108864.0 + np.floor(w[:, 1] / 64.0)) / 9007199254740992.0
+
+
+def _generator_args(function, n, noise, seed, x_range) -> tuple[int, float, int, float, float]:
+    """``make_dataset``'s arguments checked: (n, noise, seed, lo, hi), or a ValueError naming the first bad one."""
+    if function not in FUNCTIONS:
+        raise ValueError(f"function must be one of {', '.join(map(repr, FUNCTIONS))}, got {function!r}")
+    if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or not 2 <= n <= MAX_GENERATED_N:
+        raise ValueError(f"n must be a whole number from 2 to {MAX_GENERATED_N}, got {n!r}")
+    sigma = float(noise)
+    if not np.isfinite(sigma) or not 0 <= sigma <= 10:
+        raise ValueError(f"noise must be a number from 0 to 10, got {noise!r}")
+    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or not 0 <= seed <= SEED_MAX:
+        raise ValueError(f"seed must be a whole number from 0 to {SEED_MAX}, got {seed!r}")
+    lo, hi = (float(v) for v in x_range)
+    if not (np.isfinite(lo) and np.isfinite(hi) and lo < hi):
+        raise ValueError(f"x_range must be two finite numbers lo < hi, got {x_range!r}")
+    return int(n), sigma, int(seed), lo, hi
 
 
 def make_dataset(function: str = "wave", n: int = 24, noise: float = 0.3, seed: int = 0,
@@ -172,18 +228,10 @@ def make_dataset(function: str = "wave", n: int = 24, noise: float = 0.3, seed: 
     where round(v, 2) = rint(100 v) / 100 with ties to even (numpy's np.round).
     Before rounding, sample i lies inside its own cell [lo + i s, lo + (i + 1) s]
     and rounding keeps the order, so sorting changes nothing (it is kept as a
-    promise).
-
-    The uniforms u_0 .. u_{n-1}, v_0, w_0, v_1, w_1, ... (in that order) come
-    from xoshiro128** (Blackman and Vigna), whose four 32-bit state words are
-    the first four outputs of splitmix32 (see ``_splitmix32``) started at the
-    seed.  Each step outputs rotl(s1 * 5, 7) * 9 and then updates
-    t = s1 << 9; s2 ^= s0; s3 ^= s1; s1 ^= s2; s0 ^= s3; s2 ^= t; s3 = rotl(s3, 11),
-    all mod 2^32.  A uniform takes two outputs, their 27 and 26 high bits:
-    (floor(o1 / 2^5) 2^26 + floor(o2 / 2^6)) / 2^53, in [0, 1).  Only 32-bit
-    integer arithmetic and exact double operations are involved, so a
-    re-implementation (``app/ui/generator.js`` uses Math.imul and >>> 0)
-    produces the same u, v, w and the same x, bit for bit.
+    promise).  The uniforms u_0 .. u_{n-1}, v_0, w_0, v_1, w_1, ... (in that
+    order) come from xoshiro128** seeded with ``seed`` (``_uniforms`` gives the
+    recipe), which ``app/ui/generator.js`` repeats bit for bit: the same seed
+    gives the same samples on every machine and in the browser.
 
     y also goes through log, cos and f's sin, cos or exp, which may differ by an
     ulp or two between math libraries (numpy, libm, a browser's JavaScript).
@@ -191,26 +239,28 @@ def make_dataset(function: str = "wave", n: int = 24, noise: float = 0.3, seed: 
     decimals removes it unless the value lies within that distance of a
     rounding boundary (for one sample the odds are below 1e-11).  So every
     implementation gives the same y, which tests/browser/test_compute_parity.py
-    checks (within 1e-12) for 50 settings.
+    checks (within 1e-12) for 50 settings.  (Samples drawn before this
+    generator, with numpy's default_rng, differ: the shipped files keep theirs.)
 
-    The seed is a whole number from 0 to 2^32 - 1 (``SEED_MAX``); the same seed
-    gives the same samples on every machine and in the browser.  (Samples drawn
-    before this generator, with numpy's default_rng, differ: the shipped files
-    keep theirs.)
+    Parameters
+    ----------
+    function : str, default "wave"
+        The true function f, a name in ``FUNCTIONS``.
+    n : int, 2 <= n <= 2000, default 24
+        Number of samples (``MAX_GENERATED_N`` at most).
+    noise : float in [0, 10], default 0.3
+        Standard deviation of the noise.
+    seed : int, 0 <= seed <= 2^32 - 1, default 0
+        The generator's seed (``SEED_MAX`` at most).
+    x_range : (float, float), default (0.0, 6.0)
+        lo < hi, the interval the grid covers.
+
+    Returns
+    -------
+    dataset : Dataset
+        Sorted x, y, f and a description; ``meta["generator"]`` holds the arguments.
     """
-    if function not in FUNCTIONS:
-        raise ValueError(f"function must be one of {', '.join(map(repr, FUNCTIONS))}, got {function!r}")
-    if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or not 2 <= n <= MAX_GENERATED_N:
-        raise ValueError(f"n must be a whole number from 2 to {MAX_GENERATED_N}, got {n!r}")
-    sigma = float(noise)
-    if not np.isfinite(sigma) or not 0 <= sigma <= 10:
-        raise ValueError(f"noise must be a number from 0 to 10, got {noise!r}")
-    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or not 0 <= seed <= SEED_MAX:
-        raise ValueError(f"seed must be a whole number from 0 to {SEED_MAX}, got {seed!r}")
-    lo, hi = (float(v) for v in x_range)
-    if not (np.isfinite(lo) and np.isfinite(hi) and lo < hi):
-        raise ValueError(f"x_range must be two finite numbers lo < hi, got {x_range!r}")
-    n, seed = int(n), int(seed)
+    n, sigma, seed, lo, hi = _generator_args(function, n, noise, seed, x_range)
     f, formula = FUNCTIONS[function]
     u = _uniforms(seed, 3 * n)
     s = (hi - lo) / n
@@ -223,3 +273,7 @@ def make_dataset(function: str = "wave", n: int = 24, noise: float = 0.3, seed: 
                    description=desc, function=function, noise=sigma,
                    meta={"generator": {"function": function, "n": n, "noise": sigma, "seed": seed,
                                        "x_range": [lo, hi]}})
+
+
+__all__ = ["Dataset", "FUNCTIONS", "MAX_GENERATED_N", "SEED_MAX", "data_path", "list_datasets",
+           "load_dataset", "make_dataset"]

@@ -81,7 +81,18 @@ def softmax(scores, axis: int = -1, *, mask=None, out=None, shifted: bool = Fals
 
 
 def circle_radius(keys: np.ndarray) -> float:
-    """Radius of the circle that carries 1-D positions: 2 x the keys' span (1 if the span is 0)."""
+    """Radius of the circle that carries 1-D positions: 2 x the keys' span (1 if the span is 0).
+
+    Parameters
+    ----------
+    keys : array-like
+        The 1-D positions.
+
+    Returns
+    -------
+    radius : float
+        R = ``CIRCLE_RADIUS_PER_SPAN`` x (max - min), or 1.
+    """
     span = float(np.max(keys) - np.min(keys))
     return CIRCLE_RADIUS_PER_SPAN * span if span > 0 else 1.0
 
@@ -91,7 +102,18 @@ def circle_embedding(x, *, radius: float) -> np.ndarray:
 
     Every phi(x) has norm R, and ||phi(q) - phi(k)||^2 = 2 R^2 (1 - cos((q-k)/R)),
     which is (q - k)^2 to within (q - k)^4 / (12 R^2): close to the line's own
-    distance when R is large compared with q - k.  Returns shape (..., 2).
+    distance when R is large compared with q - k.
+
+    Parameters
+    ----------
+    x : array-like of any shape
+        Positions.
+    radius : float > 0
+        R.
+
+    Returns
+    -------
+    phi : ndarray of shape x.shape + (2,)
     """
     a = np.asarray(x, dtype=float) / radius
     return radius * np.stack([np.cos(a), np.sin(a)], axis=-1)
@@ -104,6 +126,18 @@ def key_norm_tilt(keys, strength: float) -> np.ndarray:
     kernel); with strength > 0 keys on the right grow longer and win more
     weight from every query, so the weights lean right: the equal-norm
     equivalence is broken.
+
+    Parameters
+    ----------
+    keys : array-like of shape (n,)
+        The 1-D positions.
+    strength : float
+        How far the norms lean; 0 leaves them equal.
+
+    Returns
+    -------
+    factors : ndarray of shape (n,)
+        The positive s_i, for ``weights(..., key_scale=...)``.
     """
     k = np.asarray(keys, dtype=float).reshape(-1)
     lo, hi = float(np.min(k)), float(np.max(k))
@@ -115,9 +149,8 @@ def scores(q: np.ndarray, k: np.ndarray, *, kernel: str, bandwidth: float,
            key_scale: np.ndarray | None = None) -> np.ndarray:
     """Scores of m queries against n keys, shifted so each row's maximum is 0.
 
-    ``q`` is (m, d) and ``k`` is (n, d).  The shift by the row maximum changes
-    no softmax but keeps every number finite even for h down to 1e-9 and
-    queries far outside the data.
+    The shift by the row maximum changes no softmax but keeps every number
+    finite even for h down to 1e-9 and queries far outside the data.
 
     * gaussian: s_ij = -(||q_i - k_j||^2 - min_j ||q_i - k_j||^2) / (2 h^2)
     * dot, vectors (d > 1): s_ij = q_i . k_j / sqrt(d)
@@ -125,28 +158,56 @@ def scores(q: np.ndarray, k: np.ndarray, *, kernel: str, bandwidth: float,
       d'^(1/4) / h with d' = 2 (what projections W_Q = W_K = (d'^(1/4)/h) I would
       do), so that s_ij = phi(q_i) . phi(k_j) / h^2 = -||phi(q_i) - phi(k_j)||^2 / (2h^2) + const_i.
 
-    ``key_scale`` (n,), used by ``dot`` only, multiplies key j by s_j.
+    Parameters
+    ----------
+    q : ndarray of shape (m, d)
+        The queries.
+    k : ndarray of shape (n, d)
+        The keys.
+    kernel : {"gaussian", "dot"}
+        The score function.
+    bandwidth : float > 0
+        h.
+    key_scale : ndarray of shape (n,), optional
+        Used by ``dot`` only: multiplies key j by s_j.
+
+    Returns
+    -------
+    s : ndarray of shape (m, n)
+        The scores, each row's maximum exactly 0.
     """
-    # The arithmetic is written in place to save allocations (this runs on every
-    # slider move); the operations and their order are exactly the formulas above.
     if kernel == "gaussian":
-        if q.shape[1] == 1:
-            # (|dq| - |dq_min|)(|dq| + |dq_min|): exact 0 at the nearest key and
-            # no overflow from squaring a huge distance.
-            ad = q - k[:, 0]
-            np.abs(ad, out=ad)
-            near = ad.min(axis=1, keepdims=True)
-            excess = ad - near
-            ad += near
-            excess *= ad
-        else:
-            diff = q[:, None, :] - k[None, :, :]
-            np.square(diff, out=diff)
-            excess = diff.sum(axis=-1)
-            excess -= excess.min(axis=1, keepdims=True)
-        excess *= -0.5 / (bandwidth * bandwidth)
-        return excess
-    # dot
+        return _gaussian_scores(q, k, bandwidth)
+    s = _dot_scores(q, k, bandwidth, key_scale)
+    s -= s.max(axis=1, keepdims=True)
+    return s
+
+
+# The arithmetic of the two helpers is written in place to save allocations (it runs on every
+# slider move); the operations and their order are exactly the formulas of ``scores``.
+
+def _gaussian_scores(q, k, bandwidth):
+    """The gaussian scores of ``scores``, each row's maximum exactly 0 (its nearest key's excess is 0)."""
+    if q.shape[1] == 1:
+        # (|dq| - |dq_min|)(|dq| + |dq_min|): exact 0 at the nearest key and
+        # no overflow from squaring a huge distance.
+        ad = q - k[:, 0]
+        np.abs(ad, out=ad)
+        near = ad.min(axis=1, keepdims=True)
+        excess = ad - near
+        ad += near
+        excess *= ad
+    else:
+        diff = q[:, None, :] - k[None, :, :]
+        np.square(diff, out=diff)
+        excess = diff.sum(axis=-1)
+        excess -= excess.min(axis=1, keepdims=True)
+    excess *= -0.5 / (bandwidth * bandwidth)
+    return excess
+
+
+def _dot_scores(q, k, bandwidth, key_scale):
+    """The dot scores of ``scores`` before the shift by each row's maximum."""
     if q.shape[1] == 1:
         radius = circle_radius(k)
         c = 2.0 ** 0.25 / bandwidth
@@ -159,9 +220,12 @@ def scores(q: np.ndarray, k: np.ndarray, *, kernel: str, bandwidth: float,
         s = qe[:, :1] * ke[:, 0]
         s += qe[:, 1:] * ke[:, 1]
         s /= np.sqrt(2)
-    else:
-        ke = k if key_scale is None else k * key_scale[:, None]
-        s = q @ ke.T
-        s /= np.sqrt(q.shape[1])
-    s -= s.max(axis=1, keepdims=True)
+        return s
+    ke = k if key_scale is None else k * key_scale[:, None]
+    s = q @ ke.T
+    s /= np.sqrt(q.shape[1])
     return s
+
+
+__all__ = ["softmax", "scores", "circle_radius", "circle_embedding", "key_norm_tilt",
+           "CIRCLE_RADIUS_PER_SPAN"]

@@ -75,6 +75,24 @@ def make_series(period=DEFAULT_PERIOD, *, days=DEFAULT_DAYS, noise=DEFAULT_NOISE
     standard normal values, shifted and scaled to mean 0 and standard deviation 1,
     so neighbouring days are unrelated), the level's steps, then the noise.  The
     wandering level makes last week a better guide than the week before it.
+
+    Parameters
+    ----------
+    period : int >= 2, default 7
+        Days before the pattern repeats.
+    days : int >= 2, default 168
+        Length of the series.
+    noise : float >= 0, default 0.3
+        Standard deviation of the daily noise e_t.
+    drift : float >= 0, default 0.1
+        Standard deviation of the level's daily step.
+    seed : int >= 0, default 0
+        Seed of numpy's default_rng.
+
+    Returns
+    -------
+    y : ndarray of shape (days,)
+        The series y_0 ... y_{days-1}.
     """
     p = _whole("period", period, 2)
     n = _whole("days", days, 2)
@@ -118,7 +136,20 @@ def _targets(name, targets, n, max_lag):
 def lag_matrix(y, targets=None, *, max_lag=MAX_LAG) -> np.ndarray:
     """The past of each target day: Y[i, k - 1] = y[t_i - k] for lags k = 1 ... max_lag.
 
-    ``targets`` defaults to every day with max_lag days before it.  Returns (len(targets), max_lag).
+    Parameters
+    ----------
+    y : array-like of shape (days,)
+        The series, with at least max_lag + 2 days.
+    targets : array-like of int, optional
+        The days t_i to predict, each with max_lag days before it; default:
+        every such day (max_lag ... days - 1).
+    max_lag : int >= 1, default 14
+        How many past days each row holds.
+
+    Returns
+    -------
+    Y : ndarray of shape (len(targets), max_lag)
+        Row i holds y[t_i - 1], y[t_i - 2], ..., y[t_i - max_lag].
     """
     L = _whole("max_lag", max_lag, 1)
     ya = _series(y, L)
@@ -150,7 +181,23 @@ def lag_attention_loss_and_grad(y, scores, targets=None, *, max_lag=MAX_LAG) -> 
         p_t = sum_k alpha_k y_{t-k},  alpha = softmax(scores),  L = (1/N) sum_t (y_t - p_t)^2,
         dL/ds_k = -(2/N) sum_t (y_t - p_t) alpha_k (y_{t-k} - p_t).
 
-    Returns (L, dL/ds) with dL/ds of shape (max_lag,).
+    Parameters
+    ----------
+    y : array-like of shape (days,)
+        The series.
+    scores : array-like of shape (max_lag,)
+        One score s_k per lag k = 1 ... max_lag.
+    targets : array-like of int, optional
+        The N days the loss averages over (default: every day with max_lag days before it).
+    max_lag : int >= 1, default 14
+        Number of lags, L.
+
+    Returns
+    -------
+    loss : float
+        L, the mean squared error over the target days.
+    grad : ndarray of shape (max_lag,)
+        dL/ds.
     """
     L = _whole("max_lag", max_lag, 1)
     ya = _series(y, L)
@@ -161,7 +208,24 @@ def lag_attention_loss_and_grad(y, scores, targets=None, *, max_lag=MAX_LAG) -> 
 
 
 def lag_attention_predict(y, scores, targets=None, *, max_lag=MAX_LAG) -> np.ndarray:
-    """p_t = sum_k softmax(scores)_k y_{t-k} for each target day t."""
+    """p_t = sum_k softmax(scores)_k y_{t-k} for each target day t.
+
+    Parameters
+    ----------
+    y : array-like of shape (days,)
+        The series.
+    scores : array-like of shape (max_lag,)
+        One score per lag k = 1 ... max_lag.
+    targets : array-like of int, optional
+        The days to predict (default: every day with max_lag days before it).
+    max_lag : int >= 1, default 14
+        Number of lags.
+
+    Returns
+    -------
+    p : ndarray of shape (len(targets),)
+        The prediction of each target day from its past.
+    """
     L = _whole("max_lag", max_lag, 1)
     ya = _series(y, L)
     s = _scores("scores", scores, L)
@@ -191,6 +255,24 @@ def train_lag_attention(y, targets=None, *, max_lag=MAX_LAG, learning_rate=LAG_L
 
     The loss is measured on the ``targets`` days only (the training days); every
     target is predicted from its past, never from itself.
+
+    Parameters
+    ----------
+    y : array-like of shape (days,)
+        The series.
+    targets : array-like of int, optional
+        The training days (default: every day with max_lag days before it).
+    max_lag : int >= 1, default 14
+        Number of lags.
+    learning_rate : float > 0, default 2.0
+        The step size.
+    steps : int >= 0, default 300
+        Number of gradient steps.
+
+    Returns
+    -------
+    fit : LagAttentionFit
+        The final scores and weights, and the loss before each step and after the last.
     """
     L = _whole("max_lag", max_lag, 1)
     ya = _series(y, L)
@@ -230,6 +312,20 @@ def fit_lag(y, lag, targets=None) -> LagFit:
         b = cov(y_{t-lag}, y_t) / var(y_{t-lag}),   a = mean(y_t) - b mean(y_{t-lag})
 
     (b = 0 and a = mean(y_t) if the lagged values are all equal).
+
+    Parameters
+    ----------
+    y : array-like of shape (days,)
+        The series.
+    lag : int >= 1
+        The one lagged column the model reads.
+    targets : array-like of int, optional
+        The days fitted on (default: every day from ``lag`` on).
+
+    Returns
+    -------
+    fit : LagFit
+        The lag, intercept a, slope b and the mean squared error on the fitted days.
     """
     k = _whole("lag", lag, 1)
     ya = _series(y, k)
@@ -248,6 +344,20 @@ def best_lag(y, targets=None, *, max_lag=MAX_LAG) -> LagFit:
 
     Ties (errors within 1e-9 of the series' variance) go to the shortest lag:
     on a pure sine of period 7, lags 7 and 14 both fit exactly, and 7 is returned.
+
+    Parameters
+    ----------
+    y : array-like of shape (days,)
+        The series.
+    targets : array-like of int, optional
+        The days fitted on (default: every day with max_lag days before it).
+    max_lag : int >= 1, default 14
+        The longest lag tried.
+
+    Returns
+    -------
+    fit : LagFit
+        The best lag's fit.
     """
     L = _whole("max_lag", max_lag, 1)
     ya = _series(y, L)
@@ -259,7 +369,17 @@ def best_lag(y, targets=None, *, max_lag=MAX_LAG) -> LagFit:
 
 
 def rmse(a, b) -> float:
-    """Root mean squared difference sqrt(mean((a - b)^2))."""
+    """Root mean squared difference sqrt(mean((a - b)^2)).
+
+    Parameters
+    ----------
+    a, b : array-like of shape (n,)
+        Two non-empty sequences of the same length.
+
+    Returns
+    -------
+    rmse : float
+    """
     aa = _checks.finite_array("a", a, min_ndim=1, max_ndim=1)
     ba = _checks.finite_array("b", b, min_ndim=1, max_ndim=1)
     if aa.shape != ba.shape or aa.shape[0] == 0:
@@ -272,11 +392,29 @@ def compare_lag_models(period=DEFAULT_PERIOD, *, days=DEFAULT_DAYS, holdout=DEFA
                        steps=LAG_STEPS) -> dict:
     """Both models on ``make_series(period)``: trained on all but the last ``holdout`` days, tested on those.
 
-    Returns plain numbers and lists: the series, the day indices of the held-out
-    days, the learned attention weights over lags 1 ... max_lag (and the loss path),
-    the linear model's lag (the period: the lag is known), intercept and slope,
-    both models' predictions on the held-out days and their root mean squared
-    errors there, plus the error of equal weights (before learning).
+    Parameters
+    ----------
+    period : int, 2 <= period <= max_lag, default 7
+        The series' period, which is also the linear model's lag (the lag is known).
+    days : int >= max_lag + 2, default 168
+        Length of the series.
+    holdout : int >= 1, default 28
+        The last ``holdout`` days are the test days.
+    max_lag : int >= 1, default 14
+        Number of lags attention weighs.
+    noise, drift, seed
+        As in ``make_series``.
+    learning_rate, steps
+        As in ``train_lag_attention``.
+
+    Returns
+    -------
+    result : dict
+        Plain numbers and lists: the series, the day indices of the held-out
+        days, the learned attention weights over lags 1 ... max_lag (and the loss path),
+        the linear model's lag (the period: the lag is known), intercept and slope,
+        both models' predictions on the held-out days and their root mean squared
+        errors there, plus the error of equal weights (before learning).
     """
     L = _whole("max_lag", max_lag, 1)
     n = _whole("days", days, L + 2)

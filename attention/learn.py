@@ -29,7 +29,7 @@ the code uses scores shifted so each row's maximum is 0, which keeps the
 numbers finite for any h from 1e-100 to 1e100.  For the bandwidth, each row
 sums only over the keys whose weight is at least 1e-16 of its largest, one run
 of the keys sorted by x, and keys sharing an x are summed once (see
-``loo_loss_and_grad``): a step costs far less than n^2 at small h or with
+``_bandwidth_eval``): a step costs far less than n^2 at small h or with
 repeated x, and the browser's twin (app/ui/train.js) does the same.
 
 Gradient descent runs on log h (not h), so a step changes h by a factor and h
@@ -200,6 +200,22 @@ def _windows(P: _Sorted1D, K: float) -> tuple[np.ndarray, np.ndarray]:
     sorted distinct x around a; binary search with a slightly larger radius
     finds a run that contains it, and ``_window_sums`` keeps exactly the x that
     pass the test (the same test app/ui/train.js applies).
+
+    Why this window.  A key with sigma_ij > WINDOW_SCORE = ln(1e16) has weight
+    e_ij < 1e-16, less than half an ulp of the nearest key's 1, so it is left
+    out of the four sums.  The keys kept satisfy
+
+        (x_i - x_j)^2 - dmin_i <= 2 h^2 T ln(1e16),
+
+    a condition that grows with |x_i - x_j|: with the keys sorted by x they form
+    one run around key i, found by binary search.  The weight left out of a row
+    is below (n - 1) 1e-16 of Z_i, the size of the rounding error of summing
+    Z_i itself, and with keys spread along x the Gaussian tail makes it far
+    smaller.  A row then costs its window's length instead of n:
+    about 2 sqrt(2 ln(1e16)) h sqrt(T) = 8.6 h sqrt(T) times the keys per unit
+    of x, so small bandwidths are cheap and h large enough to cover all keys
+    costs the full n^2.  Every sum term is finite (e_ij in [1e-16, 1]) for any
+    h from 1e-100 to 1e100.  T and h enter only as h^2 T.
     """
     radius = np.sqrt(P.udmin + K) * (1.0 + 1e-9) + P.upad                           # room for rounding
     lo = np.searchsorted(P.ux, P.ux - radius, side="left")
@@ -209,13 +225,22 @@ def _windows(P: _Sorted1D, K: float) -> tuple[np.ndarray, np.ndarray]:
 
 def _window_sums(P: _Sorted1D, c: float) -> tuple[np.ndarray, ...]:
     """Per key i: Z, A, B, C = sums over the keys j != i in its window of e, e y_j, e sigma, e sigma y_j,
-    with sigma_ij = c D_ij and e = exp(-sigma_ij); see ``loo_loss_and_grad``.
+    with sigma_ij = c D_ij and e = exp(-sigma_ij); see ``_bandwidth_eval``.
 
     The sums run over distinct x: with n_b keys at u_b whose values sum to Y_b, a key i at u_a gets
     sum_{b != a} e_ab [n_b, Y_b] (and the same with e sigma), plus the other keys at its own x, each with
     sigma = 0 and e = 1: n_a - 1 for Z and Y_a - y_i for A (both 0 when its x is not shared).  Distinct x go
     in blocks, each over the run of distinct x that holds all its windows; an x outside a window gets
-    sigma = 1e4, whose exp is exactly 0 (cheaper than masking the exp)."""
+    sigma = 1e4, whose exp is exactly 0 (cheaper than masking the exp).
+
+    Shared x.  Keys with the same x get the same weight in every row, and
+    rows with the same x have the same window, so the four sums are taken
+    once per distinct x over the distinct x of its window, weighted by how
+    many keys share each x and the sum of their values.
+    With m distinct x a step costs at most m^2 weights instead of n^2: the
+    generator rounds x to 2 decimals, so 2000 samples on 0..6 need at most
+    601 x 601.
+    """
     m = P.ux.shape[0]
     K = WINDOW_SCORE / c
     lo, hi = _windows(P, K)
@@ -242,19 +267,9 @@ def _window_sums(P: _Sorted1D, c: float) -> tuple[np.ndarray, ...]:
 
 
 def _bandwidth_eval(P: _Sorted1D, log_h, temperature):
-    """(loss, dL/dlog h) from the windowed sums; see ``loo_loss_and_grad``."""
-    c = 0.5 * math.exp(-2.0 * log_h) / temperature     # s_ij = -c (x_i - x_j)^2
-    Z, A, B, C = _window_sums(P, c)
-    p = A / Z
-    r = P.y - p
-    n = P.x.shape[0]
-    return float(r @ r) / n, (-4.0 / n) * float(r @ ((C - p * B) / Z))
+    """(loss, dL/dlog h) from the windowed sums, for ``loo_loss_and_grad``.
 
-
-def loo_loss_and_grad(x, y, log_h, *, temperature=1.0) -> tuple[float, float]:
-    """Leave-one-out MSE of Gaussian kernel regression and its derivative in log h.
-
-    Loss:  L(h) = (1/n) sum_i (y_i - p_i)^2,  p_i = sum_{j != i} alpha_ij y_j,
+    The loss is L(h) = (1/n) sum_i (y_i - p_i)^2,  p_i = sum_{j != i} alpha_ij y_j,
     alpha_ij = softmax_{j != i}(s_ij),  s_ij = -(x_i - x_j)^2 / (2 h^2 T).
 
     Derivation, with u = log h (so h^2 = e^{2u}):
@@ -283,31 +298,49 @@ def loo_loss_and_grad(x, y, log_h, *, temperature=1.0) -> tuple[float, float]:
     with the four row sums Z = sum_j e_ij, A = sum_j e_ij y_j,
     B = sum_j e_ij sigma_ij, C = sum_j e_ij sigma_ij y_j.
 
-    The window.  A key with sigma_ij > WINDOW_SCORE = ln(1e16) has weight
-    e_ij < 1e-16, less than half an ulp of the nearest key's 1, so it is left
-    out of the four sums.  The keys kept satisfy
+    The window of keys each row sums over is ``_windows``'s, and keys that share an x are summed once
+    (``_window_sums``).
+    """
+    c = 0.5 * math.exp(-2.0 * log_h) / temperature     # s_ij = -c (x_i - x_j)^2
+    Z, A, B, C = _window_sums(P, c)
+    p = A / Z
+    r = P.y - p
+    n = P.x.shape[0]
+    return float(r @ r) / n, (-4.0 / n) * float(r @ ((C - p * B) / Z))
 
-        (x_i - x_j)^2 - dmin_i <= 2 h^2 T ln(1e16),
 
-    a condition that grows with |x_i - x_j|: with the keys sorted by x they form
-    one run around key i, found by binary search.  The weight left out of a row
-    is below (n - 1) 1e-16 of Z_i, the size of the rounding error of summing
-    Z_i itself, and with keys spread along x the Gaussian tail makes it far
-    smaller.  A row then costs its window's length instead of n:
-    about 2 sqrt(2 ln(1e16)) h sqrt(T) = 8.6 h sqrt(T) times the keys per unit
-    of x, so small bandwidths are cheap and h large enough to cover all keys
-    costs the full n^2.  Every sum term is finite (e_ij in [1e-16, 1]) for any
-    h from 1e-100 to 1e100.  T and h enter only as h^2 T.
+def loo_loss_and_grad(x, y, log_h, *, temperature=1.0) -> tuple[float, float]:
+    """Leave-one-out MSE of Gaussian kernel regression and its derivative in log h.
 
-    Shared x.  Keys with the same x get the same weight in every row, and
-    rows with the same x have the same window, so the four sums are taken
-    once per distinct x over the distinct x of its window, weighted by how
-    many keys share each x and the sum of their values (``_window_sums``).
-    With m distinct x a step costs at most m^2 weights instead of n^2: the
-    generator rounds x to 2 decimals, so 2000 samples on 0..6 need at most
-    601 x 601.
+    Loss:  L(h) = (1/n) sum_i (y_i - p_i)^2,  p_i = sum_{j != i} alpha_ij y_j,
+    alpha_ij = softmax_{j != i}(s_ij),  s_ij = -(x_i - x_j)^2 / (2 h^2 T).
 
-    Returns (L, dL/dlog h) as floats.
+    Gradient, with u = log h, r_i = y_i - p_i and sbar_i = sum_k alpha_ik s_ik:
+
+        dL/du = (4/n) sum_i r_i sum_j alpha_ij (s_ij - sbar_i)(y_j - p_i).
+
+    The derivation, and how the sums are taken (each row over the keys of
+    weight >= 1e-16 of its largest, keys that share an x once), are in
+    ``_bandwidth_eval``'s docstring.  Any h from 1e-100 to 1e100 gives finite
+    numbers; T and h enter only as h^2 T.
+
+    Parameters
+    ----------
+    x : array-like of shape (n,)
+        The keys (positions), n >= 2.
+    y : array-like of shape (n,)
+        The values.
+    log_h : float
+        u = log h, within [-230, 230] (h from about 1e-100 to 1e100).
+    temperature : float > 0, default 1.0
+        T.
+
+    Returns
+    -------
+    loss : float
+        L(h).
+    grad : float
+        dL/dlog h.
     """
     xa, ya = _xy_1d(x, y)
     t = _checks.positive("temperature", temperature)
@@ -318,6 +351,16 @@ def loo_loss(x, y, log_h, *, temperature=1.0) -> float:
     """Leave-one-out MSE at bandwidth h = exp(log_h); the loss of ``loo_loss_and_grad``.
 
     Equal to ``attention.loo_error(x, y, bandwidths=[h], temperature=T)[0]``.
+
+    Parameters
+    ----------
+    x, y, log_h, temperature
+        As in ``loo_loss_and_grad``.
+
+    Returns
+    -------
+    loss : float
+        L(h).
     """
     return loo_loss_and_grad(x, y, log_h, temperature=temperature)[0]
 
@@ -360,11 +403,24 @@ def _bandwidth_try(P, log_h, loss, grad, lr, t):
 def bandwidth_step(x, y, log_h, learning_rate, *, temperature=1.0) -> BandwidthStep:
     """One gradient-descent step on log h: log h <- log h - learning_rate * dL/dlog h.
 
-    Returns ``BandwidthStep(new_log_h, loss, grad, ok, message)`` (it unpacks
-    as a 5-tuple); ``loss`` and ``grad`` are at the given log h.  If the step
-    is refused (see the module docstring) ``ok`` is False, ``new_log_h`` is the
-    given log h unchanged and ``message`` says why and what to do; otherwise
-    ``message`` is ''.
+    If the step is refused (see the module docstring) ``ok`` is False,
+    ``new_log_h`` is the given log h unchanged and ``message`` says why and what
+    to do; otherwise ``message`` is ''.
+
+    Parameters
+    ----------
+    x, y, log_h
+        As in ``loo_loss_and_grad``.
+    learning_rate : float > 0
+        The step size on log h.
+    temperature : float > 0, default 1.0
+        T.
+
+    Returns
+    -------
+    step : BandwidthStep
+        ``BandwidthStep(new_log_h, loss, grad, ok, message)`` (it unpacks as a
+        5-tuple); ``loss`` and ``grad`` are at the given log h.
     """
     xa, ya = _xy_1d(x, y)
     t = _checks.positive("temperature", temperature)
@@ -424,6 +480,26 @@ def train_bandwidth(x, y, *, h0, learning_rate=DEFAULT_BANDWIDTH_LEARNING_RATE, 
     at the first refused step (status "diverged"); see ``BandwidthTrajectory``.
     The page default, ``DEFAULT_BANDWIDTH_LEARNING_RATE`` = 2, reaches the
     bottom of the default dataset's loss curve from h0 = 0.15 and from h0 = 3.
+
+    Parameters
+    ----------
+    x : array-like of shape (n,)
+        The keys (positions), n >= 2.
+    y : array-like of shape (n,)
+        The values.
+    h0 : float in [1e-4, 1e4]
+        The starting bandwidth.
+    learning_rate : float > 0, default 2.0
+        The step size on log h.
+    steps : int >= 0, default 60
+        The most steps taken.
+    temperature : float > 0, default 1.0
+        T.
+
+    Returns
+    -------
+    trajectory : BandwidthTrajectory
+        log h, h, the loss, its gradient and a status at the start and after every step.
     """
     xa, ya = _xy_1d(x, y)
     t = _checks.positive("temperature", temperature)
@@ -528,7 +604,23 @@ def metric_loss_and_grad(X, y, W, *, temperature=1.0) -> tuple[float, np.ndarray
 
     All pairs are handled at once as n x n matrices (no loop over samples).
 
-    Returns (L, dL/dW) with dL/dW the shape of W.
+    Parameters
+    ----------
+    X : array-like of shape (n, d)
+        The keys, n >= 2 (d = 2 on the page).
+    y : array-like of shape (n,)
+        The values.
+    W : array-like of shape (k, d)
+        The metric.
+    temperature : float > 0, default 1.0
+        T.
+
+    Returns
+    -------
+    loss : float
+        L, the leave-one-out mean squared error.
+    grad : ndarray of shape (k, d)
+        dL/dW, the shape of W.
     """
     Xa, ya = _xy_2d(X, y)
     t = _checks.positive("temperature", temperature)
@@ -537,7 +629,17 @@ def metric_loss_and_grad(X, y, W, *, temperature=1.0) -> tuple[float, np.ndarray
 
 
 def metric_loss(X, y, W, *, temperature=1.0) -> float:
-    """Leave-one-out MSE under the metric W; the loss of ``metric_loss_and_grad``."""
+    """Leave-one-out MSE under the metric W; the loss of ``metric_loss_and_grad``.
+
+    Parameters
+    ----------
+    X, y, W, temperature
+        As in ``metric_loss_and_grad``.
+
+    Returns
+    -------
+    loss : float
+    """
     return metric_loss_and_grad(X, y, W, temperature=temperature)[0]
 
 
@@ -551,7 +653,27 @@ def dot_metric_loss_and_grad(X, y, W_Q, W_K, *, temperature=1.0) -> tuple[float,
         dL/dW_Q = X^T G K / c,      dL/dW_K = X^T G^T Q / c.
 
     Unlike the distance form, a key's length now matters: long keys win weight
-    from every query.  Returns (L, dL/dW_Q, dL/dW_K).
+    from every query.
+
+    Parameters
+    ----------
+    X : array-like of shape (n, d)
+        The keys, n >= 2 (d = 2 on the page).
+    y : array-like of shape (n,)
+        The values.
+    W_Q, W_K : array-like of shape (d, d_k)
+        The query and key projections.
+    temperature : float > 0, default 1.0
+        T.
+
+    Returns
+    -------
+    loss : float
+        L.
+    grad_q : ndarray of shape (d, d_k)
+        dL/dW_Q.
+    grad_k : ndarray of shape (d, d_k)
+        dL/dW_K.
     """
     Xa, ya = _xy_2d(X, y)
     t = _checks.positive("temperature", temperature)
@@ -596,9 +718,22 @@ def _metric_try(Xc, y, W, loss, grad, lr, t):
 def metric_step(X, y, W, learning_rate, *, temperature=1.0) -> MetricStep:
     """One gradient-descent step on the metric: W <- W - learning_rate * dL/dW.
 
-    Returns ``MetricStep(new_W, loss, grad, ok, message)``; ``loss`` and
-    ``grad`` are at the given W.  A refused step (non-finite loss, ||W||_F
-    outside [1e-4, 1e4], or loss x 10) keeps W and explains why in ``message``.
+    A refused step (non-finite loss, ||W||_F outside [1e-4, 1e4], or loss x 10)
+    keeps W and explains why in ``message``.
+
+    Parameters
+    ----------
+    X, y, W
+        As in ``metric_loss_and_grad``.
+    learning_rate : float > 0
+        The step size.
+    temperature : float > 0, default 1.0
+        T.
+
+    Returns
+    -------
+    step : MetricStep
+        ``MetricStep(new_W, loss, grad, ok, message)``; ``loss`` and ``grad`` are at the given W.
     """
     Xa, ya = _xy_2d(X, y)
     t = _checks.positive("temperature", temperature)
@@ -657,6 +792,26 @@ def train_metric(X, y, *, W0, learning_rate=DEFAULT_METRIC_LEARNING_RATE, steps=
     (status "diverged", last good W kept).  The page default,
     ``DEFAULT_METRIC_LEARNING_RATE`` = 2 from W0 = I, shrinks the column of W
     that reads the irrelevant x_2 on the metric2d dataset.
+
+    Parameters
+    ----------
+    X : array-like of shape (n, d)
+        The keys, n >= 2 (d = 2 on the page).
+    y : array-like of shape (n,)
+        The values.
+    W0 : array-like of shape (k, d)
+        The starting metric; its Frobenius norm within [1e-4, 1e4].
+    learning_rate : float > 0, default 2.0
+        The step size.
+    steps : int >= 0, default 150
+        The most steps taken.
+    temperature : float > 0, default 1.0
+        T.
+
+    Returns
+    -------
+    trajectory : MetricTrajectory
+        W, the loss, its gradient and a status at the start and after every step.
     """
     Xa, ya = _xy_2d(X, y)
     t = _checks.positive("temperature", temperature)
@@ -690,9 +845,22 @@ def metric_axes(W, *, level=1.0) -> tuple[np.ndarray, np.ndarray]:
 
     With the SVD W = U diag(sigma) V^T, the ellipse's axes point along the rows
     of V^T (the right singular vectors) with half-lengths sqrt(2 level) / sigma_k.
-    Returns (lengths (d,), directions (d, d) one unit vector per row), longest
-    first.  A zero singular value gives an infinite length: that direction is
-    ignored entirely.
+    A zero singular value gives an infinite length: that direction is ignored
+    entirely.
+
+    Parameters
+    ----------
+    W : array-like of shape (k, d)
+        The metric.
+    level : float > 0, default 1.0
+        The contour's level.
+
+    Returns
+    -------
+    lengths : ndarray of shape (d,)
+        The half-lengths, longest first.
+    directions : ndarray of shape (d, d)
+        One unit vector per row, in the order of ``lengths``.
     """
     Wa = _checks.finite_array("W", W, min_ndim=2, max_ndim=2)
     lv = _checks.positive("level", level)
@@ -706,7 +874,7 @@ def metric_axes(W, *, level=1.0) -> tuple[np.ndarray, np.ndarray]:
 
 
 def similarity_ellipse(W, *, level=1.0, points=64, max_radius=1e3) -> np.ndarray:
-    """Points on the contour {d : ||W d||^2 / 2 = level} around the origin, shape (points, 2).
+    """Points on the contour {d : ||W d||^2 / 2 = level} around the origin.
 
     Add the query's position to draw it around the query: at T = 1, keys
     inside the curve score above -level (their weight is at least e^{-level}
@@ -715,7 +883,22 @@ def similarity_ellipse(W, *, level=1.0, points=64, max_radius=1e3) -> np.ndarray
     theta evenly spaced over [0, 2 pi], first point repeated at the end, where
     sigma_k, v_k are W's singular values and right singular vectors.  A
     direction W nearly ignores has a huge half-length; each half-length is
-    capped at ``max_radius`` so the curve stays drawable.  W must act on 2-D keys.
+    capped at ``max_radius`` so the curve stays drawable.
+
+    Parameters
+    ----------
+    W : array-like of shape (k, 2)
+        The metric; it must act on 2-D keys.
+    level : float > 0, default 1.0
+        The contour's level.
+    points : int >= 3, default 64
+        Points on the curve, the first repeated at the end.
+    max_radius : float > 0, default 1000.0
+        The cap on each half-length.
+
+    Returns
+    -------
+    curve : ndarray of shape (points, 2)
     """
     Wa = _checks.finite_array("W", W, min_ndim=2, max_ndim=2)
     if Wa.shape[1] != 2:
@@ -764,6 +947,20 @@ def make_metric_dataset(n: int = 60, noise: float = 0.1, seed: int = 0) -> Metri
     Recipe (numpy's default_rng(seed)): X = round(uniform(-3, 3, (n, 2)), 2),
     then y = round(sin(x1) + normal(0, noise, n), 2).  The coordinate x2 never
     enters y, so a good metric learns to ignore it.
+
+    Parameters
+    ----------
+    n : int, 2 <= n <= 2000, default 60
+        Number of points.
+    noise : float in [0, 10], default 0.1
+        Standard deviation of the noise.
+    seed : int >= 0, default 0
+        Seed of numpy's default_rng.
+
+    Returns
+    -------
+    dataset : MetricDataset
+        X (n, 2), y (n,), the formula and a description.
     """
     if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or not 2 <= n <= 2000:
         raise ValueError(f"n must be a whole number from 2 to 2000, got {n!r}")
@@ -783,7 +980,18 @@ def make_metric_dataset(n: int = 60, noise: float = 0.1, seed: int = 0) -> Metri
 
 
 def metric_dataset_json(n: int = 60, noise: float = 0.1, seed: int = 0) -> str:
-    """The text of ``data/metric2d.json`` for this recipe (how the shipped file was written)."""
+    """The text of ``data/metric2d.json`` for this recipe (how the shipped file was written).
+
+    Parameters
+    ----------
+    n, noise, seed
+        As in ``make_metric_dataset``.
+
+    Returns
+    -------
+    text : str
+        The JSON file's text, one point per line.
+    """
     d = make_metric_dataset(n, noise, seed)
     head = {"name": "metric2d", "description": d.description, "formula": d.formula,
             "generated_by": d.meta["generated_by"], "seed": d.seed, "noise": d.noise, "n": d.n}
@@ -802,7 +1010,12 @@ def _read_metric() -> dict:
 
 
 def load_metric_dataset() -> MetricDataset:
-    """The shipped 2-D dataset ``data/metric2d.json`` (60 points, y = sin(x1) + noise 0.1)."""
+    """The shipped 2-D dataset ``data/metric2d.json`` (60 points, y = sin(x1) + noise 0.1).
+
+    Returns
+    -------
+    dataset : MetricDataset
+    """
     d = _read_metric()
     return MetricDataset(X=np.asarray(d["X"], dtype=float).reshape(-1, 2), y=np.asarray(d["y"], dtype=float),
                          formula=d["formula"], description=d["description"], noise=float(d["noise"]),

@@ -197,6 +197,19 @@ def parse_sense_corpus(d: dict, *, model: SentenceModel | None = None, source: s
     does not know, with a sense other than "water" or "money", or whose clue is
     not one of its words; the same sentence twice (compared as tokens, so case
     and punctuation do not hide a repeat); a training set without both senses.
+
+    Parameters
+    ----------
+    d : dict
+        The file's JSON, parsed.
+    model : SentenceModel, optional
+        The toy model (default: ``load_sentence_model()``).
+    source : str, default ""
+        Where the corpus came from, kept in the result.
+
+    Returns
+    -------
+    corpus : SenseCorpus
     """
     m = load_sentence_model() if model is None else model
     if not isinstance(d, dict):
@@ -239,7 +252,17 @@ def _load(path: str | None) -> SenseCorpus:
 
 
 def load_sense_corpus(path: str | Path | None = None) -> SenseCorpus:
-    """The task's sentences: the shipped ``data/senses.json`` or another file (checked, cached)."""
+    """The task's sentences: the shipped ``data/senses.json`` or another file (checked, cached).
+
+    Parameters
+    ----------
+    path : str or Path, optional
+        A corpus file in the format of ``data/senses.json`` (default: that file).
+
+    Returns
+    -------
+    corpus : SenseCorpus
+    """
     return _load(None if path is None else str(path))
 
 
@@ -298,7 +321,17 @@ def _loss(bt: _Batch, z) -> float:
 
 
 def undecided(z) -> np.ndarray:
-    """Whether each sense number is a tie: |z| <= UNDECIDED_WITHIN."""
+    """Whether each sense number is a tie: |z| <= UNDECIDED_WITHIN.
+
+    Parameters
+    ----------
+    z : float or array-like
+        Sense numbers z.
+
+    Returns
+    -------
+    tie : ndarray of bool, the shape of ``z``
+    """
     return np.abs(np.asarray(z, dtype=float)) <= UNDECIDED_WITHIN
 
 
@@ -359,11 +392,19 @@ def qk_loss_and_grad(w_q, w_k, sentences, *,
 
     Parameters
     ----------
-    w_q, w_k : (d_model, d_k) arrays (10 x 2 for the shipped model)
-    sentences : list of SenseSentence, e.g. ``load_sense_corpus().train``
-    model : the toy model (default: ``load_sentence_model()``); its meaning head's W_V is used.
+    w_q, w_k : array-like of shape (d_model, d_k)
+        The projections (10 x 2 for the shipped model).
+    sentences : list of SenseSentence
+        The S sentences, e.g. ``load_sense_corpus().train``.
+    model : SentenceModel, optional
+        The toy model (default: ``load_sentence_model()``); its meaning head's W_V is used.
 
-    Returns (L, dL/dW_Q, dL/dW_K); the gradients cover every row, position rows included.
+    Returns
+    -------
+    loss : float
+        L.
+    grad_q, grad_k : ndarray of shape (d_model, d_k)
+        dL/dW_Q and dL/dW_K; they cover every row, position rows included.
     """
     m = load_sentence_model() if model is None else model
     wq, wk = _projections(w_q, w_k, m)
@@ -398,6 +439,22 @@ def sense_readout(text: str, w_q, w_k, *, word: str = "bank", model: SentenceMod
 
     The word must occur exactly once.  Words missing from the vocabulary get
     the made-up vectors of ``attention.word_vector``.
+
+    Parameters
+    ----------
+    text : str
+        The sentence.
+    w_q, w_k : array-like of shape (d_model, d_k)
+        The projections.
+    word : str, default "bank"
+        The ambiguous word.
+    model : SentenceModel, optional
+        The toy model (default: ``load_sentence_model()``).
+
+    Returns
+    -------
+    readout : SenseReadout
+        The word's weights, where its output lands in the sense plane, z and the sense.
     """
     m = load_sentence_model() if model is None else model
     wq, wk = _projections(w_q, w_k, m)
@@ -522,8 +579,24 @@ def _whole(name, value, lo, hi):
 
 def untrained_projections(*, seed: int = DEFAULT_QK_SEED, init_scale: float = DEFAULT_QK_INIT_SCALE,
                           model: SentenceModel | None = None) -> tuple[np.ndarray, np.ndarray]:
-    """The seeded start: W_Q then W_K drawn from numpy's default_rng(seed), entries normal(0, init_scale)
-    on the rows that read the word vector, 0 on the position rows.  Returns (W_Q, W_K), each d_model x d_k."""
+    """The seeded start: W_Q then W_K drawn from numpy's default_rng(seed).
+
+    Entries are normal(0, init_scale) on the rows that read the word vector, 0 on
+    the position rows.
+
+    Parameters
+    ----------
+    seed : int, 0 <= seed < 2^32, default 0
+        Seed of numpy's default_rng.
+    init_scale : float > 0, default 0.1
+        Standard deviation of the entries.
+    model : SentenceModel, optional
+        The toy model (default: ``load_sentence_model()``).
+
+    Returns
+    -------
+    w_q, w_k : ndarray of shape (d_model, d_k)
+    """
     m = load_sentence_model() if model is None else model
     sd = _whole("seed", seed, 0, 2 ** 32 - 1)
     sc = _checks.positive("init_scale", init_scale)
@@ -537,6 +610,23 @@ def untrained_projections(*, seed: int = DEFAULT_QK_SEED, init_scale: float = DE
     return w[0], w[1]
 
 
+def _descend(train: _Batch, w_q, w_k, state, rows, lr):
+    """One step of ``train_qk`` from (w_q, w_k), whose ``_eval`` is ``state`` = (loss, accuracy, ties, g_q, g_k).
+
+    The step size is the largest of lr, lr/2, ... (``MAX_HALVINGS`` halvings) that does not raise the training
+    loss, applied to the rows marked in ``rows``; when none helps, no step is taken (size 0).  Returns the new
+    w_q, w_k, their ``_eval`` and the step size.
+    """
+    t = lr
+    for _ in range(MAX_HALVINGS + 1):
+        nq, nk = w_q - t * rows * state[3], w_k - t * rows * state[4]
+        trial = _eval(train, nq, nk)
+        if trial[0] <= state[0]:
+            return nq, nk, trial, t
+        t *= 0.5
+    return w_q, w_k, state, 0.0                     # no smaller step helps either: stay
+
+
 def train_qk(corpus: SenseCorpus | None = None, *, learning_rate: float = DEFAULT_QK_LEARNING_RATE,
              steps: int = DEFAULT_QK_STEPS, seed: int = DEFAULT_QK_SEED, init_scale: float = DEFAULT_QK_INIT_SCALE,
              model: SentenceModel | None = None) -> QKTrajectory:
@@ -545,9 +635,26 @@ def train_qk(corpus: SenseCorpus | None = None, *, learning_rate: float = DEFAUL
         W_{k+1} = W_k - eta dL/dW (W_k)      on the word rows; position rows stay 0,
 
     with eta = ``learning_rate``, halved (up to ``MAX_HALVINGS`` times) for a
-    step that would raise the training loss.  Records every step: W_Q, W_K,
-    the training loss and accuracy and the held-out loss and accuracy.  The
-    defaults (eta = 0.5, 150 steps, seed 0, init_scale 0.1) are the page's.
+    step that would raise the training loss.  The defaults (eta = 0.5, 150
+    steps, seed 0, init_scale 0.1) are the page's.
+
+    Parameters
+    ----------
+    corpus : SenseCorpus, optional
+        The sentences (default: ``load_sense_corpus()``).
+    learning_rate : float > 0, default 0.5
+        eta.
+    steps : int, default 150
+        Number of steps, from 0 to ``MAX_QK_STEPS``.
+    seed, init_scale
+        As in ``untrained_projections``.
+    model : SentenceModel, optional
+        The toy model (default: ``load_sentence_model()``).
+
+    Returns
+    -------
+    trajectory : QKTrajectory
+        Every step's W_Q, W_K, step size, training loss and accuracy, and held-out loss and accuracy.
     """
     m = load_sentence_model() if model is None else model
     c = load_sense_corpus() if corpus is None else corpus
@@ -559,29 +666,20 @@ def train_qk(corpus: SenseCorpus | None = None, *, learning_rate: float = DEFAUL
     train, held = _batch(c.train, m), _batch(c.held_out, m)
     rows = np.zeros((m.d_model, 1))
     rows[:len(m.dims)] = 1.0                        # which rows learn: the word rows
-    loss, acc, ties, g_q, g_k = _eval(train, w_q, w_k)
-    wqs, wks, losses, accs, tied, sizes = [w_q], [w_k], [loss], [acc], [ties], [0.0]
+    state = _eval(train, w_q, w_k)
+    wqs, wks, states, sizes = [w_q], [w_k], [state], [0.0]
     for _ in range(n_steps):  # a loop over training steps
-        t = lr
-        for _ in range(MAX_HALVINGS + 1):
-            nq, nk = w_q - t * rows * g_q, w_k - t * rows * g_k
-            trial = _eval(train, nq, nk)
-            if trial[0] <= loss:
-                w_q, w_k, (loss, acc, ties, g_q, g_k) = nq, nk, trial
-                break
-            t *= 0.5
-        else:
-            t = 0.0                                 # no smaller step helps either: stay
+        w_q, w_k, state, t = _descend(train, w_q, w_k, state, rows, lr)
         wqs.append(w_q)
         wks.append(w_k)
-        losses.append(loss)
-        accs.append(acc)
-        tied.append(ties)
+        states.append(state)
         sizes.append(t)
     held_eval = [_eval(held, a, b, grad=False) for a, b in zip(wqs, wks)]
-    return QKTrajectory(step=np.arange(len(wqs)), w_q=np.array(wqs), w_k=np.array(wks), loss=np.array(losses),
-                        train_accuracy=np.array(accs), held_out_loss=np.array([e[0] for e in held_eval]),
-                        held_out_accuracy=np.array([e[1] for e in held_eval]), train_undecided=np.array(tied),
+    return QKTrajectory(step=np.arange(len(wqs)), w_q=np.array(wqs), w_k=np.array(wks),
+                        loss=np.array([e[0] for e in states]), train_accuracy=np.array([e[1] for e in states]),
+                        held_out_loss=np.array([e[0] for e in held_eval]),
+                        held_out_accuracy=np.array([e[1] for e in held_eval]),
+                        train_undecided=np.array([e[2] for e in states]),
                         held_out_undecided=np.array([e[2] for e in held_eval]), step_size=np.array(sizes),
                         learning_rate=lr, seed=int(seed), init_scale=float(init_scale),
                         trained_rows=m.dims, corpus=c, model=m)
@@ -718,8 +816,27 @@ def _from(x, w_col, value, names) -> tuple[str, ...]:
 
 def shared_columns(w_q, w_k, word: str, other: str, *,
                    model: SentenceModel | None = None) -> tuple[SharedColumn, ...]:
-    """What ``word``'s query and ``other``'s key share, column by column (see ``SharedColumn``); both words are
-    read at position 0, so only their meaning counts (the position rows of the trained W_Q and W_K are 0)."""
+    """What ``word``'s query and ``other``'s key share, column by column (see ``SharedColumn``).
+
+    Both words are read at position 0, so only their meaning counts (the
+    position rows of the trained W_Q and W_K are 0).
+
+    Parameters
+    ----------
+    w_q, w_k : array-like of shape (d_model, d_k)
+        The projections.
+    word : str
+        The word whose query is read.
+    other : str
+        The word whose key is read.
+    model : SentenceModel, optional
+        The toy model (default: ``load_sentence_model()``).
+
+    Returns
+    -------
+    columns : tuple of SharedColumn
+        One per column of the projections.
+    """
     m = load_sentence_model() if model is None else model
     wq, wk = _projections(w_q, w_k, m)
     xw, xo, names, c = _vector(word, m), _vector(other, m), m.dims, math.sqrt(wq.shape[1])
@@ -741,9 +858,21 @@ def _two(v: float) -> str:
 
 
 def shared_summary(w_q, w_k, word: str, other: str, *, model: SentenceModel | None = None) -> str:
-    """One or two plain sentences: which column ``word``'s query and ``other``'s key share, and which meanings
-    put them there.  The column is the one that adds most to the score; it is "shared" when it adds at least
-    ``FEATURE_SHARE``."""
+    """One or two plain sentences: which column ``word``'s query and ``other``'s key share, and why.
+
+    The column is the one that adds most to the score; it is "shared" when it
+    adds at least ``FEATURE_SHARE``.  The sentences name the meanings that put
+    the query and the key there.
+
+    Parameters
+    ----------
+    w_q, w_k, word, other, model
+        As in ``shared_columns``.
+
+    Returns
+    -------
+    text : str
+    """
     cols = shared_columns(w_q, w_k, word, other, model=model)
     top = max(cols, key=lambda col: col.score)
     total = sum(col.score for col in cols)
@@ -770,11 +899,22 @@ def _preference(w_q, w_k, word, m: SentenceModel) -> dict:
 def learned_words(trajectory: QKTrajectory, *, split: str = "all") -> LearnedWords:
     """Which words the ambiguous word attends to after training, against before (entry 0).
 
-    For every word w of the chosen sentences (``split``: "all", "train" or
-    "held_out"), the mean over the sentences that contain w of bank's total
-    weight on w, with the untrained and the trained projections; sorted by the
-    trained weight, largest first (ties: alphabetical).  Also the learned
-    preference per meaning dimension (see ``LearnedWords``).
+    For every word w of the chosen sentences, the mean over the sentences that
+    contain w of bank's total weight on w, with the untrained and the trained
+    projections; sorted by the trained weight, largest first (ties:
+    alphabetical).  Also the learned preference per meaning dimension (see
+    ``LearnedWords``).
+
+    Parameters
+    ----------
+    trajectory : QKTrajectory
+        A training run, from ``train_qk``.
+    split : {"all", "train", "held_out"}, default "all"
+        The sentences read.
+
+    Returns
+    -------
+    words : LearnedWords
     """
     if not isinstance(trajectory, QKTrajectory):
         raise ValueError(f"trajectory must be a QKTrajectory (see train_qk), got {type(trajectory).__name__}")

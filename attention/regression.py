@@ -75,20 +75,23 @@ def weights(queries, keys, *, kernel="gaussian", bandwidth=1.0, temperature=1.0,
 
     Parameters
     ----------
-    queries : float, (m,) positions or (m, d) vectors
-    keys : (n,) positions or (n, d) vectors
-    kernel : {"gaussian", "dot"}
+    queries : float, array-like of shape (m,) positions or (m, d) vectors
+        The queries q_i.
+    keys : array-like of shape (n,) positions or (n, d) vectors
+        The keys k_j.
+    kernel : {"gaussian", "dot"}, default "gaussian"
         See ``attention.kernels.scores`` for both formulas.
-    bandwidth : float > 0
+    bandwidth : float > 0, default 1.0
         h of the Gaussian, or the scale of the 1-D circle embedding under ``dot``.
-    temperature : float > 0
+    temperature : float > 0, default 1.0
         T; the scores are divided by it before the softmax.
-    key_scale : (n,) positive factors, optional
-        ``dot`` only: multiplies each key's norm (``key_norm_tilt`` makes some).
+    key_scale : array-like of shape (n,), optional
+        ``dot`` only: positive factors that multiply each key's norm (``key_norm_tilt`` makes some).
 
     Returns
     -------
-    (m, n) array whose rows are positive and sum to 1, or (n,) for a scalar query.
+    weights : ndarray of shape (m, n), or (n,) for a scalar query
+        Rows positive and summing to 1.
     """
     q, k, scalar, kernel, h, t, key_scale = _prepare(queries, keys, kernel, bandwidth, temperature, key_scale)
     w = _softmax_scores(scores(q, k, kernel=kernel, bandwidth=h, key_scale=key_scale), t)
@@ -117,9 +120,20 @@ def _values(values, n):
 def predict(queries, keys, values, *, kernel="gaussian", bandwidth=1.0, temperature=1.0, key_scale=None):
     """Kernel-regression prediction out(q_i) = sum_j alpha_ij v_j.
 
-    ``values`` is (n,) or (n, d_v).  Returns (m,) (or (m, d_v)), or a float
-    (or (d_v,)) for a scalar query.  Each prediction lies within the values'
-    range, being a convex combination of them.
+    Each prediction lies within the values' range, being a convex combination of them.
+
+    Parameters
+    ----------
+    queries, keys
+        As in ``weights``.
+    values : array-like of shape (n,) or (n, d_v)
+        The values v_j, one per key.
+    kernel, bandwidth, temperature, key_scale
+        As in ``weights``.
+
+    Returns
+    -------
+    out : ndarray of shape (m,) or (m, d_v); float or (d_v,) for a scalar query
     """
     w = weights(queries, keys, kernel=kernel, bandwidth=bandwidth, temperature=temperature, key_scale=key_scale)
     v = _values(values, w.shape[-1])
@@ -132,6 +146,16 @@ def entropy_bits(weights) -> np.ndarray:
 
     0 log 0 is taken as 0.  H = 0 when one key has all the weight and log2(n)
     when the weights are uniform.
+
+    Parameters
+    ----------
+    weights : array-like of shape (..., n)
+        Rows of weights that sum to 1.
+
+    Returns
+    -------
+    H : ndarray of shape (...)
+        The entropy of each row, >= 0.
     """
     w = np.asarray(weights, dtype=float)
     logs = np.log2(w, out=np.zeros(w.shape), where=w > 0)
@@ -144,6 +168,16 @@ def effective_points(weights) -> np.ndarray:
     """Effective number of points 2^H (the perplexity): how many keys a query really consults.
 
     1 for one-hot weights, n for uniform weights.
+
+    Parameters
+    ----------
+    weights : array-like of shape (..., n)
+        Rows of weights that sum to 1.
+
+    Returns
+    -------
+    points : ndarray of shape (...)
+        2^H of each row, from 1 to n.
     """
     return np.exp2(entropy_bits(weights))
 
@@ -153,6 +187,15 @@ def nearest_neighbor_predict(queries, keys, values, *, kernel="gaussian", bandwi
 
     For the Gaussian that is the nearest key's value (1-nearest-neighbour);
     exact ties share it evenly, as the limit of the softmax does.
+
+    Parameters
+    ----------
+    queries, keys, values, kernel, bandwidth, key_scale
+        As in ``predict`` (the temperature has gone to 0).
+
+    Returns
+    -------
+    out : ndarray of shape (m,) or (m, d_v); float or (d_v,) for a scalar query
     """
     q, k, scalar, kernel, h, _, key_scale = _prepare(queries, keys, kernel, bandwidth, 1.0, key_scale)
     v = _values(values, k.shape[0])
@@ -186,7 +229,22 @@ class Readout:
 
 def readout(query, keys, values, *, kernel="gaussian", bandwidth=1.0, temperature=1.0,
             key_scale=None, true_function=None) -> Readout:
-    """Max weight, entropy (bits), effective points, prediction, true f(q) and both limits for one query."""
+    """Max weight, entropy (bits), effective points, prediction, true f(q) and both limits for one query.
+
+    Parameters
+    ----------
+    query : float
+        One query position.
+    keys, values, kernel, bandwidth, temperature, key_scale
+        As in ``predict``; ``values`` holds one number per key.
+    true_function : callable, optional
+        f, for the true value f(q).
+
+    Returns
+    -------
+    readout : Readout
+        The numbers the page prints for one query.
+    """
     if isinstance(query, float) and math.isfinite(query):
         qf = float(query)
     else:
@@ -225,6 +283,22 @@ def loo_error(keys, values, *, bandwidths, kernel="gaussian", temperature=1.0, k
     Each sample i is predicted from the other n - 1 (its own score is set to
     -inf before the softmax), so a kernel cannot win by copying the sample
     itself:  LOO(h) = (1/n) sum_i (y_i - sum_{j != i} alpha_ij(h) y_j)^2.
+
+    Parameters
+    ----------
+    keys : array-like of shape (n,) or (n, d)
+        The samples' positions, n >= 2.
+    values : array-like of shape (n,)
+        Their values y.
+    bandwidths : array-like of shape (g,)
+        The bandwidths h to try.
+    kernel, temperature, key_scale
+        As in ``weights``.
+
+    Returns
+    -------
+    loo : ndarray of shape (g,)
+        LOO(h) for each bandwidth.
     """
     k, _ = _checks.points("keys", keys, allow_scalar=False)
     y = _values(values, k.shape[0])
@@ -258,7 +332,29 @@ def bias_variance(keys, true_function, *, noise, bandwidths, kernel="gaussian", 
     estimate.  The weights W do not depend on y, so f_bar = W f exactly and the
     variance is noise^2 mean_e sum_j W_ej^2 (what the page draws).
 
-    Returns a dict of arrays ``bandwidth``, ``bias2``, ``variance``, ``error``.
+    Parameters
+    ----------
+    keys : array-like of shape (n,) or (n, d)
+        The fixed positions x.
+    true_function : callable
+        f, applied to positions.
+    noise : float >= 0
+        Standard deviation of eps.
+    bandwidths : array-like of shape (g,)
+        The bandwidths h.
+    kernel, temperature, key_scale
+        As in ``weights``.
+    n_resamples : int or None, default 200
+        Number of resampled data sets; None for the exact expectations.
+    seed : int, default 0
+        Seed of numpy's default_rng for the resamples.
+    eval_points : array-like, optional
+        The positions x_e (default: the keys).
+
+    Returns
+    -------
+    curves : dict of ndarray of shape (g,)
+        ``bandwidth``, ``bias2``, ``variance`` and ``error``.
     """
     k, _ = _checks.points("keys", keys, allow_scalar=False)
     sigma = float(noise)
@@ -270,21 +366,22 @@ def bias_variance(keys, true_function, *, noise, bandwidths, kernel="gaussian", 
     xe = k if eval_points is None else _checks.points("eval_points", eval_points, allow_scalar=False)[0]
     f_keys = np.asarray(true_function(k[:, 0] if k.shape[1] == 1 else k), dtype=float)
     f_eval = np.asarray(true_function(xe[:, 0] if xe.shape[1] == 1 else xe), dtype=float)
-    if n_resamples is not None:
-        rng = np.random.default_rng(seed)
-        ys = f_keys[:, None] + sigma * rng.standard_normal((k.shape[0], int(n_resamples)))  # (n, R)
+    ys = None if n_resamples is None else (                                 # (n, R): the resampled data sets
+        f_keys[:, None] + sigma * np.random.default_rng(seed).standard_normal((k.shape[0], int(n_resamples))))
     bias2, var = np.empty(hs.shape[0]), np.empty(hs.shape[0])
     for g, h in enumerate(hs):  # a loop over the grid, never over samples
         w = weights(xe, k, kernel=kernel, bandwidth=h, temperature=temperature, key_scale=key_scale)
-        if n_resamples is None:
-            bias2[g] = np.mean((w @ f_keys - f_eval) ** 2)
-            var[g] = sigma * sigma * np.mean(np.sum(w * w, axis=1))
-        else:
-            fits = w @ ys  # (e, R): every resample fitted at once
-            mean_fit = fits.mean(axis=1)
-            bias2[g] = np.mean((mean_fit - f_eval) ** 2)
-            var[g] = np.mean((fits - mean_fit[:, None]) ** 2)
+        bias2[g], var[g] = _bias2_and_variance(w, f_keys, f_eval, sigma, ys)
     return {"bandwidth": hs, "bias2": bias2, "variance": var, "error": bias2 + var}
+
+
+def _bias2_and_variance(w, f_keys, f_eval, sigma, ys):
+    """(bias^2, variance) of the fits W y at one bandwidth: exact when ``ys`` is None, else over its columns."""
+    if ys is None:
+        return np.mean((w @ f_keys - f_eval) ** 2), sigma * sigma * np.mean(np.sum(w * w, axis=1))
+    fits = w @ ys  # (e, R): every resample fitted at once
+    mean_fit = fits.mean(axis=1)
+    return np.mean((mean_fit - f_eval) ** 2), np.mean((fits - mean_fit[:, None]) ** 2)
 
 
 __all__ = ["weights", "predict", "entropy_bits", "effective_points", "nearest_neighbor_predict",

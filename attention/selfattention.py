@@ -32,16 +32,23 @@ def dot_product_attention(queries, keys, values, *, causal=False, temperature=1.
 
     Parameters
     ----------
-    queries : (..., n, d)   keys : (..., m, d)   values : (..., m, d_v)
-        Any leading batch or head axes must match (or broadcast).
-    causal : bool
+    queries : array-like of shape (..., n, d)
+        Q.
+    keys : array-like of shape (..., m, d)
+        K.
+    values : array-like of shape (..., m, d_v)
+        V.  Any leading batch or head axes of the three must match (or broadcast).
+    causal : bool, default False
         Mask keys j > i (needs n == m): a decoder's view of the sequence.
-    temperature : float > 0
+    temperature : float > 0, default 1.0
+        T.
 
     Returns
     -------
-    outputs : (..., n, d_v)
-    weights : (..., n, m), rows positive (zero where masked) and summing to 1.
+    outputs : ndarray of shape (..., n, d_v)
+        A V.
+    weights : ndarray of shape (..., n, m)
+        A, rows positive (zero where masked) and summing to 1.
     """
     q = _array("queries", queries, 2)
     k = _array("keys", keys, 2)
@@ -71,6 +78,22 @@ def self_attention(x, w_q, w_k, w_v, *, causal=False, temperature=1.0):
     """One head of self-attention: queries, keys and values all come from the same X.
 
     Q = X W_Q, K = X W_K, V = X W_V; returns ``dot_product_attention(Q, K, V)``.
+
+    Parameters
+    ----------
+    x : array-like of shape (..., n, d_model)
+        X, one row per token.
+    w_q, w_k : array-like of shape (d_model, d_k)
+        The query and key projections.
+    w_v : array-like of shape (d_model, d_v)
+        The value projection.
+    causal, temperature
+        As in ``dot_product_attention``.
+
+    Returns
+    -------
+    outputs : ndarray of shape (..., n, d_v)
+    weights : ndarray of shape (..., n, n)
     """
     x = _array("x", x, 2)
     mats = [_array(name, w, 2) for name, w in (("w_q", w_q), ("w_k", w_k), ("w_v", w_v))]
@@ -85,16 +108,25 @@ def multi_head_attention(x, w_q, w_k, w_v, w_o=None, *, causal=False, temperatur
 
     Parameters
     ----------
-    x : (n, d_model)
-    w_q, w_k : (h, d_model, d_k)    w_v : (h, d_model, d_v)
+    x : array-like of shape (n, d_model)
+        X, one row per token.
+    w_q, w_k : array-like of shape (h, d_model, d_k)
         One projection per head: h learned kernels applied in parallel.
-    w_o : (h * d_v, d_out), optional (identity when omitted)
+    w_v : array-like of shape (h, d_model, d_v)
+        One value projection per head.
+    w_o : array-like of shape (h * d_v, d_out), optional
+        The output projection (identity when omitted).
+    causal, temperature
+        As in ``dot_product_attention``.
 
     Returns
     -------
-    output : (n, d_out) = concat_h(A_h X W_V^h) W_O
-    weights : (h, n, n), one attention matrix per head
-    heads : (h, n, d_v), each head's output before concatenation
+    output : ndarray of shape (n, d_out)
+        concat_h(A_h X W_V^h) W_O.
+    weights : ndarray of shape (h, n, n)
+        One attention matrix per head.
+    heads : ndarray of shape (h, n, d_v)
+        Each head's output before concatenation.
     """
     x = _array("x", x, 2)
     if x.ndim != 2:
@@ -117,6 +149,24 @@ def multi_head_attention(x, w_q, w_k, w_v, w_o=None, *, causal=False, temperatur
 
 
 def attention_cost(n, *, bytes_per_score=4):
-    """Number of scores (n^2) and bytes of one n x n float32 matrix, for sequence lengths n."""
+    """Number of scores (n^2) and bytes of one n x n float32 matrix, for sequence lengths n.
+
+    Parameters
+    ----------
+    n : float or array-like
+        Sequence lengths.
+    bytes_per_score : int, default 4
+        Bytes of one score (4 for float32).
+
+    Returns
+    -------
+    scores : ndarray of float, the shape of ``n``
+        n^2.
+    bytes : ndarray of float, the shape of ``n``
+        n^2 x bytes_per_score.
+    """
     n = np.asarray(n, dtype=float)
     return n * n, n * n * bytes_per_score
+
+
+__all__ = ["dot_product_attention", "self_attention", "multi_head_attention", "attention_cost"]

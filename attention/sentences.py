@@ -77,6 +77,16 @@ def tokenize(text: str) -> list[str]:
     Raises ``ValueError`` when nothing is left ("sentence is empty ...") and
     when there are more than ``MAX_TOKENS`` (32) tokens; the message gives
     the count.  A long sentence is refused, never cut short.
+
+    Parameters
+    ----------
+    text : str
+        The sentence.
+
+    Returns
+    -------
+    tokens : list of str
+        1 to ``MAX_TOKENS`` lowercase tokens, in order.
     """
     if not isinstance(text, str):
         raise ValueError(f"sentence must be a string, got {type(text).__name__}")
@@ -229,16 +239,8 @@ def _named_list(where: str, value) -> tuple[tuple[str, ...], tuple[str, ...]]:
     return tuple(names), tuple(meanings)
 
 
-def parse_sentence_model(d: dict, source: str = "") -> SentenceModel:
-    """Check a parsed ``sentences.json`` and build a ``SentenceModel``.
-
-    Every inconsistency (a vector of the wrong length, a matrix of the wrong
-    shape, an unknown head name, ...) raises ``ValueError`` naming the field.
-    """
-    if not isinstance(d, dict):
-        raise ValueError("the sentence model must be a JSON object")
-    if d.get("format") != FORMAT:
-        raise ValueError(f"format must be {FORMAT!r}, got {d.get('format')!r}")
+def _dims(d: dict) -> tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...], tuple[str, ...]]:
+    """The meaning dims and the position features: (dims, their meanings, feature names, their meanings)."""
     dims, dim_meanings = _named_list("dims", d.get("dims"))
     pos = d.get("position")
     if not isinstance(pos, dict):
@@ -250,9 +252,11 @@ def parse_sentence_model(d: dict, source: str = "") -> SentenceModel:
                              f"known: {', '.join(map(repr, POSITION_FEATURES))}")
     if "model_dims" in d and list(d["model_dims"]) != list(dims + pos_names):
         raise ValueError("model_dims must list the dims' names followed by the position features' names")
-    d_model = len(dims) + len(pos_names)
+    return dims, dim_meanings, pos_names, pos_meanings
 
-    vocab_in = d.get("vocab")
+
+def _vocab(vocab_in, n_dims: int) -> dict[str, np.ndarray]:
+    """word -> its read-only meaning vector; every word a single lowercase token."""
     if not isinstance(vocab_in, dict) or not vocab_in:
         raise ValueError("vocab must be a non-empty object: word -> vector")
     vocab = {}
@@ -263,11 +267,14 @@ def parse_sentence_model(d: dict, source: str = "") -> SentenceModel:
             ok = False
         if not ok:
             raise ValueError(f"vocab word {word!r} is not a single lowercase token, so no sentence could use it")
-        if not isinstance(vec, list) or len(vec) != len(dims):
-            raise ValueError(f"vocab[{word!r}] must be a list of {len(dims)} numbers (one per dim), got {vec!r}")
-        vocab[word] = _matrix(f"vocab[{word!r}]", [vec], (1, len(dims)))[0]
+        if not isinstance(vec, list) or len(vec) != n_dims:
+            raise ValueError(f"vocab[{word!r}] must be a list of {n_dims} numbers (one per dim), got {vec!r}")
+        vocab[word] = _matrix(f"vocab[{word!r}]", [vec], (1, n_dims))[0]
+    return vocab
 
-    heads_in = d.get("heads")
+
+def _heads(heads_in, d_model: int) -> tuple[Head, ...]:
+    """The heads, with W_Q, W_K and W_V of d_model rows; every head's d_k and d_v the first head's."""
     if not isinstance(heads_in, list) or not 1 <= len(heads_in) <= MAX_HEADS:
         raise ValueError(f"heads must be a list of 1 to {MAX_HEADS} heads")
     heads = []
@@ -287,29 +294,37 @@ def parse_sentence_model(d: dict, source: str = "") -> SentenceModel:
     names = [h.name for h in heads]
     if len(set(names)) != len(names):
         raise ValueError(f"head names must be different, got {names}")
-    d_v = heads[0].w_v.shape[1]
+    return tuple(heads)
 
+
+def _outputs(d: dict, n_heads: int, d_v: int) -> tuple[list, np.ndarray, list]:
+    """(value_columns, W_O, output_columns): names for W_V's columns, W_O (n_heads d_v x d_out), its columns."""
     value_columns = d.get("value_columns")
     if not isinstance(value_columns, list) or len(value_columns) != d_v:
         raise ValueError(f"value_columns must name the {d_v} columns of W_V")
-    w_o = _matrix("w_o", d.get("w_o"), (len(heads) * d_v, None))
+    w_o = _matrix("w_o", d.get("w_o"), (n_heads * d_v, None))
     output_columns = d.get("output_columns")
     if not isinstance(output_columns, list) or len(output_columns) != w_o.shape[1]:
         raise ValueError(f"output_columns must name the {w_o.shape[1]} columns of W_O")
+    return value_columns, w_o, output_columns
 
-    sp = d.get("sense_plane")
+
+def _sense_plane(sp, names: list[str], d_v: int, d_out: int) -> SensePlane:
+    """The sense plane: a head named in ``names``, two labels and the (d_v, 2) and (d_out, 2) projections."""
     if not isinstance(sp, dict):
         raise ValueError("sense_plane must be an object")
     if sp.get("head") not in names:
         raise ValueError(f"sense_plane.head must be one of {names}, got {sp.get('head')!r}")
-    plane = SensePlane(head=names.index(sp["head"]), head_name=sp["head"],
-                       x_label=_text("sense_plane.x_label", sp.get("x_label")),
-                       y_label=_text("sense_plane.y_label", sp.get("y_label")),
-                       value_projection=_matrix("sense_plane.value_projection", sp.get("value_projection"), (d_v, 2)),
-                       output_projection=_matrix("sense_plane.output_projection", sp.get("output_projection"),
-                                                 (w_o.shape[1], 2)))
+    return SensePlane(head=names.index(sp["head"]), head_name=sp["head"],
+                      x_label=_text("sense_plane.x_label", sp.get("x_label")),
+                      y_label=_text("sense_plane.y_label", sp.get("y_label")),
+                      value_projection=_matrix("sense_plane.value_projection", sp.get("value_projection"), (d_v, 2)),
+                      output_projection=_matrix("sense_plane.output_projection", sp.get("output_projection"),
+                                                (d_out, 2)))
 
-    presets_in = d.get("presets")
+
+def _presets(presets_in) -> tuple[Preset, ...]:
+    """The preset sentences, each with an optional clue (one of its tokens) and sense."""
     if not isinstance(presets_in, list) or not presets_in:
         raise ValueError("presets must be a non-empty list")
     presets = []
@@ -325,13 +340,46 @@ def parse_sentence_model(d: dict, source: str = "") -> SentenceModel:
         if sense is not None and sense not in SENSES:
             raise ValueError(f"presets[{i}].sense must be one of {SENSES} or null, got {sense!r}")
         presets.append(Preset(text=text, note=_text(f"presets[{i}].note", p.get("note")), clue=clue, sense=sense))
+    return tuple(presets)
 
+
+def parse_sentence_model(d: dict, source: str = "") -> SentenceModel:
+    """Check a parsed ``sentences.json`` and build a ``SentenceModel``.
+
+    Every inconsistency (a vector of the wrong length, a matrix of the wrong
+    shape, an unknown head name, ...) raises ``ValueError`` naming the field.
+    The parts are checked in the file's order: dims and position features,
+    vocabulary, heads, value and output columns with W_O, sense plane,
+    presets, and the scale of unknown words.
+
+    Parameters
+    ----------
+    d : dict
+        The file's JSON, parsed.
+    source : str, default ""
+        Where the model came from, kept in the result.
+
+    Returns
+    -------
+    model : SentenceModel
+    """
+    if not isinstance(d, dict):
+        raise ValueError("the sentence model must be a JSON object")
+    if d.get("format") != FORMAT:
+        raise ValueError(f"format must be {FORMAT!r}, got {d.get('format')!r}")
+    dims, dim_meanings, pos_names, pos_meanings = _dims(d)
+    vocab = _vocab(d.get("vocab"), len(dims))
+    heads = _heads(d.get("heads"), len(dims) + len(pos_names))
+    d_v = heads[0].w_v.shape[1]
+    value_columns, w_o, output_columns = _outputs(d, len(heads), d_v)
+    plane = _sense_plane(d.get("sense_plane"), [h.name for h in heads], d_v, w_o.shape[1])
+    presets = _presets(d.get("presets"))
     scale = (d.get("unknown_words") or {}).get("scale", 0.3)
     scale = _checks.positive("unknown_words.scale", scale)
     return SentenceModel(dims=dims, dim_meanings=dim_meanings, position_features=pos_names,
-                         position_meanings=pos_meanings, vocab=MappingProxyType(vocab), heads=tuple(heads),
+                         position_meanings=pos_meanings, vocab=MappingProxyType(vocab), heads=heads,
                          value_columns=tuple(map(str, value_columns)), output_columns=tuple(map(str, output_columns)),
-                         w_o=w_o, sense_plane=plane, presets=tuple(presets), unknown_scale=scale, source=source)
+                         w_o=w_o, sense_plane=plane, presets=presets, unknown_scale=scale, source=source)
 
 
 @lru_cache(maxsize=8)
@@ -348,6 +396,15 @@ def load_sentence_model(path: str | Path | None = None) -> SentenceModel:
     """The toy sentence model: the shipped ``data/sentences.json`` or another file.
 
     Loaded once and cached; the arrays are read-only.
+
+    Parameters
+    ----------
+    path : str or Path, optional
+        A model file in the format of ``data/sentences.json`` (default: that file).
+
+    Returns
+    -------
+    model : SentenceModel
     """
     return _load(None if path is None else str(path))
 
@@ -369,6 +426,19 @@ def unknown_word_vector(word: str, n_dims: int, scale: float = 0.3) -> np.ndarra
 
     The result depends on the word only: the same in every run, process and
     machine (Python's ``hash()`` is not used).
+
+    Parameters
+    ----------
+    word : str
+        The token.
+    n_dims : int
+        Length of the vector.
+    scale : float, default 0.3
+        The coordinates' bound.
+
+    Returns
+    -------
+    vector : ndarray of shape (n_dims,)
     """
     data = word.encode("utf-8", errors="surrogatepass")
     stream = b""
@@ -385,7 +455,19 @@ def word_vector(word: str, *, model: SentenceModel | None = None) -> np.ndarray:
 
     A vocabulary word gets its vector from the data file; any other word gets
     ``unknown_word_vector(word)``.  Pass the token as ``tokenize`` returns it
-    (lowercase): the lookup is exact.  Returns a new array.
+    (lowercase): the lookup is exact.
+
+    Parameters
+    ----------
+    word : str
+        One token.
+    model : SentenceModel, optional
+        The toy model (default: ``load_sentence_model()``).
+
+    Returns
+    -------
+    vector : ndarray of shape (len(model.dims),)
+        A new array.
     """
     if not isinstance(word, str) or not word:
         raise ValueError(f"word must be a non-empty string, got {word!r}")
@@ -396,7 +478,20 @@ def word_vector(word: str, *, model: SentenceModel | None = None) -> np.ndarray:
 
 
 def position_features(n: int, *, model: SentenceModel | None = None) -> np.ndarray:
-    """The (n, p) position block of X: row i holds the listed features of i (i, i^2, 1)."""
+    """The (n, p) position block of X: row i holds the listed features of i (i, i^2, 1).
+
+    Parameters
+    ----------
+    n : int
+        Number of positions.
+    model : SentenceModel, optional
+        The toy model (default: ``load_sentence_model()``).
+
+    Returns
+    -------
+    features : ndarray of shape (n, p)
+        One column per position feature the model lists.
+    """
     m = _model(model)
     i = np.arange(n, dtype=float)
     return np.stack([POSITION_FEATURES[name](i) for name in m.position_features], axis=1)
@@ -406,9 +501,20 @@ def encode(tokens, *, model: SentenceModel | None = None) -> tuple[np.ndarray, l
     """X (n, d_model) for a list of tokens, and the unknown words.
 
     Row i is ``[word_vector(tokens[i]), position features of i]`` (appended,
-    not added, so meaning and position stay in separate columns).  The
-    second result lists the tokens missing from the vocabulary, in order of
-    first appearance, each once.
+    not added, so meaning and position stay in separate columns).
+
+    Parameters
+    ----------
+    tokens : list of str
+        1 to ``MAX_TOKENS`` tokens, as ``tokenize`` returns them.
+    model : SentenceModel, optional
+        The toy model (default: ``load_sentence_model()``).
+
+    Returns
+    -------
+    X : ndarray of shape (n, d_model)
+    unknown : list of str
+        The tokens missing from the vocabulary, in order of first appearance, each once.
     """
     if isinstance(tokens, str) or not all(isinstance(t, str) and t for t in tokens):
         raise ValueError("tokens must be a list of non-empty strings (use tokenize(text) first)")
@@ -495,8 +601,21 @@ def analyze_sentence(text: str, *, temperature: float = 1.0, causal: bool = Fals
         out_h = A_h V_h;   concat = [out_1 ... out_H];   output = concat W_O
         value_xy = V_h P,  output_xy = out_h P,  combined_xy = output P_out
 
-    ``temperature`` T > 0 sharpens (< 1) or flattens (> 1) every row;
-    ``causal=True`` masks the future (j > i), making the upper triangle 0.
+    Parameters
+    ----------
+    text : str
+        The sentence.
+    temperature : float > 0, default 1.0
+        T: it sharpens (< 1) or flattens (> 1) every row.
+    causal : bool, default False
+        True masks the future (j > i), making the upper triangle 0.
+    model : SentenceModel, optional
+        The toy model (default: ``load_sentence_model()``).
+
+    Returns
+    -------
+    analysis : SentenceAnalysis
+        Every number the self-attention section draws.
     """
     if not isinstance(causal, (bool, np.bool_)):
         raise ValueError(f"causal must be True or False, got {causal!r}")
@@ -517,3 +636,8 @@ def analyze_sentence(text: str, *, temperature: float = 1.0, causal: bool = Fals
                             head_outputs=heads, concat=concat, output=output, sense_head=sp.head,
                             value_xy=v @ sp.value_projection, output_xy=heads @ sp.value_projection,
                             combined_xy=output @ sp.output_projection, model=m)
+
+
+__all__ = ["MAX_TOKENS", "MAX_HEADS", "Head", "SensePlane", "Preset", "SentenceModel", "SentenceAnalysis",
+           "tokenize", "parse_sentence_model", "load_sentence_model", "unknown_word_vector", "word_vector",
+           "position_features", "encode", "analyze_sentence"]

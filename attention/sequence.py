@@ -51,14 +51,19 @@ def rnn_forward(X, W, U, h0=None) -> np.ndarray:
 
     Parameters
     ----------
-    X : (n, d_in)     one input vector per position (row t - 1 is x_t)
-    W : (d_h, d_h)    the recurrent matrix, state to state
-    U : (d_h, d_in)   the input matrix
-    h0 : (d_h,), optional
+    X : array-like of shape (n, d_in)
+        One input vector per position (row t - 1 is x_t).
+    W : array-like of shape (d_h, d_h)
+        The recurrent matrix, state to state.
+    U : array-like of shape (d_h, d_in)
+        The input matrix.
+    h0 : array-like of shape (d_h,), optional
+        The state before the first step (zeros if omitted).
 
     Returns
     -------
-    H : (n, d_h), row t - 1 is h_t.  Each row needs the one before it: n sequential steps.
+    H : ndarray of shape (n, d_h)
+        Row t - 1 is h_t.  Each row needs the one before it: n sequential steps.
     """
     Xa = _matrix("X", X)
     Wa = _matrix("W", W)
@@ -93,7 +98,15 @@ def dependency_edges(n) -> dict:
     * ``attention``: every unordered pair (i, j), i < j, in row order: n (n - 1) / 2 pairs, each
       one edge long (every position also reads itself, not drawn).
 
-    Returns {"rnn": [(i, i + 1), ...], "attention": [(i, j), ...]} as lists of int pairs.
+    Parameters
+    ----------
+    n : int >= 1
+        Number of positions.
+
+    Returns
+    -------
+    edges : dict
+        {"rnn": [(i, i + 1), ...], "attention": [(i, j), ...]} as lists of int pairs.
     """
     n = _count("n", n)
     return {"rnn": [(i, i + 1) for i in range(n - 1)],
@@ -104,7 +117,17 @@ def sequential_steps(n) -> dict:
     """Steps that must run one after another, and scores, for a sequence of n positions.
 
     RNN: n steps (h_t waits for h_{t-1}), no scores.  Attention: 1 step (one matrix
-    product, all positions at once) and n^2 scores.  Returns {"rnn": n, "attention": 1, "scores": n^2}.
+    product, all positions at once) and n^2 scores.
+
+    Parameters
+    ----------
+    n : int >= 1
+        Number of positions.
+
+    Returns
+    -------
+    counts : dict
+        {"rnn": n, "attention": 1, "scores": n^2}.
     """
     n = _count("n", n)
     return {"rnn": n, "attention": 1, "scores": n * n}
@@ -148,6 +171,34 @@ def _best_time(fn, repeats, deadline):
     return best
 
 
+def _increasing(name, ns) -> list[int]:
+    try:
+        ns = [int(v) if not isinstance(v, bool) and float(v) == int(v) else None for v in ns]
+    except (TypeError, ValueError, OverflowError):
+        raise ValueError(f"{name} must be a sequence of whole numbers >= 1, got {ns!r}") from None
+    if not ns or any(v is None or v < 1 for v in ns) or ns != sorted(set(ns)):
+        raise ValueError(f"{name} must be increasing whole numbers >= 1, got {ns!r}")
+    return ns
+
+
+def _timed_rows(ns, rng, W, U, repeats, deadline) -> list[tuple[int, float, float]]:
+    """(n, RNN seconds, attention seconds) for each n of ``ns`` measured before ``deadline`` (see
+    ``time_rnn_and_attention``): X (n, d) is drawn from ``rng``; the next n is skipped when the RNN's
+    last time x 2 plus attention's x 4 would pass the deadline."""
+    d = W.shape[0]
+    rows = []
+    for n in ns:
+        if rows:
+            estimate = 2 * rows[-1][1] + 4 * rows[-1][2]
+            if time.perf_counter() + estimate > deadline:
+                break
+        X = rng.standard_normal((n, d))
+        t_rnn = _best_time(lambda: rnn_forward(X, W, U), repeats, deadline)
+        t_att = _best_time(lambda: dot_product_attention(X, X, X), repeats, deadline)
+        rows.append((n, t_rnn, t_att))
+    return rows
+
+
 def time_rnn_and_attention(ns=TIMING_N, *, d=TIMING_D, budget_s=TIMING_BUDGET_S, repeats=5,
                            seed=0) -> SequenceTimings:
     """Time ``rnn_forward`` (a numpy loop, n steps) against ``dot_product_attention`` (one product).
@@ -160,15 +211,26 @@ def time_rnn_and_attention(ns=TIMING_N, *, d=TIMING_D, budget_s=TIMING_BUDGET_S,
     smallest n is always measured, so a slow machine can overrun the budget by the runs
     already started.
 
-    Returns ``SequenceTimings`` with the step counts n (RNN) and 1 (attention) and
-    the n^2 scores for every measured n.
+    Parameters
+    ----------
+    ns : sequence of int, default (64, 128, 256, 512, 1024, 2048)
+        Increasing sequence lengths.
+    d : int >= 1, default 64
+        Width of the inputs and of the RNN's state.
+    budget_s : float > 0, default 0.5
+        Seconds the measurement aims to stay within.
+    repeats : int >= 1, default 5
+        Runs of each computation per n; the fastest counts.
+    seed : int >= 0, default 0
+        Seed of numpy's default_rng for W, U and X.
+
+    Returns
+    -------
+    timings : SequenceTimings
+        Seconds per call, the step counts n (RNN) and 1 (attention) and the n^2
+        scores for every measured n.
     """
-    try:
-        ns = [int(v) if not isinstance(v, bool) and float(v) == int(v) else None for v in ns]
-    except (TypeError, ValueError, OverflowError):
-        raise ValueError(f"ns must be a sequence of whole numbers >= 1, got {ns!r}") from None
-    if not ns or any(v is None or v < 1 for v in ns) or ns != sorted(set(ns)):
-        raise ValueError(f"ns must be increasing whole numbers >= 1, got {ns!r}")
+    ns = _increasing("ns", ns)
     d = _count("d", d)
     budget = _checks.positive("budget_s", budget_s)
     repeats = _count("repeats", repeats)
@@ -177,17 +239,7 @@ def time_rnn_and_attention(ns=TIMING_N, *, d=TIMING_D, budget_s=TIMING_BUDGET_S,
     W = rng.standard_normal((d, d)) / math.sqrt(d)
     U = rng.standard_normal((d, d)) / math.sqrt(d)
     start = time.perf_counter()
-    deadline = start + budget
-    rows = []
-    for n in ns:
-        if rows:
-            estimate = 2 * rows[-1][1] + 4 * rows[-1][2]
-            if time.perf_counter() + estimate > deadline:
-                break
-        X = rng.standard_normal((n, d))
-        t_rnn = _best_time(lambda: rnn_forward(X, W, U), repeats, deadline)
-        t_att = _best_time(lambda: dot_product_attention(X, X, X), repeats, deadline)
-        rows.append((n, t_rnn, t_att))
+    rows = _timed_rows(ns, rng, W, U, repeats, start + budget)
     got = [r[0] for r in rows]
     return SequenceTimings(n=tuple(got), rnn_s=tuple(r[1] for r in rows), attention_s=tuple(r[2] for r in rows),
                            rnn_steps=tuple(got), attention_steps=tuple(1 for _ in got),
