@@ -21,7 +21,6 @@ The same builder serves ``panel serve`` and the offline file.
 
 from __future__ import annotations
 
-import json
 import logging
 import time
 from dataclasses import dataclass, field
@@ -210,13 +209,6 @@ class LearningView:
     models: dict = field(default_factory=dict)
     parts: dict = field(default_factory=dict)
     blocks: list = field(default_factory=list)   # app/ui/layout.Block, in page order
-
-
-def _dataset_name(ds) -> str:
-    try:
-        return json.loads(ds.tags[0]).get("name", "default")
-    except (IndexError, TypeError, ValueError, AttributeError):
-        return "default"
 
 
 def _buttons(prefix: str):

@@ -13,8 +13,6 @@ import json
 from functools import lru_cache
 from pathlib import Path
 
-from bokeh.models import CustomJS
-
 from attention.charclasses import browser_table
 
 from app.state import FALSE_WORDS, INTEGER, MAX_SHOWN, NUMBER, TRUE_WORDS
@@ -101,10 +99,6 @@ def by_name(root) -> dict:
     ['a', 'b']
     """
     return {m.name: m for m in root.references() if getattr(m, "name", None)}
-
-
-def make_engine(args: dict, code: str) -> CustomJS:
-    return CustomJS(args=args, code=code)
 
 
 def url_rules() -> dict:
