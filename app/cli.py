@@ -397,10 +397,8 @@ def _serve(args) -> int:
     return 0  # not reached (except under a test that replaces os.execv)
 
 
-def build_parser() -> argparse.ArgumentParser:
-    p = _Parser(prog="attention-explorable", description="Attention as kernel regression: an explorable.")
-    sub = p.add_subparsers(dest="command", required=True, parser_class=_Parser)
-
+def _add_readout(sub) -> None:
+    """The ``readout`` command: the readouts of one query, as text or JSON."""
     r = sub.add_parser("readout", help="print the readouts for one query")
     r.add_argument("--query", type=_number, required=True, help="query position x")
     r.add_argument("--bandwidth", type=_positive, required=True, help="Gaussian bandwidth h > 0")
@@ -412,6 +410,9 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("--json", action="store_true", help="print one JSON object")
     r.set_defaults(func=_readout)
 
+
+def _add_serve(sub) -> None:
+    """The ``serve`` command: panel serve with the page at / and Panel's app at /main."""
     s = sub.add_parser("serve", help="serve the explorable to a class: Panel's server with the page at /, built once",
                        description="Runs `panel serve app/main.py --plugins app.plugin`: the page at / (the same "
                                    "bytes for every visit; the browser computes everything) and Panel's app with "
@@ -444,6 +445,9 @@ def build_parser() -> argparse.ArgumentParser:
             panel.add_argument(flag, dest=_flag_dest(flag), metavar=metavar, help=text)
     s.set_defaults(func=_serve, panel_args=())
 
+
+def _add_export(sub) -> None:
+    """The ``export`` command: one self-contained HTML file."""
     e = sub.add_parser("export", help="write one self-contained HTML file that works offline")
     e.add_argument("output", help="the HTML file to write, e.g. lecture.html")
     e.add_argument("--sections", default=None,
@@ -465,6 +469,9 @@ def build_parser() -> argparse.ArgumentParser:
     e.add_argument("--y", metavar="COLUMN", help="--data: the column for y (default: the next holding numbers)")
     e.set_defaults(func=_export)
 
+
+def _add_tour(sub) -> None:
+    """The ``tour`` command: ``tour check FILE`` and ``tour schema``."""
     t = sub.add_parser("tour", help="check a guided tour file, or print the tour files' JSON Schema")
     tsub = t.add_subparsers(dest="tour_command", metavar="{check,schema}", required=True, parser_class=_Parser)
     c = tsub.add_parser("check", help="validate a tour file: one line per problem (exit code 2), or a summary")
@@ -475,6 +482,14 @@ def build_parser() -> argparse.ArgumentParser:
     c.set_defaults(func=_tour_check)
     sc = tsub.add_parser("schema", help="print the tour files' JSON Schema (draft 2020-12)")
     sc.set_defaults(func=_tour_schema)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The command line: ``readout``, ``serve``, ``export`` and ``tour``, each added by its own function."""
+    p = _Parser(prog="attention-explorable", description="Attention as kernel regression: an explorable.")
+    sub = p.add_subparsers(dest="command", required=True, parser_class=_Parser)
+    for add in (_add_readout, _add_serve, _add_export, _add_tour):
+        add(sub)
     return p
 
 

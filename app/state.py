@@ -4,7 +4,7 @@
 turns a query string (``?query=2.5&bandwidth=0.3``) into values and a list of
 notices: values that do not parse are ignored and values out of range are
 clamped, each with a sentence saying so.  The browser's ``parseQuery`` (in
-explorable.js) applies the same rules to the same ``url_spec()``, so a served
+app/ui/common.js) applies the same rules to the same ``url_spec()``, so a served
 page and an offline file read a link identically.
 """
 
@@ -158,15 +158,8 @@ def _shown(text: str) -> str:
     return text if len(text) <= MAX_SHOWN else text[:MAX_SHOWN] + "\u2026"
 
 
-def parse_query(query: str | dict, cls=ExplorableState) -> tuple[dict, list[str]]:
-    """Parse a URL query string into state values and notices.
-
-    ``query`` is the raw string after ``?`` or a mapping of key -> list of
-    values (as Panel's ``pn.state.session_args`` gives them, bytes or str).
-    Unknown keys, empty values, repeated keys, unparsable values and values
-    out of range each produce one notice; only clean or clamped values are
-    returned.  Nothing in the result is HTML: the page escapes notices.
-    """
+def _grouped(query: str | dict) -> dict[str, list[str]]:
+    """key -> every value given for it, in order, from a query string or a mapping of key -> values."""
     if isinstance(query, str):
         # only one leading "?" is the separator, as in a browser's location.search
         pairs = parse_qsl(query[1:] if query.startswith("?") else query, keep_blank_values=True)
@@ -176,56 +169,73 @@ def parse_query(query: str | dict, cls=ExplorableState) -> tuple[dict, list[str]
     grouped: dict[str, list[str]] = {}
     for k, v in pairs:
         grouped.setdefault(k, []).append(v)
+    return grouped
+
+
+def _number(key: str, raw: str, s: dict) -> tuple[bool, float | int | None, str | None]:
+    """A float or int setting: (kept, value, notice); out of range is clamped with a notice."""
+    kind = s["kind"]
+    pattern = NUMBER if kind == "float" else INTEGER
+    if not pattern.match(raw):
+        what = "a number" if kind == "float" else "a whole number"
+        return False, None, f"Ignored {key}=\u201c{_shown(raw)}\u201d: not {what}."
+    v = float(raw)  # '1e999' or 5000 digits -> inf, clamped below
+    notice = None
+    if v < s["lo"] or v > s["hi"]:
+        low = v < s["lo"]
+        notice = (f"{key}={_shown(raw)} is outside {s['lo_text']} to {s['hi_text']}; "
+                  f"using {s['lo_text'] if low else s['hi_text']}.")
+        v = s["lo"] if low else s["hi"]
+    return True, int(v) if kind == "int" else v, notice
+
+
+def _value(key: str, raw: str, s: dict) -> tuple[bool, object, str | None]:
+    """One setting's non-empty value read by its spec ``s``: (kept, value, notice or None)."""
+    kind = s["kind"]
+    if kind in ("float", "int"):
+        return _number(key, raw, s)
+    if kind == "bool":
+        low = raw.lower()
+        if low in TRUE_WORDS or low in FALSE_WORDS:
+            return True, low in TRUE_WORDS, None
+        return False, None, f"Ignored {key}=\u201c{_shown(raw)}\u201d: expected 1 or 0."
+    if kind == "choice":
+        if raw in s["choices"]:
+            return True, raw, None
+        return False, None, f"Ignored {key}=\u201c{_shown(raw)}\u201d: expected one of {', '.join(s['choices'])}."
+    if kind == "tour":
+        return True, raw[:s["max"]], None
+    if len(raw) > s["max"]:  # text
+        return False, None, f"Ignored {key}: longer than {s['max']} characters."
+    return True, raw, None
+
+
+def parse_query(query: str | dict, cls=ExplorableState) -> tuple[dict, list[str]]:
+    """Parse a URL query string into state values and notices.
+
+    ``query`` is the raw string after ``?`` or a mapping of key -> list of
+    values (as Panel's ``pn.state.session_args`` gives them, bytes or str).
+    Unknown keys, empty values, repeated keys, unparsable values and values
+    out of range each produce one notice; only clean or clamped values are
+    returned.  Nothing in the result is HTML: the page escapes notices.
+    """
     spec = url_spec(cls)
     values, notices = {}, []
-    for key, vals in grouped.items():
-        shown_key = _shown(key)
+    for key, vals in _grouped(query).items():
         if key not in spec:
-            notices.append(f"Ignored unknown setting \u201c{shown_key}\u201d.")
+            notices.append(f"Ignored unknown setting \u201c{_shown(key)}\u201d.")
             continue
         if len(vals) > 1:
             notices.append(f"\u201c{key}\u201d was given {len(vals)} times; using the last value.")
         raw = vals[-1].strip(WHITESPACE)
-        if raw == "" and spec[key]["kind"] == "tour":   # the tour says so itself (resolve_step)
-            values[key] = raw
-            continue
-        if raw == "":
+        if raw == "" and spec[key]["kind"] != "tour":   # an empty tour is kept: the tour says so itself
             notices.append(f"Ignored an empty value for \u201c{key}\u201d.")
             continue
-        s = spec[key]
-        kind = s["kind"]
-        if kind in ("float", "int"):
-            pattern = NUMBER if kind == "float" else INTEGER
-            if not pattern.match(raw):
-                what = "a number" if kind == "float" else "a whole number"
-                notices.append(f"Ignored {key}=\u201c{_shown(raw)}\u201d: not {what}.")
-                continue
-            v = float(raw)  # '1e999' or 5000 digits -> inf, clamped below
-            if v < s["lo"] or v > s["hi"]:
-                low = v < s["lo"]
-                notices.append(f"{key}={_shown(raw)} is outside {s['lo_text']} to {s['hi_text']}; "
-                               f"using {s['lo_text'] if low else s['hi_text']}.")
-                v = s["lo"] if low else s["hi"]
-            values[key] = int(v) if kind == "int" else v
-        elif kind == "bool":
-            low = raw.lower()
-            if low in TRUE_WORDS or low in FALSE_WORDS:
-                values[key] = low in TRUE_WORDS
-            else:
-                notices.append(f"Ignored {key}=\u201c{_shown(raw)}\u201d: expected 1 or 0.")
-        elif kind == "choice":
-            if raw in s["choices"]:
-                values[key] = raw
-            else:
-                notices.append(f"Ignored {key}=\u201c{_shown(raw)}\u201d: expected one of "
-                               f"{', '.join(s['choices'])}.")
-        elif kind == "tour":
-            values[key] = raw[:s["max"]]
-        else:  # text
-            if len(raw) > s["max"]:
-                notices.append(f"Ignored {key}: longer than {s['max']} characters.")
-                continue
-            values[key] = raw
+        kept, value, notice = _value(key, raw, spec[key])
+        if notice:
+            notices.append(notice)
+        if kept:
+            values[key] = value
     return values, notices
 
 
