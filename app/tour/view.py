@@ -56,7 +56,7 @@ WORDS = {"prev": "\u2190 Previous", "next": "Next \u2192", "show": "Show me", "h
          "shipped": "This step is written for the shipped data, not for yours: its numbers and its goal are "
                     "theirs. Show me switches to them; your data stay in the dataset menu.",
          "switch": "Switch to the shipped data"}
-# The card's look, in the page's own sizes (app/theme.py's PAGE_CSS sets the font and h3).
+# The card's look, in the page's own sizes (app/ui/theme.py's PAGE_CSS sets the font and h3).
 CARD_CSS = """
 .tour-card { border: 1px solid #c8d3dc; border-left: 4px solid #0072B2; border-radius: 4px; background: #F4F8FB;
              padding: 2px 10px 4px; font-size: var(--card-font-size, 1em); line-height: 1.4;
