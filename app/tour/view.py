@@ -245,54 +245,48 @@ def _find(named: dict, name):
     return m
 
 
-def build_tour(layout=None, *, tour: Tour | None = None, step=1, named: dict | None = None) -> TourView:
-    """The step card, whose regression widgets are found by name in ``named`` (or in ``layout``); ``step`` is the
-    raw ``tour`` setting (a number or an id), resolved here for the card the page is built with."""
-    tour = tour or default_tour()
-    k, _notice = resolve_step(str(step), tour)
+def _card_models(tour: Tour, k: int) -> dict:
+    """The card's own models for step ``k`` (0: hidden, showing step 1's words): its words and its buttons."""
     shown = max(k, 1)
     css = [InlineStyleSheet(css=_page_css() + CARD_CSS)]
     card = Div(text=card_html(tour, shown) + "</div>", name="tour_card", stylesheets=css,
                sizing_mode="stretch_width", min_width=260)
     card.syncable = False   # only the browser writes it
-    prev = Button(label=WORDS["prev"], name="tour_prev", disabled=shown <= 1)
-    show = Button(label=WORDS["show"], name="tour_show", button_type="primary",
-                  stylesheets=[InlineStyleSheet(css=_primary_css())])
-    nxt = Button(label=WORDS["next"], name="tour_next", disabled=shown >= len(tour))
-    hide = Button(label=WORDS["hide"], name="tour_hide")
-    skip = Button(label=WORDS["skip"].format(section=""), name="tour_skip", visible=False)
-    png = Button(label=WORDS["png"], name="tour_png", visible=tour.steps[shown - 1].figure is not None)
+    return dict(css=css, card=card,
+                prev=Button(label=WORDS["prev"], name="tour_prev", disabled=shown <= 1),
+                show=Button(label=WORDS["show"], name="tour_show", button_type="primary",
+                            stylesheets=[InlineStyleSheet(css=_primary_css())]),
+                next=Button(label=WORDS["next"], name="tour_next", disabled=shown >= len(tour)),
+                hide=Button(label=WORDS["hide"], name="tour_hide"),
+                skip=Button(label=WORDS["skip"].format(section=""), name="tour_skip", visible=False),
+                png=Button(label=WORDS["png"], name="tour_png", visible=tour.steps[shown - 1].figure is not None),
+                open=Button(label=f"{WORDS['open']} (step {shown} of {len(tour)})", name="tour_open",
+                            visible=k == 0),
+                # The step shown (0: the card is hidden), both ways between Python and the card: a notebook's
+                # e.tour = 3 sets it and the card moves; Next, Previous and Free exploration write it back.  Never
+                # on the page (not in a layout): a synced value only.
+                stepper=NumericInput(value=k, mode="int", low=0, high=len(tour), name="tour_step", visible=False))
+
+
+def _card_layout(m: dict, shipped_note, visible: bool):
+    """The card's words and its buttons side by side where the card is wide (docked at the foot of a wide screen:
+    the words wrap in their column, the buttons keep theirs), one under the other on a phone: the row wraps."""
     wrap = {"flex-wrap": "wrap", "gap": "4px 8px"}
-    named = named if named is not None else (by_name(layout) if layout is not None else {})
-    shipped_note = _shipped_note(css, named)
-    # The card's words and its buttons side by side where the card is wide (docked at the foot of a wide screen:
-    # the words wrap in their column, the buttons keep theirs), one under the other on a phone: the row wraps.
-    words = column(card, *([shipped_note] if shipped_note is not None else []), sizing_mode="stretch_width",
+    words = column(m["card"], *([shipped_note] if shipped_note is not None else []), sizing_mode="stretch_width",
                    styles={"flex": "1 1 24em", "min-width": "0"}, name="tour_words")
-    more_buttons = row(hide, skip, png, styles=wrap, name="tour_more_buttons")
-    buttons = column(row(prev, show, nxt, styles=wrap), more_buttons, styles={"flex": "0 1 auto", "gap": "4px"},
-                     name="tour_buttons")
-    box = row(words, buttons, sizing_mode="stretch_width", name="tour_box", visible=k > 0,
-              styles={"flex-wrap": "wrap", "gap": "4px 16px", "align-items": "flex-end"})
-    opener = Button(label=f"{WORDS['open']} (step {shown} of {len(tour)})", name="tour_open", visible=k == 0)
-    regression = any(st.section == "regression" for st in tour.steps)
-    w = {key: _find(named, name) if regression else named.get(name) for key, name in WIDGET_NAMES.items()}
-    ds = _find(named, "dataset") if regression else named.get("dataset")
-    config = tour_config(tour, step=step)
-    # The step shown (0: the card is hidden), both ways between Python and the card: a notebook's
-    # e.tour = 3 sets it and the card moves; Next, Previous and Free exploration write it back.  Never on
-    # the page (not in a layout): a synced value only.
-    stepper = NumericInput(value=k, mode="int", low=0, high=len(tour), name="tour_step", visible=False)
-    # the "More controls" column (None where a section has none) and the main plot, whose drag stops a tween
-    more = named.get("more_controls")
-    main = named.get("main_plot")
-    engine = CustomJS(args=dict(config=config, card=card, box=box, prev=prev, next=nxt, show=show, hide=hide,
-                                open=opener, skip=skip, png=png, more_buttons=more_buttons, w=w, ds=ds, more=more,
-                                main=main, stepper=stepper,
-                                notice_div=named.get("notices"), shipped_note=shipped_note),
-                      code=engine_source())
-    stepper.js_on_change("value", engine)
-    for b in (prev, show, nxt, hide, opener, skip, png):
+    m["more_buttons"] = row(m["hide"], m["skip"], m["png"], styles=wrap, name="tour_more_buttons")
+    buttons = column(row(m["prev"], m["show"], m["next"], styles=wrap), m["more_buttons"],
+                     styles={"flex": "0 1 auto", "gap": "4px"}, name="tour_buttons")
+    m["box"] = row(words, buttons, sizing_mode="stretch_width", name="tour_box", visible=visible,
+                   styles={"flex-wrap": "wrap", "gap": "4px 16px", "align-items": "flex-end"})
+    return column(m["box"], m["open"], sizing_mode="stretch_width", name="tour")
+
+
+def _listen(engine, m: dict, w: dict, ds, main) -> None:
+    """What the card's engine hears: its own buttons and step, and the regression's widgets, data and plot (a
+    student's move during Show me stops it, and the student's value wins)."""
+    m["stepper"].js_on_change("value", engine)
+    for b in (m["prev"], m["show"], m["next"], m["hide"], m["open"], m["skip"], m["png"]):
         b.js_on_event("button_click", engine)
     for key in ("query", "logh", "logt", "kernel", "keynorm", "dataset"):
         if w[key] is not None:
@@ -305,10 +299,33 @@ def build_tour(layout=None, *, tour: Tour | None = None, step=1, named: dict | N
             main.js_on_event(event, engine)
     if ds is not None:
         ds.js_on_change("data", engine)
-    section = column(box, opener, sizing_mode="stretch_width", name="tour")
+
+
+def build_tour(layout=None, *, tour: Tour | None = None, step=1, named: dict | None = None) -> TourView:
+    """The step card, whose regression widgets are found by name in ``named`` (or in ``layout``); ``step`` is the
+    raw ``tour`` setting (a number or an id), resolved here for the card the page is built with."""
+    tour = tour or default_tour()
+    k, _notice = resolve_step(str(step), tour)
+    m = _card_models(tour, k)
+    named = named if named is not None else (by_name(layout) if layout is not None else {})
+    shipped_note = _shipped_note(m["css"], named)
+    section = _card_layout(m, shipped_note, visible=k > 0)
+    regression = any(st.section == "regression" for st in tour.steps)
+    w = {key: _find(named, name) if regression else named.get(name) for key, name in WIDGET_NAMES.items()}
+    ds = _find(named, "dataset") if regression else named.get("dataset")
+    config = tour_config(tour, step=step)
+    # the "More controls" column (None where a section has none) and the main plot, whose drag stops a tween
+    more, main = named.get("more_controls"), named.get("main_plot")
+    engine = CustomJS(args=dict(config=config, w=w, ds=ds, more=more, main=main, notice_div=named.get("notices"),
+                                shipped_note=shipped_note,
+                                **{n: m[n] for n in ("card", "box", "prev", "next", "show", "hide", "open", "skip",
+                                                     "png", "more_buttons", "stepper")}),
+                      code=engine_source())
+    _listen(engine, m, w, ds, main)
     return TourView(layout=section, engine=engine,
-                    models=dict(card=card, box=box, prev=prev, next=nxt, show=show, hide=hide, open=opener,
-                                skip=skip, png=png, more_buttons=more_buttons, stepper=stepper, config=config))
+                    models=dict(config=config, **{n: m[n] for n in ("card", "box", "prev", "next", "show", "hide",
+                                                                    "open", "skip", "png", "more_buttons",
+                                                                    "stepper")}))
 
 
 def _shipped_note(css, named: dict):

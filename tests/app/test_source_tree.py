@@ -12,18 +12,10 @@ import ast
 import re
 from pathlib import Path
 
-import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 PACKAGES = ("app", "attention")
 MAX_LINES = 60
-
-# Functions known to be longer, in files another change is rewriting; each is to be split there, and then
-# removed from this list (the second test fails on an entry that is no longer long, so the list only shrinks).
-KNOWN_LONG = {
-    "app/tour/view.py::build_tour",
-}
-
 
 def _sources(*suffixes: str) -> list[Path]:
     return sorted(p for pkg in PACKAGES for p in (ROOT / pkg).rglob("*")
@@ -66,15 +58,8 @@ def test_the_length_counts_decorators_docstrings_and_nested_functions(tmp_path):
 
 
 def test_no_python_function_in_app_or_attention_is_over_60_lines():
-    too_long = {name: n for name, n in long_functions().items() if name not in KNOWN_LONG}
+    too_long = long_functions()
     assert too_long == {}, f"split these into named pieces of at most {MAX_LINES} lines: {too_long}"
-
-
-@pytest.mark.parametrize("name", sorted(KNOWN_LONG))
-def test_a_known_long_function_is_still_long_or_leaves_the_list(name):
-    lengths = function_lengths(ROOT / name.split("::")[0])
-    assert name in lengths, f"{name} is gone: remove it from KNOWN_LONG"
-    assert lengths[name] > MAX_LINES, f"{name} is {lengths[name]} lines now: remove it from KNOWN_LONG"
 
 
 # A path under one of the project's folders, written anywhere in the text (not a URL's path, a regular
