@@ -28,7 +28,7 @@ from .state import ExplorableState
 from .ui import theme
 from .tour.model import LOOK
 from .tour.view import LOOK_MODELS
-from .ui.engine import read_js
+from .ui.engine import library_source, read_js
 from .ui.layout import SKELETON_CSS, element_id, layout_names, section_html
 
 UI = Path(__file__).resolve().parent / "ui"
@@ -88,9 +88,14 @@ def build_document(state: ExplorableState | None = None, *, sections=SECTIONS, t
 
 @lru_cache(maxsize=None)
 def loader_source() -> str:
-    """The loader's JS: the theme (presentation sizes), BokehJS's private parts behind their door, the shared
-    helpers (the page's bus), the loader."""
-    return "\n".join(read_js(UI / f) for f in ("theme.js", "bokehjs.js", "common.js", "loader.js"))
+    """The page's own script: the library every engine shares (app/ui/engine.py library_source: the theme,
+    BokehJS's door, the helpers and the page's bus, ...), once, then the loader."""
+    return library_source() + read_js(UI / "loader.js")
+
+
+# The library model's code in the offline file and the served page, whose own script has run the library: the
+# engines find it run (LOAD_LIBRARY), and the page carries its text once.
+LIBRARY_IN_THE_PAGE = "/* the page's own script runs the library (app/export.py loader_source) */"
 
 
 def _script_json(value: str, element: str) -> str:
@@ -167,6 +172,8 @@ def page_html(page: BuiltPage) -> str:
     """``page`` as one HTML document: BokehJS, the blocks' skeleton, the document in parts (``document_parts``),
     the plan and the loader."""
     doc = page.doc
+    if getattr(page.built, "library", None) is not None:
+        page.built.library.code = LIBRARY_IN_THE_PAGE
     doc_json, parts = document_parts(page)
     docs_json = {make_globally_unique_id(): doc_json}
     from bokeh.core.json_encoder import serialize_json

@@ -26,6 +26,7 @@ from .regression.view import build_regression
 from .routing.view import build_routing
 from .sentence.view import build_sentence
 from .tour.view import add_tour
+from .ui.engine import one_library
 from .ui.layout import SectionBlocks
 
 SECTIONS = ("regression", "sentence", "ideas", "learning", "routing")   # the names --sections takes
@@ -43,6 +44,7 @@ class Sections:
     sentence: object = None
     routing: object = None
     ideas: object = None
+    library: object = None   # the JavaScript every engine shares, once (app/ui/engine.py library_model)
 
     def in_page_order(self) -> list[tuple[str, object]]:
         return [(name, getattr(self, name)) for name in PAGE_ORDER if getattr(self, name) is not None]
@@ -117,17 +119,18 @@ def build_sections(state, *, sections=SECTIONS, tour=None, notices=(), dataset=N
         except TourError:
             tour = default_tour().only(sections)   # the lesson has steps in every section
     s = Sections()
-    if "regression" in sections:
-        s.regression = build_regression(state, notices=notices, dataset=dataset)
-    if "sentence" in sections:
-        s.sentence = build_sentence(state)
-    if "ideas" in sections:   # its dependency graphs follow the sentence section's words
-        s.ideas = build_ideas(state, tokens_src=s.sentence.models.get("tokens_src") if s.sentence else None)
-    if "learning" in sections:   # it plays its paths on the regression's bandwidth slider and plots
-        s.learning = build_learning(state, regression=s.regression)
-    if "routing" in sections:
-        s.routing = build_routing(state)
-    s.tour = add_tour(s.regression, state, tour=tour)   # last: it finds the sections' models by name
+    with one_library() as s.library:   # every engine of the page shares one library (app/ui/engine.py)
+        if "regression" in sections:
+            s.regression = build_regression(state, notices=notices, dataset=dataset)
+        if "sentence" in sections:
+            s.sentence = build_sentence(state)
+        if "ideas" in sections:   # its dependency graphs follow the sentence section's words
+            s.ideas = build_ideas(state, tokens_src=s.sentence.models.get("tokens_src") if s.sentence else None)
+        if "learning" in sections:   # it plays its paths on the regression's bandwidth slider and plots
+            s.learning = build_learning(state, regression=s.regression)
+        if "routing" in sections:
+            s.routing = build_routing(state)
+        s.tour = add_tour(s.regression, state, tour=tour)   # last: it finds the sections' models by name
     return s
 
 

@@ -34,7 +34,7 @@ from attention import lags
 
 from app.ui import text, theme
 from app.state import url_spec
-from app.ui.engine import engine_code, url_rules
+from app.ui.engine import engine_callback, engine_code, url_rules
 from app.ui.layout import Block
 from app.ui.theme import BLUE, GREY, ORANGE, PAGE_CSS, PAGE_STYLES, SKY, VERMILLION
 
@@ -460,7 +460,7 @@ ENGINE_ARGS = ["config", "tokens_src", "nodes", "chain", "pairs", "graph_fig", "
 @lru_cache(maxsize=None)
 def engine_source() -> str:
     """ui/common.js (the link's parser, the page's bus), then engine.js and its call."""
-    return engine_code(HERE / "engine.js", "Ideas.handle", ENGINE_ARGS, mirror=False)
+    return engine_code(HERE / "engine.js", "Ideas.handle", ENGINE_ARGS)
 
 
 @dataclass
@@ -544,7 +544,7 @@ def build_ideas(state=None, *, tokens_src: ColumnDataSource | None = None) -> Id
     assert set(models) == set(ENGINE_ARGS)
     for m in s["quiet"] + g["quiet"]:
         m.syncable = False      # drawn by the engine in the browser: no websocket traffic
-    engine = CustomJS(args=models, code=engine_source())
+    engine = engine_callback(models, engine_source())
     tokens_src.js_on_change("data", engine)
     g["w_period"].js_on_change("value", engine)
     intro = _div(INTRO, css)

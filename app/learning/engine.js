@@ -72,7 +72,7 @@ const Learning = (function (M, E) {
     const failed = (e) => { if (e.reason !== "cancelled") arrive(empty, { error: e.message }); };
     const here = () => AttnWorker.runHere(AttnTrain.trainColumns, payload, { key: `learning-path:${a.gen.id}` });
     if (x.length <= c.cfg.worker_above_n) { here().promise.then(arrive, failed); return; }
-    AttnWorker.run(c.cfg.worker_sources, "AttnTrain.trainColumns", payload, { key: `learning-path:${a.gen.id}` }).promise.then(arrive, (e) => {
+    AttnWorker.run(AttnWorker.modules(c.cfg.worker_modules), "AttnTrain.trainColumns", payload, { key: `learning-path:${a.gen.id}` }).promise.then(arrive, (e) => {
       if (e.reason !== "unavailable") return failed(e);
       // no worker in this browser: train here (the page pauses for a moment), and say why
       c.bw.workerNote = e.message;
@@ -333,7 +333,7 @@ const Learning = (function (M, E) {
       try { lowest.value = AttnTrain.lowestLoo(payload); } catch (e) { console.error("attention learning:", e.message); }
       return lowest.value;
     }
-    AttnWorker.run(c.cfg.worker_sources, "AttnTrain.lowestLoo", payload, { key: job }).promise.then(arrive, (e) => {
+    AttnWorker.run(AttnWorker.modules(c.cfg.worker_modules), "AttnTrain.lowestLoo", payload, { key: job }).promise.then(arrive, (e) => {
       if (e.reason !== "unavailable") return failed(e);
       AttnWorker.runHere(AttnTrain.lowestLoo, payload, { key: job }).promise.then(arrive, failed);
     });

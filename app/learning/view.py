@@ -38,7 +38,7 @@ from attention import learn
 
 from app.ui import theme
 from app.ui.text import escape, plain
-from app.ui.engine import engine_args, engine_code, url_rules, worker_sources
+from app.ui.engine import engine_args, engine_callback, engine_code, url_rules, worker_modules
 from app.ui.layout import Block
 from app.ui.theme import BLUE, GREEN, GREY, PAGE_CSS, PAGE_STYLES, VERMILLION
 from app.state import (BANDWIDTH_LR_PRESETS, BANDWIDTH_TRAIN_STEPS, METRIC_LR_PRESETS, METRIC_TRAIN_STEPS,
@@ -189,7 +189,7 @@ def precompute() -> float:
 @lru_cache(maxsize=None)
 def engine_source() -> str:
     """ui/mirror.js (formulas), ui/common.js (URL parser, number formats, the page's bus), engine.js (glue)."""
-    return engine_code(HERE / "engine.js", "Learning.handle", ENGINE_ARGS, extra=("train.js", "worker.js"))
+    return engine_code(HERE / "engine.js", "Learning.handle", ENGINE_ARGS)
 
 
 ENGINE_ARGS = [
@@ -389,7 +389,7 @@ class LearningSection:
                           "trajectories": bandwidth_trajectories()},
             # a path on a dataset the page made (the generator, your own data) is trained in the browser: in a
             # Web Worker (ui/worker.js running ui/common.js + ui/train.js) above this many samples
-            "worker_sources": worker_sources("common.js", "train.js"), "worker_above_n": WORKER_ABOVE_N,
+            "worker_modules": worker_modules("AttnCommon", "AttnTrain"), "worker_above_n": WORKER_ABOVE_N,
             "metric": metric_config(), "url_rules": url_rules(),
         }
 
@@ -416,7 +416,7 @@ class LearningSection:
                               path_h_axis=figs["path"].below[0]))
         if set(models) != set(ENGINE_ARGS):
             raise RuntimeError(f"the engine's arguments and ENGINE_ARGS differ: {set(models) ^ set(ENGINE_ARGS)}")
-        engine = CustomJS(args=models, code=engine_source())
+        engine = engine_callback(models, engine_source())
         for w in (self.bw_lr, self.m_lr, rm["w_logh"]):
             w.js_on_change("value", engine)
         for b in (*self.bw_buttons, *self.m_buttons):

@@ -284,7 +284,7 @@ const Explorable = (function (M, U) {
       if (e.reason === "unavailable") return ask(AttnWorker.runHere(M.errorCurves, payload, { key }));
       if (e.reason !== "cancelled") showNotices(a, [e.message]);
     });
-    ask(AttnWorker.run(c.cfg.worker_sources, "AttnMirror.errorCurves", payload, { key }));
+    ask(AttnWorker.run(AttnWorker.modules(c.cfg.worker_modules), "AttnMirror.errorCurves", payload, { key }));
   }
 
   // New data: the samples first, then the curves.  With many samples (more than worker_above_n) the curves
@@ -681,7 +681,7 @@ const Explorable = (function (M, U) {
         if (e.reason === "unavailable") return ask(AttnWorker.runHere(M.errorCurves, payload, { key }));
         if (e.reason !== "cancelled") showNotices(a, [e.message]);
       });
-      ask(AttnWorker.run(c.cfg.worker_sources, "AttnMirror.errorCurves", payload, { key }));
+      ask(AttnWorker.run(AttnWorker.modules(c.cfg.worker_modules), "AttnMirror.errorCurves", payload, { key }));
     }, LOO_REST_MS);
   }
   const LOO_REST_MS = 120;

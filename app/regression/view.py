@@ -27,7 +27,7 @@ import attention
 from app import userdata
 from app.state import X_RANGE, ExplorableState, url_spec
 from app.ui import theme
-from app.ui.engine import by_name, engine_args, engine_code, url_rules, worker_sources
+from app.ui.engine import by_name, engine_args, engine_callback, engine_code, url_rules, worker_modules
 from app.ui.layout import WIDE, Block
 from app.ui.share import build_share
 from app.ui.theme import (BLUE, GREEN, ORANGE, PAGE_CSS, PAGE_STYLES, PURPLE, SKY, VERMILLION,  # noqa: F401
@@ -44,8 +44,7 @@ URL_DELAY_MS = 150               # the address (and a served page's query slider
 @lru_cache(maxsize=None)
 def engine_source() -> str:
     """The JS that runs the section: the shared files (ui/), then this section's engine.js."""
-    return engine_code(HERE / "engine.js", "Explorable.handle", ENGINE_ARGS, theme=True,
-                       extra=("generator.js", "worker.js", "userdata.js", "share.js"))
+    return engine_code(HERE / "engine.js", "Explorable.handle", ENGINE_ARGS)
 
 
 # Bokeh paints a plot on two canvases: "overlay" renderers on the top one, all others below.  A change to an
@@ -488,7 +487,7 @@ class RegressionSection:
             "spec": spec, "x_range": list(X_RANGE), "grid_n": GRID_N, "h_grid": list(H_GRID),
             "generator_keys": list(GENERATOR_KEYS),
             # the error curves against h of a large dataset are worked out in a Web Worker (ui/worker.js)
-            "worker_sources": worker_sources("mirror.js"), "worker_above_n": WORKER_ABOVE_N,
+            "worker_modules": worker_modules("AttnMirror"), "worker_above_n": WORKER_ABOVE_N,
             "dots_above_n": DOTS_ABOVE_N, "palette": list(WEIGHT_PALETTE),
             "datasets": {n: dataset_payload(n) for n in self.names},
             "initial": {"query": state.query, "bandwidth": state.bandwidth, "temperature": state.temperature,
@@ -533,7 +532,7 @@ class RegressionSection:
                               bias_legend=self.bias_legend))
         if set(models) != set(ENGINE_ARGS):
             raise RuntimeError(f"the engine's arguments and ENGINE_ARGS differ: {set(models) ^ set(ENGINE_ARGS)}")
-        engine = CustomJS(args=models, code=engine_source())
+        engine = engine_callback(models, engine_source())
         self.span_main.js_on_change("location", engine)
         for key in ("query", "logh", "logt", "kernel", "keynorm", "dataset"):
             w[key].js_on_change("value", engine)
@@ -649,9 +648,9 @@ class RegressionSection:
         spec = url_spec()
         config = {"spec": spec, "url_rules": url_rules(), "keys": list(MORE_KEYS),
                   "defaults": {k: spec[k]["default"] for k in MORE_KEYS}, "block": "regression-more"}
-        cb = CustomJS(args=dict(config=config, button=self.more_button, more=self.more,
-                                w={k: w[k] for k in ("kernel", "keynorm", "dataset", "link", "limits", "present")}),
-                      code=disclosure_source())
+        cb = engine_callback(dict(config=config, button=self.more_button, more=self.more,
+                                  w={k: w[k] for k in ("kernel", "keynorm", "dataset", "link", "limits", "present")}),
+                             disclosure_source())
         self.more_button.js_on_event("button_click", cb)
         self.more.js_on_change("visible", cb)
         for key in ("kernel", "keynorm", "dataset"):
@@ -707,7 +706,7 @@ button[aria-expanded="true"]::after { content: " \\25B4" / ""; }
 @lru_cache(maxsize=None)
 def disclosure_source() -> str:
     """The disclosure's JS: ui/common.js (for parseQuery), then disclosure.js and its call."""
-    return engine_code(HERE / "disclosure.js", "AttnMore.handle", ["config", "button", "more", "w"], mirror=False)
+    return engine_code(HERE / "disclosure.js", "AttnMore.handle", ["config", "button", "more", "w"])
 
 
 def _plain_log_ticks(fig):

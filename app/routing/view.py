@@ -43,7 +43,7 @@ from attention.sentences import MAX_TOKENS, load_sentence_model
 
 from app.state import QK_SHOWN, url_spec
 from app.ui import theme
-from app.ui.engine import engine_args, engine_code, url_rules
+from app.ui.engine import engine_args, engine_callback, engine_code, url_rules
 from app.ui.layout import WIDE, Block
 from app.ui.theme import BLUE, GREY, ORANGE, PAGE_CSS, VERMILLION, WEIGHT_PALETTE
 from app.sentence.view import CELL_TEXT, weight_colour_bar
@@ -201,7 +201,7 @@ def words_model() -> dict:
 @lru_cache(maxsize=None)
 def engine_source() -> str:
     """ui/mirror.js, ui/common.js, ui/words.js, then engine.js and its call."""
-    return engine_code(HERE / "engine.js", "Routing.handle", ENGINE_ARGS, extra=("words.js",))
+    return engine_code(HERE / "engine.js", "Routing.handle", ENGINE_ARGS)
 
 
 def precompute() -> float:
@@ -468,7 +468,7 @@ return (i >= 0 && i < t.length && Math.abs(tick - i) < 1e-6) ? String(t[i]) : ""
                               weights_div=divs["weights"], own_div=divs["own"], notice_div=divs["notice"]))
         if set(models) != set(ENGINE_ARGS):
             raise RuntimeError(f"the engine's arguments and ENGINE_ARGS differ: {set(models) ^ set(ENGINE_ARGS)}")
-        engine = CustomJS(args=models, code=engine_source())
+        engine = engine_callback(models, engine_source())
         for key in ("sentence", "frame", "input"):
             w[key].js_on_change("value", engine)
         for key in ("play", "pause", "step", "reset"):

@@ -35,7 +35,7 @@ from attention.sentences import MAX_TOKENS, load_sentence_model
 
 from app.state import SentenceState, url_spec
 from app.ui import text, theme
-from app.ui.engine import engine_args, engine_code, url_rules
+from app.ui.engine import engine_args, engine_callback, engine_code, url_rules
 from app.ui.theme import (BLUE, GREY, MONO_FONT, ORANGE, PAGE_CSS, PAGE_STYLES, PURPLE, VERMILLION,
                           WEIGHT_PALETTE)
 
@@ -370,7 +370,7 @@ return short(tick);""")
 def engine_source() -> str:
     """ui/mirror.js (formulas), ui/common.js (shared text and URL helpers), ui/words.js (a sentence's
     tokens, vectors and heads), engine.js (this section's glue)."""
-    return engine_code(HERE / "engine.js", "SentenceExplorable.handle", ENGINE_ARGS, extra=("words.js",))
+    return engine_code(HERE / "engine.js", "SentenceExplorable.handle", ENGINE_ARGS)
 
 
 ENGINE_ARGS = [
@@ -729,7 +729,7 @@ class SentenceSection:
         for m in [f["cost"], *heat.axis, *f["bars"].axis, *f["cost"].axis, *f["sense"].axis,
                   *[a for g in mini_figs for a in g.axis], *[r for g in drawn + mini_figs for r in (g.x_range, g.y_range)]]:
             m.syncable = False   # resized and relabelled by the engine, not engine arguments themselves
-        engine = CustomJS(args=models, code=engine_source())
+        engine = engine_callback(models, engine_source())
         for key in ("input", "preset", "token", "temperature"):
             w[key].js_on_change("value", engine)
         w["head"].js_on_change("active", engine)

@@ -22,7 +22,7 @@ from pathlib import Path
 from bokeh.layouts import column, row
 from bokeh.models import Button, CustomJS, Div, InlineStyleSheet, NumericInput
 
-from app.ui.engine import by_name, engine_code
+from app.ui.engine import by_name, engine_callback, engine_code
 from app.ui.layout import Block
 
 from app.regression.text import SHARP_WEIGHT
@@ -175,7 +175,7 @@ ENGINE_ARGS = ["config", "card", "box", "prev", "next", "show", "hide", "open", 
 @lru_cache(maxsize=None)
 def engine_source() -> str:
     """ui/mirror.js (the regression's readouts), ui/common.js (the page's bus, the link's parser), tour.js."""
-    return engine_code(HERE / "tour.js", "AttnTour.handle", ENGINE_ARGS, extra=("train.js",))
+    return engine_code(HERE / "tour.js", "AttnTour.handle", ENGINE_ARGS)
 
 
 # A step's "look" names the page's models by name; "readouts" is the line under the main plot, which stays
@@ -316,11 +316,11 @@ def build_tour(layout=None, *, tour: Tour | None = None, step=1, named: dict | N
     config = tour_config(tour, step=step)
     # the "More controls" column (None where a section has none) and the main plot, whose drag stops a tween
     more, main = named.get("more_controls"), named.get("main_plot")
-    engine = CustomJS(args=dict(config=config, w=w, ds=ds, more=more, main=main, notice_div=named.get("notices"),
-                                shipped_note=shipped_note,
-                                **{n: m[n] for n in ("card", "box", "prev", "next", "show", "hide", "open", "skip",
-                                                     "png", "more_buttons", "stepper")}),
-                      code=engine_source())
+    engine = engine_callback(dict(config=config, w=w, ds=ds, more=more, main=main, notice_div=named.get("notices"),
+                                  shipped_note=shipped_note,
+                                  **{n: m[n] for n in ("card", "box", "prev", "next", "show", "hide", "open", "skip",
+                                                       "png", "more_buttons", "stepper")}),
+                             engine_source())
     _listen(engine, m, w, ds, main)
     return TourView(layout=section, engine=engine,
                     models=dict(config=config, **{n: m[n] for n in ("card", "box", "prev", "next", "show", "hide",

@@ -1,17 +1,28 @@
 """Engine wiring every section shares: the JS an engine is made of, and the models it is handed.
 
-An engine is one Bokeh ``CustomJS`` whose code is ``ui/mirror.js`` (the core's formulas), optionally
-``ui/theme.js``, ``ui/common.js`` (the helpers every section shares), optionally ``ui/words.js`` (a
-sentence's tokens and vectors, after the mirror it uses) and the section's own ``engine.js``, then one call, ``<Name>.handle(cb_obj, {args})``.  No section's engine includes
-another's: sections talk through Python attributes and, in the browser, the page-level bus of
-common.js (``publish``/``subscribe``).
+The JavaScript every section shares (the core's formulas, the theme, BokehJS's door, the page's helpers and bus,
+the tokenizer, the generator, the trainer, the Web Worker's runner, your own data's parser, the share buttons)
+is one library, shipped once per page: ``library_source()``, each file of ``LIBRARY`` once, in the order they
+use one another, each module left on ``globalThis`` by its name.  The offline file and the served page run it
+as the page's own script, before anything else (app/export.py); a notebook's document carries it once, in the
+``code`` of one ``CustomJS`` model (``library_model``), which an engine runs the first time it is called and
+finds already run after that.
+
+An engine is one Bokeh ``CustomJS`` whose code is the section's own ``engine.js`` and one call,
+``<Name>.handle(cb_obj, {args})``, after ``LOAD_LIBRARY``; ``engine_callback`` hands it the document's library.
+No section's engine includes another's: sections talk through Python attributes and, in the browser, the
+page-level bus of common.js (``publish``/``subscribe``).
 """
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
 import json
 from functools import lru_cache
 from pathlib import Path
+
+from bokeh.models import CustomJS
 
 from attention.charclasses import browser_table
 
@@ -38,23 +49,80 @@ def read_js(path: Path) -> str:
     return "".join(line for line in text.splitlines(keepends=True) if not line.lstrip().startswith("//"))
 
 
-def engine_code(section_js: Path, handler: str, arg_names, *, theme: bool = False, mirror: bool = True,
-                extra=()) -> str:
-    """The code of a section's engine: the shared files, ``extra`` ones from ui/ (e.g. "generator.js",
-    "words.js"), the section's ``engine.js``, then the call.
+# The shared files, each with the module it defines, in the order they use one another (a file uses only the
+# modules before it).
+LIBRARY = (("mirror.js", "AttnMirror"), ("theme.js", "Theme"), ("bokehjs.js", "AttnBokeh"),
+           ("common.js", "AttnCommon"), ("words.js", "AttnWords"), ("generator.js", "AttnGenerator"),
+           ("train.js", "AttnTrain"), ("worker.js", "AttnWorker"), ("userdata.js", "AttnUserData"),
+           ("share.js", "AttnShare"))
+LIBRARY_FLAG = "__attnLibrary"   # set on globalThis once the library has run
+LIBRARY_TEXT = "__attnLibraryText"   # the library's own text, which a Web Worker's modules are cut from
+# An engine's first line: the document's library, run once (a page's own script has run it already).
+LOAD_LIBRARY = (f"if (globalThis.{LIBRARY_FLAG} !== true) "
+                f"{{ globalThis.{LIBRARY_TEXT} = library.code; new Function(library.code)(); }}\n")
 
-    >>> code = engine_code(UI / "common.js", "AttnCommon.clamp", ["a"], mirror=False)
-    >>> code.rstrip().endswith("AttnCommon.clamp(cb_obj, {a});")
+
+@lru_cache(maxsize=None)
+def library_source() -> str:
+    """Every shared file once, each module then left on ``globalThis`` (an engine finds it there by its name),
+    and the flag that says the library has run.  Each file sits between two marks, ``/*<attn:Name>*/`` and
+    ``/*</attn:Name>*/``, so that a Web Worker is built from the text of the modules it needs
+    (``AttnWorker.modules`` in ui/worker.js): the library's text is kept on ``globalThis`` (set by
+    ``LOAD_LIBRARY``, or read from the page's own script as it runs).
+
+    >>> src = library_source()
+    >>> [(src.count(f"/*<attn:{name}>*/"), src.count(f"/*</attn:{name}>*/")) for _, name in LIBRARY] == [(1, 1)] * 10
+    True
+    >>> src.index("const AttnMirror") < src.index("const AttnWords") < src.rstrip().index("__attnLibrary = true")
     True
     """
-    if "words.js" in extra and not mirror:
-        raise ValueError("ui/words.js needs mirror=True: it computes the heads with AttnMirror")
-    files = ([UI / "mirror.js"] if mirror else []) + ([UI / "theme.js"] if theme else []) + [UI / "bokehjs.js",
-                                                                                              UI / "common.js"]
-    files += [UI / name for name in extra]
-    files += [] if Path(section_js) in files else [Path(section_js)]
-    parts = [unicode_table_js() + read_js(f) if f == UI / "words.js" else read_js(f) for f in files]
-    return "\n".join(parts) + f"\n{handler}(cb_obj, {{{', '.join(arg_names)}}});\n"
+    text = (f"globalThis.{LIBRARY_TEXT} = globalThis.{LIBRARY_TEXT} || (typeof document !== 'undefined' && "
+            f"document.currentScript ? document.currentScript.textContent : '');\n")
+    parts = [(unicode_table_js() if name == "words.js" else "") + f"/*<attn:{module}>*/\n" + read_js(UI / name) +
+             f"/*</attn:{module}>*/\nglobalThis.{module} = {module};\n" for name, module in LIBRARY]
+    return text + "".join(parts) + f"globalThis.{LIBRARY_FLAG} = true;\n"
+
+
+_LIBRARY: contextvars.ContextVar = contextvars.ContextVar("attention_explorable_library", default=None)
+
+
+def library_model():
+    """A document's one library model: a ``CustomJS`` that no event runs, whose ``code`` is the library."""
+    return CustomJS(code=library_source(), name="attn_library")
+
+
+@contextlib.contextmanager
+def one_library():
+    """Within this block, every engine made (``engine_callback``) shares one library model (yielded): the
+    composition builds a page's sections inside one (app/sections.py)."""
+    model = library_model()
+    token = _LIBRARY.set(model)
+    try:
+        yield model
+    finally:
+        _LIBRARY.reset(token)
+
+
+def engine_callback(args: dict, code: str):
+    """An engine: a ``CustomJS`` with ``args`` and ``code`` (``engine_code``), handed the document's library (a
+    section built on its own, outside the composition, gets a library of its own)."""
+    library = _LIBRARY.get() or library_model()
+    return CustomJS(args={**args, "library": library}, code=code)
+
+
+def engine_code(section_js, handler: str, arg_names) -> str:
+    """The code of a section's engine: the library's loading line, the section's JS files in order (one path, or
+    a list of them: an engine split by concern, each file a module the later ones use), then the call.
+
+    >>> code = engine_code(UI / "share.js", "AttnShare.handle", ["a"])
+    >>> code.startswith(LOAD_LIBRARY) and code.rstrip().endswith("AttnShare.handle(cb_obj, {a});")
+    True
+    >>> engine_code([UI / "share.js", UI / "worker.js"], "AttnShare.handle", []).index("const AttnWorker") > 0
+    True
+    """
+    files = [section_js] if isinstance(section_js, (str, Path)) else list(section_js)
+    body = "".join(read_js(Path(f)) for f in files)
+    return LOAD_LIBRARY + body + f"\n{handler}(cb_obj, {{{', '.join(arg_names)}}});\n"
 
 
 def unicode_table_js() -> str:
@@ -67,9 +135,18 @@ def unicode_table_js() -> str:
     return f"const AttnUnicode = {json.dumps(browser_table(), separators=(',', ':'))};\n"
 
 
-def worker_sources(*names) -> list[str]:
-    """The text of ui/ files a Web Worker runs (ui/worker.js builds the worker from them), in order."""
-    return [read_js(UI / name) for name in names]
+def worker_modules(*names) -> list[str]:
+    """The library modules a Web Worker runs, in order (ui/worker.js ``modules`` finds their text in the
+    library, which the page carries once); a name not in ``LIBRARY`` is refused.
+
+    >>> worker_modules("AttnCommon", "AttnTrain")
+    ['AttnCommon', 'AttnTrain']
+    """
+    known = [module for _, module in LIBRARY]
+    unknown = [n for n in names if n not in known]
+    if unknown:
+        raise ValueError(f"not in the library: {', '.join(unknown)}")
+    return list(names)
 
 
 def engine_args(synced: dict, browser_only: dict) -> dict:

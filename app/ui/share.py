@@ -13,12 +13,11 @@ slides.  ``build_share()`` returns the models; the regression section puts them 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
-from pathlib import Path
 
 from bokeh.models import Button, CustomJS, Div, InlineStyleSheet
 
-HERE = Path(__file__).resolve().parent
+from .engine import LOAD_LIBRARY, engine_callback
+
 
 LABEL = "Copy a link to this state"
 TEXTS = {
@@ -52,14 +51,12 @@ select.png-figure { font: inherit; padding: 3px; flex: 1 1 12em; min-width: 0; m
 """
 
 
-@lru_cache(maxsize=None)
 def share_source() -> str:
-    """ui/bokehjs.js and ui/common.js (the page's bus: whether the data fit in a link), ui/share.js, and the
-    call: one callback for both buttons (the page carries its code once), which tells them apart by the click's
-    origin."""
-    return "\n".join((HERE / f).read_text(encoding="utf-8") for f in ("bokehjs.js", "common.js", "share.js")) + \
-        "\nif (cb_obj && cb_obj.origin === png_button) AttnShare.figures({status: png_box, texts: png_texts, figures});" \
-        "\nelse AttnShare.handle({status, texts});\n"
+    """The library's loading line (ui/share.js is in it) and the call: one callback for both buttons (the page
+    carries its code once), which tells them apart by the click's origin."""
+    return (LOAD_LIBRARY +
+            "if (cb_obj && cb_obj.origin === png_button) AttnShare.figures({status: png_box, texts: png_texts, figures});"
+            "\nelse AttnShare.handle({status, texts});\n")
 
 
 def figure_menu() -> list[dict]:
@@ -95,8 +92,8 @@ def build_share() -> ShareView:
     status = _status_div("share_status")
     png_button = Button(label=PNG_LABEL, button_type="default", name="figure_png_button")
     png_box = _status_div("figure_png_box")
-    callback = CustomJS(args=dict(status=status, texts=dict(TEXTS), png_button=png_button, png_box=png_box,
-                                  png_texts=dict(PNG_TEXTS), figures=figure_menu()), code=share_source())
+    callback = engine_callback(dict(status=status, texts=dict(TEXTS), png_button=png_button, png_box=png_box,
+                                    png_texts=dict(PNG_TEXTS), figures=figure_menu()), share_source())
     button.js_on_event("button_click", callback)
     png_button.js_on_event("button_click", callback)
     return ShareView(button=button, status=status, callback=callback, png_button=png_button, png_box=png_box)

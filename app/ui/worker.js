@@ -4,8 +4,8 @@
 //   job.promise.then(show, (e) => { if (!e.cancelled) notice(e.message); });
 //   job.cancel();   // or start another run with the same key: the older one is cancelled
 //
-// run() builds a Web Worker from a Blob holding the JS source strings `sources` (e.g. the text of
-// ui/common.js and ui/train.js) and a small message handler that calls the function named by `entry`
+// run() builds a Web Worker from a Blob holding the JS source strings `sources` (modules(["AttnCommon",
+// "AttnTrain"]) cuts those modules' text out of the page's one copy of the library) and a small message handler that calls the function named by `entry`
 // (a dotted name such as "AttnTrain.trainColumns") with `payload` and posts the result back.  Blob
 // workers need no file and no server: they start from a file:// page and from a page whose
 // Content-Security-Policy allows blob: (default-src 'self' 'unsafe-inline' 'unsafe-eval' data: blob:).
@@ -93,10 +93,23 @@ const AttnWorker = (function () {
     }
   }
 
+  // modules(names): the source text of these library modules, in order, cut from the library's own text
+  // (app/ui/engine.py library_source marks where each begins and ends), or null if one is not found.
+  function modules(names) {
+    const text = typeof globalThis.__attnLibraryText === "string" ? globalThis.__attnLibraryText : "";
+    const parts = (Array.isArray(names) ? names : []).map((name) => {
+      const begin = `/*<attn:${name}>*/`, end = `/*</attn:${name}>*/`;
+      const i = text.indexOf(begin), j = text.indexOf(end);
+      return i >= 0 && j > i ? text.slice(i + begin.length, j) : null;
+    });
+    return parts.length && parts.every((t) => t !== null) ? parts : null;
+  }
+
   // run(sources, entry, payload, {key}): the entry, in a Web Worker built from `sources`.
   function run(sources, entry, payload, options) {
     const key = options && options.key;
     return handle(key, (resolve, reject) => {
+      if (sources === null) { reject(failure("unavailable")); return null; }   // modules() found none
       const code = Array.isArray(sources) && sources.every((t) => typeof t === "string");
       if (!code || typeof entry !== "string" || !ENTRY.test(entry)) {
         reject(failure("failed"));
@@ -150,5 +163,5 @@ const AttnWorker = (function () {
     });
   }
 
-  return { run, runHere, MESSAGES };
+  return { run, runHere, modules, MESSAGES };
 })();

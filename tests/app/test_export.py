@@ -205,6 +205,19 @@ def test_the_file_stays_within_three_megabytes(offline_html):
     assert len(offline_html.encode("utf-8")) <= 3_000_000
 
 
+def test_the_shared_javascript_ships_once(offline, offline_html):
+    """Every shared file is in the page once, in its own script (app/ui/engine.py LIBRARY), not once per engine;
+    the document's library model leaves its text to that script."""
+    from app.export import LIBRARY_IN_THE_PAGE
+    from app.ui.engine import LIBRARY, UI, read_js
+
+    for name, module in LIBRARY:
+        text = read_js(UI / name)
+        assert offline_html.count(text[:400]) == 1, name
+        assert offline_html.count(f"const {module} = ") == 1, module
+    assert offline.built.library.code == LIBRARY_IN_THE_PAGE
+
+
 # ---- the page's CSS -----------------------------------------------------------------------------------------
 
 def test_the_page_css_holds_the_skeleton_the_text_sizes_and_every_sections_css(offline, offline_html):

@@ -14,7 +14,7 @@ from app.regression.view import build_regression
 from app.export import SECTIONS, build_document
 from app.state import (BANDWIDTH_LR_PRESETS, METRIC_LR_PRESETS, ExplorableState, parse_query, to_query,
                        url_spec)
-from app.ui.engine import read_js, worker_sources
+from app.ui.engine import read_js
 from app.ui.layout import layout_names
 from app.ui.theme import GREEN
 
@@ -39,8 +39,8 @@ def test_builds_its_blocks_and_its_engine(built):
     shown = {n for b in view.blocks for n in layout_names(b.model)}
     assert {"learn_fit_plot", "learn_path_plot", "learn_loss_plot", "metric_plot", "metric_loss_plot",
             "learn_lr_select", "metric_lr_select"} <= shown
-    assert "Learning.handle(cb_obj" in view.engine.code and "const AttnMirror" in view.engine.code
-    assert set(view.engine.args) == set(lv.ENGINE_ARGS)
+    assert "Learning.handle(cb_obj" in view.engine.code and "const AttnMirror" in view.engine.args["library"].code
+    assert set(view.engine.args) == set(lv.ENGINE_ARGS) | {"library"}   # the page's shared JavaScript, once
     cfg = view.models["config"]
     assert "mode" not in cfg
     assert cfg["initial"] == {"lr": "2", "step": 0, "metric_lr": "2", "metric_step": 0}
@@ -59,12 +59,14 @@ def test_builds_its_blocks_and_its_engine(built):
 
 def test_a_dataset_the_page_makes_is_trained_in_the_browser_never_in_python(built):
     """The generator's samples (and your own data) are trained by ui/train.js, in a Web Worker for large ones:
-    the engine carries the trainer, the worker gets the files it runs, and no Python callback is left to train."""
+    the engine carries the trainer, the worker gets the library modules it runs, and no Python callback is left to train."""
     reg, view = built
-    code, cfg = view.engine.code, view.models["config"]
+    code, cfg = view.engine.args["library"].code, view.models["config"]   # the trainer is in the page's library
     train, worker = read_js(ROOT / "app" / "ui" / "train.js"), read_js(ROOT / "app" / "ui" / "worker.js")
     assert code.count(train) == 1 and code.count(worker) == 1
-    assert cfg["worker_sources"] == worker_sources("common.js", "train.js")
+    assert cfg["worker_modules"] == ["AttnCommon", "AttnTrain"]   # cut from the library's text by ui/worker.js
+    for module in cfg["worker_modules"]:
+        assert code.count(f"/*<attn:{module}>*/") == 1 and code.count(f"/*</attn:{module}>*/") == 1
     assert cfg["worker_above_n"] == lv.WORKER_ABOVE_N
     assert cfg["bandwidth"]["h0"] == lv.H0 and cfg["bandwidth"]["steps"] == lv.STEPS
     assert view.models["gen"].data["h"] == []

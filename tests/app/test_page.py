@@ -185,17 +185,20 @@ def test_build_regression_shows_a_generated_dataset():
     assert view.ds.data["x"] == d.x.tolist() and view.ds.data["y"] == d.y.tolist()
 
 
-def test_engine_source_holds_the_shared_files_and_its_own_engine_once_each():
-    src = engine_source()
+def test_the_library_holds_the_shared_files_once_each_and_the_engine_its_own():
+    """The shared files ship once, in the library every engine runs (app/ui/engine.py), in the order they use one
+    another; the section's engine is its own engine.js and the call."""
+    from app.ui.engine import LIBRARY, LOAD_LIBRARY, library_source
+
+    src, library = engine_source(), library_source()
     ui = ROOT / "app" / "ui"
-    files = [read_js(ui / f) for f in ("mirror.js", "theme.js", "common.js", "generator.js", "worker.js")]
+    files = [read_js(ui / f) for f, _ in LIBRARY]
+    assert [library.count(js) for js in files] == [1] * len(files)
+    at = [library.index(js) for js in files]
+    assert at == sorted(at)   # each uses only what comes before it
     glue = read_js(ROOT / "app" / "regression" / "engine.js")
-    for js in files + [glue]:
-        assert src.count(js) == 1
-    at = [src.index(js) for js in files + [glue]]
-    assert at == sorted(at)   # the glue uses what comes before it
-    assert src.count("const AttnMirror =") == 1 and src.count("const Explorable =") == 1
-    assert src.rstrip().endswith("Explorable.handle(cb_obj, {" + ", ".join(ENGINE_ARGS) + "});")
+    assert src == LOAD_LIBRARY + glue + "\nExplorable.handle(cb_obj, {" + ", ".join(ENGINE_ARGS) + "});\n"
+    assert not any(js in src for js in files)
 
 
 def test_no_engine_includes_another_sections_engine(offline):
@@ -206,3 +209,6 @@ def test_no_engine_includes_another_sections_engine(offline):
     for name, code in engines.items():
         for other, js in sources.items():
             assert code.count(js) == (1 if other == name else 0), (name, other)
+    # and every engine of the page runs the one library the composition made
+    every = [e for e in built.engines() if "library" in e.args]
+    assert len(every) >= 6 and all(e.args["library"] is built.library for e in every)

@@ -57,8 +57,9 @@ def test_the_section_is_blocks_in_its_places(built):
 
 def test_the_engine_hears_its_controls_and_writes_only_in_the_browser(built):
     e = built.engine
-    assert "Routing.handle(cb_obj" in e.code and "const AttnMirror" in e.code and "const AttnCommon" in e.code
-    assert set(e.args) == set(rv.ENGINE_ARGS)
+    library = e.args["library"].code   # the page's shared JavaScript, once (app/ui/engine.py)
+    assert "Routing.handle(cb_obj" in e.code and "const AttnMirror" in library and "const AttnCommon" in library
+    assert set(e.args) == set(rv.ENGINE_ARGS) | {"library"}
     w = built.widgets
     for key in ("sentence", "frame", "input"):
         assert e in w[key].js_property_callbacks["change:value"]
@@ -69,7 +70,7 @@ def test_the_engine_hears_its_controls_and_writes_only_in_the_browser(built):
                  "own_div"):
         assert built.models[name].syncable is False, name
     # ui/words.js (AttnWords) reads a typed sentence; it computes with the mirror, so it comes after it
-    assert e.code.index("const AttnMirror") < e.code.index("const AttnWords") < e.code.index("const Routing")
+    assert library.index("const AttnMirror") < library.index("const AttnWords") and "const AttnWords" not in e.code
 
 
 def test_the_path_handed_to_the_browser_is_the_cores(built, core):

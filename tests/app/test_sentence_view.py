@@ -34,8 +34,9 @@ def test_builds_one_section_for_every_delivery():
     v = build_sentence(ExplorableState())
     assert v.layout.name == "sentence_section"
     assert "SentenceExplorable.handle(cb_obj" in v.engine.code
-    assert "function multiHeadAttention" in v.engine.code      # the mirror is inside the engine
-    assert "function tokenize" in v.engine.code                # and the tokenizer: the browser reads typed text
+    library = v.engine.args["library"].code                      # the page's one library, which the engine runs:
+    assert "function multiHeadAttention" in library              # the mirror,
+    assert "function tokenize" in library                        # and the tokenizer: the browser reads typed text
     names = {m.name for m in v.layout.references() if m.name}
     for name in ("attention_heatmap", "row_bars", "sense_plot", "cost_plot", "head_select", "token_select",
                  "att_temperature_slider", "causal_toggle", "preset_select", "sentence_readouts",
@@ -85,14 +86,15 @@ def test_the_matrix_is_kept_in_view_with_the_knobs_above_it_and_its_note_below()
     assert next(b for b in v.blocks if b.name == "sentence-notices").height == 0
 
 
-def test_the_engine_holds_the_tokenizer_once_after_the_mirror_it_uses():
-    code = build_sentence(SentenceState()).engine.code
+def test_the_library_holds_the_tokenizer_once_after_the_mirror_it_uses_and_the_engine_its_own_code():
+    v = build_sentence(SentenceState())
+    code, library = v.engine.code, v.engine.args["library"].code
     ui = sentence_view.HERE.parent / "ui"
     mirror, common, words = (read_js(ui / f) for f in ("mirror.js", "common.js", "words.js"))
     engine = read_js(sentence_view.HERE / "engine.js")
-    assert [code.count(js) for js in (mirror, common, words, engine)] == [1, 1, 1, 1]
-    assert code.index(mirror) < code.index(words) < code.index(engine)
-    assert code.count("const AttnWords =") == 1
+    assert [library.count(js) for js in (mirror, common, words)] == [1, 1, 1]
+    assert library.index(mirror) < library.index(words) and library.count("const AttnWords =") == 1
+    assert code.count(engine) == 1 and mirror not in code and words not in code
 
 
 def test_config_carries_every_preset_and_the_model_not_precomputed_sentences():
