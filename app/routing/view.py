@@ -198,10 +198,14 @@ def words_model() -> dict:
     return json.loads(_words_model_json())
 
 
+# The engine's modules, each using the ones before it (engine.js says what each holds).
+ENGINE_FILES = tuple(HERE / f for f in ("head.js", "state.js", "plots.js", "texts.js", "playback.js", "engine.js"))
+
+
 @lru_cache(maxsize=None)
 def engine_source() -> str:
-    """ui/mirror.js, ui/common.js, ui/words.js, then engine.js and its call."""
-    return engine_code(HERE / "engine.js", "Routing.handle", ENGINE_ARGS)
+    """The page's library (ui/mirror.js, ui/common.js, ui/words.js, ...), then ENGINE_FILES and the call."""
+    return engine_code(ENGINE_FILES, "Routing.handle", ENGINE_ARGS)
 
 
 def precompute() -> float:

@@ -193,7 +193,7 @@ def test_texts_are_plain_words_in_short_paragraphs():
 
 
 def play_ms(hold_frame, frames, pace, start=0):
-    """How long Play takes from frame ``start`` to the last one (app/routing/engine.js dueFrame, reached at the
+    """How long Play takes from frame ``start`` to the last one (app/routing/playback.js dueFrame, reached at the
     last frame): pace["slow"] per frame up to the hold frame, pace["hold"] there, pace["fast"] after it; a
     sentence without a hold frame at pace["even"]."""
     last = frames - 1

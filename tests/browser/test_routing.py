@@ -33,7 +33,7 @@ from app.routing import view as rv
 from app.state import url_spec
 from app.ui import text as words
 from app.ui import theme
-from app.ui.engine import unicode_table_js
+from app.ui.engine import library_source
 
 from tests.browser.pageutil import AXIS_LABELS_JS, ROOT, SETTLED_JS, block_outside, draw, wait_ready
 
@@ -376,13 +376,12 @@ window.routingParity = (cases) => cases.map((c) => {
 
 @pytest.fixture(scope="module")
 def js(browser):
-    """A blank page holding ui/mirror.js, ui/common.js, ui/words.js and the routing engine.js, as the engine
-    joins them."""
+    """A blank page holding the page's library (ui/mirror.js, ui/common.js, ui/words.js, ...) and the routing
+    engine's modules, as the engine joins them."""
     ctx = browser.new_context()
     page = ctx.new_page()
     page.set_content("<html><body></body></html>")
-    code = "\n".join((unicode_table_js() if p.endswith("words.js") else "") + (ROOT / p).read_text(encoding="utf-8")
-                     for p in ("app/ui/mirror.js", "app/ui/common.js", "app/ui/words.js", "app/routing/engine.js"))
+    code = library_source() + "\n".join(p.read_text(encoding="utf-8") for p in rv.ENGINE_FILES)
     page.add_script_tag(content=code + HARNESS)
     yield page
     ctx.close()

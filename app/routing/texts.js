@@ -1,0 +1,144 @@
+// The routing section's texts: the step's status, what the ambiguous word does, W_Q and W_K with what the word
+// looks for, and a typed sentence's words.  Every text that reaches a Div goes through esc().
+
+const RoutingTexts = (function (E, Head, State) {
+  "use strict";
+
+  const esc = E.esc, fixed = E.fixed, signed = E.signed, setHtml = E.setHtml;
+  const { senseOf, preference, wordX, sharedColumns, sharedSummary } = Head;
+  const { range, para, quote } = State;
+
+  // ---- texts --------------------------------------------------------------------------------------------
+
+  // The shown step, its loss and its right, undecided and wrong sentences (the accuracy plot counts an
+  // undecided one as half right); at the moment playback holds, what happened there.
+  function drawStatus(a, c) {
+    const p = c.cfg.plain, k = p.frame_steps[c.frame];
+    const counts = (acc, ties, n) => {
+      const right = Math.round(acc * n - ties / 2), wrong = n - right - ties;
+      return [`${right} right`].concat(ties ? [`${ties} undecided`] : [], wrong ? [`${wrong} wrong`] : []).join(", ");
+    };
+    let html = `<p class="step" aria-live="polite"><b>${esc(`Step ${k} of ${p.steps}`)}</b>: ` +
+      esc(`loss ${fixed(p.loss[k], 3)} training, ${fixed(p.held_out_loss[k], 3)} held out. ` +
+          `Training: ${counts(p.train_accuracy[k], p.train_undecided[k], p.train_size)}; ` +
+          `held out: ${counts(p.held_out_accuracy[k], p.held_out_undecided[k], p.held_out_size)}.`);
+    const s = c.sent;
+    if (!s.own && c.frame === c.hold) {
+      const share = c.cfg.hold_share === 0.5 ? "half" : fixed(c.cfg.hold_share, 2);
+      html += ` <b class="moment">${esc(`Here ${quote(p.word)} first gives ${quote(s.clue)} ${share} of its ` +
+        `weight or more (${fixed(c.clue[c.shown][c.frame], 2)}).`)}</b>`;
+    }
+    setHtml(a.status_div, html + `</p>`);
+  }
+
+  // The word the ambiguous word looks at most, itself left out (-1: no other word).
+  function topOther(row, b) {
+    let top = -1;
+    for (let j = 0; j < row.length; j++) if (j !== b && (top < 0 || row[j] > row[top])) top = j;
+    return top;
+  }
+
+  // What the ambiguous word does in this sentence at this step, in words (HTML: every piece escaped).
+  function readoutLines(c) {
+    const s = c.sent, p = c.cfg.plain, word = p.word;
+    if (s.index < 0)
+      return [esc(`There is no ${quote(word)} in this sentence, so nothing here asks which bank is meant. The ` +
+        `matrix still shows where every word looks with`) + " this step's W<sub>Q</sub> and W<sub>K</sub>."];
+    const w = c.res.weights[s.index];
+    let top = 0;
+    for (let j = 1; j < w.length; j++) if (w[j] > w[top]) top = j;
+    const pt = c.res.outputs[s.index], r = senseOf(pt, s.even, p.readout_scale, p.undecided_within);
+    // nearly even: no word gets half as much again as an even share
+    const looks = w[top] < 1.5 / w.length
+      ? `${quote(word)} spreads its weight almost evenly (largest share ${fixed(w[top], 2)}, on ${quote(s.tokens[top])}).`
+      : `${quote(word)} looks most at ${quote(s.tokens[top])}, with ${fixed(w[top], 2)} of its weight.`;
+    const moved = r.sense === "undecided"
+      ? `Its output is within ${fixed(p.undecided_within, 2)} of where an even spread lands: undecided.`
+      : `Its output moved ${fixed(Math.abs(r.z), 2)} towards ${r.z > 0 ? "water" : "money"} from where an even ` +
+        `spread lands: ${r.sense} (${fixed(100 * (r.sense === "water" ? r.pWater : 1 - r.pWater), 0)} %).`;
+    const out = [esc(`${looks} ${moved}`)];
+    if (s.count > 1) out.push(esc(`${quote(word)} appears ${s.count} times; the framed row is the first.`));
+    if (!s.own) {
+      const verdict = r.sense === "undecided" ? "Undecided, half right" : r.sense === s.sense ? "Right" : "Not right yet";
+      out.push(esc(`${verdict}: here it is the ${s.sense} sense, decided by ${quote(s.clue)} ` +
+        `(${s.split === "train" ? "a training sentence" : "held out, never trained on"}).`));
+    }
+    return out;
+  }
+
+  function drawReadout(a, c) {
+    setHtml(a.readout_div, readoutLines(c).map((h, i) => `<p class="${i ? "small" : "step"}">${h}</p>`).join(""));
+  }
+
+  // Whether the student opened the Div's disclosure (kept open when the Div is written again).
+  function opened(div) {
+    const v = E.findView(div);
+    const el = AttnBokeh.markupElement(v);
+    return !!(el && el.querySelector("details[open]"));
+  }
+
+  // W_Q, W_K and the learned preference as one table, behind "more": a row per dimension of x, coloured by sign
+  // and size; each column labelled with the meanings a key needs to score high there with the ambiguous word's
+  // query; under it, what that query shares with the key of the word it looks at most in this sentence.
+  function drawWeights(a, c) {
+    const p = c.cfg.plain, f = c.frame, wq = p.w_q[f], wk = p.w_k[f], nm = p.trained_rows.length;
+    const xw = wordX(c.cfg, p.word), pref = preference(xw, wq, wk, nm), col = c.cfg.colors, T = c.cfg.weights_texts;
+    const shade = (v, top) => {
+      const rgb = v >= 0 ? col.positive : col.negative, t = Math.min(1, Math.abs(v) / (top || 1));
+      return `background:${rgb}${Math.round(0x99 * t).toString(16).padStart(2, "0")}`;
+    };
+    const cell = (v, top) => `<td style="${shade(v, top)}">${esc(signed(v, 2))}</td>`;
+    const names = p.trained_rows, short = c.cfg.short_dims;
+    const cols = sharedColumns(xw, xw, wq, wk, names, p.feature_share, c.cfg.from_share);
+    const label = (j) => {
+      const k = cols[j].looksFor.slice(0, 2).map((n) => short[names.indexOf(n)]);
+      return `<th class="col">${j + 1}${k.map((n) => `<br><span class="lab">${esc(n)}</span>`).join("")}</th>`;
+    };
+    const labels = range(wq[0].length).map(label).join("");
+    // a box that scrolls sideways (a narrow column) is reached with the keyboard too
+    let html = `<details class="more"${opened(a.weights_div) ? " open" : ""}><summary>${esc(T.summary)}</summary>` +
+      T.intro + `<div style="overflow-x:auto" tabindex="0">` +
+      `<table class="w" aria-label="W_Q, W_K and what the word looks for">` +
+      `<tr><th></th><th colspan="2">W<sub>Q</sub></th><th colspan="2">W<sub>K</sub></th>` +
+      `<th rowspan="2">${esc(p.word)}<br>looks for</th></tr><tr><th>column</th>${labels}${labels}</tr>`;
+    p.model_dims.forEach((name, i) => {
+      const learned = i < nm;
+      html += `<tr${learned ? "" : ' class="fixed"'}><th>${esc(name)}</th>` + cell(wq[i][0], c.cfg.w_max) +
+        cell(wq[i][1], c.cfg.w_max) + cell(wk[i][0], c.cfg.w_max) + cell(wk[i][1], c.cfg.w_max) +
+        (learned ? cell(pref[i], c.prefMax) : `<td>${esc("fixed")}</td>`) + `</tr>`;
+    });
+    html += `</table></div>` + T.columns + T.preference;
+    const s = c.sent, o = s.index >= 0 ? topOther(c.res.weights[s.index], s.index) : -1;
+    if (o >= 0) {
+      const other = s.tokens[o];
+      html += `<p class="learned">${esc(sharedSummary(p.word, other, sharedColumns(xw, wordX(c.cfg, other), wq, wk,
+        names, p.feature_share, c.cfg.from_share), p.feature_share))}</p>`;
+    }
+    setHtml(a.weights_div, html + `</details>`);
+  }
+
+  function prefMax(c) {
+    const p = c.cfg.plain, x = wordX(c.cfg, p.word);
+    let top = 0;
+    p.w_q.forEach((wq, f) => { for (const v of preference(x, wq, p.w_k[f], p.trained_rows.length)) top = Math.max(top, Math.abs(v)); });
+    return top;
+  }
+
+  // The typed sentence's words, with the ones the toy vocabulary does not know marked and named.
+  function ownInfo(a, c, note) {
+    const s = c.typed;
+    let html = note ? note : "";
+    if (s && c.sent === s) {
+      const unknown = new Set(s.unknown);
+      const chips = s.tokens.map((t) => `<span class="tok${unknown.has(t) ? " unknown" : ""}">${esc(t)}</span>`);
+      html += `<p class="small">${esc(`${quote(s.text)} becomes ${s.tokens.length} word${s.tokens.length === 1 ? "" : "s"}:`)} ` +
+        chips.join(" ") + `</p>`;
+      if (s.unknown.length)
+        html += para("limit", `Not in the toy vocabulary, so given made-up vectors that carry no meaning ` +
+          `(highlighted): ${s.unknown.map(quote).join(", ")}.`);
+    }
+    setHtml(a.own_div, html);
+  }
+
+  return { drawStatus, drawReadout, drawWeights, prefMax, ownInfo };
+})(AttnCommon, RoutingHead, RoutingState);
