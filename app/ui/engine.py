@@ -19,6 +19,7 @@ from __future__ import annotations
 import contextlib
 import contextvars
 import json
+import re
 from functools import lru_cache
 from pathlib import Path
 
@@ -51,10 +52,10 @@ def read_js(path: Path) -> str:
 
 # The shared files, each with the module it defines, in the order they use one another (a file uses only the
 # modules before it).
-LIBRARY = (("mirror.js", "AttnMirror"), ("theme.js", "Theme"), ("bokehjs.js", "AttnBokeh"),
-           ("common.js", "AttnCommon"), ("words.js", "AttnWords"), ("generator.js", "AttnGenerator"),
-           ("train.js", "AttnTrain"), ("worker.js", "AttnWorker"), ("userdata.js", "AttnUserData"),
-           ("share.js", "AttnShare"))
+LIBRARY = (("kernels.js", "AttnKernels"), ("mirror.js", "AttnMirror"), ("theme.js", "Theme"),
+           ("bokehjs.js", "AttnBokeh"), ("common.js", "AttnCommon"), ("words.js", "AttnWords"),
+           ("generator.js", "AttnGenerator"), ("train.js", "AttnTrain"), ("worker.js", "AttnWorker"),
+           ("userdata.js", "AttnUserData"), ("share.js", "AttnShare"))
 LIBRARY_FLAG = "__attnLibrary"   # set on globalThis once the library has run
 LIBRARY_TEXT = "__attnLibraryText"   # the library's own text, which a Web Worker's modules are cut from
 # An engine's first line: the document's library, run once (a page's own script has run it already).
@@ -71,7 +72,8 @@ def library_source() -> str:
     ``LOAD_LIBRARY``, or read from the page's own script as it runs).
 
     >>> src = library_source()
-    >>> [(src.count(f"/*<attn:{name}>*/"), src.count(f"/*</attn:{name}>*/")) for _, name in LIBRARY] == [(1, 1)] * 10
+    >>> marks = [(src.count(f"/*<attn:{name}>*/"), src.count(f"/*</attn:{name}>*/")) for _, name in LIBRARY]
+    >>> marks == [(1, 1)] * len(LIBRARY)
     True
     >>> src.index("const AttnMirror") < src.index("const AttnWords") < src.rstrip().index("__attnLibrary = true")
     True
@@ -135,18 +137,40 @@ def unicode_table_js() -> str:
     return f"const AttnUnicode = {json.dumps(browser_table(), separators=(',', ':'))};\n"
 
 
-def worker_modules(*names) -> list[str]:
-    """The library modules a Web Worker runs, in order (ui/worker.js ``modules`` finds their text in the
-    library, which the page carries once); a name not in ``LIBRARY`` is refused.
+@lru_cache(maxsize=None)
+def module_uses(module: str) -> tuple[str, ...]:
+    """The library modules a module is built from: the arguments its file hands its function at its end
+    (``})(AttnKernels);``), those of ``LIBRARY`` only.
 
-    >>> worker_modules("AttnCommon", "AttnTrain")
-    ['AttnCommon', 'AttnTrain']
+    >>> module_uses("AttnMirror"), module_uses("AttnKernels")
+    (('AttnKernels',), ())
+    """
+    name = dict((m, f) for f, m in LIBRARY)[module]
+    found = re.search(r"\}\)\(([\w, ]*)\);\s*$", read_js(UI / name))
+    args = [a.strip() for a in found.group(1).split(",")] if found else []
+    return tuple(a for a in args if a in {m for _, m in LIBRARY})
+
+
+def worker_modules(*names) -> list[str]:
+    """The library modules a Web Worker runs, in the library's order: these, and the modules each is built from
+    (``module_uses``), so that a module split by concern still runs in a worker under its one name (ui/worker.js
+    ``modules`` finds their text in the library, which the page carries once); a name not in ``LIBRARY`` is
+    refused.
+
+    >>> worker_modules("AttnMirror")
+    ['AttnKernels', 'AttnMirror']
     """
     known = [module for _, module in LIBRARY]
     unknown = [n for n in names if n not in known]
     if unknown:
         raise ValueError(f"not in the library: {', '.join(unknown)}")
-    return list(names)
+    wanted, todo = set(), list(names)
+    while todo:
+        n = todo.pop()
+        if n not in wanted:
+            wanted.add(n)
+            todo.extend(module_uses(n))
+    return [m for m in known if m in wanted]
 
 
 def engine_args(synced: dict, browser_only: dict) -> dict:

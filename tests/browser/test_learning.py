@@ -345,8 +345,8 @@ def mirror(browser):
     errors = []
     page.on("pageerror", lambda e: errors.append(str(e)))
     page.set_content("<html><body></body></html>")
-    page.add_script_tag(content=(ROOT / "app" / "ui" / "mirror.js").read_text(encoding="utf-8") +
-                        "\nwindow.AttnMirror = AttnMirror;")
+    page.add_script_tag(content="\n".join((ROOT / "app" / "ui" / f).read_text(encoding="utf-8")
+                                          for f in ("kernels.js", "mirror.js")) + "\nwindow.AttnMirror = AttnMirror;")
     yield page
     assert errors == []
     ctx.close()

@@ -112,7 +112,7 @@ def js(browser):
     errors = []
     page.on("pageerror", lambda e: errors.append(str(e)))
     page.set_content("<html><body></body></html>")
-    mirror = (ROOT / "app" / "ui" / "mirror.js").read_text(encoding="utf-8")
+    mirror = "\n".join((ROOT / "app" / "ui" / f).read_text(encoding="utf-8") for f in ("kernels.js", "mirror.js"))
     common = (ROOT / "app" / "ui" / "common.js").read_text(encoding="utf-8")
     words = unicode_table_js() + (ROOT / "app" / "ui" / "words.js").read_text(encoding="utf-8")
     glue = "\n".join((ROOT / "app" / name / "engine.js").read_text(encoding="utf-8")

@@ -97,7 +97,7 @@ def js(browser):
     page.on("pageerror", lambda e: errors.append(str(e)))
     page.set_content("<html><body></body></html>")
     ui = ROOT / "app" / "ui"
-    code = "\n".join([(ui / "mirror.js").read_text(encoding="utf-8"),
+    code = "\n".join([(ui / "kernels.js").read_text(encoding="utf-8"), (ui / "mirror.js").read_text(encoding="utf-8"),
                       unicode_table_js() + (ui / "words.js").read_text(encoding="utf-8")])
     page.add_script_tag(content=f"{code}\nconst MODEL = {json.dumps(browser_model())};\n{HARNESS}")
     assert page.evaluate("() => typeof window.words") == "object", errors

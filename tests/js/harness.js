@@ -14,7 +14,7 @@ const twins = (function (M, W, U, G, T) {
   const SIGMA_CONTEXTS = [(c) => "\u0391" + c + "\u03a3", (c) => "\u0391\u03a3" + c + "\u0391",
                           (c) => c + "\u03a3", (c) => "\u0391\u03a3" + c];
   return {
-    // ---- ui/mirror.js: the core's formulas
+    // ---- ui/kernels.js and ui/mirror.js: the core's formulas (AttnMirror carries both)
     weights: (cases) => cases.map((c) => M.weights1d(c.q, c.x, opt(c))),
     readout: (cases) => cases.map((c) => M.readout(c.q, c.x, c.y, opt(c), c.fn)),
     nearest: (cases) => cases.map((c) => M.nearestNeighbor1d(c.q, c.x, c.y, opt(c))),

@@ -26,13 +26,14 @@ class Mutation(NamedTuple):
 
 
 MUTATIONS = [
-    # ui/mirror.js, the core's formulas
-    Mutation("mirror.js", "the Gaussian's exponent: (d - d_min)(d + d_min) becomes (d + d_min)(d + d_min)",
+    # ui/kernels.js, the core's formulas at one query (the kernels' scores, which ui/mirror.js builds on)
+    Mutation("kernels.js", "the Gaussian's exponent: (d - d_min)(d + d_min) becomes (d + d_min)(d + d_min)",
              "s[j] = ((s[j] - near) * (s[j] + near)) * f;", "s[j] = ((s[j] + near) * (s[j] + near)) * f;"),
-    Mutation("mirror.js", "the bandwidth's square in the Gaussian becomes a cube",
+    Mutation("kernels.js", "the bandwidth's square in the Gaussian becomes a cube",
              "const f = -0.5 / (h * h);", "const f = -0.5 / (h * h * h);"),
-    Mutation("mirror.js", "the dot kernel's scale 2^(1/4) / h becomes 2^(1/2) / h",
+    Mutation("kernels.js", "the dot kernel's scale 2^(1/4) / h becomes 2^(1/2) / h",
              "const c = 2.0 ** 0.25 / h", "const c = 2.0 ** 0.5 / h"),
+    # ui/mirror.js, the core's formulas over many queries and bandwidths, and the heads
     Mutation("mirror.js", "leave-one-out keeps each sample's own score",
              "s[i] = -Infinity;", "s[i] = 0;"),
     Mutation("mirror.js", "the variance takes the noise, not its square",

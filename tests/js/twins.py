@@ -39,7 +39,7 @@ TOL = 1e-9
 close = pp.close
 
 
-# ---- ui/mirror.js ---------------------------------------------------------------------------------------------
+# ---- ui/kernels.js and ui/mirror.js ---------------------------------------------------------------------------
 
 @cache
 def _weights_cases():
@@ -619,10 +619,11 @@ def check_lowest_loo_and_exp(js):
 
 
 CHECKS = {
-    "mirror.js": [check_weights, check_dot_kernel_extremes, check_readout, check_nearest_neighbour,
-                  check_prediction_curve, check_grid_curves, check_entropy_against_h, check_loo_error,
-                  check_bias_variance, check_error_curves, check_key_norm_tilt, check_dot_product_attention,
-                  check_multi_head_attention, check_metric_weights, check_true_functions],
+    "kernels.js": [check_weights, check_dot_kernel_extremes, check_readout, check_nearest_neighbour,
+                   check_key_norm_tilt, check_true_functions],
+    "mirror.js": [check_prediction_curve, check_grid_curves, check_entropy_against_h, check_loo_error,
+                  check_bias_variance, check_error_curves, check_dot_product_attention,
+                  check_multi_head_attention, check_metric_weights],
     "words.js": [check_table_and_classes, check_code_points_alone, check_final_sigma, check_texts,
                  check_sha256_utf8_and_rounding, check_unknown_word_vectors, check_encode, check_sentences],
     "userdata.js": [check_parse, check_numbers_sizes_and_scales],
