@@ -83,7 +83,7 @@ def _readout(args) -> int:
                "nearest_neighbor_prediction": r.nearest_neighbor_prediction, "global_mean": r.global_mean}
         print(json.dumps(out))
     else:
-        from .regression.text import caption
+        from .sections import caption   # the regression's words, through the composition
 
         print(caption(r, kernel=args.kernel, bandwidth=args.bandwidth, temperature=args.temperature,
                       key_norm=args.key_norm if args.kernel == "dot" else 0.0))
@@ -245,7 +245,8 @@ def _tour_summary(tour) -> str:
 
 def _tour_check(args) -> int:
     """Validate a tour file: one line per problem on standard error and exit code 2, or a one-line summary."""
-    from .tour import check_tour_file, show_me_problems
+    from .sections import show_me_problems   # the tour's check, with the sections' readouts (the composition)
+    from .tour import check_tour_file
 
     name = args.file
     tour, errors = check_tour_file(args.file)

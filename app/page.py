@@ -21,8 +21,7 @@ import param
 
 from attention.sentences import tokenize
 
-from .sections import build_sections
-from .regression.view import set_user_data
+from .sections import build_sections, set_user_data
 from .state import ExplorableState, parse_query, url_spec
 from .tour import TourError, active_tour, load_tour
 from .tour.model import resolve_step

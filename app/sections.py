@@ -20,14 +20,21 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .ideas.view import build_ideas
-from .learning.view import build_learning
-from .regression.view import build_regression
-from .routing.view import build_routing
-from .sentence.view import build_sentence
+from .ideas.contract import CONTRACT as IDEAS
+from .learning.contract import CONTRACT as LEARNING
+from .regression.contract import CONTRACT as REGRESSION
+from .regression.text import caption  # the command line's readout (app/cli.py)
+from .regression.view import set_user_data  # the notebook component's data param (app/page.py)
+from .routing.contract import CONTRACT as ROUTING
+from .sentence.contract import CONTRACT as SENTENCE
+from .tour.model import FIGURES, SECTION_WORDS, figure_section, show_me_problems, use_section_readouts
 from .tour.view import add_tour
 from .ui.engine import one_library
 from .ui.layout import SectionBlocks
+
+# Every section's contract (app/contract.py), by name: the one place the page's sections are imported.
+CONTRACTS = {c.name: c for c in (REGRESSION, SENTENCE, IDEAS, LEARNING, ROUTING)}
+use_section_readouts({name: c.readouts for name, c in CONTRACTS.items()})   # the tour reads them, by name
 
 SECTIONS = ("regression", "sentence", "ideas", "learning", "routing")   # the names --sections takes
 # learning follows the regression it trains; routing (W_Q and W_K learned) follows the hand-made heads
@@ -120,18 +127,27 @@ def build_sections(state, *, sections=SECTIONS, tour=None, notices=(), dataset=N
             tour = default_tour().only(sections)   # the lesson has steps in every section
     s = Sections()
     with one_library() as s.library:   # every engine of the page shares one library (app/ui/engine.py)
+        build = {name: CONTRACTS[name].build for name in sections}
         if "regression" in sections:
-            s.regression = build_regression(state, notices=notices, dataset=dataset)
+            s.regression = build["regression"](state, notices=notices, dataset=dataset)
+            s.regression.named["share_engine"].args["figures"] = figure_menu()
         if "sentence" in sections:
-            s.sentence = build_sentence(state)
+            s.sentence = build["sentence"](state)
         if "ideas" in sections:   # its dependency graphs follow the sentence section's words
-            s.ideas = build_ideas(state, tokens_src=s.sentence.models.get("tokens_src") if s.sentence else None)
+            s.ideas = build["ideas"](state, tokens_src=s.sentence.models.get("tokens_src") if s.sentence else None)
         if "learning" in sections:   # it plays its paths on the regression's bandwidth slider and plots
-            s.learning = build_learning(state, regression=s.regression)
+            s.learning = build["learning"](state, regression=s.regression)
         if "routing" in sections:
-            s.routing = build_routing(state)
+            s.routing = build["routing"](state)
         s.tour = add_tour(s.regression, state, tour=tour)   # last: it finds the sections' models by name
     return s
 
 
-__all__ = ["SECTIONS", "PAGE_ORDER", "Sections", "build_sections", "check_sections"]
+def figure_menu() -> list[dict]:
+    """Every figure the page may have, in the page's order: its model's name, its name for a person, and its
+    section's (the menu's groups, app/ui/share.py).  The browser keeps those of the sections the page has."""
+    return [{"name": n, "label": words, "group": SECTION_WORDS[figure_section(n)]} for n, words in FIGURES.items()]
+
+
+__all__ = ["SECTIONS", "PAGE_ORDER", "CONTRACTS", "Sections", "build_sections", "check_sections", "figure_menu",
+           "set_user_data", "caption", "show_me_problems"]

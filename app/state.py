@@ -20,6 +20,10 @@ from attention.datasets import FUNCTIONS, MAX_GENERATED_N
 
 # Plot and query range for every shipped dataset (all of them live in [0, 6]).
 X_RANGE = (-0.5, 6.5)
+# The numbers the regression's readouts are computed on, which a section and the tour (Python and browser) share:
+GRID_N = 400                       # points of the prediction curve across X_RANGE
+SHARP_WEIGHT = 0.9                 # a query on the curve "has one winner" where its largest weight is this or more
+LOO_GRID = (0.005, 50.0, 241)      # bandwidths (from, to, how many, geometric) for the lowest leave-one-out error
 # ASCII digits only, as in the browser's twin (Python's \d would also take "٣" or "３")
 NUMBER = re.compile(r"^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$", re.ASCII)
 INTEGER = re.compile(r"^\d+$", re.ASCII)

@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+import app.sections  # noqa: F401  (the composition hands the tour every section's readouts, as each delivery does)
 from tests.export_once import static_file, stop_export  # noqa: F401  (static_file: a fixture for every folder)
 
 

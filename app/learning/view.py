@@ -41,10 +41,9 @@ from app.ui.text import escape, plain
 from app.ui.engine import engine_args, engine_callback, engine_code, url_rules, worker_modules
 from app.ui.layout import Block
 from app.ui.theme import BLUE, GREEN, GREY, PAGE_CSS, PAGE_STYLES, VERMILLION
-from app.state import (BANDWIDTH_LR_PRESETS, BANDWIDTH_TRAIN_STEPS, METRIC_LR_PRESETS, METRIC_TRAIN_STEPS,
+from app.state import (LOO_GRID, BANDWIDTH_LR_PRESETS, BANDWIDTH_TRAIN_STEPS, METRIC_LR_PRESETS, METRIC_TRAIN_STEPS,
                     ExplorableState, url_spec)
 
-from app.tour.model import LOO_GRID   # the tour's grid for the lowest leave-one-out error (learned_excess)
 
 from . import text
 

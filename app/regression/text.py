@@ -8,6 +8,7 @@ ever placed in them.
 from __future__ import annotations
 
 from attention.datasets import MAX_GENERATED_N
+from app.state import SHARP_WEIGHT  # noqa: F401  (the sharp share's threshold)
 from app.ui.text import MINUS, _signed, escape, plain, signed  # noqa: F401  (the section's words use them)
 from app.ui.theme import legend_label
 
@@ -96,8 +97,8 @@ def heaviest_sample(query: float, keys, values, weights) -> dict:
     return {"x": keys[i], "y": values[i], "nearest": abs(keys[i] - query) <= nearest + 1e-9}
 
 
-# Along the prediction curve, a query "has one winner" where its largest weight is at least this much.
-SHARP_WEIGHT = 0.9
+# Along the prediction curve, a query "has one winner" where its largest weight is at least SHARP_WEIGHT
+# (app/state.py: the tour's conditions read the same share).
 # The curve "turns into steps" (or is flat) when this share of it has one winner.
 SHARP_SHARE = 0.8
 

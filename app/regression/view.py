@@ -25,7 +25,7 @@ from bokeh.plotting import figure
 import attention
 
 from app import userdata
-from app.state import X_RANGE, ExplorableState, url_spec
+from app.state import GRID_N, X_RANGE, ExplorableState, url_spec  # noqa: F401  (GRID_N: the curve's points)
 from app.ui import theme
 from app.ui.engine import by_name, engine_args, engine_callback, engine_code, url_rules, worker_modules
 from app.ui.layout import WIDE, Block
@@ -36,7 +36,6 @@ from app.ui.theme import (BLUE, GREEN, ORANGE, PAGE_CSS, PAGE_STYLES, PURPLE, SK
 from . import text
 
 HERE = Path(__file__).resolve().parent
-GRID_N = 400                     # points of the prediction curve
 H_GRID = (0.005, 50.0, 61)       # bandwidths (at T = 1) of the entropy and bias-variance plots
 URL_DELAY_MS = 150               # the address (and a served page's query slider) follows a drag at this pace
 

@@ -46,7 +46,7 @@ from app.ui import theme
 from app.ui.engine import engine_args, engine_callback, engine_code, url_rules
 from app.ui.layout import WIDE, Block
 from app.ui.theme import BLUE, GREY, ORANGE, PAGE_CSS, VERMILLION, WEIGHT_PALETTE
-from app.sentence.view import CELL_TEXT, weight_colour_bar
+from app.ui.weights import CELL_TEXT, weight_colour_bar
 
 from . import text
 

@@ -36,6 +36,7 @@ from attention.sentences import MAX_TOKENS, load_sentence_model
 from app.state import SentenceState, url_spec
 from app.ui import text, theme
 from app.ui.engine import engine_args, engine_callback, engine_code, url_rules
+from app.ui.weights import CELL_TEXT, weight_colour_bar
 from app.ui.theme import (BLUE, GREY, MONO_FONT, ORANGE, PAGE_CSS, PAGE_STYLES, PURPLE, VERMILLION,
                           WEIGHT_PALETTE)
 
@@ -215,18 +216,7 @@ def measured_timings() -> tuple[tuple[tuple[int, float], ...], str]:
 # --------------------------------------------------------------------------- sizes
 
 MINI_SIZE = 170   # px: each head's small matrix, whatever the sentence's length
-# The page's one colour scale for attention weights: the weight itself, 0 (dark) to 1 (bright), WEIGHT_PALETTE
-# in ten steps, here and in the routing section.  A number printed in a cell is black from 0.5 up (the palette's
-# brighter half) and white below: every step of the palette keeps 4.8 : 1 or more against its number.
-CELL_TEXT = {"from": 0.5, "dark": "#000000", "light": "#FFFFFF"}
-
-
-def weight_colour_bar(cmap, tick: str):
-    """The colour bar of an attention matrix: the weight itself, from 0 to 1 (the page's one scale)."""
-    return ColorBar(color_mapper=cmap, width=10, title="weight", title_text_font_size=tick,
-                    major_label_text_font_size=tick, ticker=FixedTicker(ticks=[0, 0.5, 1]), padding=4,
-                    name="weight_colour_bar")
-
+# The page's one colour scale for attention weights, shared with the W_Q/W_K section: app/ui/weights.py.
 
 # The selected word's output label in the sense plot (engine.js outputLabel): ``gap`` px above or below its dot
 # (more than the dot's and the diamond's half height, 9 px, so neither marker covers it), leaning ``lean`` px

@@ -54,6 +54,9 @@ import numpy as np
 
 import attention
 
+# The bandwidths over which loo_excess and learned_excess look for the lowest leave-one-out error (h·√T, T = 1).
+from app.state import LOO_GRID
+
 # The page's sections, in the order a student meets them (app/sections.py PAGE_ORDER; a test holds them equal).
 SECTIONS = ("regression", "learning", "sentence", "routing", "ideas")
 MAX_STEPS = 40
@@ -290,8 +293,6 @@ RUNTIME_NAMES = tuple(name for name, c in CONDITIONS.items() if c.runtime)
 # The runtime names in a state Show me or a link reaches: Play stopped (the engines' apply stops it).
 STOPPED = {section: {name: False for name in RUNTIME_NAMES if CONDITIONS[name].section == section}
            for section in SECTIONS}
-# The bandwidths over which loo_excess and learned_excess look for the lowest leave-one-out error (h·√T, T = 1).
-LOO_GRID = (0.005, 50.0, 241)
 
 
 def names_of(section: str) -> tuple[str, ...]:
@@ -1041,162 +1042,42 @@ def tour_sentences(tour: Tour) -> list[str]:
     return list(dict.fromkeys(s.state["sentence"] for s in tour.steps if "sentence" in s.state))
 
 
-# ---- conditions, computed with the numpy core ------------------------------------------------
+# ---- conditions, computed by each section with the numpy core ----------------------------------------
 
-def readouts(values: dict, dataset=None, needs=None) -> dict:
-    """Every regression name of ``CONDITIONS`` for a state (deep-link values, defaults filled in), with attention/'s
-    functions.  The browser computes the same numbers with app/ui/mirror.js (tour.js).
-
-    ``needs``: the names wanted (None: all); without loo_excess the leave-one-out curve is not computed.
-    """
-    s = full_state(values)
-    d = dataset if dataset is not None else attention.load_dataset(s["dataset"])
-    x, y = np.asarray(d.x, dtype=float), np.asarray(d.y, dtype=float)
-    q, h, t, kernel = float(s["query"]), float(s["bandwidth"]), float(s["temperature"]), s["kernel"]
-    ks = attention.key_norm_tilt(x, s["key_norm"]) if kernel == "dot" and s["key_norm"] else None
-    r = attention.readout(q, x, y, kernel=kernel, bandwidth=h, temperature=t, key_scale=ks)
-    w = np.asarray(attention.weights(q, x, kernel=kernel, bandwidth=h, temperature=t, key_scale=ks)).reshape(-1)
-    dist = np.abs(x - q)
-    h_eff = h * math.sqrt(t)
-    out = {
-        "query": q, "bandwidth": h, "temperature": t, "h_eff": h_eff, "key_norm": float(s["key_norm"]),
-        "kernel": kernel, "dataset": s["dataset"], "n": r.n, "max_weight": r.max_weight,
-        "entropy_bits": r.entropy_bits, "effective_points": r.effective_points,
-        "effective_share": r.effective_points / r.n, "prediction": r.prediction, "global_mean": r.global_mean,
-        "winner_gap": float(dist[int(np.argmax(w))] - dist.min()),
-    }
-    if needs is None or "curve_range" in needs:
-        from app.regression.view import GRID_N
-        from app.state import X_RANGE
-
-        pred = attention.predict(np.linspace(*X_RANGE, GRID_N), x, y, kernel=kernel, bandwidth=h, temperature=t,
-                                 key_scale=ks)
-        spread = float(y.max() - y.min())
-        out["curve_range"] = float(pred.max() - pred.min()) / spread if spread > 0 else 0.0
-    if needs is None or {"curve_winners", "nearest_share", "sharp_share"} & set(needs):
-        from app.regression.text import curve_facts
-        from app.regression.view import GRID_N
-        from app.state import X_RANGE
-
-        grid = np.linspace(*X_RANGE, GRID_N)
-        W = attention.weights(grid, x, kernel=kernel, bandwidth=h, temperature=t, key_scale=ks)
-        facts = curve_facts(grid, x, W)
-        out.update(curve_winners=facts["winners"], nearest_share=facts["nearest_share"],
-                   sharp_share=facts["sharp_share"])
-    if needs is None or "loo_excess" in needs:
-        grid = np.geomspace(*LOO_GRID[:2], LOO_GRID[2])
-        loo_grid = attention.loo_error(x, y, bandwidths=grid, kernel=kernel, key_scale=ks)
-        loo_here = float(attention.loo_error(x, y, bandwidths=[h_eff], kernel=kernel, key_scale=ks)[0])
-        best = min(float(loo_grid.min()), loo_here)
-        out["loo_excess"] = loo_here / best - 1.0 if best > 0 else 0.0
-    return out
+# Each section's readouts: a function (full state, needs, dataset) -> {name: value}, computed with attention/.
+# The tour imports no section: the composition (app/sections.py) hands them over (``use_section_readouts``)
+# from each section's contract (app/contract.py).
+_SECTION_READOUTS: dict = {}
 
 
-@lru_cache(maxsize=16)
-def _lowest_loo(dataset: str) -> float:
-    """The lowest leave-one-out error of a shipped dataset across LOO_GRID (Gaussian kernel, T = 1)."""
-    d = attention.load_dataset(dataset)
-    grid = np.geomspace(*LOO_GRID[:2], LOO_GRID[2])
-    return float(attention.loo_error(d.x, d.y, bandwidths=grid).min())
+def use_section_readouts(providers) -> None:
+    """Take ``providers`` ({section: readouts function}) as the sections' readouts: the composition calls this
+    once, as it is imported (app/sections.py).  A name that is not a section is refused."""
+    unknown = sorted(set(providers) - set(SECTIONS))
+    if unknown:
+        raise ValueError(f"not sections of the tour: {', '.join(unknown)}")
+    _SECTION_READOUTS.update(providers)
 
 
-BANDWIDTH_PATH_NAMES = ("lr", "step", "learned_h", "learned_excess", "refused", "finished")
-
-
-def learning_readouts(values: dict, needs=None) -> dict:
-    """The learning names for a state: the shipped paths the page plays (app/learning/view.py, computed by
-    ``attention.train_bandwidth`` and ``attention.train_metric``) at the steps shown.  Play is stopped in such a
-    state (``STOPPED``: Show me stops it, a link opens without it).
-
-    The page shows step min(step, last) of a path that stopped early; ``learned_excess`` is the path's loss
-    at that step over min(lowest across LOO_GRID, that loss), minus 1.  ``needs``: the names wanted (None:
-    all); without a name of the bandwidth's path, that path is not looked up.
-    """
-    from app.learning.view import bandwidth_trajectory, metric_trajectory
-
-    s = full_state(values, "learning")
-    m = metric_trajectory(s["metric_lr"])
-    km = min(int(s["metric_step"]), len(m["W"]) - 1)
-    W = np.asarray(m["W"][km], dtype=float)
-    lengths = np.linalg.norm(W, axis=0)          # the lengths of W's columns, x1's then x2's
-    out = {"metric_lr": s["metric_lr"], "metric_step": km, "column_ratio": float(lengths[1] / lengths[0]),
-           "metric_refused": m["status"][km] == attention.learn.STATUS_DIVERGED,
-           "metric_finished": km == len(m["W"]) - 1, **STOPPED["learning"]}
-    if needs is not None and not set(needs) & set(BANDWIDTH_PATH_NAMES):
-        return out
-    bw = bandwidth_trajectory(s["dataset"], s["lr"])
-    k = min(int(s["step"]), len(bw["h"]) - 1)
-    loss = float(bw["loss"][k])
-    best = min(_lowest_loo(s["dataset"]), loss)
-    out.update({"lr": s["lr"], "step": k, "learned_h": float(bw["h"][k]),
-                "learned_excess": loss / best - 1.0 if best > 0 else 0.0,
-                "refused": bw["status"][k] == attention.learn.STATUS_DIVERGED, "finished": k == len(bw["h"]) - 1})
-    return out
-
-
-def sentence_readouts(values: dict) -> dict:
-    """The self-attention names for a state, with ``attention.analyze_sentence`` (the page clamps a word or
-    head past the end to the last one; so does this)."""
-    s = full_state(values, "sentence")
-    a = attention.analyze_sentence(s["sentence"], temperature=float(s["att_temperature"]), causal=bool(s["causal"]))
-    i, h = min(int(s["token"]), a.n - 1), min(int(s["head"]), len(a.head_names) - 1)
-    w = a.weights[h][i]
-    top = int(np.argmax(w))                      # the first largest, as the page's loop finds it
-    water, money = (float(v) for v in a.output_xy[h][i])
-    return {
-        "sentence": " ".join(a.tokens), "n_tokens": a.n, "n_scores": a.n * a.n, "token": i, "word": a.tokens[i],
-        "head": h, "head_name": a.head_names[h], "causal": a.causal, "att_temperature": a.temperature,
-        "top_word": a.tokens[top], "top_weight": float(w[top]), "row_sum": float(w.sum()),
-        "future_weight": float(w[i + 1:].sum()), "sense_water": water, "sense_money": money,
-    }
-
-
-def ideas_readouts(values: dict) -> dict:
-    """The ideas names for a state: the sentence's step counts (``attention.sequential_steps``) and the lag
-    panel's shipped results for the period (app/ideas/view.py ``lag_results``, by ``compare_lag_models``)."""
-    from app.ideas.view import lag_results
-
-    s = full_state(values, "ideas")
-    counts = attention.sequential_steps(len(attention.sentences.tokenize(s["sentence"])))
-    res = lag_results()[str(int(s["period"]))]
-    top = int(res["top_lag"])
-    return {"rnn_steps": counts["rnn"], "attention_steps": counts["attention"], "period": int(s["period"]),
-            "top_lag": top, "top_lag_weight": float(res["weights"][top - 1]),
-            "rmse_attention": float(res["rmse_attention"]), "rmse_linear": float(res["rmse_linear"])}
-
-
-def routing_readouts(values: dict) -> dict:
-    """The routing names for a state: the trained path (app/routing/view.py ``trajectory``, by
-    ``attention.train_qk``) at the recorded step at or before ``qk_step``, read on the shown sentence."""
-    from app.routing.view import FRAMES, trajectory
-    from app.state import QK_SHOWN
-
-    s = full_state(values, "routing")
-    tr = trajectory()
-    frames = tr.frames(FRAMES)
-    step = max(f for f in frames if f <= int(s["qk_step"]))
-    text = QK_SHOWN[min(int(s["qk_sentence"]), len(QK_SHOWN) - 1)]
-    r = attention.sense_readout(text, tr.w_q[step], tr.w_k[step])
-    tokens = attention.tokenize(text)
-    top = int(np.argmax(r.weights))
-    trained = {" ".join(attention.tokenize(t.text)) for t in attention.load_sense_corpus().train}
-    return {"qk_step": int(step), "qk_finished": bool(step == frames[-1]), "qk_sentence": " ".join(tokens),
-            "qk_typed": False, "held_out": bool(" ".join(tokens) not in trained), "bank_top_word": tokens[top],
-            "bank_top_weight": float(r.weights[top]), "bank_sense": r.sense, **STOPPED["routing"]}
-
-
-def section_readouts(section: str, values: dict, needs=None) -> dict:
+def section_readouts(section: str, values: dict, needs=None, dataset=None) -> dict:
     """Every name of ``section`` the core can compute, for a state in deep-link values (defaults filled in);
-    ``needs`` (the names a step compares) lets the regression and learning sections skip their costlier numbers."""
+    ``needs`` (the names a step compares) lets the regression and learning sections skip their costlier numbers;
+    ``dataset`` (the regression's samples, your own data) replaces the one the state names.  Play is stopped in
+    such a state (``STOPPED``: Show me stops it, a link opens without it)."""
     if section not in SECTIONS:
         raise ValueError(f"section must be one of {', '.join(SECTIONS)}, got {section!r}")
-    if section == "regression":
-        return readouts(values, needs=needs)
-    if section == "learning":
-        return learning_readouts(values, needs=needs)
-    if section == "routing":
-        return routing_readouts(values)
-    return sentence_readouts(values) if section == "sentence" else ideas_readouts(values)
+    if section not in _SECTION_READOUTS:
+        raise LookupError(f"no readouts for the {section} section: the composition (app/sections.py) hands them "
+                          "to the tour; import it first")
+    return {**_SECTION_READOUTS[section](full_state(values, section), needs=needs, dataset=dataset),
+            **STOPPED[section]}
+
+
+def readouts(values: dict, dataset=None, needs=None) -> dict:
+    """Every regression name of ``CONDITIONS`` for a state (deep-link values, defaults filled in), with
+    attention/'s functions (app/regression/readouts.py).  The browser computes the same numbers with
+    app/ui/mirror.js (tour.js).  ``needs``: the names wanted (None: all)."""
+    return section_readouts("regression", values, needs=needs, dataset=dataset)
 
 
 def step_readouts(step: Step, values: dict | None = None) -> dict:
@@ -1420,8 +1301,8 @@ def schema_json() -> str:
 
 __all__ = ["Tour", "Step", "Name", "TourError", "parse_tour", "load_tour", "check_tour_data", "check_tour_file",
            "read_tour_json", "default_tour", "lesson_tour", "shipped_tour", "active_tour", "ENV_TOUR",
-           "default_tour_path", "tour_path", "resolve_step", "slug", "readouts", "learning_readouts",
-           "sentence_readouts", "ideas_readouts", "section_readouts", "step_readouts", "holds", "compare",
+           "default_tour_path", "tour_path", "resolve_step", "slug", "readouts", "use_section_readouts",
+           "section_readouts", "step_readouts", "holds", "compare",
            "full_state", "show_me_settings", "show_me_problems", "tour_sentences", "tour_schema", "schema_json",
            "schema_path", "names_of", "settable_keys", "CONDITIONS", "NAMES", "OPERATORS", "SECTIONS",
            "SECTION_KEYS", "READS", "STATE_KEYS", "RUNTIME_NAMES", "MAX_STEPS"]

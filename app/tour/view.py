@@ -25,9 +25,7 @@ from bokeh.models import Button, CustomJS, Div, InlineStyleSheet, NumericInput
 from app.ui.engine import by_name, engine_callback, engine_code
 from app.ui.layout import Block
 
-from app.regression.text import SHARP_WEIGHT
-from app.regression.view import GRID_N
-from app.state import X_RANGE
+from app.state import GRID_N, SHARP_WEIGHT, X_RANGE
 
 from .model import (EQUAL_TOLERANCE, LOO_GRID, MAX_ID, SECTION_KEYS, SECTION_WORDS, Tour, default_tour, full_state,
                     resolve_step, show_me_settings)

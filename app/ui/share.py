@@ -5,7 +5,7 @@ The link works the same in the served page, the offline file and inside a cross-
 needs no server: the engines keep the address's query string equal to the page's state, and the
 button copies that address (with your own data after "#" when the page shows some that fit in a link;
 data that do not fit are offered as the page saved with them inside).  "Save a figure as PNG" offers a menu of
-the page's figures by their names (app/tour/model.py FIGURES, those of the sections the page has) and a button
+the page's figures by their names (app/sections.py figure_menu, those of the sections the page has) and a button
 that saves the one chosen (app/ui/loader.js savePng, which draws its block first if it is not drawn yet), for
 slides.  ``build_share()`` returns the models; the regression section puts them in its controls row.
 """
@@ -59,14 +59,6 @@ def share_source() -> str:
             "\nelse AttnShare.handle({status, texts});\n")
 
 
-def figure_menu() -> list[dict]:
-    """Every figure the page may have, in the page's order: its model's name, its name for a person, and its
-    section's (the menu's groups).  The browser keeps those of the sections the page has."""
-    from app.tour.model import FIGURES, SECTION_WORDS, figure_section
-
-    return [{"name": n, "label": words, "group": SECTION_WORDS[figure_section(n)]} for n, words in FIGURES.items()]
-
-
 @dataclass
 class ShareView:
     button: Button
@@ -87,13 +79,16 @@ def _status_div(name: str) -> Div:
     return div
 
 
-def build_share() -> ShareView:
+def build_share(figures=()) -> ShareView:
+    """The two buttons and their one engine; ``figures``: the page's figures for the PNG menu ({name, label,
+    group} each, in the page's order), which the composition hands over (app/sections.py ``figure_menu``)."""
     button = Button(label=LABEL, button_type="default", name="share_button")
     status = _status_div("share_status")
     png_button = Button(label=PNG_LABEL, button_type="default", name="figure_png_button")
     png_box = _status_div("figure_png_box")
     callback = engine_callback(dict(status=status, texts=dict(TEXTS), png_button=png_button, png_box=png_box,
-                                    png_texts=dict(PNG_TEXTS), figures=figure_menu()), share_source())
+                                    png_texts=dict(PNG_TEXTS), figures=list(figures)), share_source())
+    callback.name = "share_engine"   # the composition gives it the page's figures
     button.js_on_event("button_click", callback)
     png_button.js_on_event("button_click", callback)
     return ShareView(button=button, status=status, callback=callback, png_button=png_button, png_box=png_box)

@@ -1,0 +1,51 @@
+"""The learning section's readouts for the tour's conditions: the shipped paths the page plays
+(``bandwidth_trajectory`` and ``metric_trajectory`` in app/learning/view.py, computed by
+``attention.train_bandwidth`` and ``attention.train_metric``) at the steps shown.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+import numpy as np
+
+import attention
+from app.state import LOO_GRID
+
+from .view import bandwidth_trajectory, metric_trajectory
+
+BANDWIDTH_PATH_NAMES = ("lr", "step", "learned_h", "learned_excess", "refused", "finished")
+
+
+@lru_cache(maxsize=16)
+def lowest_loo(dataset: str) -> float:
+    """The lowest leave-one-out error of a shipped dataset across LOO_GRID (Gaussian kernel, T = 1)."""
+    d = attention.load_dataset(dataset)
+    grid = np.geomspace(*LOO_GRID[:2], LOO_GRID[2])
+    return float(attention.loo_error(d.x, d.y, bandwidths=grid).min())
+
+
+def learning_readouts(s: dict, needs=None, dataset=None) -> dict:
+    """The learning names for the full state ``s``.
+
+    The page shows step min(step, last) of a path that stopped early; ``learned_excess`` is the path's loss
+    at that step over min(lowest across LOO_GRID, that loss), minus 1.  ``needs``: the names wanted (None:
+    all); without a name of the bandwidth's path, that path is not looked up.  ``dataset`` is not used (the
+    paths are the shipped datasets').
+    """
+    m = metric_trajectory(s["metric_lr"])
+    km = min(int(s["metric_step"]), len(m["W"]) - 1)
+    lengths = np.linalg.norm(np.asarray(m["W"][km], dtype=float), axis=0)   # W's columns, x1's then x2's
+    out = {"metric_lr": s["metric_lr"], "metric_step": km, "column_ratio": float(lengths[1] / lengths[0]),
+           "metric_refused": m["status"][km] == attention.learn.STATUS_DIVERGED,
+           "metric_finished": km == len(m["W"]) - 1}
+    if needs is not None and not set(needs) & set(BANDWIDTH_PATH_NAMES):
+        return out
+    bw = bandwidth_trajectory(s["dataset"], s["lr"])
+    k = min(int(s["step"]), len(bw["h"]) - 1)
+    loss = float(bw["loss"][k])
+    best = min(lowest_loo(s["dataset"]), loss)
+    out.update({"lr": s["lr"], "step": k, "learned_h": float(bw["h"][k]),
+                "learned_excess": loss / best - 1.0 if best > 0 else 0.0,
+                "refused": bw["status"][k] == attention.learn.STATUS_DIVERGED, "finished": k == len(bw["h"]) - 1})
+    return out

@@ -1,0 +1,27 @@
+"""The W_Q/W_K section's readouts for the tour's conditions: the trained path (``trajectory`` in
+app/routing/view.py, by ``attention.train_qk``) at the recorded step at or before ``qk_step``."""
+
+from __future__ import annotations
+
+import numpy as np
+
+import attention
+from app.state import QK_SHOWN
+
+from .view import FRAMES, trajectory
+
+
+def routing_readouts(s: dict, needs=None, dataset=None) -> dict:
+    """The routing names for the full state ``s``, read on the shown sentence.  ``needs`` and ``dataset`` are
+    not used."""
+    tr = trajectory()
+    frames = tr.frames(FRAMES)
+    step = max(f for f in frames if f <= int(s["qk_step"]))
+    text = QK_SHOWN[min(int(s["qk_sentence"]), len(QK_SHOWN) - 1)]
+    r = attention.sense_readout(text, tr.w_q[step], tr.w_k[step])
+    tokens = attention.tokenize(text)
+    top = int(np.argmax(r.weights))
+    trained = {" ".join(attention.tokenize(t.text)) for t in attention.load_sense_corpus().train}
+    return {"qk_step": int(step), "qk_finished": bool(step == frames[-1]), "qk_sentence": " ".join(tokens),
+            "qk_typed": False, "held_out": bool(" ".join(tokens) not in trained), "bank_top_word": tokens[top],
+            "bank_top_weight": float(r.weights[top]), "bank_sense": r.sense}
