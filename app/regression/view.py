@@ -40,10 +40,15 @@ H_GRID = (0.005, 50.0, 61)       # bandwidths (at T = 1) of the entropy and bias
 URL_DELAY_MS = 150               # the address (and a served page's query slider) follows a drag at this pace
 
 
+# The section's JS, one module a file, in the order they use one another (each uses only the files before it).
+ENGINE_JS = ("text.js", "address.js", "units.js", "querytexts.js", "views.js", "datasets.js", "owndata.js",
+             "controls.js", "engine.js")
+
+
 @lru_cache(maxsize=None)
 def engine_source() -> str:
-    """The JS that runs the section: the shared files (ui/), then this section's engine.js."""
-    return engine_code(HERE / "engine.js", "Explorable.handle", ENGINE_ARGS)
+    """The JS that runs the section, on the page's shared library (ui/): its modules (``ENGINE_JS``) in order."""
+    return engine_code([HERE / name for name in ENGINE_JS], "Regression.handle", ENGINE_ARGS)
 
 
 # Bokeh paints a plot on two canvases: "overlay" renderers on the top one, all others below.  A change to an

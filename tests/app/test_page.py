@@ -13,7 +13,7 @@ from bokeh.models import CustomJS
 
 import attention
 from app.page import EnginePane, Explorable, create_page
-from app.regression.view import ENGINE_ARGS, GENERATOR_KEYS, build_regression, engine_source
+from app.regression.view import ENGINE_ARGS, ENGINE_JS, GENERATOR_KEYS, build_regression, engine_source
 from app.state import ExplorableState, parse_query
 from app.ui.engine import by_name, read_js
 
@@ -187,7 +187,7 @@ def test_build_regression_shows_a_generated_dataset():
 
 def test_the_library_holds_the_shared_files_once_each_and_the_engine_its_own():
     """The shared files ship once, in the library every engine runs (app/ui/engine.py), in the order they use one
-    another; the section's engine is its own engine.js and the call."""
+    another; the section's engine is its own modules (view.py ENGINE_JS, in order) and the call."""
     from app.ui.engine import LIBRARY, LOAD_LIBRARY, library_source
 
     src, library = engine_source(), library_source()
@@ -196,8 +196,8 @@ def test_the_library_holds_the_shared_files_once_each_and_the_engine_its_own():
     assert [library.count(js) for js in files] == [1] * len(files)
     at = [library.index(js) for js in files]
     assert at == sorted(at)   # each uses only what comes before it
-    glue = read_js(ROOT / "app" / "regression" / "engine.js")
-    assert src == LOAD_LIBRARY + glue + "\nExplorable.handle(cb_obj, {" + ", ".join(ENGINE_ARGS) + "});\n"
+    glue = "".join(read_js(ROOT / "app" / "regression" / name) for name in ENGINE_JS)
+    assert src == LOAD_LIBRARY + glue + "\nRegression.handle(cb_obj, {" + ", ".join(ENGINE_ARGS) + "});\n"
     assert not any(js in src for js in files)
 
 

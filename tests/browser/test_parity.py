@@ -23,7 +23,7 @@ import pytest
 
 import attention
 from app.regression import text
-from app.regression.view import GRID_N, H_GRID
+from app.regression.view import ENGINE_JS as REGRESSION_JS, GRID_N, H_GRID
 from app.sentence.view import GEOMETRY, geometry
 from app.state import METRIC_LR_PRESETS, X_RANGE, ExplorableState, parse_query, url_spec
 from app.ui.engine import unicode_table_js, url_rules
@@ -37,7 +37,7 @@ SPEC = url_spec()
 # One JS entry point per family of checks; each takes a list of cases and
 # returns plain arrays (typed arrays converted), so one round trip per batch.
 HARNESS = r"""
-window.AttnMirror = AttnMirror; window.Explorable = Explorable; window.AttnCommon = AttnCommon;
+window.AttnMirror = AttnMirror; window.Regression = Regression; window.AttnCommon = AttnCommon;
 window.parity = (function (M, E, U, L, S) {
   const arr = (a) => a === null ? null : Array.from(a);
   const opt = (c) => ({ kernel: c.kernel, bandwidth: c.h, temperature: c.t,
@@ -98,14 +98,14 @@ window.parity = (function (M, E, U, L, S) {
                ready: c.ready, busy: c.busy, pending: c.pending, log, caught };
     },
   };
-})(AttnMirror, Explorable, AttnCommon, Learning, SentenceExplorable);
+})(AttnMirror, { ...RegressionText, ...RegressionViews }, AttnCommon, Learning, SentenceExplorable);
 """
 
 
 @pytest.fixture(scope="module")
 def js(browser):
-    """A blank page holding ui/mirror.js, ui/common.js and the regression, learning and sentence engine.js;
-    js(name, cases) runs one batch."""
+    """A blank page holding ui/mirror.js, ui/common.js, the regression engine's modules and the learning and
+    sentence engine.js; js(name, cases) runs one batch."""
     ctx = browser.new_context()
     page = ctx.new_page()
     page.set_default_timeout(60000)
@@ -115,8 +115,9 @@ def js(browser):
     mirror = "\n".join((ROOT / "app" / "ui" / f).read_text(encoding="utf-8") for f in ("kernels.js", "mirror.js"))
     common = (ROOT / "app" / "ui" / "common.js").read_text(encoding="utf-8")
     words = unicode_table_js() + (ROOT / "app" / "ui" / "words.js").read_text(encoding="utf-8")
-    glue = "\n".join((ROOT / "app" / name / "engine.js").read_text(encoding="utf-8")
-                     for name in ("regression", "learning", "sentence"))
+    engines = [ROOT / "app" / "regression" / name for name in REGRESSION_JS] + \
+        [ROOT / "app" / name / "engine.js" for name in ("learning", "sentence")]
+    glue = "\n".join(path.read_text(encoding="utf-8") for path in engines)
     limits = {"one_sample": text.ONE_SAMPLE_WEIGHT, "near_uniform": text.NEAR_UNIFORM_FRACTION,
               "sharp_weight": text.SHARP_WEIGHT, "sharp_share": text.SHARP_SHARE}
     page.add_script_tag(content=f"{mirror}\n{common}\n{words}\n{glue}\nconst SPEC = {json.dumps(SPEC)};\n"

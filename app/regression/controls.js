@@ -1,0 +1,107 @@
+// The regression section's controls: the state read from the widgets and written back to them (a link's values,
+// or the defaults on Reset), the kernel menu's labels, presentation mode, and the main plot's keys and touch.
+
+const RegressionControls = (function (U, T, R, V, S) {
+  "use strict";
+
+  const setWidget = U.setWidget;
+  const { kernelOptions } = T;
+  const { showLimits, showError } = R;
+  const { setQuery } = V;
+  const { swapDataset, generate } = S;
+
+  // The page's look follows presentation mode; the other sections hear of it on the page's bus.
+  function applyPresent(a, c, atStart) {
+    c.scale = c.present ? c.cfg.theme.present_marker_scale : 1;
+    Theme.apply(a.ds.document, c.cfg.theme, c.present, a.shared_figs, !!atStart);
+    if (c.announcedPresent !== c.present) U.publish(a.ds.document, "present", c.announcedPresent = c.present);
+  }
+
+  function readWidgets(a, c) {
+    c.query = a.w_query.value;
+    c.h = 10 ** a.w_logh.value;
+    c.t = 10 ** a.w_logt.value;
+    c.kernel = a.w_kernel.value;
+    c.key_norm = a.w_keynorm.value;
+    c.link = a.w_link.active;
+    c.limits = a.w_limits.active;
+    c.present = a.w_present.active;
+  }
+
+  function applyState(a, c, v) {
+    // values parsed from the URL (static file) or the defaults (reset)
+    if (v.query !== undefined) c.query = v.query;
+    if (v.bandwidth !== undefined) c.h = v.bandwidth;
+    if (v.temperature !== undefined) c.t = v.temperature;
+    if (v.kernel !== undefined) c.kernel = v.kernel;
+    if (v.key_norm !== undefined) c.key_norm = v.key_norm;
+    if (v.link !== undefined) c.link = v.link;
+    if (v.limits !== undefined) c.limits = v.limits;
+    if (v.present !== undefined) c.present = v.present;
+    if (v.dataset !== undefined && c.cfg.datasets[v.dataset]) {
+      setWidget(a.w_dataset, "value", v.dataset);
+      swapDataset(a, c, v.dataset);
+    } else if (v.dataset === "generated") {
+      const g = {};
+      for (const k of c.cfg.generator_keys) g[k] = v[k] !== undefined ? v[k] : c.cfg.spec[k].default;
+      generate(a, c, g);
+    }
+    syncWidgets(a, c);
+  }
+
+  function syncWidgets(a, c) {
+    setWidget(a.w_query, "value", c.query);
+    setWidget(a.w_logh, "value", Math.log10(c.h));
+    setWidget(a.w_logt, "value", Math.log10(c.t));
+    setWidget(a.w_kernel, "value", c.kernel);
+    setWidget(a.w_keynorm, "value", c.key_norm);
+    setWidget(a.w_keynorm, "visible", c.kernel === "dot");
+    kernelLabel(a, c);
+    setWidget(a.w_link, "active", c.link);
+    setWidget(a.w_limits, "active", c.limits);
+    setWidget(a.w_present, "active", c.present);
+    showLimits(a, c);
+    c.heff = c.h * Math.sqrt(c.t);
+  }
+
+  function kernelLabel(a, c) {
+    const want = kernelOptions(c.cfg.kernel_labels, c.key_norm);
+    if (JSON.stringify(a.w_kernel.options) !== JSON.stringify(want)) a.w_kernel.options = want;
+  }
+
+  // The main plot takes the keyboard's focus (the first Tab stop): its arrow keys move the query by the
+  // slider's step, as the slider's own do (Shift: ten steps), outside presentation mode, where they turn the
+  // tour's steps.
+
+  function arrowKeysMoveQuery(a, c) {
+    const v = U.findView(a.shared_figs[0]), el = v && v.canvas_view && v.canvas_view.el;
+    if (!el || el.__attnKeys) return;
+    el.__attnKeys = true;
+    el.setAttribute("tabindex", "0");
+    el.setAttribute("role", "application");
+    el.setAttribute("aria-label", "the main plot: the left and right arrow keys move the query");
+    el.addEventListener("keydown", (e) => {
+      if ((e.key !== "ArrowLeft" && e.key !== "ArrowRight") || e.altKey || e.ctrlKey || e.metaKey || c.present) return;
+      e.preventDefault();
+      e.stopPropagation();
+      const step = a.w_query.step, d = (e.key === "ArrowRight" ? 1 : -1) * (e.shiftKey ? 10 : 1) * step;
+      U.runGuarded(c, () => { setQuery(a, c, Math.round((c.query + d) / step) * step); setWidget(a.w_query, "value", c.query); },
+                   (err) => showError(a, err));
+    });
+  }
+
+  // On a touch screen the main plot keeps horizontal drags (they move the query) and leaves vertical
+  // swipes to the browser, so a swipe that starts on the plot scrolls the page.  This rule, in the canvas'
+  // own shadow root, wins over Bokeh's; the sideways-arrow cursor says that the plot is dragged sideways.
+
+  function letVerticalSwipesScroll(fig) {
+    const v = U.findView(fig), cv = v && v.canvas_view, root = cv && cv.shadow_el;
+    if (!root || root.querySelector("style[data-attn-touch]")) return;
+    const st = document.createElement("style");
+    st.setAttribute("data-attn-touch", "");
+    st.textContent = ".bk-events { touch-action: pan-y pinch-zoom !important; cursor: ew-resize; }";
+    root.appendChild(st);
+  }
+
+  return { readWidgets, applyState, syncWidgets, kernelLabel, applyPresent, arrowKeysMoveQuery, letVerticalSwipesScroll };
+})(AttnCommon, RegressionText, RegressionQueryTexts, RegressionViews, RegressionDatasets);
