@@ -185,10 +185,15 @@ def precompute() -> float:
 # the section
 # ---------------------------------------------------------------------------
 
+# The engine's modules, each using the ones before it (engine.js says what each holds).
+ENGINE_FILES = tuple(HERE / f for f in ("state.js", "bandwidth.js", "metric.js", "playback.js", "engine.js"))
+
+
 @lru_cache(maxsize=None)
 def engine_source() -> str:
-    """ui/mirror.js (formulas), ui/common.js (URL parser, number formats, the page's bus), engine.js (glue)."""
-    return engine_code(HERE / "engine.js", "Learning.handle", ENGINE_ARGS)
+    """The page's library (ui/mirror.js: formulas; ui/common.js: URL parser, number formats, the page's bus; ...),
+    then ENGINE_FILES and the call."""
+    return engine_code(ENGINE_FILES, "Learning.handle", ENGINE_ARGS)
 
 
 ENGINE_ARGS = [

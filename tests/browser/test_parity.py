@@ -22,6 +22,7 @@ import numpy as np
 import pytest
 
 import attention
+from app.learning.view import ENGINE_FILES as LEARNING_JS
 from app.regression import text
 from app.regression.view import ENGINE_JS as REGRESSION_JS, GRID_N, H_GRID
 from app.sentence.view import GEOMETRY, geometry
@@ -116,7 +117,7 @@ def js(browser):
     common = (ROOT / "app" / "ui" / "common.js").read_text(encoding="utf-8")
     words = unicode_table_js() + (ROOT / "app" / "ui" / "words.js").read_text(encoding="utf-8")
     engines = [ROOT / "app" / "regression" / name for name in REGRESSION_JS] + \
-        [ROOT / "app" / name / "engine.js" for name in ("learning", "sentence")]
+        list(LEARNING_JS) + [ROOT / "app" / "sentence" / "engine.js"]
     glue = "\n".join(path.read_text(encoding="utf-8") for path in engines)
     limits = {"one_sample": text.ONE_SAMPLE_WEIGHT, "near_uniform": text.NEAR_UNIFORM_FRACTION,
               "sharp_weight": text.SHARP_WEIGHT, "sharp_share": text.SHARP_SHARE}
