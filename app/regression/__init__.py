@@ -1,1 +1,2 @@
-"""The regression section: view.py (the Bokeh models), engine.js (runs in the browser), text.py (words)."""
+"""The regression section: view.py (the Bokeh models), the JS modules view.py's ENGINE_JS lists (text.js to
+engine.js, run in the browser), text.py (words)."""

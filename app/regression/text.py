@@ -1,5 +1,5 @@
 """The regression section's words: the live caption and limit notices (twins of ``caption`` and
-``limitNotices`` in app/regression/engine.js) and the short explanations.
+``limitNotices`` in app/regression/text.js) and the short explanations.
 
 The explanations are fixed HTML written for students; nothing a user types is
 ever placed in them.
@@ -29,7 +29,7 @@ def similarity_words(kernel: str, key_norm: float = 0.0) -> str:
             f"{side} are longer")
 
 
-# The kernel menu's label for the dot product follows the tilt (twin: kernelOptions in engine.js reads these).
+# The kernel menu's label for the dot product follows the tilt (twin: kernelOptions in text.js reads these).
 KERNEL_LABELS = {"gaussian": "Gaussian", "dot": "dot product, equal-norm keys", "dot_tilted": "dot product, tilted keys"}
 
 
@@ -55,7 +55,7 @@ def caption(r, *, kernel: str, bandwidth: float, temperature: float, key_norm: f
             f"{r.effective_points:.1f} effective points, and the prediction is {_signed(r.prediction, 2)}{truth}.")
 
 
-# ---- your own data: numbers in the data's units (twins of unitText and lengthText in engine.js) ----------
+# ---- your own data: numbers in the data's units (twins of unitText and lengthText in text.js) ------------
 
 def unit_decimals(span: float) -> int:
     """Decimals that tell apart two positions a six-hundredth of the data's span apart (0 to 12)."""
@@ -79,7 +79,7 @@ def length_text(v: float) -> str:
 
 
 def units_words(x_name: str, scale, span: float, query: float, bandwidth: float) -> dict:
-    """The caption's words for a state on your own data (twin of unitsWords in engine.js): ``scale`` is the
+    """The caption's words for a state on your own data (twin of unitsWords in units.js): ``scale`` is the
     app.userdata.Scale the page used, ``span`` the data's x span in their units, query and bandwidth on the
     sliders' scale."""
     return {"x_name": x_name, "query": unit_text(scale.to_units(query), span),
@@ -89,7 +89,7 @@ def units_words(x_name: str, scale, span: float, query: float, bandwidth: float)
 def heaviest_sample(query: float, keys, values, weights) -> dict:
     """The sample with the largest weight: its x, its y, and whether it is (one of) the nearest to the query.
 
-    Twin of ``heaviestSample`` in app/regression/engine.js; feeds ``limit_notices``.
+    Twin of ``heaviestSample`` in app/regression/text.js; feeds ``limit_notices``.
     """
     keys, values, weights = list(map(float, keys)), list(map(float, values)), list(map(float, weights))
     i = max(range(len(weights)), key=lambda j: (weights[j], -j))
@@ -110,7 +110,7 @@ def curve_facts(grid, keys, weights) -> dict:
     sample wins wherever the query is, so the curve is flat at its value); ``nearest_share``: the share of
     the grid where the winner is (one of) the query's nearest samples (1: nearest-neighbour everywhere);
     ``sharp_share``: the share where one sample has at least SHARP_WEIGHT of the weight (near 1: the curve
-    is made of flat steps).  Twin of ``curveFacts`` in app/regression/engine.js.
+    is made of flat steps).  Twin of ``curveFacts`` in app/ui/mirror.js.
     """
     import numpy as np
 
@@ -123,7 +123,7 @@ def curve_facts(grid, keys, weights) -> dict:
 
 
 def limit_notices(r, heaviest: dict, curve: dict, key_norm: float = 0.0, at=None) -> list[str]:
-    """The sentences that name a limit as it happens (twin of ``limitNotices`` in app/regression/engine.js).
+    """The sentences that name a limit as it happens (twin of ``limitNotices`` in app/regression/text.js).
 
     Every claim is checked against the numbers: ``heaviest`` is ``heaviest_sample(...)`` at the query and
     ``curve`` is ``curve_facts(...)`` along the prediction curve for the same state (a claim about the
@@ -197,7 +197,7 @@ Attention weights carry no such model: a confident-looking weight is not a confi
 </details>
 """
 
-# The words under the error plot, which follow the data (twin: biasNote in engine.js fills the same templates).
+# The words under the error plot, which follow the data (twin: biasNote in text.js fills the same templates).
 # With a true function and a known noise: bias² and variance, and why the leave-one-out error sits above their sum;
 # on your own data: the leave-one-out error alone, and why.
 BIAS_TITLES = {"truth": "Bias and variance", "own": "Leave-one-out error"}

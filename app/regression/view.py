@@ -3,9 +3,9 @@
 ``build_regression(state)`` returns the regression section as blocks (app/ui/layout.py: the figure and its
 controls kept in view, the readouts and the rest beside them) plus the handles a caller needs (the data
 source, the engine callback to run when the section is first drawn).  All the interaction is one
-``CustomJS`` engine made of ``ui/mirror.js`` (the formulas), ``ui/theme.js``, ``ui/common.js``,
-``ui/generator.js`` (the seeded generator) and ``engine.js`` (this section's glue): the browser does
-everything, with or without a server behind the page.
+``CustomJS`` engine: this section's JS modules (``ENGINE_JS``, text.js to engine.js) on the page's shared
+library (``ui/mirror.js``, the formulas; ``ui/theme.js``, ``ui/common.js``, ``ui/generator.js``, the seeded
+generator, and the rest): the browser does everything, with or without a server behind the page.
 """
 
 from __future__ import annotations
@@ -70,7 +70,7 @@ VISUALLY_HIDDEN = {"position": "absolute", "width": "1px", "height": "1px", "ove
 # samples they weigh 2000 x 2000 pairs at each of 61 bandwidths: seconds of work); smaller ones on the spot.
 WORKER_ABOVE_N = 300
 # Above this many samples the main plot draws them as dots grouped by weight, one canvas path per group, instead
-# of one marker each (engine.js drawSamples): at 2000 samples, markers are 4000 canvas arcs per query move.
+# of one marker each (views.js drawSamples): at 2000 samples, markers are 4000 canvas arcs per query move.
 DOTS_ABOVE_N = 150
 # The seeded generator's deep-link keys (app/state.py); the page draws its samples with ui/generator.js.
 GENERATOR_KEYS = ("fn", "n", "noise", "seed")
@@ -112,7 +112,7 @@ def set_user_data(src: ColumnDataSource, data) -> None:
 
 
 # Your own data's axes in their units.  The page keeps its x (0 ... 6: the sliders' scale) and h, and these
-# tickers and formatters, put on the axes and sliders while such data is shown (engine.js relabel), place
+# tickers and formatters, put on the axes and sliders while such data is shown (units.js relabel), place
 # round numbers of the data's units and write them.  The scale comes from the dataset source's tag.
 _SCALE_JS = """
 const tag = ds.tags[0] || "{}", memo = globalThis.__attnUnitsMemo;
@@ -145,7 +145,7 @@ return write(v, digits(nice(Math.abs(ticks[1] - ticks[0]) / s.uspan * s.span || 
 _Q_SLIDER_JS = _SCALE_JS + """
 if (!s) return tick.toFixed(2);
 const v = s.x0 + (tick - s.u0) / s.uspan * s.span;
-return `${write(v, Math.min(12, Math.max(0, Math.ceil(-Math.log10(u.span / 600)))))} (${u.name})`;   // engine.js unitText
+return `${write(v, Math.min(12, Math.max(0, Math.ceil(-Math.log10(u.span / 600)))))} (${u.name})`;   // text.js unitText
 """
 _H_TICKS_JS = _SCALE_JS + """
 if (!s) return [];
@@ -239,7 +239,7 @@ def build_regression(state: ExplorableState, *, notices=(), dataset=None) -> Reg
     ``dataset`` overrides the data shown (an ``attention.Dataset``); by default it is the shipped dataset
     named by ``state.dataset``, or the seeded generator's samples when ``state.dataset`` is "generated".
     ``state.data`` (a notebook's ``e.data``: app.userdata.UserData), when there is one, is handed to the page
-    in the ``user_data`` source, and the page opens on it (engine.js, "your own data").
+    in the ``user_data`` source, and the page opens on it (owndata.js).
     """
     return RegressionSection(state, notices=notices, dataset=dataset).view()
 
@@ -311,7 +311,7 @@ class RegressionSection:
         self.qline = ColumnDataSource({"x": [self.state.query]}, name="query_line")
         self.qtrue = ColumnDataSource({"x": [], "y": []}, name="qtrue")
         # Your own data, in their units, between Python and the page (a notebook's e.data both ways): the page
-        # scales them for the sliders and shows them (engine.js useData); Python reads what the page loaded.
+        # scales them for the sliders and shows them (owndata.js useData); Python reads what the page loaded.
         self.user_data = user_data_source(getattr(self.state, "data", None))
 
     # -- figures ---------------------------------------------------------------------------------------
@@ -468,7 +468,7 @@ class RegressionSection:
             legend=Div(text=text.legend_html(self.state.limits), name="legend", stylesheets=css,
                        sizing_mode="stretch_width"),
             readout=Div(text="", name="readouts", stylesheets=css, sizing_mode="stretch_width", min_width=260),
-            # what a screen reader hears (engine.js announce: politely, when the numbers rest); not seen
+            # what a screen reader hears (querytexts.js announce: politely, when the numbers rest); not seen
             announce=Div(text="", name="readout_announcer", styles=VISUALLY_HIDDEN),
             caption=Div(text="", name="caption", stylesheets=css, sizing_mode="stretch_width"),
             limits=Div(text="", name="limits", stylesheets=css, sizing_mode="stretch_width"),

@@ -94,7 +94,7 @@ def test_data_the_page_loaded_set_e_data_without_an_echo(page):
     src = page._built.regression.models["user_data"]
     seen = []
     page.param.watch(lambda ev: seen.append(ev.new), "data")
-    # the page writes the tag, then the columns (engine.js handToPython)
+    # the page writes the tag, then the columns (owndata.js handToPython)
     src.tags = [json.dumps({"x_name": "day", "y_name": "temp_c", "key": "page-1", "from": "page"})]
     src.data = {"x": [1.0, 2.0, 4.0], "y": [3.5, 4.0, 5.0]}
     assert page.data.x.tolist() == [1.0, 2.0, 4.0] and (page.data.x_name, page.data.y_name) == ("day", "temp_c")
@@ -154,7 +154,7 @@ def test_the_data_box_and_its_sources_are_on_the_page():
     assert truth not in cfg["legend"]["on_data"] and truth in cfg["legend"]["on"]
 
 
-# ---- the words in the data's units (twins of unitText and lengthText in engine.js: the browser tests compare
+# ---- the words in the data's units (twins of unitText and lengthText in text.js: the browser tests compare
 # the captions character for character) ----------------------------------------------------------------------
 
 @pytest.mark.parametrize("span, v, want", [

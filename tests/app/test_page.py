@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import html
+import re
 import subprocess
 import sys
 
@@ -199,6 +200,23 @@ def test_the_library_holds_the_shared_files_once_each_and_the_engine_its_own():
     glue = "".join(read_js(ROOT / "app" / "regression" / name) for name in ENGINE_JS)
     assert src == LOAD_LIBRARY + glue + "\nRegression.handle(cb_obj, {" + ", ".join(ENGINE_ARGS) + "});\n"
     assert not any(js in src for js in files)
+
+
+def test_each_regression_module_is_handed_only_the_library_and_the_modules_before_it():
+    """The regression engine's files (view.py ENGINE_JS) hold one module each, whose wrapper is handed only the
+    page's library and the modules of the files before it: the engine reads, and runs, in that order."""
+    from app.ui.engine import LIBRARY
+
+    known = {module for _, module in LIBRARY}
+    for name in ENGINE_JS:
+        js = read_js(ROOT / "app" / "regression" / name)
+        defined = re.findall(r"^const (\w+) = \(function \(", js, re.M)
+        handed = re.search(r"^\}\)\(([\w\s,]*)\);\s*$", js, re.M)
+        assert len(defined) == 1 and handed, name
+        args = {arg.strip() for arg in handed.group(1).split(",")}
+        assert args <= known, (name, args - known)
+        known.add(defined[0])
+    assert defined == ["Regression"]
 
 
 def test_no_engine_includes_another_sections_engine(offline):

@@ -2,7 +2,7 @@
 the move, with the numpy core's prediction, and a drag never draws more than one query per frame.
 
 These are orders of events, not timings: "before the frame" means within the task that made the move, which
-no frame can interrupt (app/ui/common.js's paintSoon and framePaints, app/regression/engine.js's setQuery).
+no frame can interrupt (app/ui/common.js's paintSoon and framePaints, app/regression/views.js's setQuery).
 """
 
 from __future__ import annotations

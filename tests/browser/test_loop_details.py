@@ -33,7 +33,7 @@ TOUR = default_tour()
 # the regression's step about the bias-variance plot: its Show me moves h and scrolls the page on a laptop
 BIAS = next(k for k, s in enumerate(TOUR.steps, 1)
             if s.section == "regression" and s.looks_at[0] == "bias_variance_plot")
-ANNOUNCE_MS, ANNOUNCE_MAX_MS = 600, 2000   # app/regression/engine.js announce()
+ANNOUNCE_MS, ANNOUNCE_MAX_MS = 600, 2000   # app/regression/querytexts.js announce()
 
 
 def open_file(browser, static_file, query="", *, width, height, mobile=False, **context):
