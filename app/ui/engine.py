@@ -53,9 +53,9 @@ def read_js(path: Path) -> str:
 # The shared files, each with the module it defines, in the order they use one another (a file uses only the
 # modules before it).
 LIBRARY = (("kernels.js", "AttnKernels"), ("mirror.js", "AttnMirror"), ("theme.js", "Theme"),
-           ("bokehjs.js", "AttnBokeh"), ("common.js", "AttnCommon"), ("words.js", "AttnWords"),
-           ("generator.js", "AttnGenerator"), ("train.js", "AttnTrain"), ("worker.js", "AttnWorker"),
-           ("userdata.js", "AttnUserData"), ("share.js", "AttnShare"))
+           ("bokehjs.js", "AttnBokeh"), ("format.js", "AttnFormat"), ("common.js", "AttnCommon"),
+           ("words.js", "AttnWords"), ("generator.js", "AttnGenerator"), ("train.js", "AttnTrain"),
+           ("worker.js", "AttnWorker"), ("userdata.js", "AttnUserData"), ("share.js", "AttnShare"))
 LIBRARY_FLAG = "__attnLibrary"   # set on globalThis once the library has run
 LIBRARY_TEXT = "__attnLibraryText"   # the library's own text, which a Web Worker's modules are cut from
 # An engine's first line: the document's library, run once (a page's own script has run it already).
@@ -203,7 +203,7 @@ def by_name(root) -> dict:
 
 
 def url_rules() -> dict:
-    """The deep link's rules, from app/state.py, for ``parseQuery`` in common.js (one definition each).
+    """The deep link's rules, from app/state.py, for ``parseQuery`` in format.js (one definition each).
 
     >>> url_rules()["shown_max"]
     40

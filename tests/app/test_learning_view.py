@@ -64,7 +64,8 @@ def test_a_dataset_the_page_makes_is_trained_in_the_browser_never_in_python(buil
     code, cfg = view.engine.args["library"].code, view.models["config"]   # the trainer is in the page's library
     train, worker = read_js(ROOT / "app" / "ui" / "train.js"), read_js(ROOT / "app" / "ui" / "worker.js")
     assert code.count(train) == 1 and code.count(worker) == 1
-    assert cfg["worker_modules"] == ["AttnCommon", "AttnTrain"]   # cut from the library's text by ui/worker.js
+    # cut from the library's text by ui/worker.js, with the module AttnCommon is built from (ui/format.js)
+    assert cfg["worker_modules"] == ["AttnFormat", "AttnCommon", "AttnTrain"]
     for module in cfg["worker_modules"]:
         assert code.count(f"/*<attn:{module}>*/") == 1 and code.count(f"/*</attn:{module}>*/") == 1
     assert cfg["worker_above_n"] == lv.WORKER_ABOVE_N

@@ -75,7 +75,7 @@ JS_FUNCTIONS = {"function_declaration", "function_expression", "arrow_function",
 # Known to be over, to split; these lists can only shrink (the test fails on a name not listed, or listed and
 # now short enough).
 KNOWN_LONG_JS_FUNCTIONS = {"app/ui/loader.js::revealNow"}
-KNOWN_LONG_JS_FILES = {"app/ui/common.js", "app/ui/loader.js",
+KNOWN_LONG_JS_FILES = {"app/ui/loader.js",
                        "app/sentence/engine.js", "app/tour/tour.js", "app/ui/userdata.js"}
 
 

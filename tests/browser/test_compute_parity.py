@@ -32,8 +32,8 @@ from app.state import BANDWIDTH_LR_PRESETS
 from tests.browser.pageutil import ROOT, free_port
 
 UI = ROOT / "app" / "ui"
-PAGE_FILES = ("kernels.js", "mirror.js", "common.js", "generator.js", "train.js", "worker.js")
-WORKER_FILES = ("kernels.js", "mirror.js", "common.js", "train.js")          # what a worker needs for AttnTrain
+PAGE_FILES = ("kernels.js", "mirror.js", "format.js", "common.js", "generator.js", "train.js", "worker.js")
+WORKER_FILES = ("kernels.js", "mirror.js", "format.js", "common.js", "train.js")          # what a worker needs for AttnTrain
 CSP = "default-src 'self' 'unsafe-inline' 'unsafe-eval' data: blob:"
 REL = 1e-6
 

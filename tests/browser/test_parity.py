@@ -114,7 +114,7 @@ def js(browser):
     page.on("pageerror", lambda e: errors.append(str(e)))
     page.set_content("<html><body></body></html>")
     mirror = "\n".join((ROOT / "app" / "ui" / f).read_text(encoding="utf-8") for f in ("kernels.js", "mirror.js"))
-    common = (ROOT / "app" / "ui" / "common.js").read_text(encoding="utf-8")
+    common = "\n".join((ROOT / "app" / "ui" / f).read_text(encoding="utf-8") for f in ("format.js", "common.js"))
     words = unicode_table_js() + (ROOT / "app" / "ui" / "words.js").read_text(encoding="utf-8")
     engines = [ROOT / "app" / "regression" / name for name in REGRESSION_JS] + \
         list(LEARNING_JS) + [ROOT / "app" / "sentence" / "engine.js"]
