@@ -26,11 +26,15 @@ class SectionContract:
     readouts : callable
         ``readouts(state, needs=None, dataset=None) -> dict``: every name the tour's conditions may compare,
         for a full state (every setting of the section given), computed with the numpy core (attention/).
+    more : tuple of str, optional
+        The settings whose controls sit behind the section's "More controls" disclosure: a tour step that sets
+        one away from its default opens it.
     """
 
     name: str
     build: Callable
     readouts: Callable
+    more: tuple = ()
 
     def __post_init__(self):
         if not (self.name and self.name.isidentifier()):

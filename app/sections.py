@@ -139,7 +139,8 @@ def build_sections(state, *, sections=SECTIONS, tour=None, notices=(), dataset=N
             s.learning = build["learning"](state, regression=s.regression)
         if "routing" in sections:
             s.routing = build["routing"](state)
-        s.tour = add_tour(s.regression, state, tour=tour)   # last: it finds the sections' models by name
+        s.tour = add_tour(s.regression, state, tour=tour,   # last: it finds the sections' models by name
+                          more_keys=CONTRACTS["regression"].more if s.regression is not None else ())
     return s
 
 

@@ -3,6 +3,7 @@
 from app.contract import SectionContract
 
 from .readouts import regression_readouts
-from .view import build_regression
+from .view import MORE_KEYS, build_regression
 
-CONTRACT = SectionContract(name="regression", build=build_regression, readouts=regression_readouts)
+CONTRACT = SectionContract(name="regression", build=build_regression, readouts=regression_readouts,
+                           more=MORE_KEYS)

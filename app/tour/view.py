@@ -181,15 +181,12 @@ def engine_source() -> str:
 # when the sentence is long.
 LOOK_MODELS = {"readouts": "readout_strip", "attention_heatmap": "matrix_box"}
 
-# The settings whose controls sit behind the regression section's "More controls" (app/regression/view.py
-# MORE_KEYS): a step whose state sets one away from its default opens that disclosure.
-MORE_KEYS = ("kernel", "key_norm", "dataset", "link", "limits", "present")
-
-
-def needs_more(state: dict) -> bool:
-    """Whether a step's state needs a control behind "More controls" (one of them away from its default)."""
+def needs_more(state: dict, more_keys) -> bool:
+    """Whether a step's state needs a control behind the regression's "More controls": one of ``more_keys`` (the
+    settings whose controls sit there, which the section's contract declares and the composition hands over)
+    away from its default."""
     defaults = full_state({})
-    return any(k in state and state[k] != defaults.get(k, state[k]) for k in MORE_KEYS)
+    return any(k in state and state[k] != defaults.get(k, state[k]) for k in more_keys)
 
 
 def _applies(step) -> dict:
@@ -204,10 +201,10 @@ def _applies(step) -> dict:
     return out
 
 
-def tour_config(tour: Tour, *, step) -> dict:
+def tour_config(tour: Tour, *, step, more_keys=()) -> dict:
     """What tour.js needs: the steps (their sections, states, conditions and what they look at), the card texts
     (already HTML), and the link's rule (``step``: the raw ``tour`` value, resolved in the browser by the twin of
-    ``app.tour.model.resolve_step``)."""
+    ``app.tour.model.resolve_step``); ``more_keys``: the settings behind "More controls" (``needs_more``)."""
     sections = [st.section for st in tour.steps]
     nexts = {}
     for k, sec in enumerate(sections):   # "skip to ...": the first step of the next section, if any
@@ -219,7 +216,7 @@ def tour_config(tour: Tour, *, step) -> dict:
         "x_grid": [*X_RANGE, GRID_N], "sharp_weight": SHARP_WEIGHT,
         "steps": [{"id": st.id, "section": st.section,
                    "state": dict(st.state) if st.section == "regression" else show_me_settings(st),
-                   "when": [list(c) for c in st.when], "more": st.section == "regression" and needs_more(st.state),
+                   "when": [list(c) for c in st.when], "more": st.section == "regression" and needs_more(st.state, more_keys),
                    "look": [LOOK_MODELS.get(n, n) for n in st.looks_at], "optional": st.optional,
                    "skip": nexts[k], "apply": _applies(st), "png": st.figure,
                    "shipped": bool(st.needs_shipped_data)}
@@ -299,7 +296,7 @@ def _listen(engine, m: dict, w: dict, ds, main) -> None:
         ds.js_on_change("data", engine)
 
 
-def build_tour(layout=None, *, tour: Tour | None = None, step=1, named: dict | None = None) -> TourView:
+def build_tour(layout=None, *, tour: Tour | None = None, step=1, named: dict | None = None, more_keys=()) -> TourView:
     """The step card, whose regression widgets are found by name in ``named`` (or in ``layout``); ``step`` is the
     raw ``tour`` setting (a number or an id), resolved here for the card the page is built with."""
     tour = tour or default_tour()
@@ -311,7 +308,7 @@ def build_tour(layout=None, *, tour: Tour | None = None, step=1, named: dict | N
     regression = any(st.section == "regression" for st in tour.steps)
     w = {key: _find(named, name) if regression else named.get(name) for key, name in WIDGET_NAMES.items()}
     ds = _find(named, "dataset") if regression else named.get("dataset")
-    config = tour_config(tour, step=step)
+    config = tour_config(tour, step=step, more_keys=more_keys)
     # the "More controls" column (None where a section has none) and the main plot, whose drag stops a tween
     more, main = named.get("more_controls"), named.get("main_plot")
     engine = engine_callback(dict(config=config, w=w, ds=ds, more=more, main=main, notice_div=named.get("notices"),
@@ -340,12 +337,12 @@ def _shipped_note(css, named: dict):
                   visible=False)
 
 
-def add_tour(regression, state, *, tour: Tour | None = None) -> TourView:
+def add_tour(regression, state, *, tour: Tour | None = None, more_keys=()) -> TourView:
     """Build the card for ``state.tour``; ``regression`` (a RegressionView, or None on a page without it) lends
     its widgets to the regression steps.  The card's ``block`` starts in the page's first section
     (app/sections.py); in the browser it moves to the section of the step it shows (tour.js)."""
     named = regression.named if regression is not None else {}
-    return build_tour(tour=tour or default_tour(), step=getattr(state, "tour", 1), named=named)
+    return build_tour(tour=tour or default_tour(), step=getattr(state, "tour", 1), named=named, more_keys=more_keys)
 
 
 def _theme():

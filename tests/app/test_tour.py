@@ -810,14 +810,16 @@ def test_a_tour_step_outside_the_tour_is_refused_with_the_parameters_name(shown)
 
 def test_a_step_that_needs_a_hidden_control_is_marked_for_the_card():
     """tour.js opens "More controls" for a step whose state sets the kernel, the tilt, the dataset, a check box."""
+    from app.sections import CONTRACTS
     from app.tour.view import needs_more, tour_config
 
-    cfg = tour_config(default_tour(), step=1)
+    more = CONTRACTS["regression"].more   # the regression section's contract declares them
+    cfg = tour_config(default_tour(), step=1, more_keys=more)
     marked = [k for k, s in enumerate(cfg["steps"], 1) if s["more"]]
     assert marked and marked == [k for k, s in enumerate(default_tour().steps, 1) if s.section == "regression"
                                  and any(key in s.state for key in ("kernel", "key_norm", "dataset", "link", "limits"))]
-    assert needs_more({"kernel": "dot"}) and needs_more({"limits": True})
-    assert not needs_more({"query": 1.0, "bandwidth": 0.05}) and not needs_more({"kernel": "gaussian"})
+    assert needs_more({"kernel": "dot"}, more) and needs_more({"limits": True}, more)
+    assert not needs_more({"query": 1.0, "bandwidth": 0.05}, more) and not needs_more({"kernel": "gaussian"}, more)
     # each step's look, by the names of the page's models: the readouts are the line under the main plot, and the
     # attention matrix is its box (which scrolls sideways on a phone); test_export checks every one is on the page
     shown_as = {"readouts": "readout_strip", "attention_heatmap": "matrix_box"}

@@ -424,10 +424,11 @@ def wait_expanded(page, want: str):
 def test_a_step_that_needs_the_kernel_opens_more_controls(open_tour):
     """The first step that asks for the dot product opens "More controls" when it is shown, and its "Show me"
     opens them again after the student closed them."""
+    from app.sections import CONTRACTS
     from app.tour.view import needs_more
 
     k = next(i for i, s in enumerate(TOUR.steps, 1) if s.state.get("kernel") == "dot")
-    assert not needs_more(TOUR.steps[k - 2].state)   # the step before needs nothing hidden
+    assert not needs_more(TOUR.steps[k - 2].state, CONTRACTS["regression"].more)   # the step before needs nothing hidden
     page = open_tour(f"?tour={k - 1}")
     wait_expanded(page, "false")
     assert model_prop(page, "more_controls", "visible") is False
