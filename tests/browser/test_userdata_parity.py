@@ -66,14 +66,16 @@ window.ud = (function (U) {
 
 @pytest.fixture(scope="module")
 def js(browser):
-    """A blank page holding ui/userdata.js and the config; js(name, cases) runs one batch."""
+    """A blank page holding ui/userwords.js, ui/userparse.js, ui/userdata.js and the config; js(name, cases) runs
+    one batch."""
     ctx = browser.new_context()
     page = ctx.new_page()
     page.set_default_timeout(60000)
     errors = []
     page.on("pageerror", lambda e: errors.append(str(e)))
     page.set_content("<html><body></body></html>")
-    source = (ROOT / "app" / "ui" / "userdata.js").read_text(encoding="utf-8")
+    source = "\n".join((ROOT / "app" / "ui" / f).read_text(encoding="utf-8")
+                       for f in ("userwords.js", "userparse.js", "userdata.js"))
     harness = HARNESS.replace("LONG_ROW", LONG_ROW_JS)
     page.add_script_tag(content=f"{source}\nconst CFG = {json.dumps(u.config())};\n{harness}")
     assert page.evaluate("() => typeof window.ud") == "object", errors

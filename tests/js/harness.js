@@ -51,7 +51,7 @@ const twins = (function (M, W, U, G, T) {
     analyze: (cases) => cases.map((c) => attempt(() => W.analyze(str(c.text), MODEL,
                                                                  { temperature: c.t, causal: c.causal }))),
 
-    // ---- ui/userdata.js: your own data
+    // ---- ui/userwords.js, ui/userparse.js and ui/userdata.js: your own data (AttnUserData carries them)
     parse: (cases) => cases.map(([text, opts]) => U.parse(text, opts, CFG)),
     numbers: (vs) => vs.map((v) => U.numberText(v)),
     sizes: (ns) => ns.map((n) => U.sizeText(n)),

@@ -52,15 +52,23 @@ MUTATIONS = [
              "return (r - y === 0.5 && r % 2 !== 0 ? r - 1 : r) / 100;", "return r / 100;"),
     Mutation("words.js", "the heads ignore the causal mask",
              "M.dotProductAttention(q, k, v, causal, t)", "M.dotProductAttention(q, k, v, false, t)"),
-    # ui/userdata.js, your own data
-    Mutation("userdata.js", "a decimal comma is read as a thousands separator",
+    # ui/userparse.js, your own data read from a text
+    Mutation("userparse.js", "a decimal comma is read as a thousands separator",
              'value: Number(t.replace(",", ".")), comma: true', 'value: Number(t.replace(",", "")), comma: true'),
-    Mutation("userdata.js", "a semicolon is tried before a tab as the separator",
+    Mutation("userparse.js", "a semicolon is tried before a tab as the separator",
              'const SEPARATORS = ["\\t", ";", ","];', 'const SEPARATORS = [";", "\\t", ","];'),
-    Mutation("userdata.js", "the minus sign U+2212 is not read as a minus",
+    Mutation("userparse.js", "the minus sign U+2212 is not read as a minus",
              'const t = cell.startsWith("\\u2212") ? "-" + cell.slice(1) : cell;', "const t = cell;"),
-    Mutation("userdata.js", "one point more than the limit is kept",
+    Mutation("userparse.js", "one point more than the limit is kept",
              "if (points.length === max) {", "if (points.length === max + 1) {"),
+    # ui/userwords.js, what the reader says
+    Mutation("userwords.js", "a thousand bytes are still written in bytes",
+             "if (size < 1000) return", "if (size <= 1000) return"),
+    # ui/userdata.js, your own data on the page: x scaled onto the sliders
+    Mutation("userdata.js", "x is scaled from its largest value, not its smallest",
+             "return { scaled: true, x0: lo,", "return { scaled: true, x0: hi,"),
+    Mutation("userdata.js", "a value on the sliders goes back to your units without the span",
+             "return s.x0 + (u - s.u0) / s.uspan * s.span;", "return s.x0 + (u - s.u0) / s.uspan;"),
     # ui/generator.js and ui/train.js
     Mutation("generator.js", "xoshiro128** rotates by 8 instead of 7",
              "rotl(Math.imul(s1, 5) >>> 0, 7)", "rotl(Math.imul(s1, 5) >>> 0, 8)"),

@@ -488,7 +488,7 @@ def check_sentences(js):
     assert shown >= 150
 
 
-# ---- ui/userdata.js -------------------------------------------------------------------------------------------
+# ---- ui/userwords.js, ui/userparse.js and ui/userdata.js ------------------------------------------------------
 
 # Lines holding more than one of tab, semicolon and comma: which separates the columns decides what is read
 # (the first of tab, semicolon, comma on every line, else on the first line).
@@ -626,7 +626,9 @@ CHECKS = {
                   check_multi_head_attention, check_metric_weights],
     "words.js": [check_table_and_classes, check_code_points_alone, check_final_sigma, check_texts,
                  check_sha256_utf8_and_rounding, check_unknown_word_vectors, check_encode, check_sentences],
-    "userdata.js": [check_parse, check_numbers_sizes_and_scales],
+    "userwords.js": [check_numbers_sizes_and_scales, check_parse],
+    "userparse.js": [check_parse],
+    "userdata.js": [check_numbers_sizes_and_scales, check_parse],
     "generator.js": [check_generator],
     "train.js": [check_training, check_lowest_loo_and_exp],
 }

@@ -27,8 +27,9 @@ from app.ui.engine import UI, read_js, unicode_table_js
 
 HERE = Path(__file__).resolve().parent
 # In the library's order (app/ui/engine.py LIBRARY): the mirror needs kernels.js, common.js format.js,
-# generator.js the mirror and common.js, words.js the mirror.
-FILES = ("kernels.js", "mirror.js", "format.js", "common.js", "words.js", "generator.js", "train.js", "userdata.js")
+# generator.js the mirror and common.js, words.js the mirror, userdata.js userwords.js and userparse.js.
+FILES = ("kernels.js", "mirror.js", "format.js", "common.js", "words.js", "generator.js", "train.js", "userwords.js",
+         "userparse.js", "userdata.js")
 
 # Out of V8 as JSON text that Python's json reads back: typed arrays become arrays, and NaN and the infinities
 # (which JSON.stringify would write as null) their bare names, which json.loads takes.
