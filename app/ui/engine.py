@@ -55,7 +55,8 @@ def read_js(path: Path) -> str:
 LIBRARY = (("kernels.js", "AttnKernels"), ("mirror.js", "AttnMirror"), ("theme.js", "Theme"),
            ("bokehjs.js", "AttnBokeh"), ("format.js", "AttnFormat"), ("common.js", "AttnCommon"),
            ("words.js", "AttnWords"), ("generator.js", "AttnGenerator"), ("train.js", "AttnTrain"),
-           ("worker.js", "AttnWorker"), ("userdata.js", "AttnUserData"), ("share.js", "AttnShare"))
+           ("worker.js", "AttnWorker"), ("userwords.js", "AttnUserWords"), ("userparse.js", "AttnUserParse"),
+           ("userdata.js", "AttnUserData"), ("share.js", "AttnShare"))
 LIBRARY_FLAG = "__attnLibrary"   # set on globalThis once the library has run
 LIBRARY_TEXT = "__attnLibraryText"   # the library's own text, which a Web Worker's modules are cut from
 # An engine's first line: the document's library, run once (a page's own script has run it already).
