@@ -12,7 +12,7 @@ const RoutingState = (function (E, Head) {
   function para(cls, s) { return `<p class="${cls}">${esc(s)}</p>`; }
   function quote(w) { return `\u201c${w}\u201d`; }
 
-  // New data for a source, applied all at once when the event's work is done (see put in app/sentence/engine.js).
+  // New data for a source, applied all at once when the event's work is done (see put in app/sentence/state.js).
   function put(c, src, data) { c.pending.push([src, data]); }
   function flush(c) { const p = c.pending; c.pending = []; for (const [src, data] of p) src.data = data; }
 

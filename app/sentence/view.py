@@ -3,7 +3,7 @@ several heads and the O(n^2) cost.
 
 ``build_sentence(state)`` returns the section as blocks of the page plus
 the engine (a ``CustomJS`` made of ``ui/mirror.js``, ``ui/common.js`` for the
-shared helpers, ``ui/words.js`` and this section's ``engine.js``).  The engine's
+shared helpers, ``ui/words.js`` and this section's modules, ``ENGINE_FILES``).  The engine's
 config carries the toy sentence model (``browser_model()``, from
 ``data/sentences.json``); the browser analyses every sentence itself, whatever
 the delivery: the opening one, an example, the link's and a typed one, with
@@ -218,7 +218,7 @@ def measured_timings() -> tuple[tuple[tuple[int, float], ...], str]:
 MINI_SIZE = 170   # px: each head's small matrix, whatever the sentence's length
 # The page's one colour scale for attention weights, shared with the W_Q/W_K section: app/ui/weights.py.
 
-# The selected word's output label in the sense plot (engine.js outputLabel): ``gap`` px above or below its dot
+# The selected word's output label in the sense plot (drawing.js outputLabel): ``gap`` px above or below its dot
 # (more than the dot's and the diamond's half height, 9 px, so neither marker covers it), leaning ``lean`` px
 # past the dot's centre; the y range keeps ``margin`` times the points' span above and below them for it.
 SENSE_LABEL = {"gap": 12, "lean": 8, "margin": 0.2}
@@ -228,7 +228,7 @@ def _js_round(x: float) -> int:
     return math.floor(x + 0.5)     # JavaScript's Math.round (Python's round() halves to even)
 
 
-# The matrix's sizes, one definition for Python (geometry) and the engine (sizes, in engine.js, which gets
+# The matrix's sizes, one definition for Python (geometry) and the engine (sizes, in sizes.js, which gets
 # them through the config).  Pairs are (normal, presentation mode).
 GEOMETRY = {
     "present_scale": 1.3,        # presentation mode: cells 1.3 x larger
@@ -253,7 +253,7 @@ GEOMETRY = {
 
 
 def geometry(tokens, *, present: bool = False, inner_width: int = 1280, inner_height: float = math.inf) -> dict:
-    """The matrix's sizes for a sentence: the twin of ``sizes`` in app/sentence/engine.js (both read GEOMETRY).
+    """The matrix's sizes for a sentence: the twin of ``sizes`` in app/sentence/sizes.js (both read GEOMETRY).
 
     Used for the opening sentence, so that on a wide screen the engine finds nothing to resize when the
     page starts (each resize lays out the whole page).  The cells also fit the screen's height (a small
@@ -356,11 +356,15 @@ if (tick >= 1e3) return short(tick / 1e3) + " k";
 return short(tick);""")
 
 
+# The engine's modules, each using the ones before it (engine.js says what each holds).
+ENGINE_FILES = tuple(HERE / f for f in ("state.js", "sizes.js", "analysis.js", "drawing.js", "engine.js"))
+
+
 @lru_cache(maxsize=None)
 def engine_source() -> str:
-    """ui/mirror.js (formulas), ui/common.js (shared text and URL helpers), ui/words.js (a sentence's
-    tokens, vectors and heads), engine.js (this section's glue)."""
-    return engine_code(HERE / "engine.js", "SentenceExplorable.handle", ENGINE_ARGS)
+    """The page's library (ui/mirror.js: formulas; ui/common.js: shared text and URL helpers; ui/words.js: a
+    sentence's tokens, vectors and heads; ...), then ENGINE_FILES and the call."""
+    return engine_code(ENGINE_FILES, "Sentence.handle", ENGINE_ARGS)
 
 
 ENGINE_ARGS = [
@@ -540,7 +544,7 @@ class SentenceSection:
                  text_color="#333")
         fig.scatter("x", "y", source=s["sense_output"], size=16, fill_color=VERMILLION, line_color="white",
                     line_width=2, legend_label="output of the selected word")
-        # above or below the dot, away from the diamond (engine.js outputLabel), and drawn over every marker and
+        # above or below the dot, away from the diamond (drawing.js outputLabel), and drawn over every marker and
         # arrow, on a light box
         fig.text("x", "y", text="label", source=s["sense_output"], x_offset="dx", y_offset="dy", text_align="align",
                  text_baseline="baseline", text_font_size=glyph, text_color=VERMILLION, text_font_style="bold",

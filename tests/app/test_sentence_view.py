@@ -33,7 +33,7 @@ def test_builds_one_section_for_every_delivery():
     """One build: the browser analyses every sentence (the opening one, an example, the link's, a typed one)."""
     v = build_sentence(ExplorableState())
     assert v.layout.name == "sentence_section"
-    assert "SentenceExplorable.handle(cb_obj" in v.engine.code
+    assert "Sentence.handle(cb_obj" in v.engine.code
     library = v.engine.args["library"].code                      # the page's one library, which the engine runs:
     assert "function multiHeadAttention" in library              # the mirror,
     assert "function tokenize" in library                        # and the tokenizer: the browser reads typed text
@@ -91,10 +91,10 @@ def test_the_library_holds_the_tokenizer_once_after_the_mirror_it_uses_and_the_e
     code, library = v.engine.code, v.engine.args["library"].code
     ui = sentence_view.HERE.parent / "ui"
     mirror, common, words = (read_js(ui / f) for f in ("mirror.js", "common.js", "words.js"))
-    engine = read_js(sentence_view.HERE / "engine.js")
+    engine = [read_js(f) for f in sentence_view.ENGINE_FILES]
     assert [library.count(js) for js in (mirror, common, words)] == [1, 1, 1]
     assert library.index(mirror) < library.index(words) and library.count("const AttnWords =") == 1
-    assert code.count(engine) == 1 and mirror not in code and words not in code
+    assert [code.count(js) for js in engine] == [1] * len(engine) and mirror not in code and words not in code
 
 
 def test_config_carries_every_preset_and_the_model_not_precomputed_sentences():
@@ -205,7 +205,7 @@ def test_html_in_a_sentence_never_reaches_a_div_as_html(evil):
             assert bad not in text_
     # the engines write HTML in one place only (setHtml in ui/common.js, given the same escaped HTML as the
     # Div's model); this section's engine and the tokenizer write none themselves, and run nothing they read
-    js = (sentence_view.HERE / "engine.js").read_text(encoding="utf-8")
+    js = "".join(f.read_text(encoding="utf-8") for f in sentence_view.ENGINE_FILES)
     words = (sentence_view.HERE.parent / "ui" / "words.js").read_text(encoding="utf-8")
     common = (sentence_view.HERE.parent / "ui" / "common.js").read_text(encoding="utf-8")
     for code in (js, words):
@@ -294,7 +294,7 @@ def test_the_offline_document_holds_the_section_and_starts_its_engine(offline):
     sentence = [b for b in offline.plan["blocks"] if b["section"] == "sentence"]
     assert [b["name"] for b in sentence] == [b.name for b in offline.built.sentence.blocks]
     assert offline.plan["engines"]["sentence"] == [offline.built.sentence.engine.id]
-    assert "SentenceExplorable" in offline.built.sentence.engine.code
+    assert "const Sentence =" in offline.built.sentence.engine.code
     assert offline.doc.get_model_by_name("attention_heatmap") is offline.built.sentence.models["heat"]
     assert any("matrix_box" in b.get("looks", []) for b in sentence)   # a tour step's look finds the matrix
 

@@ -76,7 +76,7 @@ JS_FUNCTIONS = {"function_declaration", "function_expression", "arrow_function",
 # now short enough).
 KNOWN_LONG_JS_FUNCTIONS = {"app/ui/loader.js::revealNow"}
 KNOWN_LONG_JS_FILES = {"app/ui/loader.js",
-                       "app/sentence/engine.js", "app/tour/tour.js"}
+                       "app/tour/tour.js"}
 
 
 def _js_parser():

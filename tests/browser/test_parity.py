@@ -1,5 +1,5 @@
 """The browser's mirror (app/ui/mirror.js), shared helpers (app/ui/common.js) and the sections' engines
-(app/regression, learning and sentence engine.js) against the numpy core and app/*.py.
+(app/regression, learning and sentence modules) against the numpy core and app/*.py.
 
 The JS files are loaded into a blank page, in the order the engines join them (the sentence engine needs
 app/ui/words.js, the tokenizer, whose own parity is tests/browser/test_words_parity.py),
@@ -25,7 +25,7 @@ import attention
 from app.learning.view import ENGINE_FILES as LEARNING_JS
 from app.regression import text
 from app.regression.view import ENGINE_JS as REGRESSION_JS, GRID_N, H_GRID
-from app.sentence.view import GEOMETRY, geometry
+from app.sentence.view import ENGINE_FILES as SENTENCE_JS, GEOMETRY, geometry
 from app.state import METRIC_LR_PRESETS, X_RANGE, ExplorableState, parse_query, url_spec
 from app.ui.engine import unicode_table_js, url_rules
 
@@ -99,14 +99,14 @@ window.parity = (function (M, E, U, L, S) {
                ready: c.ready, busy: c.busy, pending: c.pending, log, caught };
     },
   };
-})(AttnMirror, { ...RegressionText, ...RegressionViews }, AttnCommon, Learning, SentenceExplorable);
+})(AttnMirror, { ...RegressionText, ...RegressionViews }, AttnCommon, Learning, Sentence);
 """
 
 
 @pytest.fixture(scope="module")
 def js(browser):
-    """A blank page holding ui/mirror.js, ui/common.js, the regression engine's modules and the learning and
-    sentence engine.js; js(name, cases) runs one batch."""
+    """A blank page holding ui/mirror.js, ui/common.js, the regression, learning and sentence engines' modules;
+    js(name, cases) runs one batch."""
     ctx = browser.new_context()
     page = ctx.new_page()
     page.set_default_timeout(60000)
@@ -117,7 +117,7 @@ def js(browser):
     common = "\n".join((ROOT / "app" / "ui" / f).read_text(encoding="utf-8") for f in ("format.js", "common.js"))
     words = unicode_table_js() + (ROOT / "app" / "ui" / "words.js").read_text(encoding="utf-8")
     engines = [ROOT / "app" / "regression" / name for name in REGRESSION_JS] + \
-        list(LEARNING_JS) + [ROOT / "app" / "sentence" / "engine.js"]
+        list(LEARNING_JS) + list(SENTENCE_JS)
     glue = "\n".join(path.read_text(encoding="utf-8") for path in engines)
     limits = {"one_sample": text.ONE_SAMPLE_WEIGHT, "near_uniform": text.NEAR_UNIFORM_FRACTION,
               "sharp_weight": text.SHARP_WEIGHT, "sharp_share": text.SHARP_SHARE}
