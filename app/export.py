@@ -89,8 +89,9 @@ def build_document(state: ExplorableState | None = None, *, sections=SECTIONS, t
 @lru_cache(maxsize=None)
 def loader_source() -> str:
     """The page's own script: the library every engine shares (app/ui/engine.py library_source: the theme,
-    BokehJS's door, the helpers and the page's bus, ...), once, then the loader."""
-    return library_source() + read_js(UI / "loader.js")
+    BokehJS's door, the helpers and the page's bus, ...), once, then the loader (ui/reveal.js, which brings what
+    a step talks about on screen, and ui/loader.js)."""
+    return library_source() + read_js(UI / "reveal.js") + read_js(UI / "loader.js")
 
 
 # The library model's code in the offline file and the served page, whose own script has run the library: the
