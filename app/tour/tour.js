@@ -1,6 +1,6 @@
 // The guided tour's step card: runs in the browser, served page and offline file alike.
 //
-// One Bokeh CustomJS holds this file (after mirror.js and common.js).  The tour goes through every section of
+// One Bokeh CustomJS holds this file, after steps.js and dock.js, on the page's library.  The tour goes through every section of
 // the page (data/tours/lesson.json).  The card moves to the section of the step it shows (an empty slot at the
 // top of each section's side column or body, app/ui/layout.py).  A step of another section reads that
 // section's numbers from the page's bus ("readouts:<section>", which each engine publishes) and its Show me asks
@@ -13,110 +13,11 @@
 // The card's HTML is built and escaped in Python (app/tour/view.py); this file only chooses among
 // those texts, so nothing from a tour file or a link is ever inserted here as HTML.
 
-const AttnTour = (function (M, U) {
+const AttnTour = (function (M, U, S, D) {
   "use strict";
 
-  // ---- the step's readouts (twin of readouts in app/tour/model.py) ---------------------------
-
-  function values(a) {
-    const w = a.w;
-    return {
-      query: w.query.value, bandwidth: 10 ** w.logh.value, temperature: 10 ** w.logt.value,
-      kernel: w.kernel.value, key_norm: w.keynorm.value, dataset: w.dataset.value,
-    };
-  }
-
-  // The lowest leave-one-out error over the tour's grid of bandwidths, once per dataset and kernel.  The Gaussian
-  // kernel's comes from the windowed sums of training (AttnTrain.lowestLoo: at 2000 samples the full n x n sums
-  // at 241 bandwidths held the page for a minute); the dot-product kernel's from the full sums.
-  function looCache(c, xs, ys, kernel, keyNorm, ks) {
-    const key = kernel + "|" + keyNorm;
-    if (!c.loo || c.loo.xs !== xs || c.loo.key !== key) {
-      const sorted = kernel === "gaussian" ? AttnTrain.sortedData(xs, ys) : null;
-      let best = Infinity;
-      if (sorted) best = AttnTrain.lowestLooSorted(sorted, c.cfg.loo_grid);
-      else for (const e of M.looError(xs, ys, c.looGrid, { kernel, bandwidth: 1, temperature: 1, keyScale: ks })) best = Math.min(best, e);
-      c.loo = { xs, key, best, sorted };
-    }
-    return c.loo;
-  }
-
-  // The curves over x follow the data, the kernel, h and T, never the query: worked out once for them, not at
-  // every move of a drag (at 2000 samples the facts alone weigh 400 x 2000 weights).
-  function alongX(c, xs, ys, v, opt) {
-    const key = [v.kernel, v.key_norm, v.bandwidth, v.temperature].join("|");
-    if (!c.alongX || c.alongX.xs !== xs || c.alongX.ys !== ys || c.alongX.key !== key)
-      c.alongX = { xs, ys, key, curves: null };
-    const k = c.alongX;
-    // the prediction and the facts from one set of weights per grid point (AttnMirror.gridCurves)
-    return k.curves || (k.curves = M.gridCurves(c.grid, xs, ys, opt, c.cfg.sharp_weight));
-  }
-
-  function readouts(a, c, needs) {
-    const v = values(a), xs = a.ds.data.x, ys = a.ds.data.y;
-    const ks = v.kernel === "dot" && v.key_norm !== 0 ? M.keyNormTilt(xs, v.key_norm) : null;
-    const opt = { kernel: v.kernel, bandwidth: v.bandwidth, temperature: v.temperature, keyScale: ks };
-    const r = M.readout(v.query, xs, ys, opt, null), w = r.weights;
-    let top = 0, near = Infinity;
-    for (let j = 0; j < w.length; j++) if (w[j] > w[top]) top = j;
-    for (const x of xs) near = Math.min(near, Math.abs(x - v.query));
-    const out = Object.assign(v, {
-      h_eff: v.bandwidth * Math.sqrt(v.temperature), n: r.n, max_weight: r.max_weight,
-      entropy_bits: r.entropy_bits, effective_points: r.effective_points,
-      effective_share: r.effective_points / r.n, prediction: r.prediction, global_mean: r.global_mean,
-      winner_gap: Math.abs(xs[top] - v.query) - near,
-    });
-    if (needs.has("curve_range")) {
-      const pred = alongX(c, xs, ys, v, opt).pred;
-      let lo = Infinity, hi = -Infinity, ylo = Infinity, yhi = -Infinity;
-      for (const p of pred) { lo = Math.min(lo, p); hi = Math.max(hi, p); }
-      for (const v of ys) { ylo = Math.min(ylo, v); yhi = Math.max(yhi, v); }
-      out.curve_range = yhi > ylo ? (hi - lo) / (yhi - ylo) : 0;
-    }
-    if (needs.has("curve_winners") || needs.has("nearest_share") || needs.has("sharp_share")) {
-      const f = alongX(c, xs, ys, v, opt).facts;
-      Object.assign(out, { curve_winners: f.winners, nearest_share: f.nearest_share, sharp_share: f.sharp_share });
-    }
-    if (needs.has("loo_excess")) {
-      const o = { kernel: v.kernel, bandwidth: out.h_eff, temperature: 1, keyScale: ks };
-      const loo = looCache(c, xs, ys, v.kernel, v.key_norm, ks);
-      const here = loo.sorted ? AttnTrain.evaluate(loo.sorted, Math.log(out.h_eff), 1).loss : M.looError(xs, ys, [out.h_eff], o)[0];
-      const best = Math.min(loo.best, here);
-      out.loo_excess = best > 0 ? here / best - 1 : 0;
-    }
-    return out;
-  }
-
-  // twin of compare in app/tour/model.py
-  function compare(x, op, y, tol) {
-    const exact = (v) => typeof v === "string" || typeof v === "boolean";
-    if (exact(x) || exact(y)) {   // text and true/false: equal only in type and value (model.py compare)
-      const same = typeof x === typeof y && x === y;
-      return op === "==" ? same : op === "!=" ? !same : false;
-    }
-    const close = Math.abs(x - y) <= tol;
-    switch (op) {
-      case "<": return x < y && !close;
-      case "<=": return x <= y || close;
-      case ">": return x > y && !close;
-      case ">=": return x >= y || close;
-      case "==": return close;
-      case "!=": return !close;
-      default: return false;
-    }
-  }
-
-  // Whether the step's goal holds, on its section's readouts (they say whether Play runs, too: twin of holds in
-  // app/tour/model.py, whose Show-me check reads Play as stopped).
-  function holds(a, c) {
-    const step = c.cfg.steps[c.step - 1];
-    if (!step) return false;
-    const r = step.section === "regression" ? readouts(a, c, new Set(step.when.map((w) => w[0])))
-      : c.sectionReadouts[step.section];
-    if (!r) return false;
-    c.last = r;
-    return step.when.every(([name, op, v]) => r[name] !== undefined && compare(r[name], op, v, c.cfg.tolerance));
-  }
+  const { holds, stepFromUrl, writeUrl } = S;
+  const { markOverflow, docked, dock, moveCard, presenting, keyTurn, usesKeys } = D;
 
   // ---- page state ------------------------------------------------------------------------------
 
@@ -128,36 +29,6 @@ const AttnTour = (function (M, U) {
   }
 
   function set(m, prop, v) { if (m && m[prop] !== v) m[prop] = v; }
-
-  // A link's tour value: the step it opens and a notice when it had to be corrected (twin of resolve_step in
-  // app/tour/model.py: a number 0 to n, or a step's id; anything else opens step 1 and says why).
-  const ID = /^(?=[a-z0-9-]*[a-z])[a-z0-9]+(-[a-z0-9]+)*$/;
-  function quoted(raw, L) {
-    const cps = Array.from(raw);
-    return `\u201c${cps.length <= L.shown_max ? raw : cps.slice(0, L.shown_max).join("") + "\u2026"}\u201d`;
-  }
-  function resolveStep(given, cfg) {
-    const n = cfg.steps.length, L = cfg.link;
-    if (given === null || given === undefined) return { k: 1, notice: null };
-    const raw = String(given).replace(/^[ \t\n\r\f\v]+|[ \t\n\r\f\v]+$/g, "");
-    if (raw === "") return { k: 1, notice: "Ignored an empty value for \u201ctour\u201d." };
-    if (/^[0-9]+$/.test(raw)) {
-      const v = Number(raw);
-      if (v <= n) return { k: v, notice: null };
-      return { k: 1, notice: `There is no step ${raw.replace(/^0+(?=\d)/, "")} in this tour (it has ${n} step${n === 1 ? "" : "s"}); showing step 1.` };
-    }
-    const low = raw.replace(/[A-Z]/g, (ch) => ch.toLowerCase());
-    const at = cfg.steps.findIndex((s) => s.id === low);
-    if (at >= 0) return { k: at + 1, notice: null };
-    if (ID.test(low) && low.length <= L.max_id) return { k: 1, notice: `There is no step ${quoted(raw, L)} in this tour; showing step 1.` };
-    return { k: 1, notice: `Ignored tour=${quoted(raw, L)}: expected a step's number (0 to ${n}) or its id, such as ` +
-                           `\u201c${L.first_id}\u201d; showing step 1.` };
-  }
-  function stepFromUrl(cfg) {
-    let vals = [];
-    try { vals = new URLSearchParams(window.location.search).getAll("tour"); } catch (e) { vals = []; }
-    return resolveStep(vals.length ? vals[vals.length - 1] : null, cfg);
-  }
 
   // The synced step (app/tour/view.py's stepper): 0 while the card is hidden.  Python (a notebook's
   // e.tour) reads it, and sets it to move the card (fromStepper).
@@ -174,17 +45,6 @@ const AttnTour = (function (M, U) {
     if (k === 0) { stopTween(c); setVisible(a, c, false); return; }
     c.visible = true;
     go(a, c, k);
-  }
-
-  function writeUrl(c) {   // not in a notebook, whose address is JupyterLab's (see app/page.py)
-    if (!c.urlArmed || globalThis.__attnHostOwnsAddress === true) return;
-    try {
-      const out = new URLSearchParams(window.location.search);
-      const k = c.visible ? c.step : 0;
-      if (k === 1) out.delete("tour"); else out.set("tour", k === 0 ? "0" : c.cfg.steps[k - 1].id);
-      const q = out.toString();
-      window.history.replaceState(null, "", (q ? "?" + q : window.location.pathname) + window.location.hash);
-    } catch (e) { /* a sandboxed frame may refuse; the tour works without it */ }
   }
 
   // ---- the card ----------------------------------------------------------------------------------
@@ -223,7 +83,7 @@ const AttnTour = (function (M, U) {
 
   function render(a, c) {
     const n = c.cfg.steps.length, k = c.step, step = c.cfg.steps[k - 1], end = !!c.closing;
-    dock(a, c, step.section);
+    dock(c, step.section, () => render(a, c));
     const open = expanded(a, c);
     set(a.card, "text", end ? c.cfg.closing : cardHtml(a, c, open));
     set(a.prev, "disabled", !end && k <= 1);
@@ -243,69 +103,6 @@ const AttnTour = (function (M, U) {
     markOverflow(a);
   }
 
-  // A card whose words go on below its foot (its height is capped where docked) fades out there (CARD_CSS).
-  function markOverflow(a) {
-    if (typeof requestAnimationFrame !== "function") return;
-    requestAnimationFrame(() => {
-      const box = AttnBokeh.markupElement(U.findView(a.card)), el = box && box.querySelector(".tour-card");
-      if (el) el.classList.toggle("tour-more-below", el.scrollHeight - el.scrollTop > el.clientHeight + 2);
-      if (el && !el.__attnScrollWatch) {
-        el.__attnScrollWatch = true;
-        el.addEventListener("scroll", () => markOverflow(a), { passive: true });
-      }
-    });
-  }
-
-  // ---- the card docked at the foot of the screen -------------------------------------------------------
-  //
-  // On the page (not in a notebook, whose cell has no screen of its own) the card stands at the foot of the
-  // screen while it shows a step, above everything else, so its title, its Try it line and its buttons are
-  // always there, whatever the step scrolls into view; the page keeps room for it at its end (--dock-h,
-  // app/ui/layout.py SKELETON_CSS), and AttnPage.reveal brings a step's figure and control into view above it.
-  // A page that does not scroll inside its window (a frame as tall as the page) keeps the card in its place.
-
-  function dockEl() { return typeof document === "undefined" ? null : document.getElementById("attn-b-tour"); }
-
-  function docked() { const el = dockEl(); return !!el && el.classList.contains("attn-docked"); }
-
-  // Where the card docks: on a wide screen, in a section with a side column, at the foot of that column, beside the
-  // figure column, which keeps its whole height; elsewhere (a phone, a tablet, a section of one column) across the
-  // foot of the screen.
-  function dockSide(section) {
-    if (innerWidth < 900) return null;
-    const side = document.querySelector(`#attn-sec-${section} > .attn-grid > .attn-side`);
-    const r = side && side.getBoundingClientRect();
-    return r && r.width > 0 ? r : null;
-  }
-
-  function dock(a, c, section) {
-    const el = dockEl();
-    if (!el || !document.querySelector(".attn-page")) return;
-    const root = document.documentElement, was = el.classList.contains("attn-docked");
-    const room = was ? el.getBoundingClientRect().height : 0;
-    const on = c.visible && root.scrollHeight - room > innerHeight + 2;
-    const side = on ? dockSide(section) : null;
-    el.classList.toggle("attn-docked", on);
-    el.classList.toggle("attn-docked-side", !!side);
-    el.style.left = side ? `${Math.round(side.left)}px` : "";
-    el.style.width = side ? `${Math.round(side.width)}px` : "";
-    // a narrow card (a 1024 px screen's side column) leaves the section's name out of its count line
-    el.style.setProperty("--tour-section-display", side && side.width < 560 ? "none" : "inline");
-    if (!c.dockWatch) {
-      c.dockWatch = true;
-      const note = () => {   // the card's height: the room the page keeps at its end, and over the figure column
-        const h = el.classList.contains("attn-docked") ? Math.ceil(el.getBoundingClientRect().height) : 0;
-        const fig = el.classList.contains("attn-docked-side") ? 0 : h;
-        if (root.style.getPropertyValue("--dock-h") !== `${h}px`) root.style.setProperty("--dock-h", `${h}px`);
-        if (root.style.getPropertyValue("--dock-fig") !== `${fig}px`) root.style.setProperty("--dock-fig", `${fig}px`);
-      };
-      if (typeof ResizeObserver === "function") new ResizeObserver(note).observe(el);
-      c.noteDock = note;
-      addEventListener("resize", () => { if (c.ready && c.visible) render(a, c); });
-    }
-    c.noteDock();
-  }
-
   // The card's own small buttons (view.py tools and closing_html), inside the card's HTML: one listener for the
   // page, found by their data-tour-act through the shadow roots BokehJS draws into.
   function cardClicks(a, c) {
@@ -322,36 +119,6 @@ const AttnTour = (function (M, U) {
         else if (act === "restart") turnTo(a, c, 1);
       } catch (err) { console.error("attention explorable tour:", err); }
     });
-  }
-
-  // The card travels with its section.  Where the section's figure stays in view (a wide screen, or a phone whose
-  // stage sticks), the card heads the side column beside it; where one column holds everything and the figure
-  // scrolls with the page, the card stands above the figure; in a section of one column, right above the block
-  // that holds the step's figure.  (In a notebook the page has no slots, and the card stays put.)
-  function moveCard(step) {
-    if (typeof document === "undefined") return;
-    const card = document.getElementById("attn-b-tour"), page = globalThis.AttnPage;
-    const slot = (where) => document.querySelector(`.attn-card-slot[data-section="${step.section}"][data-where="${where}"]`);
-    if (!card) return;
-    let where = null, before = null;
-    const b = page && page.blockOf ? page.blockOf(step.look[0]) : null, el = b && document.getElementById(b.el);
-    // on a wide screen a plot far down the side column (the bias and variance plot) would leave the card a
-    // screen above it: there too the card goes right above what the step looks at
-    const lowInSide = b && b.place === "side" && innerWidth >= 900 && slot("side") &&
-      slot("side").parentElement === (el && el.parentElement);
-    if (b && (b.place === "body" || lowInSide) && el && el.parentElement) {
-      // what the step looks at is in the section's body, under its figure and side column: the card goes
-      // right above it
-      where = el.parentElement;
-      before = el;
-    } else if (slot("side")) {
-      const sec = document.getElementById(`attn-sec-${step.section}`), stage = sec && sec.querySelector(".attn-stage");
-      const pinned = innerWidth >= 900 || (stage && getComputedStyle(stage).position === "sticky");
-      where = pinned ? slot("side") : slot("top");
-    } else if (slot("body")) {
-      where = slot("body");
-    }
-    if (where && (card.parentElement !== where || card.nextElementSibling !== before)) where.insertBefore(card, before);
   }
 
   // ---- the other sections: their numbers from the page's bus, their Show me through it -------------------
@@ -545,37 +312,6 @@ const AttnTour = (function (M, U) {
     });
   }
 
-  // In presentation mode the tour is a lecture script: the arrow keys go to the next and previous
-  // step, unless a control that uses the arrows itself (a slider, a menu, a text field) has the focus.
-  function presenting(a) {
-    if (a.w && a.w.present) return a.w.present.active;
-    const page = typeof document !== "undefined" && document.querySelector(".attn-page");
-    return !!page && page.getAttribute("data-present") === "1";
-  }
-
-  // The keys that turn the steps in presentation mode: what a presenter's clicker sends (Page Down, Page Up), the
-  // arrows and the space bar (Shift for back).  Not while a control that uses them has the focus (a slider, a menu,
-  // a text field), and the space bar and Enter stay a focused button's own.
-  const FORWARD = new Set(["ArrowRight", "PageDown"]), BACK = new Set(["ArrowLeft", "PageUp"]);
-
-  function keyTurn(e) {
-    if (e.altKey || e.ctrlKey || e.metaKey || e.defaultPrevented) return 0;
-    if (e.key === " " || e.key === "Spacebar") return e.shiftKey ? -1 : 1;
-    if (e.shiftKey) return 0;
-    return FORWARD.has(e.key) ? 1 : BACK.has(e.key) ? -1 : 0;
-  }
-
-  function usesKeys(e) {
-    for (const el of e.composedPath ? e.composedPath() : []) {
-      if (!el || !el.tagName) continue;
-      if (/^(INPUT|SELECT|TEXTAREA)$/.test(el.tagName)) return true;
-      const role = el.getAttribute && el.getAttribute("role");
-      if (role === "slider" || (el.classList && el.classList.contains("noUi-handle")) || el.isContentEditable) return true;
-      if ((e.key === " " || e.key === "Spacebar") && (el.tagName === "BUTTON" || role === "button")) return true;
-    }
-    return false;
-  }
-
   function keys(a, c) {
     if (c.keys) return;
     c.keys = true;
@@ -652,5 +388,5 @@ const AttnTour = (function (M, U) {
     }
   }
 
-  return { handle, readouts, compare, holds, stateFor, resolveStep };
-})(AttnMirror, AttnCommon);
+  return { handle, readouts: S.readouts, compare: S.compare, holds, stateFor, resolveStep: S.resolveStep };
+})(AttnMirror, AttnCommon, AttnTourSteps, AttnTourDock);

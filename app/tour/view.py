@@ -172,8 +172,9 @@ ENGINE_ARGS = ["config", "card", "box", "prev", "next", "show", "hide", "open", 
 
 @lru_cache(maxsize=None)
 def engine_source() -> str:
-    """ui/mirror.js (the regression's readouts), ui/common.js (the page's bus, the link's parser), tour.js."""
-    return engine_code(HERE / "tour.js", "AttnTour.handle", ENGINE_ARGS)
+    """On the page's library: steps.js (a step's readouts and goal, the link's step), dock.js (where the card
+    stands, the presenter's keys), tour.js (the card)."""
+    return engine_code([HERE / "steps.js", HERE / "dock.js", HERE / "tour.js"], "AttnTour.handle", ENGINE_ARGS)
 
 
 # A step's "look" names the page's models by name; "readouts" is the line under the main plot, which stays

@@ -1,0 +1,135 @@
+// Where the guided tour's step card stands on the page: docked at the foot of the screen, moved into the
+// section of the step it shows, faded where its words go on below its foot; and presentation mode, whose keys
+// turn the steps.  Reads and moves the page's elements only; the tour's engine (tour.js, after this file)
+// decides what the card says.
+
+const AttnTourDock = (function (U) {
+  "use strict";
+
+  // A card whose words go on below its foot (its height is capped where docked) fades out there (CARD_CSS).
+  function markOverflow(a) {
+    if (typeof requestAnimationFrame !== "function") return;
+    requestAnimationFrame(() => {
+      const box = AttnBokeh.markupElement(U.findView(a.card)), el = box && box.querySelector(".tour-card");
+      if (el) el.classList.toggle("tour-more-below", el.scrollHeight - el.scrollTop > el.clientHeight + 2);
+      if (el && !el.__attnScrollWatch) {
+        el.__attnScrollWatch = true;
+        el.addEventListener("scroll", () => markOverflow(a), { passive: true });
+      }
+    });
+  }
+
+  // ---- the card docked at the foot of the screen -------------------------------------------------------
+  //
+  // On the page (not in a notebook, whose cell has no screen of its own) the card stands at the foot of the
+  // screen while it shows a step, above everything else, so its title, its Try it line and its buttons are
+  // always there, whatever the step scrolls into view; the page keeps room for it at its end (--dock-h,
+  // app/ui/layout.py SKELETON_CSS), and AttnPage.reveal brings a step's figure and control into view above it.
+  // A page that does not scroll inside its window (a frame as tall as the page) keeps the card in its place.
+
+  function dockEl() { return typeof document === "undefined" ? null : document.getElementById("attn-b-tour"); }
+
+  function docked() { const el = dockEl(); return !!el && el.classList.contains("attn-docked"); }
+
+  // Where the card docks: on a wide screen, in a section with a side column, at the foot of that column, beside the
+  // figure column, which keeps its whole height; elsewhere (a phone, a tablet, a section of one column) across the
+  // foot of the screen.
+  function dockSide(section) {
+    if (innerWidth < 900) return null;
+    const side = document.querySelector(`#attn-sec-${section} > .attn-grid > .attn-side`);
+    const r = side && side.getBoundingClientRect();
+    return r && r.width > 0 ? r : null;
+  }
+
+  // redraw(): the card drawn again, when a resize may move it.
+  function dock(c, section, redraw) {
+    const el = dockEl();
+    if (!el || !document.querySelector(".attn-page")) return;
+    const root = document.documentElement, was = el.classList.contains("attn-docked");
+    const room = was ? el.getBoundingClientRect().height : 0;
+    const on = c.visible && root.scrollHeight - room > innerHeight + 2;
+    const side = on ? dockSide(section) : null;
+    el.classList.toggle("attn-docked", on);
+    el.classList.toggle("attn-docked-side", !!side);
+    el.style.left = side ? `${Math.round(side.left)}px` : "";
+    el.style.width = side ? `${Math.round(side.width)}px` : "";
+    // a narrow card (a 1024 px screen's side column) leaves the section's name out of its count line
+    el.style.setProperty("--tour-section-display", side && side.width < 560 ? "none" : "inline");
+    if (!c.dockWatch) {
+      c.dockWatch = true;
+      const note = () => {   // the card's height: the room the page keeps at its end, and over the figure column
+        const h = el.classList.contains("attn-docked") ? Math.ceil(el.getBoundingClientRect().height) : 0;
+        const fig = el.classList.contains("attn-docked-side") ? 0 : h;
+        if (root.style.getPropertyValue("--dock-h") !== `${h}px`) root.style.setProperty("--dock-h", `${h}px`);
+        if (root.style.getPropertyValue("--dock-fig") !== `${fig}px`) root.style.setProperty("--dock-fig", `${fig}px`);
+      };
+      if (typeof ResizeObserver === "function") new ResizeObserver(note).observe(el);
+      c.noteDock = note;
+      addEventListener("resize", () => { if (c.ready && c.visible) redraw(); });
+    }
+    c.noteDock();
+  }
+
+  // The card travels with its section.  Where the section's figure stays in view (a wide screen, or a phone whose
+  // stage sticks), the card heads the side column beside it; where one column holds everything and the figure
+  // scrolls with the page, the card stands above the figure; in a section of one column, right above the block
+  // that holds the step's figure.  (In a notebook the page has no slots, and the card stays put.)
+  function moveCard(step) {
+    if (typeof document === "undefined") return;
+    const card = document.getElementById("attn-b-tour"), page = globalThis.AttnPage;
+    const slot = (where) => document.querySelector(`.attn-card-slot[data-section="${step.section}"][data-where="${where}"]`);
+    if (!card) return;
+    let where = null, before = null;
+    const b = page && page.blockOf ? page.blockOf(step.look[0]) : null, el = b && document.getElementById(b.el);
+    // on a wide screen a plot far down the side column (the bias and variance plot) would leave the card a
+    // screen above it: there too the card goes right above what the step looks at
+    const lowInSide = b && b.place === "side" && innerWidth >= 900 && slot("side") &&
+      slot("side").parentElement === (el && el.parentElement);
+    if (b && (b.place === "body" || lowInSide) && el && el.parentElement) {
+      // what the step looks at is in the section's body, under its figure and side column: the card goes
+      // right above it
+      where = el.parentElement;
+      before = el;
+    } else if (slot("side")) {
+      const sec = document.getElementById(`attn-sec-${step.section}`), stage = sec && sec.querySelector(".attn-stage");
+      const pinned = innerWidth >= 900 || (stage && getComputedStyle(stage).position === "sticky");
+      where = pinned ? slot("side") : slot("top");
+    } else if (slot("body")) {
+      where = slot("body");
+    }
+    if (where && (card.parentElement !== where || card.nextElementSibling !== before)) where.insertBefore(card, before);
+  }
+
+  // In presentation mode the tour is a lecture script: the arrow keys go to the next and previous
+  // step, unless a control that uses the arrows itself (a slider, a menu, a text field) has the focus.
+  function presenting(a) {
+    if (a.w && a.w.present) return a.w.present.active;
+    const page = typeof document !== "undefined" && document.querySelector(".attn-page");
+    return !!page && page.getAttribute("data-present") === "1";
+  }
+
+  // The keys that turn the steps in presentation mode: what a presenter's clicker sends (Page Down, Page Up), the
+  // arrows and the space bar (Shift for back).  Not while a control that uses them has the focus (a slider, a menu,
+  // a text field), and the space bar and Enter stay a focused button's own.
+  const FORWARD = new Set(["ArrowRight", "PageDown"]), BACK = new Set(["ArrowLeft", "PageUp"]);
+
+  function keyTurn(e) {
+    if (e.altKey || e.ctrlKey || e.metaKey || e.defaultPrevented) return 0;
+    if (e.key === " " || e.key === "Spacebar") return e.shiftKey ? -1 : 1;
+    if (e.shiftKey) return 0;
+    return FORWARD.has(e.key) ? 1 : BACK.has(e.key) ? -1 : 0;
+  }
+
+  function usesKeys(e) {
+    for (const el of e.composedPath ? e.composedPath() : []) {
+      if (!el || !el.tagName) continue;
+      if (/^(INPUT|SELECT|TEXTAREA)$/.test(el.tagName)) return true;
+      const role = el.getAttribute && el.getAttribute("role");
+      if (role === "slider" || (el.classList && el.classList.contains("noUi-handle")) || el.isContentEditable) return true;
+      if ((e.key === " " || e.key === "Spacebar") && (el.tagName === "BUTTON" || role === "button")) return true;
+    }
+    return false;
+  }
+
+  return { markOverflow, docked, dock, moveCard, presenting, keyTurn, usesKeys };
+})(AttnCommon);
