@@ -144,16 +144,19 @@ def test_the_page_reads_the_shipped_character_classes(js):
         assert js("member", [name, edges]) == [charclasses.member(name, chr(cp)) for cp in edges], name
 
 
-def test_the_engines_carry_the_table_just_before_words_js():
-    """The page's engines that tokenize (the sentence section's, the routing section's) hold the shipped table
-    once, right before ui/words.js reads it."""
+def test_the_page_carries_the_table_once_just_before_words_js():
+    """The page's shared library (app/ui/engine.py, once per page; the self-attention and routing engines
+    tokenize with it) holds the shipped table once, right before ui/words.js reads it, and no engine carries a
+    copy of its own."""
     from app.routing.view import engine_source as routing_source
     from app.sentence.view import engine_source as sentence_source
-    from app.ui.engine import UI, read_js
+    from app.ui.engine import UI, library_source, read_js
 
+    library = library_source()
+    assert library.count("const AttnUnicode =") == 1
+    assert unicode_table_js() + "/*<attn:AttnWords>*/\n" + read_js(UI / "words.js") in library
     for code in (sentence_source(), routing_source()):
-        assert code.count("const AttnUnicode =") == 1
-        assert unicode_table_js() + read_js(UI / "words.js") in code
+        assert "const AttnUnicode =" not in code and "const AttnWords =" not in code
 
 
 PLANES_14 = (0, 1, 2, 3, 14)   # the planes where Unicode 14 assigns characters
