@@ -4,7 +4,7 @@
 turns a query string (``?query=2.5&bandwidth=0.3``) into values and a list of
 notices: values that do not parse are ignored and values out of range are
 clamped, each with a sentence saying so.  The browser's ``parseQuery`` (in
-app/ui/common.js) applies the same rules to the same ``url_spec()``, so a served
+app/ui/format.js) applies the same rules to the same ``url_spec()``, so a served
 page and an offline file read a link identically.
 """
 
@@ -122,7 +122,7 @@ class ExplorableState(RegressionState, SentenceState, LearningState, RoutingStat
 
     present = param.Boolean(False, doc="Presentation mode: larger fonts and markers for a projector.")
     # A step's number (1 is the first, 0 hides the card) or its id ("shrink-h"); the tour resolves it against
-    # the steps the page has (app.tour.model.resolve_step, and its twin in app/tour/tour.js), with a notice for a
+    # the steps the page has (app.tour.model.resolve_step, and its twin in app/tour/steps.js), with a notice for a
     # value it cannot use.
     tour = param.ClassSelector(class_=(int, str), default=1,
                                doc="Step of the guided tour shown: its number (1 is the first, 0 hides the card) "

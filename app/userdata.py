@@ -214,7 +214,7 @@ def number_text(v: float) -> str:
 
 
 class _Say:
-    """Every sentence, once (twins in app/ui/userdata.js: SAY)."""
+    """Every sentence, once (twins in app/ui/userwords.js: SAY)."""
 
     empty = "There is nothing to read: the page needs two columns of numbers, x and y."
     binary = "This is not text but a binary file; save the data as CSV and try again."
@@ -677,7 +677,7 @@ def _points(t: _Table, xi: int, yi: int, notices: list[str]) -> UserData:
 
 
 def _check_spread(lo: float, hi: float) -> None:
-    """Refuse x spread too little to scale (see "Points"; twin of checkSpread in app/ui/userdata.js)."""
+    """Refuse x spread too little to scale (see "Points"; twin of checkSpread in app/ui/userparse.js)."""
     if hi - lo < MIN_X_SPREAD:
         raise ValueError(SAY.x_too_close)
     if hi - lo < MIN_X_RELATIVE * max(abs(lo), abs(hi)):
@@ -707,7 +707,7 @@ def parse_text(text: str, x=None, y=None) -> UserData:
 
     Returns
     -------
-    UserData.  Raises ValueError with one plain sentence (the same as app/ui/userdata.js) when the text
+    UserData.  Raises ValueError with one plain sentence (the same as app/ui/userparse.js) when the text
     cannot give points.
 
     >>> d = parse_text("day;temp_c\\n1;3,5\\n2;4,25\\n")

@@ -1,6 +1,6 @@
 """Words and numbers every section writes: the typographic minus, numbers as students read them, escaping.
 
-Twins of ``signed``, ``plain`` and ``esc`` in app/ui/common.js, held to them by tests/browser/test_parity.py.
+Twins of ``signed``, ``plain`` and ``esc`` in app/ui/format.js, held to them by tests/browser/test_parity.py.
 """
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ _BIG_WORDS = ((1e12, "trillion"), (1e9, "billion"), (1e6, "million"))
 def plain(v: float, digits: int = 3) -> str:
     """A number as students read it: about ``digits`` significant digits, never exponent notation.
 
-    Twin of ``plain`` in app/ui/common.js.  Python's ``:g`` turns 1000 into "1e+03" and 4e-12 into
+    Twin of ``plain`` in app/ui/format.js.  Python's ``:g`` turns 1000 into "1e+03" and 4e-12 into
     "4e-12"; here 1000 stays "1000", 58 700 000 becomes "58.7 million", a number too small to show
     in ``digits`` decimals after its first four zeros becomes "≈ 0", and a negative number
     takes the typographic minus.
