@@ -15,7 +15,9 @@ Variants are visited in interleaved rounds (the order rotating), after one unmea
     offline / minimal and served / minimal, first readouts (target <= 2).  With the environment variable
     ``BENCH_OLD_PAGE`` naming an earlier exported file (an HTML file, e.g. the page before the loader), that
     file is visited in the same rounds too (offline, its first readouts: BokehJS draws it whole), and the row
-    gives offline / old page: the before and after of one run.
+    gives offline / old page: the before and after of one run.  With ``BENCH_OLD_URL`` naming an earlier served
+    page (e.g. http://127.0.0.1:5123/, an older checkout's ``serve``), that page is visited in the same rounds
+    too, and a row gives served / old served.
 (b) a projector: 1920 x 1080, ``?present=1`` against the normal page, offline and served, first readouts;
     present / normal (target <= 1.5).
 (c) a drag while the sections draw: 1366 x 768, not slowed, the offline file.  From the moment the first
@@ -117,6 +119,29 @@ def old_page() -> Path | None:
     return path
 
 
+def old_url() -> str | None:
+    """The earlier served page named by ``BENCH_OLD_URL`` (an http(s) address), if set (else None)."""
+    url = os.environ.get("BENCH_OLD_URL")
+    if url and not url.startswith(("http://", "https://")):
+        raise ValueError(f"BENCH_OLD_URL={url} is not an http(s) address: name an older server's page, or unset it")
+    return url or None
+
+
+def _old_rows(where, first, every, key, label, old_key, old_label, source) -> list[dict]:
+    """The old page's first readouts, and the new page's against them (one run, the same rounds)."""
+    rows = [_ms_row(f"#24 (a) {where}: {old_label}, navigation -> first readouts", first[old_key],
+                    note=f"{source}; {len(first[old_key])} interleaved rounds; "
+                         f"{_ratio(first[old_key], first['minimal']):.2f}x the minimal page's")]
+    r = _ratio(first[key], first[old_key])
+    per = [a / b for a, b in zip(first[key], first[old_key])]
+    short = old_label.split(" (")[0]
+    rows.append(ratio_row(SECTION, f"#24 (a) {where}: {label} / {short}, first readouts: {r:.2f}x", r,
+                          n_runs=len(per), per_round=per,
+                          note=f"ratio of the medians; each round's: {', '.join(f'{x:.2f}' for x in per)}; "
+                               f"every block drawn: {_ratio(every[key], every[old_key]):.2f}x the old page's"))
+    return rows
+
+
 def phone_rows(browser, live, rounds: int, warmup: int) -> list[dict]:
     offline, minimal = P.exported_page().as_uri(), P.minimal_page().as_uri()
     phone = dict(cpu_slowdown=P.PHONE_CPU_SLOWDOWN, wait_all=True)
@@ -128,6 +153,9 @@ def phone_rows(browser, live, rounds: int, warmup: int) -> list[dict]:
     old = old_page()
     if old is not None:
         variants["old"] = lambda: P.visit(browser, old.as_uri(), P.PHONE, block=True, **phone)
+    url = old_url()
+    if url is not None:
+        variants["old served"] = lambda: P.visit(browser, url, P.PHONE, **phone)
     got = P.interleave(rounds, variants, warmup=warmup)
     first = {k: _key(v, "readouts_ms") for k, v in got.items()}
     every = {k: _key(v, "all_ms") for k, v in got.items()}
@@ -151,16 +179,11 @@ def phone_rows(browser, live, rounds: int, warmup: int) -> list[dict]:
                                    f"every block drawn: {_ratio(every[key], first['minimal']):.2f}x the minimal "
                                    f"page's"))
     if old is not None:
-        rows.append(_ms_row(f"#24 (a) {where}: the old page ({old.name}), navigation -> first readouts (drawn whole)",
-                            first["old"], note=f"BENCH_OLD_PAGE={old}; {len(first['old'])} interleaved rounds; "
-                                               f"{_ratio(first['old'], first['minimal']):.2f}x the minimal page's"))
-        r = _ratio(first["offline"], first["old"])
-        per = [a / b for a, b in zip(first["offline"], first["old"])]
-        rows.append(ratio_row(SECTION, f"#24 (a) {where}: offline file / the old page, first readouts: {r:.2f}x", r,
-                              n_runs=len(per), per_round=per,
-                              note=f"ratio of the medians; each round's: {', '.join(f'{x:.2f}' for x in per)}; "
-                                   f"every block drawn: {_ratio(every['offline'], first['old']):.2f}x the old "
-                                   f"page's first readouts"))
+        rows += _old_rows(where, first, every, "offline", "offline file", "old",
+                          f"the old page ({old.name})", f"BENCH_OLD_PAGE={old}")
+    if url is not None:
+        rows += _old_rows(where, first, every, "served", "served page", "old served",
+                          "the old served page", f"BENCH_OLD_URL={url}")
     return rows
 
 
