@@ -22,6 +22,9 @@ import numpy as np
 # under the dot kernel.  The data then cover 1/2 radian of the circle, where
 # chord distance and distance along the line differ by at most 2 %.
 CIRCLE_RADIUS_PER_SPAN = 2.0
+# A span below this counts as none: the dot kernel's scores are R^2 cos((q - k)/R), and below it R^2 is not a
+# normal number (and q/R may overflow): the square root of the smallest normal double, about 1.5e-154.
+SMALLEST_SPAN = float(np.sqrt(np.finfo(float).tiny))
 
 
 def softmax(scores, axis: int = -1, *, mask=None, out=None, shifted: bool = False) -> np.ndarray:
@@ -81,7 +84,8 @@ def softmax(scores, axis: int = -1, *, mask=None, out=None, shifted: bool = Fals
 
 
 def circle_radius(keys: np.ndarray) -> float:
-    """Radius of the circle that carries 1-D positions: 2 x the keys' span (1 if the span is 0).
+    """Radius of the circle that carries 1-D positions: 2 x the keys' span (1 if the span is 0, or below
+    ``SMALLEST_SPAN``: keys that close are one place).
 
     Parameters
     ----------
@@ -92,9 +96,12 @@ def circle_radius(keys: np.ndarray) -> float:
     -------
     radius : float
         R = ``CIRCLE_RADIUS_PER_SPAN`` x (max - min), or 1.
+
+    >>> circle_radius([0.0, 1e-311])   # a span too small to square: one place, the unit circle
+    1.0
     """
     span = float(np.max(keys) - np.min(keys))
-    return CIRCLE_RADIUS_PER_SPAN * span if span > 0 else 1.0
+    return CIRCLE_RADIUS_PER_SPAN * span if span >= SMALLEST_SPAN else 1.0
 
 
 def circle_embedding(x, *, radius: float) -> np.ndarray:
@@ -228,4 +235,4 @@ def _dot_scores(q, k, bandwidth, key_scale):
 
 
 __all__ = ["softmax", "scores", "circle_radius", "circle_embedding", "key_norm_tilt",
-           "CIRCLE_RADIUS_PER_SPAN"]
+           "CIRCLE_RADIUS_PER_SPAN", "SMALLEST_SPAN"]

@@ -32,12 +32,14 @@ const AttnKernels = (function () {
     return s;
   }
 
-  // attention.kernels.circle_radius: 2 x the keys' span (1 if the span is 0)
+  // attention.kernels.circle_radius: 2 x the keys' span (1 if the span is 0, or below SMALLEST_SPAN, the square
+  // root of the smallest normal double: the dot kernel's R squared must be a normal number)
+  const SMALLEST_SPAN = Math.sqrt(2.2250738585072014e-308);
   function circleRadius(xs) {
     let lo = Infinity, hi = -Infinity;
     for (const x of xs) { if (x < lo) lo = x; if (x > hi) hi = x; }
     const span = hi - lo;
-    return span > 0 ? 2.0 * span : 1.0;
+    return span >= SMALLEST_SPAN ? 2.0 * span : 1.0;
   }
 
   // attention.kernels.key_norm_tilt: s_i = exp(strength * u_i), u_i in [-1, 1]

@@ -157,6 +157,11 @@ def test_circle_embedding_by_hand():
 def test_circle_radius():
     assert kernels.circle_radius(np.array([1.0, 4.0, 2.0])) == 2.0 * 3.0
     assert kernels.circle_radius(np.array([5.0, 5.0])) == 1.0  # no span: a unit circle
+    # a span too small to square (found by Hypothesis on Python 3.13: x / R overflowed for keys 0 and 2.2e-311)
+    assert kernels.circle_radius(np.array([0.0, 2.22507386e-311])) == 1.0
+    assert kernels.circle_radius(np.array([0.0, kernels.SMALLEST_SPAN])) == 2.0 * kernels.SMALLEST_SPAN
+    assert np.isfinite(attention.predict(np.array([1.0]), np.array([0.0, 2.22507386e-311]), np.zeros(2),
+                                         kernel="dot", bandwidth=1e9)).all()
 
 
 def test_key_norm_tilt_by_hand():

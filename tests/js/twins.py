@@ -81,6 +81,18 @@ def check_dot_kernel_extremes(js):
     assert shared > len(states) // 10, shared
 
 
+def check_keys_too_close_to_square(js):
+    """Keys closer than kernels.SMALLEST_SPAN are one place under the dot kernel (the circle's radius is 1, not
+    their span, whose square is not a normal number): finite weights, the same in both (found by Hypothesis)."""
+    base = pp.random_states(1, 1)[0]
+    states = [{**base, "kernel": "dot", "key_norm": None, "x": [0.0, gap], "y": [0.0, 1.0], "q": q, "h": h, "t": 1.0}
+              for gap in (2.22507386e-311, 1e-200, attention.kernels.SMALLEST_SPAN) for q in (1.0, 6.0)
+              for h in (0.1, 1e9)]
+    for c, w_js in zip(states, js("weights", states)):
+        w_np = attention.weights(c["q"], c["x"], **pp.core_kwargs(c))
+        assert np.isfinite(w_js).all() and close(w_js, w_np, TOL), (c["x"], c["q"], c["h"], w_js)
+
+
 @cache
 def _readout_cases():
     states = pp.random_states(4, 300)
@@ -619,7 +631,7 @@ def check_lowest_loo_and_exp(js):
 
 
 CHECKS = {
-    "kernels.js": [check_weights, check_dot_kernel_extremes, check_readout, check_nearest_neighbour,
+    "kernels.js": [check_weights, check_dot_kernel_extremes, check_keys_too_close_to_square, check_readout, check_nearest_neighbour,
                    check_key_norm_tilt, check_true_functions],
     "mirror.js": [check_prediction_curve, check_grid_curves, check_entropy_against_h, check_loo_error,
                   check_bias_variance, check_error_curves, check_dot_product_attention,
