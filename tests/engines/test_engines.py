@@ -112,6 +112,8 @@ def test_loads_with_the_cores_readouts(walk):
 def test_a_real_drag_of_the_query_moves_it_and_the_readouts_follow(walk):
     page = walk
     before = readout_text(page)
+    # the page settled first (no scroll going on, no reveal under way), so the plot is where it is measured
+    page.evaluate(SETTLED_JS, {"scroll": True})
     g = plot_geometry(page)
     drag(page, g, g["top"] + 0.3 * g["height"], [3.2, 2.4, 1.6, 1.0])
     wait_query(page, 1.0, 1.5 * (g["x1"] - g["x0"]) / g["width"])
