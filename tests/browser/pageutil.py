@@ -292,14 +292,21 @@ def open_more_controls(page, timeout=30000):
       return !!v && v.el.getBoundingClientRect().height > 0; }}""", timeout=timeout)
 
 
+NEXT_FRAME_JS = "() => new Promise((done) => requestAnimationFrame(() => done(true)))"
+
+
 def drag(page, g, y, xs, steps=6):
-    """A real mouse drag through the data x positions xs; returns the final pixel x."""
+    """A real mouse drag through the data x positions xs; returns the final pixel x.  The press, each stretch of
+    moves and the release each wait for the page's next frame, as a hand's do: on a busy machine the browser
+    would otherwise deliver them in one batch, which a gesture recogniser may take for a tap."""
     px = data_to_page_x(g, xs[0])
     page.mouse.move(px, y)
     page.mouse.down()
+    page.evaluate(NEXT_FRAME_JS)
     for x in xs[1:]:
         px = data_to_page_x(g, x)
         page.mouse.move(px, y, steps=steps)
+        page.evaluate(NEXT_FRAME_JS)
     page.mouse.up()
     return px
 
