@@ -47,14 +47,14 @@ class BuiltPage:
     built: object
     css: str
     present: bool
-    data: object = None   # your own data (app.userdata.UserData), the page's opening dataset
+    data: object = None   # your own data (app.ui.userdata.UserData), the page's opening dataset
 
 
 def build_document(state: ExplorableState | None = None, *, sections=SECTIONS, title: str = DEFAULT_TITLE,
                    tour=None, data=None) -> BuiltPage:
     """The page's document: one root per block, in page order, and the plan for app/ui/loader.js.
 
-    ``data``: your own data (app.userdata.UserData) to open the page on; the page carries them beside the
+    ``data``: your own data (app.ui.userdata.UserData) to open the page on; the page carries them beside the
     document (``page_html``), where a page saved from the browser puts them too (app/ui/share.js).
     """
     if data is not None and "regression" not in sections:
@@ -187,7 +187,7 @@ def page_html(page: BuiltPage) -> str:
     body = "".join(section_html(s) for s in page.built.pages())
     present = "1" if page.present else "0"
     plan = html.escape(json.dumps(page.plan, separators=(",", ":")), quote=False)
-    from .userdata import embed_text
+    from .ui.userdata import embed_text
 
     # each later section's roots in a script of its own, decoded when the loader gets to it
     rest = "\n".join(f'<script type="application/json" class="attn-part" data-section="{html.escape(section)}">'
@@ -225,7 +225,7 @@ AttnPage.start(document.getElementById("attn-doc").textContent,
 def export_html(state: ExplorableState | None = None, *, sections=SECTIONS, title: str = DEFAULT_TITLE,
                 tour=None, data=None) -> str:
     """The whole page as one HTML string: BokehJS, the engines and the data inline (``data``: your own, which
-    the page opens on: app.userdata.UserData)."""
+    the page opens on: app.ui.userdata.UserData)."""
     return page_html(build_document(state, sections=sections, title=title, tour=tour, data=data))
 
 

@@ -24,7 +24,7 @@ from bokeh.plotting import figure
 
 import attention
 
-from app import userdata
+from app.ui import userdata
 from app.state import GRID_N, X_RANGE, ExplorableState, url_spec  # noqa: F401  (GRID_N: the curve's points)
 from app.ui import theme
 from app.ui.engine import by_name, engine_args, engine_callback, engine_code, url_rules, worker_modules
@@ -92,7 +92,7 @@ def dataset_meta(name: str, d) -> str:
 
 def user_data_source(data=None) -> ColumnDataSource:
     """The ``user_data`` source: your own data in their units (x, y) and their names (the tag), as a notebook
-    hands them over (``data``: app.userdata.UserData or None) and as the page writes what it loaded."""
+    hands them over (``data``: app.ui.userdata.UserData or None) and as the page writes what it loaded."""
     src = ColumnDataSource({"x": [], "y": []}, name="user_data", tags=["{}"])
     set_user_data(src, data)
     return src
@@ -238,7 +238,7 @@ def build_regression(state: ExplorableState, *, notices=(), dataset=None) -> Reg
 
     ``dataset`` overrides the data shown (an ``attention.Dataset``); by default it is the shipped dataset
     named by ``state.dataset``, or the seeded generator's samples when ``state.dataset`` is "generated".
-    ``state.data`` (a notebook's ``e.data``: app.userdata.UserData), when there is one, is handed to the page
+    ``state.data`` (a notebook's ``e.data``: app.ui.userdata.UserData), when there is one, is handed to the page
     in the ``user_data`` source, and the page opens on it (owndata.js).
     """
     return RegressionSection(state, notices=notices, dataset=dataset).view()
@@ -502,7 +502,7 @@ class RegressionSection:
                        "sharp_weight": text.SHARP_WEIGHT, "sharp_share": text.SHARP_SHARE},
             "legend": {"on": text.legend_html(True), "off": text.legend_html(False),
                        "on_data": text.legend_html(True, truth=False), "off_data": text.legend_html(False, truth=False)},
-            # your own data: the reader's limits and words (app/userdata.py, one definition), the page's words
+            # your own data: the reader's limits and words (app/ui/userdata.py, one definition), the page's words
             "userdata": userdata.config(), "own": dict(text.OWN_WORDS),
             # the error plot's title and words, and the kernel menu's labels, follow the data and the tilt
             "bias": {"titles": text.BIAS_TITLES, "note": text.BIAS_NOTE}, "kernel_labels": text.KERNEL_LABELS,

@@ -1,6 +1,6 @@
 """Your own data on the page (issue 28): pasted, dropped, chosen, carried by a link's fragment or by the page itself.
 
-The page reads the data with app/ui/userdata.js (held to app/userdata.py by test_userdata_parity.py); these tests
+The page reads the data with app/ui/userdata.js (held to app/ui/userdata.py by test_userdata_parity.py); these tests
 drive the whole page: the box under "More controls", the dataset menu, the link, the learning section, the tour,
 against the numpy core on the same arrays, in the exported file.  The served page (`attention-explorable serve`,
 the page at /) is the same bytes under the server's headers at an http address: the link's round trip runs there,
@@ -24,7 +24,7 @@ import numpy as np
 import pytest
 
 import attention
-from app import userdata as u
+from app.ui import userdata as u
 from app.learning.view import H0
 from app.regression import text
 from app.regression.view import H_GRID

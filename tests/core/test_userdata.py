@@ -1,4 +1,4 @@
-"""Your own data (app/userdata.py): text, arrays and tables in, points and plain sentences out.
+"""Your own data (app/ui/userdata.py): text, arrays and tables in, points and plain sentences out.
 
 Every bad input is checked with its whole sentence; the browser's twin (app/ui/userdata.js) is held to
 the same corpus, character for character, by tests/browser/test_userdata_parity.py, which imports
@@ -22,7 +22,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import attention
-from app import userdata as u
+from app.ui import userdata as u
 from app.state import X_RANGE
 from attention.datasets import MAX_GENERATED_N
 

@@ -2,7 +2,7 @@
 
 ui/kernels.js and ui/mirror.js (the core's formulas), ui/words.js (the tokenizer and the heads), ui/userwords.js,
 ui/userparse.js and ui/userdata.js (your own data), ui/generator.js and ui/train.js, each against the numpy core
-or app/userdata.py over the browser parity tests' cases (tests/js/twins.py says which).  The browser tests keep
+or app/ui/userdata.py over the browser parity tests' cases (tests/js/twins.py says which).  The browser tests keep
 the end-to-end parity in Chromium.
 """
 

@@ -21,7 +21,7 @@ import numpy as np
 import pytest
 
 import attention
-from app import userdata as u
+from app.ui import userdata as u
 from app.learning import view as lv
 from app.regression import text
 from app.regression.view import GRID_N, H_GRID
