@@ -119,6 +119,7 @@ def _tour_arg(args):
     problem (``_error_lines`` prints them)."""
     if getattr(args, "tour", None) is None:
         return None
+    _use_sections()
     from .tour import check_tour_file
 
     tour, errors = check_tour_file(args.tour)
@@ -175,6 +176,7 @@ def _export(args) -> int:
             from attention.sentences import tokenize
 
             tokenize(args.sentence)  # refuse an empty or over-long sentence with its own message
+        _use_sections()
         from .tour import default_tour
 
         # the card shows the steps of the sections in the file, in the first of them
@@ -206,6 +208,7 @@ def _kept_sections(tour, text: str):
     wanted = [s.strip() for s in text.split(",") if s.strip()]
     if not wanted:
         raise ValueError("--sections: name at least one section, e.g. --sections regression,sentence")
+    _use_sections()
     from .tour import TourError
 
     try:
@@ -246,6 +249,7 @@ def _tour_summary(tour) -> str:
 def _tour_check(args) -> int:
     """Validate a tour file: one line per problem on standard error and exit code 2, or a one-line summary."""
     from .sections import show_me_problems   # the tour's check, with the sections' readouts (the composition)
+    _use_sections()
     from .tour import check_tour_file
 
     name = args.file
@@ -269,6 +273,7 @@ def _tour_check(args) -> int:
 
 
 def _tour_schema(args) -> int:
+    _use_sections()
     from .tour.model import schema_json
 
     sys.stdout.write(schema_json())
@@ -506,6 +511,11 @@ def parse_args(argv=None) -> argparse.Namespace:
     if rest:
         args.panel_args = tuple(rest)
     return args
+
+
+def _use_sections() -> None:
+    """The tour learns the page's sections (their keys, names and readouts) from the composition."""
+    from . import sections  # noqa: F401
 
 
 def main(argv=None) -> int:

@@ -27,14 +27,14 @@ from .regression.text import caption  # the command line's readout (app/cli.py)
 from .regression.view import set_user_data  # the notebook component's data param (app/page.py)
 from .routing.contract import CONTRACT as ROUTING
 from .sentence.contract import CONTRACT as SENTENCE
-from .tour.model import FIGURES, SECTION_WORDS, figure_section, show_me_problems, use_section_readouts
+from .tour.model import show_me_problems, use_sections
 from .tour.view import add_tour
 from .ui.engine import one_library
 from .ui.layout import SectionBlocks
 
 # Every section's contract (app/contract.py), by name: the one place the page's sections are imported.
 CONTRACTS = {c.name: c for c in (REGRESSION, SENTENCE, IDEAS, LEARNING, ROUTING)}
-use_section_readouts({name: c.readouts for name, c in CONTRACTS.items()})   # the tour reads them, by name
+use_sections(CONTRACTS.values())   # the tour's keys, conditions, look names, figures and readouts
 
 SECTIONS = ("regression", "sentence", "ideas", "learning", "routing")   # the names --sections takes
 # learning follows the regression it trains; routing (W_Q and W_K learned) follows the hand-made heads
@@ -140,14 +140,16 @@ def build_sections(state, *, sections=SECTIONS, tour=None, notices=(), dataset=N
         if "routing" in sections:
             s.routing = build["routing"](state)
         s.tour = add_tour(s.regression, state, tour=tour,   # last: it finds the sections' models by name
-                          more_keys=CONTRACTS["regression"].more if s.regression is not None else ())
+                          more_keys=CONTRACTS["regression"].more if s.regression is not None else (),
+                          controls=CONTRACTS["regression"].controls)
     return s
 
 
 def figure_menu() -> list[dict]:
     """Every figure the page may have, in the page's order: its model's name, its name for a person, and its
     section's (the menu's groups, app/ui/share.py).  The browser keeps those of the sections the page has."""
-    return [{"name": n, "label": words, "group": SECTION_WORDS[figure_section(n)]} for n, words in FIGURES.items()]
+    return [{"name": n, "label": words, "group": CONTRACTS[s].words} for s in PAGE_ORDER
+            for n, words in CONTRACTS[s].figures.items()]
 
 
 __all__ = ["SECTIONS", "PAGE_ORDER", "CONTRACTS", "Sections", "build_sections", "check_sections", "figure_menu",

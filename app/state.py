@@ -15,11 +15,14 @@ from urllib.parse import parse_qsl, urlencode
 
 import param
 
-import attention
-from attention.datasets import FUNCTIONS, MAX_GENERATED_N
-
-# Plot and query range for every shipped dataset (all of them live in [0, 6]).
-X_RANGE = (-0.5, 6.5)
+# Each section declares its settings with their bounds, and the controls that show them, in its state.py; the
+# page's state is all of them.  (These modules import nothing of the page but app/contract.py.)
+from app.ideas.state import IdeasState
+from app.learning.state import (BANDWIDTH_LR_PRESETS, BANDWIDTH_TRAIN_STEPS, LearningState,  # noqa: F401
+                                METRIC_LR_PRESETS, METRIC_TRAIN_STEPS)
+from app.regression.state import X_RANGE, RegressionState
+from app.routing.state import QK_OPENING, QK_SHOWN, QK_TRAIN_STEPS, RoutingState  # noqa: F401
+from app.sentence.state import SentenceState
 # The numbers the regression's readouts are computed on, which a section and the tour (Python and browser) share:
 GRID_N = 400                       # points of the prediction curve across X_RANGE
 SHARP_WEIGHT = 0.9                 # a query on the curve "has one winner" where its largest weight is this or more
@@ -32,102 +35,16 @@ WHITESPACE = " \t\n\r\f\v"
 MAX_SHOWN = 40  # characters of a bad value repeated back in a notice
 
 
-class RegressionState(param.Parameterized):
-    """The kernel-regression view: one query, one kernel, one dataset."""
-
-    query = param.Number(3.2, bounds=X_RANGE, doc="Query position x.")
-    bandwidth = param.Number(0.62, bounds=(0.005, 50.0), doc="Bandwidth h of the similarity (log slider).")
-    temperature = param.Number(1.0, bounds=(0.001, 1000.0), doc="Softmax temperature T (log slider).")
-    kernel = param.Selector(default="gaussian", objects=["gaussian", "dot"],
-                            doc="gaussian, or dot product on circle-embedded (equal-norm) keys.")
-    key_norm = param.Number(0.0, bounds=(-0.25, 0.25),
-                            doc="Dot kernel only: tilt of the key norms (key i's length times exp(key_norm * u_i), "
-                                "u_i from -1 to 1 across the keys); 0 keeps them equal.  At the default h the "
-                                "nearest key stops winning near 0.07 and one long key wins everywhere from 0.2.")
-    dataset = param.Selector(default="default", objects=attention.list_datasets() + ["generated"],
-                             doc="A shipped dataset, or 'generated' from fn, n, noise and seed.")
-    fn = param.Selector(default="wave", objects=list(FUNCTIONS), doc="Generator: the true function.")
-    n = param.Integer(50, bounds=(2, MAX_GENERATED_N), doc="Generator: number of samples.")
-    noise = param.Number(0.3, bounds=(0.0, 2.0), doc="Generator: noise standard deviation.")
-    seed = param.Integer(0, bounds=(0, 2**31 - 1), doc="Generator: random seed.")
-    link = param.Boolean(False, doc="Link h and T: moving one rescales the other so h*sqrt(T) stays put.")
-    limits = param.Boolean(False, doc="Show the 1-nearest-neighbour curve and the global mean.")
-
-
-class SentenceState(param.Parameterized):
-    """The self-attention view (a later section of the page)."""
-
-    sentence = param.String("the bank by the river", doc="The sentence whose attention matrix is shown.")
-    token = param.Integer(1, bounds=(0, 31), doc="Selected token (row of the matrix).")
-    head = param.Integer(0, bounds=(0, 3), doc="Selected head.")
-    att_temperature = param.Number(1.0, bounds=(0.01, 100.0), doc="Temperature of the sentence's softmax.")
-    causal = param.Boolean(False, doc="Causal mask: each token sees only itself and the past.")
-
-
-# Learning rates offered by the "learn the kernel" section (strings, so a link carries them exactly).
-BANDWIDTH_LR_PRESETS = ("0.5", "2", "10", "20", "50", "300")   # on log h; 300 diverges on the default dataset
-METRIC_LR_PRESETS = ("0.5", "2", "10", "100", "3000", "100000")  # on W; 3000 gets stuck, 100000 diverges
-# The paths' lengths: the core's defaults, one definition (the learning engine gets them in its config, the
-# deep link's bounds below follow them).
-BANDWIDTH_TRAIN_STEPS = attention.learn.DEFAULT_BANDWIDTH_STEPS   # 60
-METRIC_TRAIN_STEPS = attention.learn.DEFAULT_METRIC_STEPS         # 150
-
-
-class LearningState(param.Parameterized):
-    """The learning section: gradient descent on the bandwidth and on a 2-D metric, played back step by step."""
-
-    lr = param.Selector(default="2", objects=list(BANDWIDTH_LR_PRESETS),
-                        doc="Learning rate of gradient descent on log h (one of the presets).")
-    step = param.Integer(0, bounds=(0, BANDWIDTH_TRAIN_STEPS), doc="Step of the bandwidth's training path shown.")
-    metric_lr = param.Selector(default="2", objects=list(METRIC_LR_PRESETS),
-                               doc="Learning rate of gradient descent on the metric W (one of the presets).")
-    metric_step = param.Integer(0, bounds=(0, METRIC_TRAIN_STEPS), doc="Step of the metric's training path shown.")
-
-
-class IdeasState(param.Parameterized):
-    """The ideas section: the lag panel's period."""
-
-    period = param.Integer(attention.lags.DEFAULT_PERIOD, bounds=(3, attention.lags.MAX_LAG),
-                           doc="The lag panel's pattern: it repeats every this many days.")
-
-
-
-
-# The routing section plays back attention.train_qk (W_Q and W_K learning the sense of "bank") at its defaults:
-# the path's length and the sentences it shows come from the core and data/senses.json, one definition each.
-QK_TRAIN_STEPS = attention.learn_qk.DEFAULT_QK_STEPS   # 150
-
-
-def _shipped_shown_sentences() -> tuple[str, ...]:
-    """The sentences the routing section shows (data/senses.json, "show": true), in the file's order."""
-    return tuple(s.text for s in attention.load_sense_corpus().shown)
-
-
-QK_SHOWN = _shipped_shown_sentences()
-QK_OPENING = "the bank by the river"   # the page's running example, if the file shows it
-
-
-class RoutingState(param.Parameterized):
-    """The routing section: the meaning head's W_Q and W_K trained on a task, played back step by step."""
-
-    qk_step = param.Integer(0, bounds=(0, QK_TRAIN_STEPS),
-                            doc="Training step of W_Q and W_K shown (the recorded step at or before it).")
-    qk_sentence = param.Integer(QK_SHOWN.index(QK_OPENING) if QK_OPENING in QK_SHOWN else 0,
-                                bounds=(0, len(QK_SHOWN) - 1),
-                                doc="Which of the shown sentences (data/senses.json) the routing section draws.")
-
-
 class ExplorableState(RegressionState, SentenceState, LearningState, RoutingState, IdeasState):
-    """Every setting a deep link can carry."""
+    """Every setting a deep link can carry: each section's declared settings (app/<section>/state.py), and the
+    tour's step."""
 
-    present = param.Boolean(False, doc="Presentation mode: larger fonts and markers for a projector.")
     # A step's number (1 is the first, 0 hides the card) or its id ("shrink-h"); the tour resolves it against
     # the steps the page has (app.tour.model.resolve_step, and its twin in app/tour/steps.js), with a notice for a
     # value it cannot use.
     tour = param.ClassSelector(class_=(int, str), default=1,
                                doc="Step of the guided tour shown: its number (1 is the first, 0 hides the card) "
                                    "or its id.")
-
 
 
 def _fmt(v) -> str:

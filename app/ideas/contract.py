@@ -1,8 +1,25 @@
-"""The ideas section's contract (app/contract.py): what the composition builds and what the tour reads."""
+"""The ideas section's contract (app/contract.py): what the composition builds, what its steps may look
+at and what the tour reads."""
 
 from app.contract import SectionContract
 
-from .readouts import ideas_readouts
+from .readouts import CONDITIONS, ideas_readouts
+from .state import CONTROLS, IdeasState
 from .view import build_ideas
 
-CONTRACT = SectionContract(name="ideas", build=build_ideas, readouts=ideas_readouts)
+# The section's plots by the names a person calls them, in the page's order (the figure menu, a step's PNG).
+FIGURES = {
+    "dependency_graph": "Steps in a row: an RNN against attention",
+    "sequence_timing_plot": "Time: one step after another against all at once",
+    "sequence_counts_plot": "Steps and scores against the number of words",
+    "lag_weights": "Attention's weights on the past days",
+    "lag_predictions": "Predictions for the held-out weeks",
+}
+
+CONTRACT = SectionContract(
+    name="ideas", words="why attention won",
+    state=IdeasState, controls=CONTROLS,
+    build=build_ideas, readouts=ideas_readouts, conditions=CONDITIONS,
+    figures=FIGURES,
+    reads=('sentence',),
+)

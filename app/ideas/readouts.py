@@ -5,8 +5,23 @@ by ``compare_lag_models``)."""
 from __future__ import annotations
 
 import attention
+from app.contract import Readout
 
 from .view import lag_results
+
+# The names this section's readouts publish, which a tour step's "when" may compare (the README lists them).
+CONDITIONS = {
+    "rnn_steps": Readout("number", "the steps in a row an RNN needs for the current sentence (its n words)",
+                         "steps"),
+    "attention_steps": Readout("number", "the steps attention needs for it: always 1", "steps"),
+    "period": Readout("number", "the period the sales pattern repeats with", "days"),
+    "top_lag": Readout("number", "the lag with attention's largest learned weight", "days back"),
+    "top_lag_weight": Readout("number", "that largest weight", "share of the weight, 0 to 1"),
+    "rmse_attention": Readout("number", "attention's error on the 4 held-out weeks (root mean square)",
+                              "sales units"),
+    "rmse_linear": Readout("number", "the one-lag linear model's error on the held-out weeks (root mean "
+                           "square)", "sales units"),
+}
 
 
 def ideas_readouts(s: dict, needs=None, dataset=None) -> dict:

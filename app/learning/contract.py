@@ -1,8 +1,26 @@
-"""The learning section's contract (app/contract.py): what the composition builds and what the tour reads."""
+"""The learning section's contract (app/contract.py): what the composition builds, what its steps may look
+at and what the tour reads."""
 
 from app.contract import SectionContract
 
-from .readouts import learning_readouts
+from .readouts import CONDITIONS, learning_readouts
+from .state import CONTROLS, LearningState
 from .view import build_learning
 
-CONTRACT = SectionContract(name="learning", build=build_learning, readouts=learning_readouts)
+# The section's plots by the names a person calls them, in the page's order (the figure menu, a step's PNG).
+FIGURES = {
+    "learn_fit_plot": "The fit, as h is learned",
+    "learn_path_plot": "Gradient descent on h",
+    "learn_loss_plot": "Loss at each step of learning h",
+    "metric_plot": "The learned metric's similarity",
+    "metric_loss_plot": "Loss at each step of learning the metric",
+}
+
+CONTRACT = SectionContract(
+    name="learning", words="learning the kernel",
+    state=LearningState, controls=CONTROLS,
+    build=build_learning, readouts=learning_readouts, conditions=CONDITIONS,
+    figures=FIGURES,
+    look=('learn_bw_controls', 'learn_bw_status', 'learn_metric_controls'),
+    reads=('dataset',),
+)

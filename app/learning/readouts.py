@@ -10,11 +10,39 @@ from functools import lru_cache
 import numpy as np
 
 import attention
+from app.contract import Readout
 from app.state import LOO_GRID
 
 from .view import bandwidth_trajectory, metric_trajectory
 
 BANDWIDTH_PATH_NAMES = ("lr", "step", "learned_h", "learned_excess", "refused", "finished")
+
+
+# The names this section's readouts publish, which a tour step's "when" may compare (the README lists them).
+CONDITIONS = {
+    "lr": Readout("choice", "the learning rate on log h, one of the presets", "a preset, written as text"),
+    "step": Readout("number", "the step of the bandwidth's path shown (0 is the start; a link or Show me "
+                    "past the path's end shows its last step)", "steps"),
+    "learned_h": Readout("number", "the bandwidth h·√T the path has reached at that step", "x units"),
+    "learned_excess": Readout("number", "leave-one-out error at learned_h over its lowest value across "
+                              "bandwidths, minus 1 (0 at the bias–variance optimum)",
+                              "a fraction: 0.01 is 1 % above the lowest"),
+    "refused": Readout("bool", "whether the step shown was refused, the learning rate being too large",
+                       "true or false"),
+    "finished": Readout("bool", "whether the step shown is the path's last (done, or stopped by a refusal)",
+                        "true or false"),
+    "playing": Readout("bool", "whether Play is running the bandwidth's path", "true or false", runtime=True),
+    "metric_lr": Readout("choice", "the learning rate on the metric W, one of the presets",
+                         "a preset, written as text"),
+    "metric_step": Readout("number", "the step of the metric's path shown", "steps"),
+    "column_ratio": Readout("number", "how much a step along x₂ counts against one along x₁: the length "
+                            "of W's x₂ column over its x₁ column (1 at the start)", "a ratio: 0.05 is 5 %"),
+    "metric_refused": Readout("bool", "whether the metric's step shown was refused", "true or false"),
+    "metric_finished": Readout("bool", "whether the metric's step shown is its path's last",
+                               "true or false"),
+    "metric_playing": Readout("bool", "whether Play is running the metric's path", "true or false",
+                              runtime=True),
+}
 
 
 @lru_cache(maxsize=16)

@@ -1,9 +1,25 @@
-"""The regression section's contract (app/contract.py): what the composition builds and what the tour reads."""
+"""The regression section's contract (app/contract.py): what the composition builds, what its steps may look
+at and what the tour reads."""
 
 from app.contract import SectionContract
 
-from .readouts import regression_readouts
-from .view import MORE_KEYS, build_regression
+from .readouts import CONDITIONS, regression_readouts
+from .state import CONTROLS, UNTOURED, RegressionState
+from .view import build_regression
 
-CONTRACT = SectionContract(name="regression", build=build_regression, readouts=regression_readouts,
-                           more=MORE_KEYS)
+# The section's plots by the names a person calls them, in the page's order (the figure menu, a step's PNG).
+FIGURES = {
+    "main_plot": "The samples, the query and the prediction",
+    "weights_plot": "Weight of each sample",
+    "entropy_x_plot": "Spread of the weights along x",
+    "entropy_h_plot": "Spread of the weights against h",
+    "bias_variance_plot": "Bias and variance against h",
+}
+
+CONTRACT = SectionContract(
+    name="regression", words="kernel regression",
+    state=RegressionState, controls=CONTROLS,
+    build=build_regression, readouts=regression_readouts, conditions=CONDITIONS,
+    figures=FIGURES,
+    look=('readouts',), untoured=UNTOURED,
+)

@@ -11,9 +11,41 @@ import math
 import numpy as np
 
 import attention
+from app.contract import Readout
 from app.state import GRID_N, LOO_GRID, X_RANGE
 
 from .text import curve_facts
+
+# The names this section's readouts publish, which a tour step's "when" may compare (the README lists them).
+CONDITIONS = {
+    "query": Readout("number", "the query position x", "x, on the data's axis"),
+    "bandwidth": Readout("number", "the bandwidth h", "x units"),
+    "temperature": Readout("number", "the temperature T", "none: a factor"),
+    "h_eff": Readout("number", "the bandwidth the weights act as, h·√T", "x units"),
+    "key_norm": Readout("number", "the key-norm tilt (dot product only)", "none: a tilt"),
+    "kernel": Readout("choice", "the similarity: gaussian or dot", "a name"),
+    "dataset": Readout("choice", "the dataset's name", "a name"),
+    "n": Readout("number", "the number of samples", "samples"),
+    "max_weight": Readout("number", "the largest weight", "share of the weight, 0 to 1"),
+    "entropy_bits": Readout("number", "the entropy of the weights", "bits"),
+    "effective_points": Readout("number", "effective points, 2 to the power of the entropy", "samples"),
+    "effective_share": Readout("number",
+                               "effective points divided by the number of samples (1 = uniform weights)", "0 to 1"),
+    "prediction": Readout("number", "the prediction at the query", "y, on the data's axis"),
+    "global_mean": Readout("number", "the mean of all the samples' y values", "y units"),
+    "winner_gap": Readout("number", "how much farther the heaviest sample is from the query than the "
+                          "nearest one (0 when the nearest wins)", "x units"),
+    "loo_excess": Readout("number", "leave-one-out error at h·√T over its lowest value across "
+                          "bandwidths, minus 1 (0 at the best h)", "a fraction: 0.02 is 2 % above the lowest"),
+    "curve_winners": Readout("number", "how many samples take the largest weight somewhere along the "
+                             "prediction curve (1: the same sample wins wherever the query is)", "samples"),
+    "nearest_share": Readout("number", "the share of the prediction curve where the query's nearest "
+                             "sample has the largest weight (1: nearest-neighbour everywhere)", "0 to 1"),
+    "sharp_share": Readout("number", "the share of the prediction curve where one sample holds at "
+                           "least 0.9 of the weight (near 1: the curve is made of flat steps)", "0 to 1"),
+    "curve_range": Readout("number", "how far the prediction curve rises and falls across the plot, over "
+                           "the range of the samples' y values (0: the curve is flat)", "0 to 1"),
+}
 
 
 def regression_readouts(s: dict, needs=None, dataset=None) -> dict:

@@ -1,8 +1,25 @@
-"""The sentence section's contract (app/contract.py): what the composition builds and what the tour reads."""
+"""The self-attention section's contract (app/contract.py): what the composition builds, what its steps may look
+at and what the tour reads."""
 
 from app.contract import SectionContract
 
-from .readouts import sentence_readouts
+from .readouts import CONDITIONS, sentence_readouts
+from .state import CONTROLS, SentenceState
 from .view import build_sentence
 
-CONTRACT = SectionContract(name="sentence", build=build_sentence, readouts=sentence_readouts)
+# The section's plots by the names a person calls them, in the page's order (the figure menu, a step's PNG).
+FIGURES = {
+    "attention_heatmap": "Attention matrix",
+    "row_bars": "Weights of the selected row",
+    "sense_plot": "Where the selected word's output lands",
+    "cost_plot": "Scores against the number of words",
+    "timing_plot": "Measured time against the number of words",
+}
+
+CONTRACT = SectionContract(
+    name="sentence", words="self-attention",
+    state=SentenceState, controls=CONTROLS,
+    build=build_sentence, readouts=sentence_readouts, conditions=CONDITIONS,
+    figures=FIGURES,
+    look=('heads_box', 'sentence_controls', 'preset_select'),
+)

@@ -5,6 +5,32 @@ from __future__ import annotations
 import numpy as np
 
 import attention
+from app.contract import Readout
+
+# The names this section's readouts publish, which a tour step's "when" may compare (the README lists them).
+CONDITIONS = {
+    "sentence": Readout("sentence", "the sentence, as its words: lowercase, one space apart, no "
+                        "punctuation", "text"),
+    "n_tokens": Readout("number", "the number of words n", "words"),
+    "n_scores": Readout("number", "the number of scores, n², one per pair of words", "scores"),
+    "token": Readout("number", "the selected row, counted from 0", "a word's position"),
+    "word": Readout("word", "the selected row's word", "a word"),
+    "head": Readout("number", "the head shown, counted from 0", "a head's number"),
+    "head_name": Readout("choice", "the head shown, by its name", "a name"),
+    "causal": Readout("bool", "whether the causal mask is on", "true or false"),
+    "att_temperature": Readout("number", "the temperature T of the sentence's softmax", "none: a factor"),
+    "top_word": Readout("word", "the word the selected row gives the most weight (the first one on a tie)",
+                        "a word"),
+    "top_weight": Readout("number", "the selected row's largest weight", "share of the weight, 0 to 1"),
+    "row_sum": Readout("number", "the selected row's weights added up (1, up to rounding)",
+                       "share of the weight"),
+    "future_weight": Readout("number", "the weight the selected row gives to the words after it (0 with "
+                             "the causal mask)", "share of the weight, 0 to 1"),
+    "sense_water": Readout("number", "where the selected word's output lands in the sense plot, across: "
+                           "how much water and nature it carries", "the sense plot's units, about 0 to 1"),
+    "sense_money": Readout("number", "where the selected word's output lands in the sense plot, up: how "
+                           "much money and finance it carries", "the sense plot's units, about 0 to 1"),
+}
 
 
 def sentence_readouts(s: dict, needs=None, dataset=None) -> dict:

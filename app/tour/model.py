@@ -69,18 +69,15 @@ MAX_ID = 40
 ID_PATTERN = r"^(?=[a-z0-9-]*[a-z])[a-z0-9]+(-[a-z0-9]+)*$"
 ID_RE = re.compile(ID_PATTERN)
 
+# What the tour knows of the sections comes from their contracts (app/contract.py), which the composition
+# (app/sections.py) hands over once, as it is imported (``use_sections``): the tour imports no section.  Until
+# then these tables are empty.
 # The settings a step may set: its section's, in the deep links' terms (app/state.py) ...
-STATE_KEYS = ("query", "bandwidth", "temperature", "kernel", "key_norm", "dataset", "link", "limits")
-SECTION_KEYS = {
-    "regression": STATE_KEYS,
-    "learning": ("lr", "step", "metric_lr", "metric_step"),
-    "sentence": ("sentence", "token", "head", "att_temperature", "causal"),
-    "routing": ("qk_step", "qk_sentence"),
-    "ideas": ("period",),
-}
+SECTION_KEYS: dict = {}
+STATE_KEYS: list = []   # the regression's (the first tour's names)
 # ... and the settings of another section that its picture reads: the bandwidth's path is trained on the
 # regression's dataset, and the ideas' graphs follow the self-attention section's sentence.
-READS = {"learning": ("dataset",), "ideas": ("sentence",)}
+READS: dict = {}
 # Deep-link keys the page does not have yet (app/state.py): none now (the lag panel's period became one).
 PENDING_KEYS: dict = {}
 
@@ -91,59 +88,19 @@ STEP_FIELDS = ("title", "text", "do", "state", "when", "found")     # required
 EXTRA_FIELDS = ("id", "section", "optional", "needs_shipped_data", "look")  # optional (id and section: see _step)
 # What a step's card talks about and asks the student to move, by the page's names: after Show me, Next and
 # Previous the page keeps them on screen together.  A step that says nothing looks at its section's first.
-LOOK = {
-    "regression": ("main_plot", "weights_plot", "entropy_x_plot", "entropy_h_plot", "bias_variance_plot",
-                   "readouts", "query_slider", "bandwidth_slider", "temperature_slider", "kernel_select",
-                   "keynorm_slider", "dataset_select", "link_toggle", "limits_toggle"),
-    "learning": ("learn_fit_plot", "learn_path_plot", "learn_loss_plot", "learn_bw_controls", "learn_lr_select",
-                 "learn_bw_status", "metric_plot", "metric_loss_plot", "learn_metric_controls", "metric_lr_select"),
-    "sentence": ("attention_heatmap", "row_bars", "sense_plot", "heads_box", "cost_plot", "timing_plot",
-                 "sentence_controls", "token_select", "head_select", "causal_toggle", "att_temperature_slider",
-                 "preset_select", "sentence_input"),
-    "routing": ("routing_matrix_plot", "routing_sense_plot", "routing_clue_plot", "routing_accuracy_plot",
-                "routing_controls", "routing_play", "routing_step_slider", "routing_sentence_select", "routing_input",
-                "routing_weights_box"),
-    "ideas": ("dependency_graph", "sequence_timing_plot", "sequence_counts_plot", "lag_weights", "lag_predictions",
-              "lag_period_select"),
-}
+LOOK: dict = {}
 MAX_LOOK = 3
 # The page's figures (its plots, each of them a name of LOOK), by the names a person calls them, in the page's
 # order: the card saves a step's first one as a PNG, and "Save a figure as PNG" beside "Copy a link" any of them
-# (app/ui/share.py).  The heads' small matrices are left out: the attention matrix shows the head chosen.
-FIGURES = {
-    "main_plot": "The samples, the query and the prediction",
-    "weights_plot": "Weight of each sample",
-    "entropy_x_plot": "Spread of the weights along x",
-    "entropy_h_plot": "Spread of the weights against h",
-    "bias_variance_plot": "Bias and variance against h",
-    "learn_fit_plot": "The fit, as h is learned",
-    "learn_path_plot": "Gradient descent on h",
-    "learn_loss_plot": "Loss at each step of learning h",
-    "metric_plot": "The learned metric's similarity",
-    "metric_loss_plot": "Loss at each step of learning the metric",
-    "attention_heatmap": "Attention matrix",
-    "row_bars": "Weights of the selected row",
-    "sense_plot": "Where the selected word's output lands",
-    "cost_plot": "Scores against the number of words",
-    "timing_plot": "Measured time against the number of words",
-    "routing_matrix_plot": "Who looks at whom, as W_Q and W_K learn",
-    "routing_sense_plot": "Where the output of bank lands",
-    "routing_clue_plot": "Weight of bank on the deciding word, as W_Q and W_K learn",
-    "routing_accuracy_plot": "Right answers while W_Q and W_K learn",
-    "dependency_graph": "Steps in a row: an RNN against attention",
-    "sequence_timing_plot": "Time: one step after another against all at once",
-    "sequence_counts_plot": "Steps and scores against the number of words",
-    "lag_weights": "Attention's weights on the past days",
-    "lag_predictions": "Predictions for the held-out weeks",
-}
+# (app/ui/share.py).
+FIGURES: dict = {}
 # What the page calls each section (the card's "skip to" button and count line, the figures' menu).
-SECTION_WORDS = {"regression": "kernel regression", "learning": "learning the kernel", "sentence": "self-attention",
-                 "routing": "W_Q and W_K learning", "ideas": "why attention won"}
+SECTION_WORDS: dict = {}
 
 
 def figure_section(name: str) -> str:
     """The section a figure of FIGURES is in (the one whose LOOK names it)."""
-    return next(sec for sec in SECTIONS if name in LOOK[sec])
+    return next(sec for sec in SECTIONS if name in LOOK.get(sec, ()))
 
 
 FLAGS = ("optional", "needs_shipped_data")
@@ -184,115 +141,15 @@ def _n(section, kind, description, units, runtime=False) -> Name:
     return Name(section, kind, description, units, runtime)
 
 
-CONDITIONS = {
-    # the regression section (the names of the first tour, unchanged)
-    "query": _n("regression", "number", "the query position x", "x, on the data's axis"),
-    "bandwidth": _n("regression", "number", "the bandwidth h", "x units"),
-    "temperature": _n("regression", "number", "the temperature T", "none: a factor"),
-    "h_eff": _n("regression", "number", "the bandwidth the weights act as, h·√T", "x units"),
-    "key_norm": _n("regression", "number", "the key-norm tilt (dot product only)", "none: a tilt"),
-    "kernel": _n("regression", "choice", "the similarity: gaussian or dot", "a name"),
-    "dataset": _n("regression", "choice", "the dataset's name", "a name"),
-    "n": _n("regression", "number", "the number of samples", "samples"),
-    "max_weight": _n("regression", "number", "the largest weight", "share of the weight, 0 to 1"),
-    "entropy_bits": _n("regression", "number", "the entropy of the weights", "bits"),
-    "effective_points": _n("regression", "number", "effective points, 2 to the power of the entropy", "samples"),
-    "effective_share": _n("regression", "number",
-                          "effective points divided by the number of samples (1 = uniform weights)", "0 to 1"),
-    "prediction": _n("regression", "number", "the prediction at the query", "y, on the data's axis"),
-    "global_mean": _n("regression", "number", "the mean of all the samples' y values", "y units"),
-    "winner_gap": _n("regression", "number", "how much farther the heaviest sample is from the query than the "
-                     "nearest one (0 when the nearest wins)", "x units"),
-    "loo_excess": _n("regression", "number", "leave-one-out error at h·√T over its lowest value across "
-                     "bandwidths, minus 1 (0 at the best h)", "a fraction: 0.02 is 2 % above the lowest"),
-    "curve_winners": _n("regression", "number", "how many samples take the largest weight somewhere along the "
-                        "prediction curve (1: the same sample wins wherever the query is)", "samples"),
-    "nearest_share": _n("regression", "number", "the share of the prediction curve where the query's nearest "
-                        "sample has the largest weight (1: nearest-neighbour everywhere)", "0 to 1"),
-    "sharp_share": _n("regression", "number", "the share of the prediction curve where one sample holds at "
-                      "least 0.9 of the weight (near 1: the curve is made of flat steps)", "0 to 1"),
-    "curve_range": _n("regression", "number", "how far the prediction curve rises and falls across the plot, over "
-                      "the range of the samples' y values (0: the curve is flat)", "0 to 1"),
-    # the learning section: the bandwidth's path, then the metric's
-    "lr": _n("learning", "choice", "the learning rate on log h, one of the presets", "a preset, written as text"),
-    "step": _n("learning", "number", "the step of the bandwidth's path shown (0 is the start; a link or Show me "
-               "past the path's end shows its last step)", "steps"),
-    "learned_h": _n("learning", "number", "the bandwidth h·√T the path has reached at that step", "x units"),
-    "learned_excess": _n("learning", "number", "leave-one-out error at learned_h over its lowest value across "
-                         "bandwidths, minus 1 (0 at the bias–variance optimum)",
-                         "a fraction: 0.01 is 1 % above the lowest"),
-    "refused": _n("learning", "bool", "whether the step shown was refused, the learning rate being too large",
-                  "true or false"),
-    "finished": _n("learning", "bool", "whether the step shown is the path's last (done, or stopped by a refusal)",
-                   "true or false"),
-    "playing": _n("learning", "bool", "whether Play is running the bandwidth's path", "true or false", runtime=True),
-    "metric_lr": _n("learning", "choice", "the learning rate on the metric W, one of the presets",
-                    "a preset, written as text"),
-    "metric_step": _n("learning", "number", "the step of the metric's path shown", "steps"),
-    "column_ratio": _n("learning", "number", "how much a step along x₂ counts against one along x₁: the length "
-                       "of W's x₂ column over its x₁ column (1 at the start)", "a ratio: 0.05 is 5 %"),
-    "metric_refused": _n("learning", "bool", "whether the metric's step shown was refused", "true or false"),
-    "metric_finished": _n("learning", "bool", "whether the metric's step shown is its path's last",
-                          "true or false"),
-    "metric_playing": _n("learning", "bool", "whether Play is running the metric's path", "true or false",
-                         runtime=True),
-    # the self-attention section
-    "sentence": _n("sentence", "sentence", "the sentence, as its words: lowercase, one space apart, no "
-                   "punctuation", "text"),
-    "n_tokens": _n("sentence", "number", "the number of words n", "words"),
-    "n_scores": _n("sentence", "number", "the number of scores, n², one per pair of words", "scores"),
-    "token": _n("sentence", "number", "the selected row, counted from 0", "a word's position"),
-    "word": _n("sentence", "word", "the selected row's word", "a word"),
-    "head": _n("sentence", "number", "the head shown, counted from 0", "a head's number"),
-    "head_name": _n("sentence", "choice", "the head shown, by its name", "a name"),
-    "causal": _n("sentence", "bool", "whether the causal mask is on", "true or false"),
-    "att_temperature": _n("sentence", "number", "the temperature T of the sentence's softmax", "none: a factor"),
-    "top_word": _n("sentence", "word", "the word the selected row gives the most weight (the first one on a tie)",
-                   "a word"),
-    "top_weight": _n("sentence", "number", "the selected row's largest weight", "share of the weight, 0 to 1"),
-    "row_sum": _n("sentence", "number", "the selected row's weights added up (1, up to rounding)",
-                  "share of the weight"),
-    "future_weight": _n("sentence", "number", "the weight the selected row gives to the words after it (0 with "
-                        "the causal mask)", "share of the weight, 0 to 1"),
-    "sense_water": _n("sentence", "number", "where the selected word's output lands in the sense plot, across: "
-                      "how much water and nature it carries", "the sense plot's units, about 0 to 1"),
-    "sense_money": _n("sentence", "number", "where the selected word's output lands in the sense plot, up: how "
-                      "much money and finance it carries", "the sense plot's units, about 0 to 1"),
-    # the routing section: W_Q and W_K trained on the sense of "bank", played back
-    "qk_step": _n("routing", "number", "the training step of W_Q and W_K shown (the page shows the recorded step at "
-                  "or before the one asked for)", "steps"),
-    "qk_finished": _n("routing", "bool", "the step shown is training's last", "true or false"),
-    "qk_playing": _n("routing", "bool", "whether Play is running the training of W_Q and W_K", "true or false",
-                     runtime=True),
-    "qk_sentence": _n("routing", "sentence", "the sentence shown (one of the page's, or one the student typed)",
-                      "a sentence, as the page splits it"),
-    "qk_typed": _n("routing", "bool", "the sentence shown was typed by the student", "true or false"),
-    "held_out": _n("routing", "bool", "the sentence shown is not one training saw", "true or false"),
-    "bank_top_word": _n("routing", "word", "the word bank gives the most weight", "a word"),
-    "bank_top_weight": _n("routing", "number", "that weight", "share of the weight, 0 to 1"),
-    "bank_sense": _n("routing", "word", "where bank's output lands: water, money or undecided", "a word"),
-    # the ideas section
-    "rnn_steps": _n("ideas", "number", "the steps in a row an RNN needs for the current sentence (its n words)",
-                    "steps"),
-    "attention_steps": _n("ideas", "number", "the steps attention needs for it: always 1", "steps"),
-    "period": _n("ideas", "number", "the period the sales pattern repeats with", "days"),
-    "top_lag": _n("ideas", "number", "the lag with attention's largest learned weight", "days back"),
-    "top_lag_weight": _n("ideas", "number", "that largest weight", "share of the weight, 0 to 1"),
-    "rmse_attention": _n("ideas", "number", "attention's error on the 4 held-out weeks (root mean square)",
-                         "sales units"),
-    "rmse_linear": _n("ideas", "number", "the one-lag linear model's error on the held-out weeks (root mean "
-                      "square)", "sales units"),
-}
+CONDITIONS: dict = {}   # name -> Name, every section's (their contracts' readouts), in the page's order
 # The units of the settings a step's state sets that no condition of the same name gives (or gives otherwise:
 # a condition reads the routing's shown sentence as text, a state sets it by its place in the menu).
-SETTING_UNITS = {"link": "true or false", "limits": "true or false",
-                 "qk_sentence": "a sentence's place in the routing section's menu, counted from 0"}
+SETTING_UNITS: dict = {}
 # Every name and what it means (the README lists them from here).
-NAMES = {name: c.description for name, c in CONDITIONS.items()}
-RUNTIME_NAMES = tuple(name for name, c in CONDITIONS.items() if c.runtime)
+NAMES: dict = {}
+RUNTIME_NAMES: list = []
 # The runtime names in a state Show me or a link reaches: Play stopped (the engines' apply stops it).
-STOPPED = {section: {name: False for name in RUNTIME_NAMES if CONDITIONS[name].section == section}
-           for section in SECTIONS}
+STOPPED: dict = {}
 
 
 def names_of(section: str) -> tuple[str, ...]:
@@ -300,8 +157,16 @@ def names_of(section: str) -> tuple[str, ...]:
     return tuple(name for name, c in CONDITIONS.items() if c.section == section)
 
 
+def need_sections() -> None:
+    """A clear error where the tour is used before the composition has handed it the sections (``use_sections``)."""
+    if not SECTION_KEYS:
+        raise RuntimeError("the tour knows no section yet: the composition (app.sections) hands them over as it is "
+                           "imported; import it first")
+
+
 def settable_keys(section: str) -> tuple[str, ...]:
     """The settings a step of ``section`` may set: its own, then the ones it reads from another section."""
+    need_sections()
     return SECTION_KEYS[section] + READS.get(section, ())
 
 
@@ -766,6 +631,7 @@ def _across(steps, errors) -> None:
 
 def check_tour_data(data, source: str = "") -> tuple[Tour | None, list[str]]:
     """Every problem of decoded JSON as a tour, one plain line each; the ``Tour`` when there is none."""
+    need_sections()
     errors: list[str] = []
     if not isinstance(data, dict):
         return None, [f'expected an object with "title" and "steps", got {_kind(data)}']
@@ -1050,13 +916,36 @@ def tour_sentences(tour: Tour) -> list[str]:
 _SECTION_READOUTS: dict = {}
 
 
-def use_section_readouts(providers) -> None:
-    """Take ``providers`` ({section: readouts function}) as the sections' readouts: the composition calls this
-    once, as it is imported (app/sections.py).  A name that is not a section is refused."""
-    unknown = sorted(set(providers) - set(SECTIONS))
+def use_sections(contracts) -> None:
+    """Take the page's sections from their contracts (app/contract.py ``SectionContract``): the settings a step
+    may set, the names it may compare and look at, the figures, what the page calls each section and its readouts.
+    The composition calls this once, as it is imported (app/sections.py); a name that is not a section is
+    refused."""
+    contracts = list(contracts)
+    unknown = sorted({c.name for c in contracts} - set(SECTIONS))
     if unknown:
         raise ValueError(f"not sections of the tour: {', '.join(unknown)}")
-    _SECTION_READOUTS.update(providers)
+    for table in (SECTION_KEYS, READS, LOOK, FIGURES, SECTION_WORDS, CONDITIONS, SETTING_UNITS, NAMES, STOPPED,
+                  _SECTION_READOUTS):
+        table.clear()
+    for c in sorted(contracts, key=lambda c: SECTIONS.index(c.name)):   # the page's order
+        SECTION_KEYS[c.name] = c.step_keys
+        if c.reads:
+            READS[c.name] = tuple(c.reads)
+        LOOK[c.name], SECTION_WORDS[c.name] = c.lookable, c.words
+        FIGURES.update(c.figures)
+        CONDITIONS.update({n: Name(c.name, r.kind, r.description, r.units, r.runtime) for n, r in c.conditions.items()})
+        SETTING_UNITS.update({k: "true or false" for k in c.step_keys
+                              if k not in c.conditions and isinstance(c.state.param[k].default, bool)})
+        SETTING_UNITS.update(c.setting_units)
+        _SECTION_READOUTS[c.name] = c.readouts
+    STATE_KEYS[:] = SECTION_KEYS.get("regression", ())
+    NAMES.update({name: n.description for name, n in CONDITIONS.items()})
+    RUNTIME_NAMES[:] = [name for name, n in CONDITIONS.items() if n.runtime]
+    STOPPED.update({sec: {name: False for name in RUNTIME_NAMES if CONDITIONS[name].section == sec}
+                    for sec in SECTION_KEYS})
+    for cached in (shipped_tour, _load_once):   # a tour read before is read again against these tables
+        cached.cache_clear()
 
 
 def section_readouts(section: str, values: dict, needs=None, dataset=None) -> dict:
@@ -1153,9 +1042,16 @@ PYTHON_ONLY = (
     "number is written with the minus sign",
     "a word or a sentence in a condition is written as the page splits text into words",
     "a sentence in a state splits into 1 to 32 words, and its selected word and head exist",
-    f"a step compares more than whether Play runs ({', '.join(RUNTIME_NAMES[:-1])} or {RUNTIME_NAMES[-1]})",
+    "a step compares more than whether Play runs ({runtime})",
     "the state Show me reaches meets the step's own condition, by the numpy core",
 )
+
+
+def python_only() -> tuple[str, ...]:
+    """``PYTHON_ONLY`` with the sections' runtime names (``RUNTIME_NAMES``) written in."""
+    runtime = (f"{', '.join(RUNTIME_NAMES[:-1])} or {RUNTIME_NAMES[-1]}" if len(RUNTIME_NAMES) > 1
+               else "".join(RUNTIME_NAMES))
+    return tuple(rule.format(runtime=runtime) for rule in PYTHON_ONLY)
 
 
 def _text_schema(fld: str) -> dict:
@@ -1274,7 +1170,7 @@ def tour_schema() -> dict:
         "$schema": "https://json-schema.org/draft/2020-12/schema", "$id": SCHEMA_ID,
         "title": "A guided tour of the attention explorable",
         "description": "Checked by `attention-explorable tour check FILE`, which also checks what a schema "
-                       "cannot say: " + "; ".join(PYTHON_ONLY) + ".",
+                       "cannot say: " + "; ".join(python_only()) + ".",
         "type": "object", "required": ["title", "steps"], "additionalProperties": False,
         "properties": {"$schema": {"type": "string"}, "title": _text_schema("title"),
                        "steps": {"type": "array", "minItems": 1, "maxItems": MAX_STEPS,
@@ -1301,7 +1197,7 @@ def schema_json() -> str:
 
 __all__ = ["Tour", "Step", "Name", "TourError", "parse_tour", "load_tour", "check_tour_data", "check_tour_file",
            "read_tour_json", "default_tour", "lesson_tour", "shipped_tour", "active_tour", "ENV_TOUR",
-           "default_tour_path", "tour_path", "resolve_step", "slug", "readouts", "use_section_readouts",
+           "default_tour_path", "tour_path", "resolve_step", "slug", "readouts", "use_sections", "python_only",
            "section_readouts", "step_readouts", "holds", "compare",
            "full_state", "show_me_settings", "show_me_problems", "tour_sentences", "tour_schema", "schema_json",
            "schema_path", "names_of", "settable_keys", "CONDITIONS", "NAMES", "OPERATORS", "SECTIONS",

@@ -10,12 +10,16 @@ const AttnTourSteps = (function (M) {
 
   // ---- the step's readouts (twin of readouts in app/tour/model.py) ---------------------------
 
-  function values(a) {
-    const w = a.w;
-    return {
-      query: w.query.value, bandwidth: 10 ** w.logh.value, temperature: 10 ** w.logt.value,
-      kernel: w.kernel.value, key_norm: w.keynorm.value, dataset: w.dataset.value,
-    };
+  // The regression's settings a step may compare, read from its declared controls (app/tour/view.py
+  // control_table; a check box's is not a name a step compares).
+  function values(a, c) {
+    const out = {};
+    for (const t of c.cfg.controls) {
+      if (t.prop !== "value") continue;
+      const v = a.w[t.widget].value;
+      out[t.key] = t.log ? 10 ** v : v;
+    }
+    return out;
   }
 
   // The lowest leave-one-out error over the tour's grid of bandwidths, once per dataset and kernel.  The Gaussian
@@ -45,7 +49,7 @@ const AttnTourSteps = (function (M) {
   }
 
   function readouts(a, c, needs) {
-    const v = values(a), xs = a.ds.data.x, ys = a.ds.data.y;
+    const v = values(a, c), xs = a.ds.data.x, ys = a.ds.data.y;
     const ks = v.kernel === "dot" && v.key_norm !== 0 ? M.keyNormTilt(xs, v.key_norm) : null;
     const opt = { kernel: v.kernel, bandwidth: v.bandwidth, temperature: v.temperature, keyScale: ks };
     const r = M.readout(v.query, xs, ys, opt, null), w = r.weights;

@@ -243,11 +243,12 @@ const AttnTour = (function (M, U, S, D) {
     openMore(a, c);
     reveal(c);
     own("link", w.link, "active", false);   // linked, moving h would move T: unlink while the numbers travel
-    own("dataset", w.dataset, "value", target.dataset);
-    own("kernel", w.kernel, "value", target.kernel);
-    own("limits", w.limits, "active", target.limits);
-    const keys = [["query", w.query, target.query], ["logh", w.logh, Math.log10(target.bandwidth)],
-                  ["logt", w.logt, Math.log10(target.temperature)], ["keynorm", w.keynorm, target.key_norm]];
+    // the regression's declared controls (app/tour/view.py control_table): a menu or a check box at once, a
+    // slider glides
+    const moves = c.cfg.controls.filter((t) => t.key !== "link");
+    for (const t of moves) if (!t.glide) own(t.widget, w[t.widget], t.prop, target[t.key]);
+    const keys = moves.filter((t) => t.glide).map((t) => [t.widget, w[t.widget],
+                                                           t.log ? Math.log10(target[t.key]) : target[t.key]]);
     for (const [key, m] of keys) c.wrote[key] = m.value;
     const from = keys.map(([, m]) => m.value);
     // Over tween_ms, and in at least min_frames frames: where a frame takes long (a slow machine, a big
@@ -277,15 +278,13 @@ const AttnTour = (function (M, U, S, D) {
 
   // During "Show me", did the student move something?  A drag or tap on the main plot, or a control that
   // holds something other than what the tween wrote last into it (a slider, a menu, a check box, Reset).
-  const WIDGET_KEYS = ["query", "logh", "logt", "keynorm", "kernel", "dataset", "link", "limits"];
-
   function studentMoved(ev, a, c) {
     const name = ev && ev.event_name;
     if (name === "panstart" || name === "pan" || name === "tap" || name === "press") return true;
-    for (const key of WIDGET_KEYS) {
-      const m = a.w[key];
+    for (const t of c.cfg.controls) {
+      const key = t.widget, m = a.w[key];
       if (ev !== m || !c.wrote || !(key in c.wrote)) continue;
-      const now = key === "link" || key === "limits" ? m.active : m.value, was = c.wrote[key];
+      const now = m[t.prop], was = c.wrote[key];
       if (typeof now === "number" && typeof was === "number") return Math.abs(now - was) > 1e-9;
       return now !== was;
     }

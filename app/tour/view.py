@@ -34,10 +34,9 @@ HERE = Path(__file__).resolve().parent
 APP = HERE.parent
 TWEEN_MS = 500    # "show me" moves the numbers over half a second ...
 MIN_FRAMES = 6    # ... in at least this many frames
-# The regression section's models the tour reads and moves, by their names in the document.
-WIDGET_NAMES = {"query": "query_slider", "logh": "bandwidth_slider", "logt": "temperature_slider",
-                "kernel": "kernel_select", "keynorm": "keynorm_slider", "dataset": "dataset_select",
-                "link": "link_toggle", "limits": "limits_toggle", "present": "present_toggle"}
+# The regression's widgets the card reads beyond the settings a step sets: presentation mode (the keys turn the
+# steps), by their keys in the section's declared controls.
+READ_ONLY = ("present",)
 WORDS = {"prev": "\u2190 Previous", "next": "Next \u2192", "show": "Show me", "hide": "Free exploration",
          "open": "Guided tour", "found": "Found it.", "try": "Try it:", "step": "Step {k} of {n}",
          "skip": "Skip to {section} \u2192", "optional": "optional", "png": "Save the figure as PNG",
@@ -202,7 +201,16 @@ def _applies(step) -> dict:
     return out
 
 
-def tour_config(tour: Tour, *, step, more_keys=()) -> dict:
+def control_table(controls) -> list[dict]:
+    """The regression's declared controls (app/contract.py ``Control``) whose settings a step sets, as tour.js
+    moves them: by their widget key, the widget's property, whether it holds log10 of the setting, and whether
+    Show me glides it (a slider) or sets it at once (a menu, a check box)."""
+    keys = SECTION_KEYS.get("regression", ())
+    return [{"key": c.key, "name": c.name, "widget": c.widget, "prop": c.prop, "log": c.kind == "log_slider",
+             "glide": c.kind in ("slider", "log_slider")} for c in controls if c.key in keys]
+
+
+def tour_config(tour: Tour, *, step, more_keys=(), controls=()) -> dict:
     """What tour.js needs: the steps (their sections, states, conditions and what they look at), the card texts
     (already HTML), and the link's rule (``step``: the raw ``tour`` value, resolved in the browser by the twin of
     ``app.tour.model.resolve_step``); ``more_keys``: the settings behind "More controls" (``needs_more``)."""
@@ -213,7 +221,7 @@ def tour_config(tour: Tour, *, step, more_keys=()) -> dict:
         nexts[k] = None if later is None else [later + 1, WORDS["skip"].format(section=SECTION_WORDS[sections[later]])]
     return {
         "initial_step": step, "tween_ms": TWEEN_MS, "min_frames": MIN_FRAMES, "tolerance": EQUAL_TOLERANCE,
-        "loo_grid": list(LOO_GRID), "defaults": full_state({}),
+        "loo_grid": list(LOO_GRID), "defaults": full_state({}), "controls": control_table(controls),
         "x_grid": [*X_RANGE, GRID_N], "sharp_weight": SHARP_WEIGHT,
         "steps": [{"id": st.id, "section": st.section,
                    "state": dict(st.state) if st.section == "regression" else show_me_settings(st),
@@ -278,18 +286,15 @@ def _card_layout(m: dict, shipped_note, visible: bool):
     return column(m["box"], m["open"], sizing_mode="stretch_width", name="tour")
 
 
-def _listen(engine, m: dict, w: dict, ds, main) -> None:
+def _listen(engine, m: dict, w: dict, ds, main, table) -> None:
     """What the card's engine hears: its own buttons and step, and the regression's widgets, data and plot (a
     student's move during Show me stops it, and the student's value wins)."""
     m["stepper"].js_on_change("value", engine)
     for b in (m["prev"], m["show"], m["next"], m["hide"], m["open"], m["skip"], m["png"]):
         b.js_on_event("button_click", engine)
-    for key in ("query", "logh", "logt", "kernel", "keynorm", "dataset"):
-        if w[key] is not None:
-            w[key].js_on_change("value", engine)
-    for key in ("link", "limits"):   # a click during "Show me" stops it
-        if w[key] is not None:
-            w[key].js_on_change("active", engine)
+    for c in table:   # a slider, a menu or a check box moved during "Show me" stops it
+        if w[c["widget"]] is not None:
+            w[c["widget"]].js_on_change(c["prop"], engine)
     if main is not None:   # a drag on the plot during "Show me" stops it, and the drag wins
         for event in ("panstart", "pan", "tap"):
             main.js_on_event(event, engine)
@@ -297,19 +302,23 @@ def _listen(engine, m: dict, w: dict, ds, main) -> None:
         ds.js_on_change("data", engine)
 
 
-def build_tour(layout=None, *, tour: Tour | None = None, step=1, named: dict | None = None, more_keys=()) -> TourView:
-    """The step card, whose regression widgets are found by name in ``named`` (or in ``layout``); ``step`` is the
-    raw ``tour`` setting (a number or an id), resolved here for the card the page is built with."""
+def build_tour(layout=None, *, tour: Tour | None = None, step=1, named: dict | None = None, more_keys=(),
+               controls=()) -> TourView:
+    """The step card, whose regression widgets (``controls``, the section's declared ones) are found by name in
+    ``named`` (or in ``layout``); ``step`` is the raw ``tour`` setting (a number or an id), resolved here for the
+    card the page is built with."""
     tour = tour or default_tour()
     k, _notice = resolve_step(str(step), tour)
     m = _card_models(tour, k)
     named = named if named is not None else (by_name(layout) if layout is not None else {})
-    shipped_note = _shipped_note(m["css"], named)
-    section = _card_layout(m, shipped_note, visible=k > 0)
     regression = any(st.section == "regression" for st in tour.steps)
-    w = {key: _find(named, name) if regression else named.get(name) for key, name in WIDGET_NAMES.items()}
+    config = tour_config(tour, step=step, more_keys=more_keys, controls=controls)
+    wanted = {c["widget"]: c["name"] for c in config["controls"]}
+    wanted.update({c.widget: c.name for c in controls if c.key in READ_ONLY})
+    w = {key: _find(named, name) if regression else named.get(name) for key, name in wanted.items()}
     ds = _find(named, "dataset") if regression else named.get("dataset")
-    config = tour_config(tour, step=step, more_keys=more_keys)
+    shipped_note = _shipped_note(m["css"], w.get("dataset"))
+    section = _card_layout(m, shipped_note, visible=k > 0)
     # the "More controls" column (None where a section has none) and the main plot, whose drag stops a tween
     more, main = named.get("more_controls"), named.get("main_plot")
     engine = engine_callback(dict(config=config, w=w, ds=ds, more=more, main=main, notice_div=named.get("notices"),
@@ -317,17 +326,16 @@ def build_tour(layout=None, *, tour: Tour | None = None, step=1, named: dict | N
                                   **{n: m[n] for n in ("card", "box", "prev", "next", "show", "hide", "open", "skip",
                                                        "png", "more_buttons", "stepper")}),
                              engine_source())
-    _listen(engine, m, w, ds, main)
+    _listen(engine, m, w, ds, main, config["controls"])
     return TourView(layout=section, engine=engine,
                     models=dict(config=config, **{n: m[n] for n in ("card", "box", "prev", "next", "show", "hide",
                                                                     "open", "skip", "png", "more_buttons",
                                                                     "stepper")}))
 
 
-def _shipped_note(css, named: dict):
+def _shipped_note(css, dataset):
     """Under the card while your own data are shown and the step needs the shipped data (tour.js yourData): one
     sentence and a button that puts the dataset menu back on the shipped data (the regression engine swaps)."""
-    dataset = named.get(WIDGET_NAMES["dataset"])
     if dataset is None:   # a page without the regression section shows no data of one's own
         return None
     switch = Button(label=WORDS["switch"], name="tour_shipped_switch")
@@ -338,12 +346,13 @@ def _shipped_note(css, named: dict):
                   visible=False)
 
 
-def add_tour(regression, state, *, tour: Tour | None = None, more_keys=()) -> TourView:
+def add_tour(regression, state, *, tour: Tour | None = None, more_keys=(), controls=()) -> TourView:
     """Build the card for ``state.tour``; ``regression`` (a RegressionView, or None on a page without it) lends
     its widgets to the regression steps.  The card's ``block`` starts in the page's first section
     (app/sections.py); in the browser it moves to the section of the step it shows (tour.js)."""
     named = regression.named if regression is not None else {}
-    return build_tour(tour=tour or default_tour(), step=getattr(state, "tour", 1), named=named, more_keys=more_keys)
+    return build_tour(tour=tour or default_tour(), step=getattr(state, "tour", 1), named=named, more_keys=more_keys,
+                      controls=controls)
 
 
 def _theme():

@@ -12,7 +12,7 @@ from jsonschema import Draft202012Validator
 from jsonschema.exceptions import best_match
 
 from app.tour import SECTIONS, check_tour_data
-from app.tour.model import (CONDITIONS, MAX_CONDITIONS, MAX_STEPS, PYTHON_ONLY, _plain, names_of, schema_json,
+from app.tour.model import (CONDITIONS, MAX_CONDITIONS, MAX_STEPS, python_only, _plain, names_of, schema_json,
                             schema_path, settable_keys, tour_path, tour_schema)
 from attention.datasets import data_path
 
@@ -226,6 +226,6 @@ def test_what_only_python_can_check_is_refused_by_python(name):
 
 
 def test_the_schema_says_what_it_cannot_check():
-    for rule in PYTHON_ONLY:
+    for rule in python_only():
         assert rule in SCHEMA["description"]
     assert SCHEMA["properties"]["steps"]["maxItems"] == MAX_STEPS
