@@ -2,7 +2,7 @@
 
 Which characters are letters, punctuation or cased changes with the Unicode version, and Python's unicodedata
 follows the Python version (3.11: Unicode 14.0, 3.12: 15.0, 3.13: 15.1).  So the tokenizer asks the project's own
-table, written from Unicode 14.0 by tools/unicode_classes.py, and the browser's tokenizer (app/ui/words.js)
+table, written from Unicode 14.0 by tools/unicode_classes.py, and the browser's tokenizer (attention/words.js)
 reads the same table.  Four classes (the script's docstring says how each was made):
 
 * ``blank``: code points that are not characters in Unicode 14.0; they become spaces before anything else;
@@ -156,6 +156,6 @@ def fold(text: str) -> str:
 
 
 def browser_table() -> dict:
-    """What app/ui/words.js reads (``AttnUnicode``): the Unicode version and the classes as runs."""
+    """What attention/words.js reads (``AttnUnicode``): the Unicode version and the classes as runs."""
     t = table()
     return {"unicode": t["unicode"], "classes": dict(t["classes"])}

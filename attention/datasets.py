@@ -184,7 +184,7 @@ def _uniforms(seed: int, count: int) -> np.ndarray:
     all mod 2^32.  A uniform takes two outputs, their 27 and 26 high bits:
     (floor(o1 / 2^5) 2^26 + floor(o2 / 2^6)) / 2^53, in [0, 1).  Only 32-bit
     integer arithmetic and exact double operations are involved, so a
-    re-implementation (``app/ui/generator.js`` uses Math.imul and >>> 0)
+    re-implementation (``attention/generator.js`` uses Math.imul and >>> 0)
     produces the same uniforms, bit for bit.
     """
     st, state = seed, []
@@ -230,7 +230,7 @@ def make_dataset(function: str = "wave", n: int = 24, noise: float = 0.3, seed: 
     and rounding keeps the order, so sorting changes nothing (it is kept as a
     promise).  The uniforms u_0 .. u_{n-1}, v_0, w_0, v_1, w_1, ... (in that
     order) come from xoshiro128** seeded with ``seed`` (``_uniforms`` gives the
-    recipe), which ``app/ui/generator.js`` repeats bit for bit: the same seed
+    recipe), which ``attention/generator.js`` repeats bit for bit: the same seed
     gives the same samples on every machine and in the browser.
 
     y also goes through log, cos and f's sin, cos or exp, which may differ by an

@@ -30,7 +30,7 @@ numbers finite for any h from 1e-100 to 1e100.  For the bandwidth, each row
 sums only over the keys whose weight is at least 1e-16 of its largest, one run
 of the keys sorted by x, and keys sharing an x are summed once (see
 ``_bandwidth_eval``): a step costs far less than n^2 at small h or with
-repeated x, and the browser's twin (app/ui/train.js) does the same.
+repeated x, and the browser's twin (attention/train.js) does the same.
 
 Gradient descent runs on log h (not h), so a step changes h by a factor and h
 can never turn negative.  A step that would give a non-finite loss, send h (or
@@ -145,7 +145,7 @@ def _loo_from_excess(excess, y, scale):
 # ---------------------------------------------------------------------------
 
 # Row i keeps the keys whose weight is at least WINDOW_WEIGHT times its largest: a key scoring more than
-# WINDOW_SCORE = ln(1 / WINDOW_WEIGHT) below the row's best is left out.  The JS twin (app/ui/train.js)
+# WINDOW_SCORE = ln(1 / WINDOW_WEIGHT) below the row's best is left out.  The JS twin (attention/train.js)
 # carries the same number.
 WINDOW_WEIGHT = 1e-16
 WINDOW_SCORE = 36.841361487904734       # ln(1e16)
@@ -199,7 +199,7 @@ def _windows(P: _Sorted1D, K: float) -> tuple[np.ndarray, np.ndarray]:
     That is |u_a - x_j| <= sqrt(dmin_a + K), so the window is one run of the
     sorted distinct x around a; binary search with a slightly larger radius
     finds a run that contains it, and ``_window_sums`` keeps exactly the x that
-    pass the test (the same test app/ui/train.js applies).
+    pass the test (the same test attention/train.js applies).
 
     Why this window.  A key with sigma_ij > WINDOW_SCORE = ln(1e16) has weight
     e_ij < 1e-16, less than half an ulp of the nearest key's 1, so it is left

@@ -1,6 +1,6 @@
 """Write data/unicode_classes.json: the character classes of the typed-sentence tokenizer, from Unicode 14.0.
 
-The tokenizer (``attention.tokenize`` and its browser twin ``AttnWords.tokenize`` in app/ui/words.js) asks no
+The tokenizer (``attention.tokenize`` and its browser twin ``AttnWords.tokenize`` in attention/words.js) asks no
 runtime which characters are letters, punctuation or cased: Python 3.11's unicodedata is Unicode 14.0, 3.12's
 15.0, 3.13's 15.1 and the browser's ICU newer still, and each would split some texts differently.  Both read
 this table instead (attention/charclasses.py).  It follows Unicode 14.0.0, the version of the oldest Python the

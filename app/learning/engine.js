@@ -1,11 +1,11 @@
 // The learning section's engine: plays back the paths of gradient descent that the core computed.
 //
-// One Bokeh CustomJS runs the page's library (ui/mirror.js, ui/common.js: the URL parser, number formats and the
-// page's bus, ...), then this section's modules, each using the ones before it: state.js (the cache, the readouts
-// and the link), bandwidth.js and metric.js (the two demos), playback.js, and this file, which starts the section
-// and hands each event to the part that answers it.  It is attached to the section's buttons and selects, the
-// metric plot's pan/tap events, the regression's bandwidth slider and dataset source, and the source that carries a
-// generated dataset's path from the server.
+// One Bokeh CustomJS runs the page's library (attention/mirror.js, ui/common.js: the URL parser, number formats and the
+// page's bus, ...), then this section's modules, each using the ones before it: state.js (the cache, the readouts and
+// the link), bandwidth.js and metric.js (the two demos), playback.js, and this file, which starts the section and hands
+// each event to the part that answers it.  It is attached to the section's buttons and selects, the metric plot's
+// pan/tap events, the regression's bandwidth slider and dataset source, and the source that carries a generated
+// dataset's path from the server.
 
 const Learning = (function (E, State, Bandwidth, Metric, Playback) {
   "use strict";

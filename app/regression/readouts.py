@@ -1,7 +1,7 @@
 """The regression section's readouts for the tour's conditions, computed with the numpy core.
 
 The section's contract (app/regression/__init__.py) hands ``regression_readouts`` to the composition, which
-hands it to the tour; the browser computes the same numbers with app/ui/mirror.js (app/tour/tour.js).
+hands it to the tour; the browser computes the same numbers with attention/mirror.js (app/tour/tour.js).
 """
 
 from __future__ import annotations

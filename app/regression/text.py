@@ -110,7 +110,7 @@ def curve_facts(grid, keys, weights) -> dict:
     sample wins wherever the query is, so the curve is flat at its value); ``nearest_share``: the share of
     the grid where the winner is (one of) the query's nearest samples (1: nearest-neighbour everywhere);
     ``sharp_share``: the share where one sample has at least SHARP_WEIGHT of the weight (near 1: the curve
-    is made of flat steps).  Twin of ``curveFacts`` in app/ui/mirror.js.
+    is made of flat steps).  Twin of ``curveFacts`` in attention/mirror.js.
     """
     import numpy as np
 

@@ -10,7 +10,7 @@
 // deciding word, and what the ambiguous word's query shares with a key: the twins of attention/learn_qk.py
 // (_bank_rows, sense_readout, clue_weights, _preference, shared_columns, shared_summary);
 // tests/browser/test_routing.py holds them to the core within 1e-9.  A typed sentence is read by AttnWords
-// (ui/words.js).
+// (attention/words.js).
 
 const RoutingHead = (function (M, E, W) {
   "use strict";
@@ -116,7 +116,7 @@ const RoutingHead = (function (M, E, W) {
              count: 1, clue: s.clue, sense: s.sense, split: s.split, unknown: [], own: false };
   }
 
-  // A typed sentence through AttnWords (ui/words.js): its tokens, X = encode(tokens) and the values' points
+  // A typed sentence through AttnWords (attention/words.js): its tokens, X = encode(tokens) and the values' points
   // X (W_V P).  Throws the core's ValueError (an empty or over-long sentence).
   function typedSentence(cfg, raw) {
     const tokens = W.tokenize(raw);

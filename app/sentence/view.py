@@ -155,7 +155,7 @@ def _browser_model_json() -> str:
 
 
 def browser_model() -> dict:
-    """The toy sentence model as the browser reads it (``AttnWords`` in app/ui/words.js): what
+    """The toy sentence model as the browser reads it (``AttnWords`` in attention/words.js): what
     ``attention.load_sentence_model()`` checked in data/sentences.json, as plain lists.
 
     Keys: ``dims``, ``position_features`` (names), ``vocab`` (word -> vector), ``unknown_scale``, ``d_k``,

@@ -965,7 +965,7 @@ def section_readouts(section: str, values: dict, needs=None, dataset=None) -> di
 def readouts(values: dict, dataset=None, needs=None) -> dict:
     """Every regression name of ``CONDITIONS`` for a state (deep-link values, defaults filled in), with
     attention/'s functions (app/regression/readouts.py).  The browser computes the same numbers with
-    app/ui/mirror.js (app/tour/steps.js).  ``needs``: the names wanted (None: all)."""
+    attention/mirror.js (app/tour/steps.js).  ``needs``: the names wanted (None: all)."""
     return section_readouts("regression", values, needs=needs, dataset=dataset)
 
 

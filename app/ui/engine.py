@@ -3,10 +3,11 @@
 The JavaScript every section shares (the core's formulas, the theme, BokehJS's door, the page's helpers and bus,
 the tokenizer, the generator, the trainer, the Web Worker's runner, your own data's parser, the share buttons)
 is one library, shipped once per page: ``library_source()``, each file of ``LIBRARY`` once, in the order they
-use one another, each module left on ``globalThis`` by its name.  The offline file and the served page run it
-as the page's own script, before anything else (app/export.py); a notebook's document carries it once, in the
-``code`` of one ``CustomJS`` model (``library_model``), which an engine runs the first time it is called and
-finds already run after that.
+use one another, each module left on ``globalThis`` by its name.  The twins of the numpy core (kernels.js,
+mirror.js, words.js, generator.js, train.js) sit beside their originals in attention/, the others here in
+app/ui/.  The offline file and the served page run it as the page's own script, before anything else
+(app/export.py); a notebook's document carries it once, in the ``code`` of one ``CustomJS`` model
+(``library_model``), which an engine runs the first time it is called and finds already run after that.
 
 An engine is one Bokeh ``CustomJS`` whose code is the section's own ``engine.js`` and one call,
 ``<Name>.handle(cb_obj, {args})``, after ``LOAD_LIBRARY``; ``engine_callback`` hands it the document's library.
@@ -25,11 +26,13 @@ from pathlib import Path
 
 from bokeh.models import CustomJS
 
+import attention
 from attention.charclasses import browser_table
 
 from app.state import FALSE_WORDS, INTEGER, MAX_SHOWN, NUMBER, TRUE_WORDS
 
 UI = Path(__file__).resolve().parent
+CORE = Path(attention.__file__).resolve().parent   # the numpy core, whose JS twins sit beside their originals
 
 @lru_cache(maxsize=None)
 def read_js(path: Path) -> str:
@@ -50,13 +53,15 @@ def read_js(path: Path) -> str:
     return "".join(line for line in text.splitlines(keepends=True) if not line.lstrip().startswith("//"))
 
 
-# The shared files, each with the module it defines, in the order they use one another (a file uses only the
-# modules before it).
-LIBRARY = (("kernels.js", "AttnKernels"), ("mirror.js", "AttnMirror"), ("theme.js", "Theme"),
-           ("bokehjs.js", "AttnBokeh"), ("format.js", "AttnFormat"), ("common.js", "AttnCommon"),
-           ("words.js", "AttnWords"), ("generator.js", "AttnGenerator"), ("train.js", "AttnTrain"),
-           ("worker.js", "AttnWorker"), ("userwords.js", "AttnUserWords"), ("userparse.js", "AttnUserParse"),
-           ("userdata.js", "AttnUserData"), ("share.js", "AttnShare"))
+# The shared files (each a path: a twin of the core in attention/, beside its original), each with the module it
+# defines, in the order they use one another (a file uses only the modules before it).
+LIBRARY = ((CORE / "kernels.js", "AttnKernels"), (CORE / "mirror.js", "AttnMirror"), (UI / "theme.js", "Theme"),
+           (UI / "bokehjs.js", "AttnBokeh"), (UI / "format.js", "AttnFormat"), (UI / "common.js", "AttnCommon"),
+           (CORE / "words.js", "AttnWords"), (CORE / "generator.js", "AttnGenerator"),
+           (CORE / "train.js", "AttnTrain"), (UI / "worker.js", "AttnWorker"), (UI / "userwords.js", "AttnUserWords"),
+           (UI / "userparse.js", "AttnUserParse"), (UI / "userdata.js", "AttnUserData"), (UI / "share.js", "AttnShare"))
+# The same files by their names, unique across the folders (LIBRARY_FILES["mirror.js"] is attention/mirror.js).
+LIBRARY_FILES = {path.name: path for path, _ in LIBRARY}
 LIBRARY_FLAG = "__attnLibrary"   # set on globalThis once the library has run
 LIBRARY_TEXT = "__attnLibraryText"   # the library's own text, which a Web Worker's modules are cut from
 # An engine's first line: the document's library, run once (a page's own script has run it already).
@@ -78,11 +83,13 @@ def library_source() -> str:
     True
     >>> src.index("const AttnMirror") < src.index("const AttnWords") < src.rstrip().index("__attnLibrary = true")
     True
+    >>> len(LIBRARY_FILES) == len(LIBRARY) and all(p.is_file() for p in LIBRARY_FILES.values())
+    True
     """
     text = (f"globalThis.{LIBRARY_TEXT} = globalThis.{LIBRARY_TEXT} || (typeof document !== 'undefined' && "
             f"document.currentScript ? document.currentScript.textContent : '');\n")
-    parts = [(unicode_table_js() if name == "words.js" else "") + f"/*<attn:{module}>*/\n" + read_js(UI / name) +
-             f"/*</attn:{module}>*/\nglobalThis.{module} = {module};\n" for name, module in LIBRARY]
+    parts = [(unicode_table_js() if path.name == "words.js" else "") + f"/*<attn:{module}>*/\n" + read_js(path) +
+             f"/*</attn:{module}>*/\nglobalThis.{module} = {module};\n" for path, module in LIBRARY]
     return text + "".join(parts) + f"globalThis.{LIBRARY_FLAG} = true;\n"
 
 
@@ -129,7 +136,7 @@ def engine_code(section_js, handler: str, arg_names) -> str:
 
 
 def unicode_table_js() -> str:
-    """The tokenizer's character classes as ui/words.js reads them (``AttnUnicode``), which an engine puts just
+    """The tokenizer's character classes as attention/words.js reads them (``AttnUnicode``), which an engine puts just
     before words.js: data/unicode_classes.json as ``attention.charclasses`` reads it.
 
     >>> unicode_table_js().startswith('const AttnUnicode = {"unicode":"14.0.0","classes":{"blank":"oo 2 6 ')
@@ -146,8 +153,8 @@ def module_uses(module: str) -> tuple[str, ...]:
     >>> module_uses("AttnMirror"), module_uses("AttnKernels")
     (('AttnKernels',), ())
     """
-    name = dict((m, f) for f, m in LIBRARY)[module]
-    found = re.search(r"\}\)\(([\w, ]*)\);\s*$", read_js(UI / name))
+    path = dict((m, f) for f, m in LIBRARY)[module]
+    found = re.search(r"\}\)\(([\w, ]*)\);\s*$", read_js(path))
     args = [a.strip() for a in found.group(1).split(",")] if found else []
     return tuple(a for a in args if a in {m for _, m in LIBRARY})
 

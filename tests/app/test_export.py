@@ -162,9 +162,9 @@ def test_the_document_comes_as_the_first_screen_then_one_part_per_later_section(
 
 def test_no_js_file_hides_a_comment_line_inside_a_template_literal():
     """read_js ships the JS without its whole-line // comments: safe only if no such line is inside a `...`."""
-    from app.ui.engine import UI
+    from app.ui.engine import CORE, UI
 
-    for path in sorted(UI.parent.rglob("*.js")):
+    for path in sorted([*UI.parent.rglob("*.js"), *CORE.rglob("*.js")]):
         inside = False
         for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
             if line.lstrip().startswith("//"):
@@ -209,11 +209,11 @@ def test_the_shared_javascript_ships_once(offline, offline_html):
     """Every shared file is in the page once, in its own script (app/ui/engine.py LIBRARY), not once per engine;
     the document's library model leaves its text to that script."""
     from app.export import LIBRARY_IN_THE_PAGE
-    from app.ui.engine import LIBRARY, UI, read_js
+    from app.ui.engine import LIBRARY, read_js
 
-    for name, module in LIBRARY:
-        text = read_js(UI / name)
-        assert offline_html.count(text[:400]) == 1, name
+    for path, module in LIBRARY:
+        text = read_js(path)
+        assert offline_html.count(text[:400]) == 1, path.name
         assert offline_html.count(f"const {module} = ") == 1, module
     assert offline.built.library.code == LIBRARY_IN_THE_PAGE
 

@@ -58,11 +58,11 @@ def test_builds_its_blocks_and_its_engine(built):
 
 
 def test_a_dataset_the_page_makes_is_trained_in_the_browser_never_in_python(built):
-    """The generator's samples (and your own data) are trained by ui/train.js, in a Web Worker for large ones:
+    """The generator's samples (and your own data) are trained by attention/train.js, in a Web Worker for large ones:
     the engine carries the trainer, the worker gets the library modules it runs, and no Python callback is left to train."""
     reg, view = built
     code, cfg = view.engine.args["library"].code, view.models["config"]   # the trainer is in the page's library
-    train, worker = read_js(ROOT / "app" / "ui" / "train.js"), read_js(ROOT / "app" / "ui" / "worker.js")
+    train, worker = read_js(ROOT / "attention" / "train.js"), read_js(ROOT / "app" / "ui" / "worker.js")
     assert code.count(train) == 1 and code.count(worker) == 1
     # cut from the library's text by ui/worker.js, with the module AttnCommon is built from (ui/format.js)
     assert cfg["worker_modules"] == ["AttnFormat", "AttnCommon", "AttnTrain"]

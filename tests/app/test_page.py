@@ -192,8 +192,7 @@ def test_the_library_holds_the_shared_files_once_each_and_the_engine_its_own():
     from app.ui.engine import LIBRARY, LOAD_LIBRARY, library_source
 
     src, library = engine_source(), library_source()
-    ui = ROOT / "app" / "ui"
-    files = [read_js(ui / f) for f, _ in LIBRARY]
+    files = [read_js(path) for path, _ in LIBRARY]
     assert [library.count(js) for js in files] == [1] * len(files)
     at = [library.index(js) for js in files]
     assert at == sorted(at)   # each uses only what comes before it

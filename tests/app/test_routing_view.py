@@ -69,7 +69,7 @@ def test_the_engine_hears_its_controls_and_writes_only_in_the_browser(built):
                  "undecided_line", "clue_src", "clue_now", "acc_src", "status_div", "readout_div", "weights_div",
                  "own_div"):
         assert built.models[name].syncable is False, name
-    # ui/words.js (AttnWords) reads a typed sentence; it computes with the mirror, so it comes after it
+    # attention/words.js (AttnWords) reads a typed sentence; it computes with the mirror, so it comes after it
     assert library.index("const AttnMirror") < library.index("const AttnWords") and "const AttnWords" not in e.code
 
 

@@ -15,7 +15,7 @@ from app.sentence import view as sentence_view
 from app.sentence.view import REFUSED_LINK, REFUSED_TYPED, browser_model, build_sentence, sentence_key
 from app.routing.text import plain_words
 from app.state import ExplorableState, SentenceState, url_spec
-from app.ui.engine import read_js
+from app.ui.engine import LIBRARY_FILES, read_js
 
 MODEL = attention.load_sentence_model()
 INJECTIONS = ["<img src=x onerror=alert(1)>", "<script>alert(1)</script>"]
@@ -89,8 +89,7 @@ def test_the_matrix_is_kept_in_view_with_the_knobs_above_it_and_its_note_below()
 def test_the_library_holds_the_tokenizer_once_after_the_mirror_it_uses_and_the_engine_its_own_code():
     v = build_sentence(SentenceState())
     code, library = v.engine.code, v.engine.args["library"].code
-    ui = sentence_view.HERE.parent / "ui"
-    mirror, common, words = (read_js(ui / f) for f in ("mirror.js", "common.js", "words.js"))
+    mirror, common, words = (read_js(LIBRARY_FILES[f]) for f in ("mirror.js", "common.js", "words.js"))
     engine = [read_js(f) for f in sentence_view.ENGINE_FILES]
     assert [library.count(js) for js in (mirror, common, words)] == [1, 1, 1]
     assert library.index(mirror) < library.index(words) and library.count("const AttnWords =") == 1
@@ -206,8 +205,8 @@ def test_html_in_a_sentence_never_reaches_a_div_as_html(evil):
     # the engines write HTML in one place only (setHtml in ui/common.js, given the same escaped HTML as the
     # Div's model); this section's engine and the tokenizer write none themselves, and run nothing they read
     js = "".join(f.read_text(encoding="utf-8") for f in sentence_view.ENGINE_FILES)
-    words = (sentence_view.HERE.parent / "ui" / "words.js").read_text(encoding="utf-8")
-    common = (sentence_view.HERE.parent / "ui" / "common.js").read_text(encoding="utf-8")
+    words = LIBRARY_FILES["words.js"].read_text(encoding="utf-8")
+    common = LIBRARY_FILES["common.js"].read_text(encoding="utf-8")
     for code in (js, words):
         for bad in ("innerHTML", "outerHTML", "insertAdjacentHTML", "eval(", "Function(", "document.write"):
             assert bad not in code, bad

@@ -17,7 +17,7 @@ repainted with the new data (its ``repaint`` is wrapped).
     button's ``click`` event to the first repaint of the main plot that draws 2000 samples.  Before each, a
     50-sample set is generated the same way (so the 2000 are new to the page).
 (h) training on ``?dataset=generated&fn=wave&n=2000&noise=0.3&seed=0`` at the default learning rate, in the Web
-    Worker (app/learning/engine.js ``requestPath``, app/ui/worker.js, app/ui/train.js): the page opens with
+    Worker (app/learning/engine.js ``requestPath``, app/ui/worker.js, attention/train.js): the page opens with
     that link and trains its path once; the learning rate is set to 0.5 (trained, in turn) and then back to
     the default, which trains the default path again while a hand drags the main plot (pages.DragProbe: moves
     at 60 a second, each stamped with the time the hand moved).  Wall time (target: median <= 1.5 s): from

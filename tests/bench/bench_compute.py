@@ -1,6 +1,6 @@
-"""Benchmarks in headless Chromium for what the page computes itself: training h (app/ui/train.js) inside a
+"""Benchmarks in headless Chromium for what the page computes itself: training h (attention/train.js) inside a
 Web Worker (app/ui/worker.js) and on the main thread, a worker's start-up cost, and the seeded generator
-(app/ui/generator.js).
+(attention/generator.js).
 
 ``run(quick)`` returns rows for tests/bench/__main__.py (section "browser compute").  The JS files are inline
 in an HTML file opened from file:// (as the offline page is); times are taken inside the page with
@@ -20,6 +20,7 @@ import numpy as np
 import attention
 from app.learning import view as lv
 from app.state import BANDWIDTH_LR_PRESETS
+from app.ui.engine import LIBRARY_FILES
 
 try:
     from tests.browser.pageutil import CHROMIUM, LAUNCH_ARGS
@@ -30,7 +31,6 @@ except Exception:  # noqa: BLE001 - keep the benchmark independent of the browse
     LAUNCH_ARGS = ["--no-sandbox", "--disable-gpu"]
 
 SECTION = "browser compute"
-UI = Path(__file__).resolve().parents[2] / "app" / "ui"
 PAGE_FILES = ("kernels.js", "mirror.js", "format.js", "common.js", "generator.js", "train.js", "worker.js")
 WORKER_FILES = ("kernels.js", "mirror.js", "format.js", "common.js", "train.js")
 TARGET_WORKER_2000_US = 1.5e6     # issue 25: a generated n = 2000 trains in the browser within 1.5 s
@@ -51,7 +51,7 @@ TIME_JS = """async ([how, payload, reps]) => {
 
 
 def _page_html() -> str:
-    src = lambda n: (UI / n).read_text(encoding="utf-8")  # noqa: E731
+    src = lambda n: LIBRARY_FILES[n].read_text(encoding="utf-8")  # noqa: E731
     sources = json.dumps([src(n) for n in WORKER_FILES]).replace("</", "<\\/")
     body = "\n".join(src(n) for n in PAGE_FILES) + f"\nconst SOURCES = {sources};\n"
     return f"<!doctype html><html><head><meta charset='utf-8'></head><body><script>\n{body}</script></body></html>"

@@ -1,7 +1,7 @@
-"""What the page computes in the browser against the numpy core: the seeded generator (app/ui/generator.js),
-training the bandwidth (app/ui/train.js) and running it in a Web Worker (app/ui/worker.js).
+"""What the page computes in the browser against the numpy core: the seeded generator (attention/generator.js),
+training the bandwidth (attention/train.js) and running it in a Web Worker (app/ui/worker.js).
 
-The JS files are loaded into a blank Chromium page in the order the engines join them (ui/mirror.js,
+The JS files are loaded into a blank Chromium page in the order the engines join them (attention/mirror.js,
 ui/common.js, then these), and each batch of cases is evaluated by one ``page.evaluate`` call.
 
 * Generator: 50 settings (every function, n from 2 to 2000, noise 0 to 2, seeds 0 and 2^31 - 1 among them):
@@ -28,10 +28,10 @@ import pytest
 import attention
 from app.learning import view as lv
 from app.state import BANDWIDTH_LR_PRESETS
+from app.ui.engine import LIBRARY_FILES
 
-from tests.browser.pageutil import ROOT, free_port
+from tests.browser.pageutil import free_port
 
-UI = ROOT / "app" / "ui"
 PAGE_FILES = ("kernels.js", "mirror.js", "format.js", "common.js", "generator.js", "train.js", "worker.js")
 WORKER_FILES = ("kernels.js", "mirror.js", "format.js", "common.js", "train.js")          # what a worker needs for AttnTrain
 CSP = "default-src 'self' 'unsafe-inline' 'unsafe-eval' data: blob:"
@@ -39,7 +39,7 @@ REL = 1e-6
 
 
 def _source(name: str) -> str:
-    return (UI / name).read_text(encoding="utf-8")
+    return LIBRARY_FILES[name].read_text(encoding="utf-8")
 
 
 HARNESS = r"""

@@ -4,7 +4,7 @@
   regression's readouts follow; Play runs to the end near the grid's leave-one-out optimum; a diverging
   learning rate shows the core's hint and keeps the last good h; a link opens at its step, also when the
   section is drawn only later (a phone: the loader draws it after the first screen);
-* a generated dataset is trained in the browser (ui/train.js in a Web Worker for 400 samples), served and
+* a generated dataset is trained in the browser (attention/train.js in a Web Worker for 400 samples), served and
   offline, along the core's path;
 * the metric demo: for a query dragged with the mouse, the weights on the samples equal numpy's (1e-9)
   and the similarity curve is the core's ellipse for that step's W;
@@ -23,8 +23,9 @@ import attention
 from attention import learn
 from app.learning import view as lv
 from app.ui import text as words
+from app.ui.engine import LIBRARY_FILES
 
-from tests.browser.pageutil import (FIRST_READOUTS_JS, OFFLINE_ORIGINS, ROOT, block_outside, check_against_core,
+from tests.browser.pageutil import (FIRST_READOUTS_JS, OFFLINE_ORIGINS, block_outside, check_against_core,
                                     draw, first_readouts, model_element, model_prop, plot_geometry, source_data,
                                     wait_drawn, wait_ready)
 
@@ -345,7 +346,7 @@ def mirror(browser):
     errors = []
     page.on("pageerror", lambda e: errors.append(str(e)))
     page.set_content("<html><body></body></html>")
-    page.add_script_tag(content="\n".join((ROOT / "app" / "ui" / f).read_text(encoding="utf-8")
+    page.add_script_tag(content="\n".join(LIBRARY_FILES[f].read_text(encoding="utf-8")
                                           for f in ("kernels.js", "mirror.js")) + "\nwindow.AttnMirror = AttnMirror;")
     yield page
     assert errors == []
@@ -408,7 +409,7 @@ def test_identity_metric_ellipse_is_the_cores_exactly(mirror):
                                atol=1e-12)
 
 
-# ---- a generated dataset: trained in the browser (ui/train.js), in a Web Worker when it is large ----------------
+# ---- a generated dataset: trained in the browser (attention/train.js), in a Web Worker when it is large ------------
 
 @pytest.mark.parametrize("where", ["served", "offline"])   # served: the Web Worker under the server's CSP
 def test_a_generated_dataset_is_trained_in_a_worker_along_the_cores_path(request, watch, where):
@@ -427,7 +428,7 @@ def test_a_generated_dataset_is_trained_in_a_worker_along_the_cores_path(request
     wait_step(page, "learn_bw_readout", 0)
     d = attention.make_dataset("wave", n, 0.3, 0)          # the generator's defaults, the link's n
     assert source_data(page, "dataset")["x"] == d.x.tolist()
-    # the browser's path is the core's (ui/train.js: within 1e-6, tests/browser/test_compute_parity.py) ...
+    # the browser's path is the core's (attention/train.js: within 1e-6, tests/browser/test_compute_parity.py) ...
     t = attention.train_bandwidth(d.x, d.y, h0=lv.H0, learning_rate=2.0, steps=STEPS)
     path = source_data(page, "learn_generated")
     np.testing.assert_allclose(path["h"], t.h, rtol=REL, atol=0)

@@ -106,7 +106,7 @@ def test_a_link_that_sets_a_hidden_control_opens_them(static_file, watch, query)
 
 
 def test_a_link_to_a_generated_dataset_shows_the_generator_and_its_samples(static_file, watch):
-    """The generator runs in the browser (ui/generator.js), offline as served: ?dataset=generated&n=30 draws the
+    """The generator runs in the browser (attention/generator.js), offline as served: ?dataset=generated&n=30 draws the
     core's seeded samples for the link's n and the defaults of the rest, and opens the disclosure on them."""
     page = watch.page
     block_outside(page)

@@ -1,8 +1,8 @@
-"""The browser's mirror (app/ui/mirror.js), shared helpers (app/ui/common.js) and the sections' engines
+"""The browser's mirror (attention/mirror.js), shared helpers (app/ui/common.js) and the sections' engines
 (app/regression, learning and sentence modules) against the numpy core and app/*.py.
 
 The JS files are loaded into a blank page, in the order the engines join them (the sentence engine needs
-app/ui/words.js, the tokenizer, whose own parity is tests/browser/test_words_parity.py),
+attention/words.js, the tokenizer, whose own parity is tests/browser/test_words_parity.py),
 and every function is compared with its Python twin over many seeded random
 states.  Each batch of states is evaluated by one ``page.evaluate`` call.
 
@@ -27,7 +27,7 @@ from app.regression import text
 from app.regression.view import ENGINE_JS as REGRESSION_JS, GRID_N, H_GRID
 from app.sentence.view import ENGINE_FILES as SENTENCE_JS, GEOMETRY, geometry
 from app.state import METRIC_LR_PRESETS, X_RANGE, ExplorableState, parse_query, url_spec
-from app.ui.engine import unicode_table_js, url_rules
+from app.ui.engine import LIBRARY_FILES, unicode_table_js, url_rules
 
 from tests.browser.pageutil import ROOT
 
@@ -105,7 +105,7 @@ window.parity = (function (M, E, U, L, S) {
 
 @pytest.fixture(scope="module")
 def js(browser):
-    """A blank page holding ui/mirror.js, ui/common.js, the regression, learning and sentence engines' modules;
+    """A blank page holding attention/mirror.js, ui/common.js, the regression, learning and sentence engines' modules;
     js(name, cases) runs one batch."""
     ctx = browser.new_context()
     page = ctx.new_page()
@@ -113,9 +113,9 @@ def js(browser):
     errors = []
     page.on("pageerror", lambda e: errors.append(str(e)))
     page.set_content("<html><body></body></html>")
-    mirror = "\n".join((ROOT / "app" / "ui" / f).read_text(encoding="utf-8") for f in ("kernels.js", "mirror.js"))
-    common = "\n".join((ROOT / "app" / "ui" / f).read_text(encoding="utf-8") for f in ("format.js", "common.js"))
-    words = unicode_table_js() + (ROOT / "app" / "ui" / "words.js").read_text(encoding="utf-8")
+    mirror = "\n".join(LIBRARY_FILES[f].read_text(encoding="utf-8") for f in ("kernels.js", "mirror.js"))
+    common = "\n".join(LIBRARY_FILES[f].read_text(encoding="utf-8") for f in ("format.js", "common.js"))
+    words = unicode_table_js() + LIBRARY_FILES["words.js"].read_text(encoding="utf-8")
     engines = [ROOT / "app" / "regression" / name for name in REGRESSION_JS] + \
         list(LEARNING_JS) + list(SENTENCE_JS)
     glue = "\n".join(path.read_text(encoding="utf-8") for path in engines)

@@ -311,7 +311,7 @@ def test_a_far_key_that_wins_by_its_length_is_named_not_called_nearest(offline):
 
 def test_generator_draws_the_cores_seeded_dataset(offline):
     """The generator behind "More controls" draws attention.make_dataset's samples in the browser
-    (ui/generator.js), offline as served."""
+    (attention/generator.js), offline as served."""
     page = offline
     open_more_controls(page)
     page.get_by_label("true function").select_option("bump")

@@ -10,7 +10,7 @@
   core's within 1e-9; the engine's formulas (the rows, the sense readout, the weight on the deciding word, the
   learned preference, what bank's query shares with a key, the playback's schedule) too, in a blank page;
 * the link's qk_step and qk_sentence, and presentation mode's canvas text (at least 20 px, the page's font);
-* your own sentence, read by AttnWords (ui/words.js), against the core's encode and the trained W_Q and W_K:
+* your own sentence, read by AttnWords (attention/words.js), against the core's encode and the trained W_Q and W_K:
   unknown words named, a sentence without "bank", an over-long one refused with the core's words.
 
 ``python -m tests.browser.test_routing screenshots`` writes the README's before and after pictures;
@@ -376,8 +376,8 @@ window.routingParity = (cases) => cases.map((c) => {
 
 @pytest.fixture(scope="module")
 def js(browser):
-    """A blank page holding the page's library (ui/mirror.js, ui/common.js, ui/words.js, ...) and the routing
-    engine's modules, as the engine joins them."""
+    """A blank page holding the page's library (attention/mirror.js, ui/common.js, attention/words.js, ...) and the
+    routing engine's modules, as the engine joins them."""
     ctx = browser.new_context()
     page = ctx.new_page()
     page.set_content("<html><body></body></html>")

@@ -1,7 +1,7 @@
 """The self-attention section in a real browser, driven with real clicks and keystrokes.
 
 Everything the engine computes is held to numpy (attention.analyze_sentence) within 1e-9; the readouts to the
-core's entropy_bits / effective_points.  A typed sentence is analysed in the browser (ui/words.js) in every
+core's entropy_bits / effective_points.  A typed sentence is analysed in the browser (attention/words.js) in every
 delivery.  The section sits below the regression: a test draws it at once (AttnPage.ensure), as a student's
 scroll would, except the deep-link test, which lets the loader draw it later on a phone and checks that the link's
 state is what it then shows, served and offline.  The other tests open the offline file with every request

@@ -1,6 +1,6 @@
-"""The browser's sentence analysis (app/ui/words.js, ``AttnWords``) against the numpy core (attention/sentences.py).
+"""The browser's sentence analysis (attention/words.js, ``AttnWords``) against the numpy core (attention/sentences.py).
 
-ui/mirror.js and ui/words.js are loaded into a blank page, as the sentence engine joins them, and every
+attention/mirror.js and attention/words.js are loaded into a blank page, as the sentence engine joins them, and every
 function is compared with its Python twin; each batch of cases is one ``page.evaluate`` call.
 
 * tokens: the page reads the shipped character classes (data/unicode_classes.json, Unicode 14.0) as the core
@@ -31,11 +31,10 @@ import pytest
 
 import attention
 from app.sentence.view import browser_model
-from app.ui.engine import unicode_table_js
+from app.ui.engine import LIBRARY_FILES, unicode_table_js
 from attention import charclasses
 from attention.sentences import MAX_TOKENS, encode, tokenize, unknown_word_vector
 
-from tests.browser.pageutil import ROOT
 
 TOL = 1e-9
 MODEL = attention.load_sentence_model()
@@ -88,7 +87,7 @@ window.words = (function (W) {
 
 @pytest.fixture(scope="module")
 def js(browser):
-    """A blank page holding ui/mirror.js, the character classes and ui/words.js, as an engine joins them;
+    """A blank page holding attention/mirror.js, the character classes and attention/words.js, as an engine joins them;
     js(name, cases) runs one batch."""
     ctx = browser.new_context()
     page = ctx.new_page()
@@ -96,9 +95,9 @@ def js(browser):
     errors = []
     page.on("pageerror", lambda e: errors.append(str(e)))
     page.set_content("<html><body></body></html>")
-    ui = ROOT / "app" / "ui"
-    code = "\n".join([(ui / "kernels.js").read_text(encoding="utf-8"), (ui / "mirror.js").read_text(encoding="utf-8"),
-                      unicode_table_js() + (ui / "words.js").read_text(encoding="utf-8")])
+    code = "\n".join([LIBRARY_FILES["kernels.js"].read_text(encoding="utf-8"),
+                      LIBRARY_FILES["mirror.js"].read_text(encoding="utf-8"),
+                      unicode_table_js() + LIBRARY_FILES["words.js"].read_text(encoding="utf-8")])
     page.add_script_tag(content=f"{code}\nconst MODEL = {json.dumps(browser_model())};\n{HARNESS}")
     assert page.evaluate("() => typeof window.words") == "object", errors
 
@@ -146,15 +145,15 @@ def test_the_page_reads_the_shipped_character_classes(js):
 
 def test_the_page_carries_the_table_once_just_before_words_js():
     """The page's shared library (app/ui/engine.py, once per page; the self-attention and routing engines
-    tokenize with it) holds the shipped table once, right before ui/words.js reads it, and no engine carries a
+    tokenize with it) holds the shipped table once, right before attention/words.js reads it, and no engine carries a
     copy of its own."""
     from app.routing.view import engine_source as routing_source
     from app.sentence.view import engine_source as sentence_source
-    from app.ui.engine import UI, library_source, read_js
+    from app.ui.engine import library_source, read_js
 
     library = library_source()
     assert library.count("const AttnUnicode =") == 1
-    assert unicode_table_js() + "/*<attn:AttnWords>*/\n" + read_js(UI / "words.js") in library
+    assert unicode_table_js() + "/*<attn:AttnWords>*/\n" + read_js(LIBRARY_FILES["words.js"]) in library
     for code in (sentence_source(), routing_source()):
         assert "const AttnUnicode =" not in code and "const AttnWords =" not in code
 

@@ -31,12 +31,13 @@ def wheel(tmp_path_factory):
 
 
 def _shipped_sources() -> list[str]:
-    """Every data file (data/ is installed as attention_data) and every browser source and deploy config of app/,
-    as the wheel names them."""
+    """Every data file (data/ is installed as attention_data), every browser source and deploy config of app/ and
+    the core's JS twins in attention/, as the wheel names them."""
     data = [f"attention_data/{p.relative_to(ROOT / 'data').as_posix()}" for p in (ROOT / "data").rglob("*")
             if p.is_file() and "__pycache__" not in p.parts and p.suffix != ".pyc"]
     app = [p.relative_to(ROOT).as_posix() for ext in ("*.js", "*.conf") for p in (ROOT / "app").rglob(ext)]
-    return data + app
+    core = [p.relative_to(ROOT).as_posix() for p in (ROOT / "attention").rglob("*.js")]
+    return data + app + core
 
 
 def test_wheel_contains_data_and_browser_sources(wheel):
@@ -44,8 +45,8 @@ def test_wheel_contains_data_and_browser_sources(wheel):
     shipped = _shipped_sources()
     for needed in ("attention_data/senses.json", "attention_data/tours/lesson.json",
                    "attention_data/tours/tour.schema.json", "attention_data/tours/examples/routing.json",
-                   "attention_data/examples/temperatures.csv", "app/ui/words.js", "app/ui/generator.js",
-                   "app/ui/train.js", "app/ui/worker.js", "app/ui/loader.js", "app/routing/engine.js"):
+                   "attention_data/examples/temperatures.csv", "attention/words.js", "attention/generator.js",
+                   "attention/train.js", "attention/kernels.js", "attention/mirror.js", "app/ui/worker.js", "app/ui/loader.js", "app/routing/engine.js"):
         assert needed in shipped, needed                      # the list below is the repository's own
     for needed in shipped + ["app/main.py", "app/plugin.py", "app/export.py", "app/ui/share.py", "attention/kernels.py",
                              "attention/lags.py", "attention/sequence.py", "attention/learn_qk.py"]:

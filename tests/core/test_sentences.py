@@ -387,7 +387,7 @@ def test_content_head_rows_are_identical_without_the_mask():
 
 
 # --------------------------------------------------------------------------- rules the browser's twin copies
-# (app/ui/words.js repeats tokenize and unknown_word_vector; tests/browser/test_words_parity.py holds it to them)
+# (attention/words.js repeats tokenize and unknown_word_vector; tests/browser/test_words_parity.py holds it to them)
 
 def test_final_sigma_is_decided_on_the_whole_text_before_punctuation_is_dropped():
     # lower() sees "." between the words (a case-ignorable character), so the first sigma is not final

@@ -14,7 +14,7 @@ const twins = (function (M, W, U, G, T) {
   const SIGMA_CONTEXTS = [(c) => "\u0391" + c + "\u03a3", (c) => "\u0391\u03a3" + c + "\u0391",
                           (c) => c + "\u03a3", (c) => "\u0391\u03a3" + c];
   return {
-    // ---- ui/kernels.js and ui/mirror.js: the core's formulas (AttnMirror carries both)
+    // ---- attention/kernels.js and attention/mirror.js: the core's formulas (AttnMirror carries both)
     weights: (cases) => cases.map((c) => M.weights1d(c.q, c.x, opt(c))),
     readout: (cases) => cases.map((c) => M.readout(c.q, c.x, c.y, opt(c), c.fn)),
     nearest: (cases) => cases.map((c) => M.nearestNeighbor1d(c.q, c.x, c.y, opt(c))),
@@ -31,7 +31,7 @@ const twins = (function (M, W, U, G, T) {
     truefn: (cases) => ({ names: Object.keys(M.TRUE_FUNCTIONS).sort(),
                           values: cases.map((c) => { const f = M.trueFunction(c.name); return f ? c.x.map(f) : null; }) }),
 
-    // ---- ui/words.js: the tokenizer, the unknown words' vectors and the heads
+    // ---- attention/words.js: the tokenizer, the unknown words' vectors and the heads
     max: () => W.MAX_TOKENS,
     unicode: () => W.UNICODE,
     runs: (names) => names.map((n) => { const r = W.decodeRuns(AttnUnicode.classes[n]); return [r.starts, r.ends]; }),
@@ -61,7 +61,7 @@ const twins = (function (M, W, U, G, T) {
                h: [U.hFromUnits(s, c.h), U.hToUnits(s, c.h)] };
     }),
 
-    // ---- ui/generator.js and ui/train.js
+    // ---- attention/generator.js and attention/train.js
     datasets: (cases) => cases.map((c) => G.makeDataset(c.fn, c.n, c.noise, c.seed)),
     uniforms: (cases) => cases.map((c) => G.uniforms(c.seed, c.count)),
     badDatasets: (cases) => cases.map((c) => { try { G.makeDataset(c.fn, c.n, c.noise, c.seed); return null; }

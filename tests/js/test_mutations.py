@@ -13,7 +13,7 @@ from typing import NamedTuple
 
 import pytest
 
-from app.ui.engine import UI, read_js
+from app.ui.engine import LIBRARY_FILES, read_js
 from tests.js.twins import CHECKS
 from tests.js.v8 import Twins, copy_sources
 
@@ -26,21 +26,21 @@ class Mutation(NamedTuple):
 
 
 MUTATIONS = [
-    # ui/kernels.js, the core's formulas at one query (the kernels' scores, which ui/mirror.js builds on)
+    # attention/kernels.js, the core's formulas at one query (the kernels' scores, which attention/mirror.js builds on)
     Mutation("kernels.js", "the Gaussian's exponent: (d - d_min)(d + d_min) becomes (d + d_min)(d + d_min)",
              "s[j] = ((s[j] - near) * (s[j] + near)) * f;", "s[j] = ((s[j] + near) * (s[j] + near)) * f;"),
     Mutation("kernels.js", "the bandwidth's square in the Gaussian becomes a cube",
              "const f = -0.5 / (h * h);", "const f = -0.5 / (h * h * h);"),
     Mutation("kernels.js", "the dot kernel's scale 2^(1/4) / h becomes 2^(1/2) / h",
              "const c = 2.0 ** 0.25 / h", "const c = 2.0 ** 0.5 / h"),
-    # ui/mirror.js, the core's formulas over many queries and bandwidths, and the heads
+    # attention/mirror.js, the core's formulas over many queries and bandwidths, and the heads
     Mutation("mirror.js", "leave-one-out keeps each sample's own score",
              "s[i] = -Infinity;", "s[i] = 0;"),
     Mutation("mirror.js", "the variance takes the noise, not its square",
              "variance[g] = noise * noise * (v / n);", "variance[g] = noise * (v / n);"),
     Mutation("mirror.js", "dot-product attention divides by d instead of sqrt(d)",
              "const scale = 1.0 / (Math.sqrt(d) * temperature);", "const scale = 1.0 / (d * temperature);"),
-    # ui/words.js, the tokenizer and the heads
+    # attention/words.js, the tokenizer and the heads
     Mutation("words.js", "a character class's runs end one code point later (every class boundary)",
              "ends.push(cp - 1);", "ends.push(cp);"),
     Mutation("words.js", "NFKC becomes NFC (full-width letters and ligatures kept as they are)",
@@ -69,7 +69,7 @@ MUTATIONS = [
              "return { scaled: true, x0: lo,", "return { scaled: true, x0: hi,"),
     Mutation("userdata.js", "a value on the sliders goes back to your units without the span",
              "return s.x0 + (u - s.u0) / s.uspan * s.span;", "return s.x0 + (u - s.u0) / s.uspan;"),
-    # ui/generator.js and ui/train.js
+    # attention/generator.js and attention/train.js
     Mutation("generator.js", "xoshiro128** rotates by 8 instead of 7",
              "rotl(Math.imul(s1, 5) >>> 0, 7)", "rotl(Math.imul(s1, 5) >>> 0, 8)"),
     Mutation("train.js", "the slope of the leave-one-out loss loses its factor 4",
@@ -88,7 +88,7 @@ def test_a_named_mutation_fails_the_twin_checks(m, tmp_path):
     source = path.read_text(encoding="utf-8")
     assert source.count(m.old) == 1, f"name the mutation {m.name!r} again: {m.old!r} is not once in {m.file}"
     path.write_text(source.replace(m.old, m.new), encoding="utf-8")
-    assert read_js(path) != read_js(UI / m.file), "the mutation changes a comment only"
+    assert read_js(path) != read_js(LIBRARY_FILES[m.file]), "the mutation changes a comment only"
     js = Twins(folder)
     try:
         caught = None

@@ -1,9 +1,9 @@
 """The page's pure JavaScript against its Python twins, without a browser (tests/js/v8.py: an embedded V8).
 
-ui/kernels.js and ui/mirror.js (the core's formulas), ui/words.js (the tokenizer and the heads), ui/userwords.js,
-ui/userparse.js and ui/userdata.js (your own data), ui/generator.js and ui/train.js, each against the numpy core
-or app/ui/userdata.py over the browser parity tests' cases (tests/js/twins.py says which).  The browser tests keep
-the end-to-end parity in Chromium.
+attention/kernels.js and attention/mirror.js (the core's formulas), attention/words.js (the tokenizer and the
+heads), app/ui/userwords.js, app/ui/userparse.js and app/ui/userdata.js (your own data), attention/generator.js and
+attention/train.js, each against the numpy core or app/ui/userdata.py over the browser parity tests' cases
+(tests/js/twins.py says which).  The browser tests keep the end-to-end parity in Chromium.
 """
 
 from __future__ import annotations

@@ -39,7 +39,7 @@ TOL = 1e-9
 close = pp.close
 
 
-# ---- ui/kernels.js and ui/mirror.js ---------------------------------------------------------------------------
+# ---- attention/kernels.js and attention/mirror.js -------------------------------------------------------------------
 
 @cache
 def _weights_cases():
@@ -351,7 +351,7 @@ def check_true_functions(js):
         assert close(v, attention.datasets.FUNCTIONS[n][0](np.array(xs)), 1e-15), n
 
 
-# ---- ui/words.js ----------------------------------------------------------------------------------------------
+# ---- attention/words.js ---------------------------------------------------------------------------------------------
 
 def check_table_and_classes(js):
     """The runs words.js decodes from the table are attention.charclasses', and its lookups agree at every
@@ -500,7 +500,7 @@ def check_sentences(js):
     assert shown >= 150
 
 
-# ---- ui/userwords.js, ui/userparse.js and ui/userdata.js ------------------------------------------------------
+# ---- ui/userwords.js, ui/userparse.js and ui/userdata.js ------------------------------------------------------------
 
 # Lines holding more than one of tab, semicolon and comma: which separates the columns decides what is read
 # (the first of tab, semicolon, comma on every line, else on the first line).
@@ -557,7 +557,7 @@ def check_numbers_sizes_and_scales(js):
         assert got["h"] == [s.h_from_units(c["h"]), s.h_to_units(c["h"])]
 
 
-# ---- ui/generator.js and ui/train.js --------------------------------------------------------------------------
+# ---- attention/generator.js and attention/train.js ------------------------------------------------------------------
 
 @cache
 def _generator_cases():

@@ -6,10 +6,11 @@ and every machine runs the same V8 and the same Unicode data (the wheel's), what
 it lacks is the browser's APIs (TextEncoder, Blob, CompressionStream), so the own-data links and files stay
 with tests/browser/test_userdata_parity.py.
 
-``Twins(folder)`` loads the files of ``folder`` (app/ui, or a test's mutated copy of it) as the engines join
-them (app/ui/engine.py: the text ``read_js`` ships, the Unicode table just before words.js), the model and the
-config the page hands them, then tests/js/harness.js; ``twins(name, cases)`` runs one function of the
-harness on a batch and returns plain JSON (typed arrays as lists; NaN and the infinities kept).
+``Twins(folder)`` loads the files as the engines join them (app/ui/engine.py: the text ``read_js`` ships, the
+Unicode table just before words.js), from where they sit (attention/ and app/ui/) or from ``folder``, a test's
+mutated copy of them; then the model and the config the page hands them, and tests/js/harness.js.
+``twins(name, cases)`` runs one function of the harness on a batch and returns plain JSON (typed arrays as
+lists; NaN and the infinities kept).
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ from py_mini_racer import MiniRacer
 
 from app.ui import userdata
 from app.sentence.view import browser_model
-from app.ui.engine import UI, read_js, unicode_table_js
+from app.ui.engine import LIBRARY_FILES, read_js, unicode_table_js
 
 HERE = Path(__file__).resolve().parent
 # In the library's order (app/ui/engine.py LIBRARY): the mirror needs kernels.js, common.js format.js,
@@ -46,18 +47,18 @@ def copy_sources(folder: Path) -> Path:
     """The JS files of the page that tests/js runs, copied into ``folder`` (to be mutated there)."""
     folder.mkdir(parents=True, exist_ok=True)
     for name in FILES:
-        shutil.copyfile(UI / name, folder / name)
+        shutil.copyfile(LIBRARY_FILES[name], folder / name)
     return folder
 
 
-def engine_text(folder: Path) -> str:
-    """The files of ``folder`` as an engine carries them (app/ui/engine.py engine_code)."""
-    return "\n".join(unicode_table_js() + read_js(folder / n) if n == "words.js" else read_js(folder / n)
-                     for n in FILES)
+def engine_text(folder: Path | None = None) -> str:
+    """The files as an engine carries them (app/ui/engine.py engine_code): the page's own, or those of ``folder``."""
+    path = (lambda n: folder / n) if folder is not None else LIBRARY_FILES.__getitem__
+    return "\n".join(unicode_table_js() + read_js(path(n)) if n == "words.js" else read_js(path(n)) for n in FILES)
 
 
 class Twins:
-    def __init__(self, folder: Path = UI):
+    def __init__(self, folder: Path | None = None):
         # MiniRacer runs V8 on an event loop: the running one if the thread has one, else its own thread's.
         # Playwright's sync API leaves its loop marked as running between calls (tests/conftest.py), and V8 would
         # then wait on a loop that never turns: it gets its own.
@@ -69,7 +70,7 @@ class Twins:
             asyncio._set_running_loop(borrowed)
         globals_ = (f"const MODEL = {json.dumps(browser_model())};\n"
                     f"const CFG = {json.dumps(userdata.config())};\n")
-        self.ctx.eval(engine_text(Path(folder)) + "\n" + globals_ + OUT
+        self.ctx.eval(engine_text(None if folder is None else Path(folder)) + "\n" + globals_ + OUT
                       + (HERE / "harness.js").read_text(encoding="utf-8"))
 
     def __call__(self, name: str, cases=None):

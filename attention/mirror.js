@@ -1,11 +1,12 @@
 // The browser mirror of the attention core, over many queries and bandwidths: the curves across the plot, the
 // leave-one-out error, bias and variance, the heads of dot-product attention and the learned 2-D metric, each
-// built on one query's weights (ui/kernels.js).  AttnMirror carries these and every function of AttnKernels,
-// so an engine asks one module for the core's formulas.
+// built on one query's weights (attention/kernels.js).  AttnMirror carries these and every function of
+// AttnKernels, so an engine asks one module for the core's formulas.
 //
-// Each function below repeats one formula of the numpy package `attention/` (named beside it), operation for
-// operation.  tests/js and tests/browser/test_parity.py hold every function to its numpy twin (within 1e-9)
-// over many random states.  No DOM, no Bokeh: plain numbers in, plain numbers out.
+// Each function below repeats one formula of the numpy package `attention/`, whose modules sit beside this file
+// (the one repeated is named beside each function), operation for operation.  tests/js and
+// tests/browser/test_parity.py hold every function to its numpy twin (within 1e-9) over many random states.
+// No DOM, no Bokeh: plain numbers in, plain numbers out.
 
 const AttnMirror = (function (K) {
   "use strict";

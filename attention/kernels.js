@@ -1,10 +1,11 @@
 // The browser mirror of the attention core, one query at a time: the kernels' scores, the weights and the
 // readout at one query.
 //
-// Each function below repeats one formula of the numpy package `attention/` (named beside it), operation for
-// operation, so the page can recompute while the pointer moves without asking Python.  tests/js and
-// tests/browser/test_parity.py hold every function to its numpy twin (within 1e-9) over many random states.
-// ui/mirror.js builds the curves, the leave-one-out error and the heads on these; AttnMirror carries both.
+// Each function below repeats one formula of the numpy package `attention/`, whose modules sit beside this file
+// (the one repeated is named beside each function), operation for operation, so the page can recompute while the
+// pointer moves without asking Python.  tests/js and tests/browser/test_parity.py hold every function to its
+// numpy twin (within 1e-9) over many random states.  attention/mirror.js builds the curves, the leave-one-out
+// error and the heads on these; AttnMirror carries both.
 // No DOM, no Bokeh: plain numbers in, plain numbers out.
 
 const AttnKernels = (function () {

@@ -1,7 +1,7 @@
 // The browser twin of attention/sentences.py: a typed sentence becomes tokens, word vectors and every head's
 // Q, K, V and weights, the same numbers as attention.analyze_sentence(text).to_plain() (held to it within 1e-9
 // by tests/browser/test_words_parity.py).  No DOM, no Bokeh, nothing fetched; the formulas of the heads come
-// from ui/mirror.js.
+// from attention/mirror.js.
 //
 // tokenize(text), as attention.tokenize: code points that Unicode 14.0 does not assign become spaces, then
 // NFKC, lower case, every punctuation, symbol, control or space character (P*, S*, C*, Z*) becomes a space,
