@@ -47,6 +47,9 @@ class Control:
         from its default opens that disclosure) or "generator" (the dataset generator's form).
     widget : str, optional
         Its key in the section view's widgets and engine (``w_<widget>``); by default ``key``.
+    synced : bool, optional
+        Whether the notebook component's parameter follows it both ways (app/page.py); False where the section's
+        engine does not yet take the setting from Python.
     """
 
     key: str
@@ -55,6 +58,7 @@ class Control:
     label: str
     role: str = "main"
     widget: str = ""
+    synced: bool = True
 
     def __post_init__(self):
         if self.kind not in KINDS:

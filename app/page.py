@@ -21,7 +21,7 @@ import param
 
 from attention.sentences import tokenize
 
-from .sections import build_sections, set_user_data
+from .sections import build_sections, set_user_data, synced_controls
 from .state import ExplorableState, parse_query, url_spec
 from .tour import TourError, active_tour, load_tour
 from .tour.model import resolve_step
@@ -70,29 +70,27 @@ def _sentence_shown(text) -> str:
     return text
 
 
-# (section, widget key in its view's widgets, state parameter, widget property, conversion from the widget's
-# value, conversion to it, key of the section engine's "initial" config that a later rendering starts from)
-_LINKS = [
-    ("regression", "query", "query", "value", float, float, "query"),
-    ("regression", "logh", "bandwidth", "value", lambda v: 10.0 ** v, math.log10, "bandwidth"),
-    ("regression", "logt", "temperature", "value", lambda v: 10.0 ** v, math.log10, "temperature"),
-    ("regression", "kernel", "kernel", "value", str, str, "kernel"),
-    ("regression", "keynorm", "key_norm", "value", float, float, "key_norm"),
-    ("regression", "dataset", "dataset", "value", str, str, None),
-    ("regression", "link", "link", "active", bool, bool, None),
-    ("regression", "limits", "limits", "active", bool, bool, None),
-    ("regression", "present", "present", "active", bool, bool, None),
-    ("generator", "fn", "fn", "value", str, str, None),
-    ("generator", "n", "n", "value", int, int, None),
-    ("generator", "noise", "noise", "value", float, float, None),
-    ("generator", "seed", "seed", "value", int, int, None),
-    ("sentence", "token", "token", "value", int, str, "token"),
-    ("sentence", "head", "head", "active", int, int, "head"),
-    ("sentence", "temperature", "att_temperature", "value", lambda v: 10.0 ** v, math.log10, "temperature"),
-    ("sentence", "causal", "causal", "active", bool, bool, "causal"),
-    ("sentence", "input", "sentence", "value", _sentence_shown, str, None),
-    ("ideas", "period", "period", "value", int, str, None),
-]
+# What a setting's value is in Python, by its parameter's class (a widget may hold it as text, a menu's choice).
+_KINDS = ((param.Boolean, bool), (param.Integer, int), (param.Number, float))
+# A setting whose widget value Python checks beyond its kind (the typed sentence: only one the page shows).
+_CHECKS = {"sentence": _sentence_shown}
+
+
+def _setting_kind(name: str) -> type:
+    p = ExplorableState.param[name]
+    return next((kind for cls, kind in _KINDS if isinstance(p, cls)), str)
+
+
+def _link(section: str, c) -> tuple:
+    """(section, widget key in its view's widgets, state parameter, widget property, conversion from the widget's
+    value, conversion to it) for one declared control (app/contract.py ``Control``)."""
+    kind = _setting_kind(c.key)
+    return (section, c.widget, c.key, c.prop, _CHECKS.get(c.key, lambda v, c=c, kind=kind: c.from_widget(v, kind)),
+            c.to_widget)
+
+
+# Every declared control whose notebook parameter follows it both ways, from the sections' contracts.
+_LINKS = [_link(section, c) for section, c in synced_controls()]
 
 
 class DataParameter(param.Parameter):
@@ -176,10 +174,9 @@ class Explorable(pn.viewable.Viewer, ExplorableState):
     def _build(self):
         built = self._built = build_sections(self, tour=self._shown_tour(), notices=self._notices)
         self._widgets = {}
-        views = {"regression": built.regression, "sentence": built.sentence, "ideas": built.ideas}
-        for section, key, pname, prop, from_w, _to_w, _init in _LINKS:
-            view = built.regression if section == "generator" else views.get(section)
-            widgets = (view.generator if section == "generator" else view.widgets) if view is not None else {}
+        for section, key, pname, prop, from_w, _to_w in _LINKS:
+            view = getattr(built, section)
+            widgets = {**view.widgets, **getattr(view, "generator", {})} if view is not None else {}
             widget = widgets.get(key)
             if widget is None:
                 continue
@@ -219,7 +216,7 @@ class Explorable(pn.viewable.Viewer, ExplorableState):
         self._syncing = True
         try:
             for ev in events:
-                for section, key, _pname, prop, _from_w, to_w, init_key in links.get(ev.name, []):
+                for section, key, _pname, prop, _from_w, to_w in links.get(ev.name, []):
                     widget = self._widgets.get((section, key))
                     if widget is None:
                         continue
@@ -230,9 +227,10 @@ class Explorable(pn.viewable.Viewer, ExplorableState):
                         log.warning("%s=%r is not offered by the page; the page keeps %r", ev.name, ev.new,
                                     getattr(widget, prop))
                         continue
-                    view = {"sentence": self._built.sentence, "ideas": self._built.ideas}.get(section, self._built.regression)
-                    if init_key is not None and view is not None and "config" in view.models:
-                        view.models["config"].setdefault("initial", {})[init_key] = ev.new
+                    # a later rendering of this component starts from it (the engine's "initial" config)
+                    initial = getattr(self._built, section).models.get("config", {}).get("initial", {})
+                    if ev.name in initial:
+                        initial[ev.name] = ev.new
                     if not from_widget and getattr(widget, prop) != value:
                         setattr(widget, prop, value)
         finally:

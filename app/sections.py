@@ -145,6 +145,12 @@ def build_sections(state, *, sections=SECTIONS, tour=None, notices=(), dataset=N
     return s
 
 
+def synced_controls() -> list[tuple]:
+    """(section, control) for every declared control whose notebook parameter follows it both ways (app/page.py),
+    in the page's order."""
+    return [(name, c) for name in PAGE_ORDER for c in CONTRACTS[name].controls if c.synced]
+
+
 def figure_menu() -> list[dict]:
     """Every figure the page may have, in the page's order: its model's name, its name for a person, and its
     section's (the menu's groups, app/ui/share.py).  The browser keeps those of the sections the page has."""
@@ -153,4 +159,4 @@ def figure_menu() -> list[dict]:
 
 
 __all__ = ["SECTIONS", "PAGE_ORDER", "CONTRACTS", "Sections", "build_sections", "check_sections", "figure_menu",
-           "set_user_data", "caption", "show_me_problems"]
+           "set_user_data", "caption", "show_me_problems", "synced_controls"]

@@ -29,6 +29,6 @@ class LearningState(param.Parameterized):
 
 
 CONTROLS = (
-    Control("lr", "learn_lr_select", "select", "learning rate (on log h)"),
-    Control("metric_lr", "metric_lr_select", "select", "learning rate (on W)"),
+    Control("lr", "learn_lr_select", "select", "learning rate (on log h)", synced=False),
+    Control("metric_lr", "metric_lr_select", "select", "learning rate (on W)", synced=False),
 )

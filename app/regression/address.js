@@ -18,7 +18,7 @@ const RegressionAddress = (function (U) {
     put("kernel", c.kernel);
     put("key_norm", Number(c.key_norm.toFixed(2)));
     put("dataset", a.w_dataset.value === "yours" ? s.dataset.default : a.w_dataset.value);   // yours: after "#"
-    for (const k of ["link", "limits", "present"]) {
+    for (const { key: k } of c.cfg.toggles) {
       if (c[k] === s[k].default) out.delete(k); else out.set(k, c[k] ? "1" : "0");
     }
     for (const k of c.cfg.generator_keys) {

@@ -23,9 +23,7 @@ const RegressionControls = (function (U, T, R, V, S) {
     c.t = 10 ** a.w_logt.value;
     c.kernel = a.w_kernel.value;
     c.key_norm = a.w_keynorm.value;
-    c.link = a.w_link.active;
-    c.limits = a.w_limits.active;
-    c.present = a.w_present.active;
+    for (const t of c.cfg.toggles) c[t.key] = a["w_" + t.widget].active;
   }
 
   function applyState(a, c, v) {
@@ -35,9 +33,7 @@ const RegressionControls = (function (U, T, R, V, S) {
     if (v.temperature !== undefined) c.t = v.temperature;
     if (v.kernel !== undefined) c.kernel = v.kernel;
     if (v.key_norm !== undefined) c.key_norm = v.key_norm;
-    if (v.link !== undefined) c.link = v.link;
-    if (v.limits !== undefined) c.limits = v.limits;
-    if (v.present !== undefined) c.present = v.present;
+    for (const t of c.cfg.toggles) if (v[t.key] !== undefined) c[t.key] = v[t.key];
     if (v.dataset !== undefined && c.cfg.datasets[v.dataset]) {
       setWidget(a.w_dataset, "value", v.dataset);
       swapDataset(a, c, v.dataset);
@@ -57,9 +53,7 @@ const RegressionControls = (function (U, T, R, V, S) {
     setWidget(a.w_keynorm, "value", c.key_norm);
     setWidget(a.w_keynorm, "visible", c.kernel === "dot");
     kernelLabel(a, c);
-    setWidget(a.w_link, "active", c.link);
-    setWidget(a.w_limits, "active", c.limits);
-    setWidget(a.w_present, "active", c.present);
+    for (const t of c.cfg.toggles) setWidget(a["w_" + t.widget], "active", c[t.key]);
     showLimits(a, c);
     c.heff = c.h * Math.sqrt(c.t);
   }

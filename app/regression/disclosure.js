@@ -18,11 +18,9 @@ const AttnMore = (function (U) {
     return value !== d;
   }
 
+  // A control behind the disclosure (the section's declared ones, app/regression/state.py) away from its default.
   function needed(a) {
-    const w = a.w;
-    const now = { kernel: w.kernel.value, key_norm: w.keynorm.value, dataset: w.dataset.value,
-                  link: w.link.active, limits: w.limits.active, present: w.present.active };
-    return Object.keys(now).some((k) => away(k, now[k], a.config));
+    return a.config.controls.some((t) => away(t.key, a.w[t.widget][t.prop], a.config));
   }
 
   // The page reads its own link (in a notebook the address is JupyterLab's, and Python set the widgets).

@@ -197,10 +197,18 @@ const Regression = (function (M, U, A, R, V, S, O, C) {
     else if (ev === a.w_dataset) onDatasetMenu(a, c);
     else if (ev === a.ds) onDataSource(a, c);
     else if (ev === a.user_data) { if (fromPython(a, c)) { dataViews(a, c); scheduleUrl(a, c); } }
-    else if (ev === a.w_link) { c.link = a.w_link.active; c.heff = c.h * Math.sqrt(c.t); scheduleUrl(a, c); }
-    else if (ev === a.w_limits) { c.limits = a.w_limits.active; showLimits(a, c); scheduleUrl(a, c); }
-    else if (ev === a.w_present) { c.present = a.w_present.active; applyPresent(a, c); queryViews(a, c); }
+    else {
+      const t = c.cfg.toggles.find((t) => ev === a["w_" + t.widget]);
+      if (t) { c[t.key] = ev.active; TOGGLED[t.key](a, c); }
+    }
   }
+
+  // What a check box does once the state holds its new value (the check boxes are state.py's CONTROLS).
+  const TOGGLED = {
+    link: (a, c) => { c.heff = c.h * Math.sqrt(c.t); scheduleUrl(a, c); },
+    limits: (a, c) => { showLimits(a, c); scheduleUrl(a, c); },
+    present: (a, c) => { applyPresent(a, c); queryViews(a, c); },
+  };
 
   // After the first frame is drawn (and outside the guard, so a listener may move this section's
   // widgets), the page's bus says so: the learning section waits for it before it sets the bandwidth.

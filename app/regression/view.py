@@ -16,9 +16,9 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
-from bokeh.models import (Button, Checkbox, ColumnDataSource, CustomJS, CustomJSTickFormatter, CustomJSTicker,
+from bokeh.models import (Button, ColumnDataSource, CustomJS, CustomJSTickFormatter, CustomJSTicker,
                           DataRange1d, Div, FixedTicker, InlineStyleSheet, LinearAxis, LinearColorMapper,
-                          NumericInput, PlainText, Range1d, Select, SingleIntervalTicker, Slider, Span)
+                          PlainText, Range1d, SingleIntervalTicker, Span)
 from bokeh.layouts import column, row
 from bokeh.plotting import figure
 
@@ -27,6 +27,7 @@ import attention
 from app.ui import userdata
 from app.state import GRID_N, X_RANGE, ExplorableState, url_spec  # noqa: F401  (GRID_N: the curve's points)
 from app.ui import theme
+from app.ui.controls import build_controls, by_role, wire
 from app.ui.engine import by_name, engine_args, engine_callback, engine_code, url_rules, worker_modules
 from app.ui.layout import WIDE, Block
 from app.ui.share import build_share
@@ -34,6 +35,7 @@ from app.ui.theme import (BLUE, GREEN, ORANGE, PAGE_CSS, PAGE_STYLES, PURPLE, SK
                           WEIGHT_PALETTE)
 
 from . import text
+from .state import CONTROLS
 
 HERE = Path(__file__).resolve().parent
 H_GRID = (0.005, 50.0, 61)       # bandwidths (at T = 1) of the entropy and bias-variance plots
@@ -55,11 +57,14 @@ def engine_source() -> str:
 # overlay renderer repaints the top canvas only, so what follows the query lives there.
 DRAG_LAYER = "overlay"
 
+# The section's declared controls reach the engine as w_<widget> (g_<widget> in the dataset generator's form).
+MAIN_CONTROLS = tuple(c for c in CONTROLS if c.role != "generator")
+GENERATOR_CONTROLS = by_role(CONTROLS, "generator")
 ENGINE_ARGS = [
-    "config", "ds", "samples", "marks", "dots", "stems", "stem_tops", "curve", "kshape", "hent", "hcurve", "qpred", "qtrue", "span_main", "qline",
-    "hspan_ent", "hspan_bv", "mean_span", "nn_renderer", "figs", "shared_figs", "ent_range", "w_query",
-    "w_logh", "w_logt", "w_kernel", "w_keynorm", "w_dataset", "w_link", "w_limits", "w_present", "w_reset",
-    "g_fn", "g_n", "g_noise", "g_seed", "g_go", "readout_div", "caption_div", "limits_div", "notice_div",
+    "config", "ds", "samples", "marks", "dots", "stems", "stem_tops", "curve", "kshape", "hent", "hcurve", "qpred",
+    "qtrue", "span_main", "qline", "hspan_ent", "hspan_bv", "mean_span", "nn_renderer", "figs", "shared_figs",
+    "ent_range", *(f"w_{c.widget}" for c in MAIN_CONTROLS), "w_reset",
+    *(f"g_{c.widget}" for c in GENERATOR_CONTROLS), "g_go", "readout_div", "caption_div", "limits_div", "notice_div",
     "dataset_div", "strip_div", "legend_div", "announce_div",
     "user_data", "own_form", "own_status", "bias_note", "bias_legend", "units",
 ]
@@ -432,33 +437,16 @@ class RegressionSection:
 
     # -- controls and texts ----------------------------------------------------------------------------
     def controls(self) -> dict:
-        state, spec = self.state, url_spec()
-        wrap = [InlineStyleSheet(css=SLIDER_TITLE_CSS), theme.slider_css()]
-        log_slider = lambda key, value, title, name: Slider(  # noqa: E731
-            start=math.log10(spec[key]["lo"]), end=math.log10(spec[key]["hi"]), step=0.01, value=math.log10(value),
-            title=title, format=theme.log_format(), sizing_mode="stretch_width", name=name, stylesheets=wrap)
+        """The section's declared controls (state.py ``CONTROLS``) but the generator's, with what only this view
+        knows: the dataset menu's and the kernel menu's labels, the sliders' steps and formats."""
+        state = self.state
         options = [(n, n) for n in self.names] + [("generated", "generated (seeded)")]
-        form = [theme.widget_css()]   # the selects' and checkboxes' text at the theme's size
-        return dict(
-            query=Slider(start=X_RANGE[0], end=X_RANGE[1], step=0.01, value=state.query, title="query x", format="0.00",
-                         sizing_mode="stretch_width", name="query_slider", stylesheets=wrap),
-            logh=log_slider("bandwidth", state.bandwidth, "bandwidth h", "bandwidth_slider"),
-            logt=log_slider("temperature", state.temperature, "temperature T", "temperature_slider"),
-            kernel=Select(title="similarity (kernel)", value=state.kernel, name="kernel_select",
-                          options=text.kernel_options(state.key_norm),
-                          sizing_mode="stretch_width", stylesheets=form),
-            keynorm=Slider(start=spec["key_norm"]["lo"], end=spec["key_norm"]["hi"], step=0.005, value=state.key_norm,
-                           title="key-norm tilt (0 = keys of equal length)", format="0[.]000",
-                           visible=state.kernel == "dot", sizing_mode="stretch_width", name="keynorm_slider",
-                           stylesheets=wrap),
-            dataset=Select(title="dataset", value=self.name if self.name in dict(options) else "default",
-                           options=options, sizing_mode="stretch_width", name="dataset_select", stylesheets=form),
-            link=Checkbox(label="link h and T (one knob)", active=state.link, name="link_toggle", stylesheets=form),
-            limits=Checkbox(label="show 1-NN curve and global mean", active=state.limits, name="limits_toggle",
-                            stylesheets=form),
-            present=Checkbox(label="presentation mode", active=state.present, name="present_toggle",
-                             stylesheets=form),
-        )
+        extra = {"query": dict(step=0.01, format="0.00"),
+                 "kernel": dict(options=text.kernel_options(state.key_norm), sizing_mode="stretch_width"),
+                 "key_norm": dict(step=0.005, format="0[.]000", visible=state.kernel == "dot"),
+                 "dataset": dict(value=self.name if self.name in dict(options) else "default", options=options,
+                                 sizing_mode="stretch_width")}
+        return build_controls(MAIN_CONTROLS, state, extra)
 
     def texts(self) -> dict:
         css, notices = [self.css], self.notices
@@ -494,6 +482,8 @@ class RegressionSection:
             "worker_modules": worker_modules("AttnMirror"), "worker_above_n": WORKER_ABOVE_N,
             "dots_above_n": DOTS_ABOVE_N, "palette": list(WEIGHT_PALETTE),
             "datasets": {n: dataset_payload(n) for n in self.names},
+            # the check boxes (state.py CONTROLS), which the engine reads, resets and writes into the link alike
+            "toggles": [{"key": c.key, "widget": c.widget} for c in MAIN_CONTROLS if c.kind == "toggle"],
             "initial": {"query": state.query, "bandwidth": state.bandwidth, "temperature": state.temperature,
                         "kernel": state.kernel, "key_norm": state.key_norm},
             "defaults": {k: v["default"] for k, v in spec.items()}, "theme": theme.js_config(state.present),
@@ -516,10 +506,8 @@ class RegressionSection:
             synced=dict(config=self.config(), ds=self.ds,
                         figs=[f["main"], f["weights"], f["entropy_x"], f["entropy_h"], f["bias_variance"]],
                         shared_figs=[f["main"], f["weights"], f["entropy_x"]], ent_range=self.ent_range,
-                        w_query=w["query"], w_logh=w["logh"], w_logt=w["logt"], w_kernel=w["kernel"],
-                        w_keynorm=w["keynorm"], w_dataset=w["dataset"], w_link=w["link"], w_limits=w["limits"],
-                        w_present=w["present"], w_reset=self.reset, g_fn=g["fn"], g_n=g["n"], g_noise=g["noise"],
-                        g_seed=g["seed"], g_go=g["go"], user_data=self.user_data,
+                        **{f"w_{k}": v for k, v in w.items()}, w_reset=self.reset,
+                        **{f"g_{k}": v for k, v in g.items()}, user_data=self.user_data,
                         # (a dict: engine_args marks lists of browser-only models, not dicts; the engine writes
                         # only the labels' texts, once per dataset)
                         units=units_models(self.ds)),
@@ -538,10 +526,7 @@ class RegressionSection:
             raise RuntimeError(f"the engine's arguments and ENGINE_ARGS differ: {set(models) ^ set(ENGINE_ARGS)}")
         engine = engine_callback(models, engine_source())
         self.span_main.js_on_change("location", engine)
-        for key in ("query", "logh", "logt", "kernel", "keynorm", "dataset"):
-            w[key].js_on_change("value", engine)
-        for key in ("link", "limits", "present"):
-            w[key].js_on_change("active", engine)
+        wire(MAIN_CONTROLS, w, engine)
         self.reset.js_on_event("button_click", engine)
         g["go"].js_on_event("button_click", engine)
         for event in ("tap", "pan", "panstart"):
@@ -561,20 +546,14 @@ class RegressionSection:
     def generator_box(self):
         """The seeded dataset generator (under "More controls"), run in the browser (ui/generator.js).  n is not
         bounded by the field: the engine clamps a typed n and says so in a notice, as the deep link's parser does."""
-        state, form = self.state, [theme.widget_css()]
+        state = self.state
         p = type(state).param
-        self.generator = dict(
-            fn=Select(title="true function", options=list(p.fn.objects), value=state.fn, width=140,
-                      name="generator_fn", stylesheets=form),
-            n=NumericInput(title="samples n", mode="int", value=state.n, width=110, name="generator_n",
-                           stylesheets=form),
-            noise=NumericInput(title="noise", mode="float", value=state.noise, low=p.noise.bounds[0],
-                               high=p.noise.bounds[1], width=100, name="generator_noise", stylesheets=form),
-            seed=NumericInput(title="seed", mode="int", value=state.seed, low=p.seed.bounds[0], high=p.seed.bounds[1],
-                              width=110, name="generator_seed", stylesheets=form),
-            go=Button(label="Generate", button_type="primary", width=110, align="end", name="generator_go",
-                      stylesheets=[InlineStyleSheet(css=theme.PRIMARY_BUTTON_CSS)]),
-        )
+        self.generator = build_controls(GENERATOR_CONTROLS, state, {
+            "fn": dict(width=140), "n": dict(width=110),
+            "noise": dict(low=p.noise.bounds[0], high=p.noise.bounds[1], width=100),
+            "seed": dict(low=p.seed.bounds[0], high=p.seed.bounds[1], width=110)})
+        self.generator["go"] = Button(label="Generate", button_type="primary", width=110, align="end",
+                                      name="generator_go", stylesheets=[InlineStyleSheet(css=theme.PRIMARY_BUTTON_CSS)])
         note = Div(text=f'<p class="dataset">{text.escape(text.GENERATOR_NOTE)}</p>', stylesheets=[self.css],
                    sizing_mode="stretch_width", name="generator_note")
         return column(note, row(*self.generator.values(), sizing_mode="stretch_width", styles=WRAP),
@@ -588,7 +567,8 @@ class RegressionSection:
         self.reset = Button(label="Reset", button_type="default", min_width=90, name="reset_button")
         hidden = [row(w["kernel"], w["dataset"], sizing_mode="stretch_width", styles=WRAP),
                   w["keynorm"],
-                  row(w["link"], w["limits"], w["present"], sizing_mode="stretch_width", styles=WRAP),
+                  row(*(w[c.widget] for c in by_role(CONTROLS, "more") if c.kind == "toggle"),
+                      sizing_mode="stretch_width", styles=WRAP),
                   row(self.reset, *build_share().models(),  # app/ui/share.py: copy a link to this state
                       sizing_mode="stretch_width", styles=WRAP),
                   self.generator_box(),
@@ -649,25 +629,19 @@ class RegressionSection:
         """The "More controls" button's own callback (app/regression/disclosure.js): it shows or hides the
         column, keeps aria-expanded true to it, and opens the column when a hidden control leaves its
         default.  It hears the widgets itself, so the section's engine needs no change for it."""
-        spec = url_spec()
+        spec, more = url_spec(), by_role(CONTROLS, "more")
         config = {"spec": spec, "url_rules": url_rules(), "keys": list(MORE_KEYS),
-                  "defaults": {k: spec[k]["default"] for k in MORE_KEYS}, "block": "regression-more"}
+                  "defaults": {k: spec[k]["default"] for k in MORE_KEYS}, "block": "regression-more",
+                  "controls": [{"key": c.key, "widget": c.widget, "prop": c.prop} for c in more]}
         cb = engine_callback(dict(config=config, button=self.more_button, more=self.more,
-                                  w={k: w[k] for k in ("kernel", "keynorm", "dataset", "link", "limits", "present")}),
-                             disclosure_source())
+                                  w={c.widget: w[c.widget] for c in more}), disclosure_source())
         self.more_button.js_on_event("button_click", cb)
         self.more.js_on_change("visible", cb)
-        for key in ("kernel", "keynorm", "dataset"):
-            w[key].js_on_change("value", cb)
-        for key in ("link", "limits", "present"):
-            w[key].js_on_change("active", cb)
+        wire(more, w, cb)
         return cb
 
 
 WRAP = {"flex-wrap": "wrap", "gap": "4px 16px"}
-# A slider's title wraps inside its slider (Bokeh keeps it on one line): on a phone "temperature T: 0.00100" and
-# "bandwidth h: 0.725 (day)" ran past the screen's edge or into the slider beside them.
-SLIDER_TITLE_CSS = ".bk-slider-title { white-space: normal; overflow-wrap: anywhere; }"
 # The heights of the three plots that share the x axis (their blocks' heights are set here; the figures fill
 # them).  On a phone the main plot takes about a third of the screen and stays in view with its sliders
 # (the stage); on a wide screen the whole figure column (the stage and the two plots under it) stays in
@@ -698,7 +672,7 @@ STAGE_CSS = f"""
 }}
 """
 # The deep link's keys of the controls behind "More controls" (a link that sets one opens it).
-MORE_KEYS = ("kernel", "key_norm", "dataset", "link", "limits", "present")
+MORE_KEYS = tuple(c.key for c in by_role(CONTROLS, "more"))
 MORE_LABEL = "More controls"
 # The arrow says open or closed; "/ ''" keeps it out of the button's accessible name ("More controls").
 MORE_CSS = """

@@ -34,4 +34,5 @@ class RoutingState(param.Parameterized):
                                 doc="Which of the shown sentences (data/senses.json) the routing section draws.")
 
 
-CONTROLS = (Control("qk_sentence", "routing_sentence_select", "select", "sentence", widget="sentence"),)
+# (the menu also offers a sentence of one's own, which no number names: the notebook's parameter does not follow it)
+CONTROLS = (Control("qk_sentence", "routing_sentence_select", "select", "sentence", widget="sentence", synced=False),)

@@ -85,7 +85,7 @@ const Sentence = (function (X, W, State, Sizes, Analysis, Drawing) {
     // what flush puts first
     c.matrixKeys = new Set([a.cells, a.cell_image, a.cell_edges, a.cell_labels, a.rowsums, a.rowmark]);
     const i0 = c.cfg.initial;
-    c.token = i0.token; c.head = i0.head; c.t = i0.temperature; c.causal = i0.causal;
+    c.token = i0.token; c.head = i0.head; c.t = i0.att_temperature; c.causal = i0.causal;
     c.present = false;
     c.defaultKey = W.tokenize(c.cfg.default_sentence).join(" ");
     listenForPresent(a, c);

@@ -688,7 +688,7 @@ class SentenceSection:
             "spec": {k: spec[k] for k in SENTENCE_KEYS}, "presets": self.presets,
             "model": browser_model(), "default_sentence": DEFAULT_SENTENCE,
             "initial": {"text": self.raw, "token": self.token, "head": self.head,
-                        "temperature": self.temperature, "causal": self.causal},
+                        "att_temperature": self.temperature, "causal": self.causal},
             "refused": {"typed": REFUSED_TYPED, "link": REFUSED_LINK,
                         "too_long": TOO_LONG.format(max=spec["sentence"]["max"])},
             "notices": self.notices, "tokenize_note": TOKENIZE_NOTE, "theme": theme.js_config(),

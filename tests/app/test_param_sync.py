@@ -46,9 +46,15 @@ def _same(got, want) -> bool:
     return got == want and type(got) is type(want)
 
 
-def _view(page, section):
-    return {"regression": page._built.regression, "generator": page._built.regression,
-            "sentence": page._built.sentence, "ideas": page._built.ideas}[section]
+def _initial(page, section) -> dict:
+    """The section engine's "initial" config, which a later rendering of the component starts from."""
+    return getattr(page._built, section).models.get("config", {}).get("initial", {})
+
+
+def test_the_settings_a_later_rendering_starts_from_are_the_engines_initial_ones(page):
+    started = {pname for section, _, pname, *_ in _LINKS if pname in _initial(page, section)}
+    assert started == {"query", "bandwidth", "temperature", "kernel", "key_norm", "token", "head", "att_temperature",
+                       "causal"}
 
 
 def test_every_parameter_of_the_links_is_a_parameter_with_two_test_values():
@@ -60,17 +66,18 @@ def test_every_parameter_of_the_links_is_a_parameter_with_two_test_values():
 
 @pytest.mark.parametrize("link", _LINKS, ids=[f"{s}.{k}" for s, k, *_ in _LINKS])
 def test_a_parameter_moves_its_widget_and_the_widget_moves_the_parameter(page, link):
-    section, key, pname, prop, from_w, to_w, init_key = link
+    section, key, pname, prop, from_w, to_w = link
     widget = _widget(page, section, key)
     to_param, to_widget = VALUES[pname]
+    starts = pname in _initial(page, section)
     setattr(page, pname, to_param)                       # a notebook sets the parameter
     assert _same(getattr(widget, prop), to_w(to_param))
-    if init_key is not None:                             # a later rendering starts from it
-        assert _view(page, section).models["config"]["initial"][init_key] == to_param
+    if starts:                                           # a later rendering starts from it
+        assert _initial(page, section)[pname] == to_param
     setattr(widget, prop, to_w(to_widget))               # the browser moves the widget
     assert _same(getattr(page, pname), to_widget)
-    if init_key is not None:
-        assert _same(_view(page, section).models["config"]["initial"][init_key], to_widget)
+    if starts:
+        assert _same(_initial(page, section)[pname], to_widget)
 
 
 def test_the_generators_fields_follow_fn_n_noise_and_seed(page):
@@ -118,8 +125,8 @@ def test_widgets_set_the_parameters_without_an_echo(page):
 @pytest.mark.parametrize("section, key, prop, stray, pname, kept", [
     ("regression", "logh", "value", 5.0, "bandwidth", 50.0),              # a stray value from a client
     ("regression", "query", "value", -3.0, "query", -0.5),
-    ("generator", "n", "value", 5000, "n", 2000),                         # a typed n beyond the generator's range
-    ("generator", "n", "value", 1, "n", 2),
+    ("regression", "n", "value", 5000, "n", 2000),                        # a typed n beyond the generator's range
+    ("regression", "n", "value", 1, "n", 2),
 ])
 def test_out_of_range_widget_values_are_clamped_into_the_parameter(page, section, key, prop, stray, pname, kept):
     setattr(_widget(page, section, key), prop, stray)

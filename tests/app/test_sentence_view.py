@@ -130,7 +130,7 @@ def test_config_opens_on_the_states_sentence():
     state = ExplorableState(sentence="A boat on the river!", token=2, head=1, att_temperature=0.5, causal=True)
     v = build_sentence(state)
     cfg = v.engine.args["config"]
-    assert cfg["initial"] == {"text": "A boat on the river!", "token": 2, "head": 1, "temperature": 0.5,
+    assert cfg["initial"] == {"text": "A boat on the river!", "token": 2, "head": 1, "att_temperature": 0.5,
                               "causal": True}
     assert v.text_input.value == "A boat on the river!" and cfg["notices"] == [] and not v.notice_div.visible
 
