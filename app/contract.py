@@ -188,7 +188,7 @@ class SectionContract:
     @property
     def keys(self) -> tuple[str, ...]:
         """Its settings' deep-link keys, in their declared order."""
-        return tuple(n for n in self.state.param if n != "name" and self.state.param[n].owner is self.state)
+        return tuple(n for n in self.state.param.objects("existing") if n != "name")
 
     @property
     def step_keys(self) -> tuple[str, ...]:

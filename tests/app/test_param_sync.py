@@ -12,6 +12,7 @@ import logging
 import math
 
 import panel as pn
+import param
 import pytest
 from bokeh.document import Document
 
@@ -19,11 +20,13 @@ from app.page import _LINKS, Explorable
 from app.state import ExplorableState
 
 # For each parameter, two values: the first (not the default) set on the parameter, then the second on the widget.
+# A check box's two: the other value, then its default (a new one is tested as it is declared).
 VALUES = {"query": (4.0, 1.25), "bandwidth": (1.0, 0.05), "temperature": (4.0, 0.25), "kernel": ("dot", "gaussian"),
-          "key_norm": (0.1, -0.2), "dataset": ("bump", "step"), "link": (True, False), "limits": (True, False),
-          "present": (True, False), "fn": ("sine", "step"), "n": (120, 7), "noise": (0.5, 1.25), "seed": (7, 123),
-          "token": (3, 2), "head": (2, 1), "att_temperature": (10.0, 0.1), "causal": (True, False),
+          "key_norm": (0.1, -0.2), "dataset": ("bump", "step"), "fn": ("sine", "step"), "n": (120, 7),
+          "noise": (0.5, 1.25), "seed": (7, 123), "token": (3, 2), "head": (2, 1), "att_temperature": (10.0, 0.1),
           "sentence": ("the boat by the bank", "a river bank"), "period": (5, 10)}
+VALUES.update({name: (not p.default, p.default) for name, p in ExplorableState.param.objects("existing").items()
+               if isinstance(p, param.Boolean) and name in {link[2] for link in _LINKS}})
 
 
 @pytest.fixture(scope="module")
