@@ -208,6 +208,7 @@ const Regression = (function (M, U, A, R, V, S, O, C) {
     link: (a, c) => { c.heff = c.h * Math.sqrt(c.t); scheduleUrl(a, c); },
     limits: (a, c) => { showLimits(a, c); scheduleUrl(a, c); },
     present: (a, c) => { applyPresent(a, c); queryViews(a, c); },
+    kernel_shape: (a, c) => { queryViews(a, c); scheduleUrl(a, c); },
   };
 
   // After the first frame is drawn (and outside the guard, so a listener may move this section's

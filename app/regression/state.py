@@ -37,6 +37,7 @@ class RegressionState(param.Parameterized):
     seed = param.Integer(0, bounds=(0, 2**31 - 1), doc="Generator: random seed.")
     link = param.Boolean(False, doc="Link h and T: moving one rescales the other so h*sqrt(T) stays put.")
     limits = param.Boolean(False, doc="Show the 1-nearest-neighbour curve and the global mean.")
+    kernel_shape = param.Boolean(True, doc="Draw the kernel's shape through the tops of the weight stems.")
     present = param.Boolean(False, doc="Presentation mode: larger fonts and markers for a projector.")
 
 
@@ -54,6 +55,7 @@ CONTROLS = (
     Control("dataset", "dataset_select", "select", "dataset", role="more"),
     Control("link", "link_toggle", "toggle", "link h and T (one knob)", role="more"),
     Control("limits", "limits_toggle", "toggle", "show 1-NN curve and global mean", role="more"),
+    Control("kernel_shape", "kernel_shape_toggle", "toggle", "show the kernel's shape", role="more"),
     Control("present", "present_toggle", "toggle", "presentation mode", role="more"),
     Control("fn", "generator_fn", "select", "true function", role="generator"),
     Control("n", "generator_n", "number", "samples n", role="generator"),

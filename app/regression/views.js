@@ -57,8 +57,10 @@ const RegressionViews = (function (M, U, R) {
     a.samples.data = { x: c.xs, y: c.ys, w: Float64Array.from(w), wn, size, alpha: c.alpha };
     drawSamples(a, c, w, wn, size);
 
-    const kx = c.grid, ky = kernelShape(kx, q, c.x, opt, mx, top);
-    a.kshape.data = { x: Float64Array.from(kx), k: Float64Array.from(ky) };
+    if (c.kernel_shape) {   // the check box "show the kernel's shape" (state.py CONTROLS)
+      const kx = c.grid, ky = kernelShape(kx, q, c.x, opt, mx, top);
+      a.kshape.data = { x: Float64Array.from(kx), k: Float64Array.from(ky) };
+    } else if (a.kshape.data.x.length) a.kshape.data = { x: [], k: [] };
 
     const pts = { x: [q], y: [r.prediction], label: ["prediction"] };
     a.qpred.data = pts;
