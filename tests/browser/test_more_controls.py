@@ -123,3 +123,29 @@ def test_a_link_to_a_generated_dataset_shows_the_generator_and_its_samples(stati
     assert json.loads(model_prop(page, "dataset", "tags")[0])["name"] == "generated"
     assert model_prop(page, "generator_n", "value") == 30
     assert watch.console_errors() == []
+
+
+@pytest.mark.both_ways
+def test_the_kernel_shape_check_box_declared_once_works_from_a_link_a_click_and_reset(open_page):
+    """The control added by its declaration alone (app/regression/state.py) and its engine code: a link that turns
+    it off opens More controls and leaves the dashed kernel curve undrawn; a click draws it and writes the link
+    back; Reset turns it on again, as its default is."""
+    page = open_page("?kernel_shape=0")
+    wait_ready(page)
+    wait_expanded(page, "true")   # a hidden control away from its default opens the column
+    assert model_prop(page, "kernel_shape_toggle", "active") is False
+    assert source_data(page, "kshape")["x"] == []
+    box = model_element(page, "kernel_shape_toggle", "input")
+    box.scroll_into_view_if_needed()
+    box.click()
+    wait_prop(page, "kernel_shape_toggle", "active", "(v) => v === true")
+    page.wait_for_function("() => Bokeh.documents[0].get_model_by_name('kshape').data.x.length > 0")
+    assert all(k >= 0 for k in source_data(page, "kshape")["k"])
+    page.wait_for_function("() => !new URLSearchParams(location.search).has('kernel_shape')")   # back to its default
+    box.click()
+    page.wait_for_function("() => new URLSearchParams(location.search).get('kernel_shape') === '0'")
+    page.wait_for_function("() => Bokeh.documents[0].get_model_by_name('kshape').data.x.length === 0")
+    reset = model_element(page, "reset_button", "button")
+    reset.click()
+    wait_prop(page, "kernel_shape_toggle", "active", "(v) => v === true")
+    page.wait_for_function("() => Bokeh.documents[0].get_model_by_name('kshape').data.x.length > 0")
