@@ -3,11 +3,13 @@ the loader (app/ui/loader.js, ``AttnPage``) draws the page's blocks first screen
 view below it draws its block first (``draw``) or waits for the loader (``wait_drawn``).
 
 Also ``start_server``, a bare ``panel serve app/main.py`` for the benchmarks (tests/bench/bench_learn.py); the
-fixtures serve the page with ``attention-explorable serve`` (tests/app/serverutil.py ``LiveServer``).
+fixtures serve the page with ``attention-explorable serve`` (tests/app/serverutil.py ``LiveServer``); and
+``harness_page``, the blank page the parity tests run their JS in.
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import socket
@@ -22,6 +24,31 @@ ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = os.environ.get("CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
 LAUNCH_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
                "--disable-sync", "--no-first-run", "--disable-quic"]
+
+
+@contextlib.contextmanager
+def harness_page(browser, script: str, harness: str, timeout: float = 60000):
+    """A blank page running ``script``, which leaves its entry points on ``window[harness]``: yields
+    ``run(name, cases)``, the answer of entry ``name`` to ``cases`` (one ``page.evaluate``; ``run.page`` is the
+    page).  Any error the page raised fails the test at the end."""
+    ctx = browser.new_context()
+    try:
+        page = ctx.new_page()
+        page.set_default_timeout(timeout)
+        errors = []
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        page.set_content("<html><body></body></html>")
+        page.add_script_tag(content=script)
+        assert page.evaluate(f"() => typeof window.{harness}") == "object", errors
+
+        def run(name, cases=None):
+            return page.evaluate(f"([n, cs]) => window.{harness}[n](cs)", [name, cases])
+
+        run.page = page
+        yield run
+        assert errors == []
+    finally:
+        ctx.close()
 
 
 def free_port() -> int:

@@ -12,6 +12,9 @@ ui/common.js, then these), and each batch of cases is evaluated by one ``page.ev
 * The worker: the same columns from inside ``AttnWorker`` on a file:// page and on an http page served with
   the Content-Security-Policy ``default-src 'self' 'unsafe-inline' 'unsafe-eval' data: blob:``; a newer run
   replaces an older one; a worker that cannot start or fails rejects with one plain sentence.
+
+The generator's settings, the datasets trained and how a path is compared are tests/parity/compute.py's, which
+tests/js runs too.
 """
 
 from __future__ import annotations
@@ -28,18 +31,15 @@ import pytest
 import attention
 from app.learning import view as lv
 from app.state import BANDWIDTH_LR_PRESETS
-from app.ui.engine import LIBRARY_FILES
 
 from tests.browser.pageutil import free_port
+from tests.parity import compute as pc
+from tests.parity import library_js
+from tests.parity.compute import assert_columns, assert_path, column_cases, columns_want
 
 PAGE_FILES = ("kernels.js", "mirror.js", "format.js", "common.js", "generator.js", "train.js", "worker.js")
-WORKER_FILES = ("kernels.js", "mirror.js", "format.js", "common.js", "train.js")          # what a worker needs for AttnTrain
+WORKER_FILES = ("kernels.js", "mirror.js", "format.js", "common.js", "train.js")   # what a worker needs for AttnTrain
 CSP = "default-src 'self' 'unsafe-inline' 'unsafe-eval' data: blob:"
-REL = 1e-6
-
-
-def _source(name: str) -> str:
-    return LIBRARY_FILES[name].read_text(encoding="utf-8")
 
 
 HARNESS = r"""
@@ -68,8 +68,8 @@ window.compute = (function (G, T, W) {
 
 
 def _page_script() -> str:
-    sources = json.dumps([_source(n) for n in WORKER_FILES]).replace("</", "<\\/")
-    return "\n".join(_source(n) for n in PAGE_FILES) + f"\nconst SOURCES = {sources};\n{HARNESS}"
+    sources = json.dumps([library_js([n]) for n in WORKER_FILES]).replace("</", "<\\/")
+    return library_js(PAGE_FILES) + f"\nconst SOURCES = {sources};\n{HARNESS}"
 
 
 def _page_html() -> str:
@@ -149,111 +149,28 @@ def csp_page(browser, tmp_path_factory):
 
 # ---- the generator -------------------------------------------------------------------------------------
 
-def _generator_settings():
-    """50 settings: every function, n from 2 to 2000 (both ends included), noise 0 to 2, seeds from 0 to
-    2^31 - 1 (the page's range) and the generator's largest, 2^32 - 1."""
-    rng = np.random.default_rng(2026)
-    fns = sorted(attention.FUNCTIONS)
-    ns = [2, 2000, 3, 24, 400, 1999] + [int(v) for v in np.round(10 ** rng.uniform(math.log10(2), 3.3, 44))]
-    noises = [0.0, 2.0, 0.3, 1.0, 0.05, 1.2345678] + [float(v) for v in rng.uniform(0, 2, 44)]
-    seeds = [0, 2 ** 31 - 1, attention.datasets.SEED_MAX, 1, 68545, 7] + [int(v) for v in
-                                                                           rng.integers(0, 2 ** 31, 44)]
-    return [{"fn": fns[i % len(fns)], "n": min(ns[i], 2000), "noise": noises[i], "seed": seeds[i]}
-            for i in range(50)]
-
-
 def test_generated_samples_and_descriptions_match_the_core(js):
-    cases = _generator_settings()
-    assert {c["fn"] for c in cases} == set(attention.FUNCTIONS) and {2, 2000} <= {c["n"] for c in cases}
-    got = js("datasets", cases)
-    for c, g in zip(cases, got):
-        d = attention.make_dataset(c["fn"], c["n"], c["noise"], c["seed"])
-        assert g["x"] == d.x.tolist(), c                                   # only exact arithmetic: bit for bit
-        assert np.max(np.abs(np.asarray(g["y"]) - d.y)) <= 1e-12, c
-        assert g["description"] == d.description
-        assert (g["function"], g["noise"]) == (d.function, d.noise)
+    pc.check_generated_samples(js)
 
 
 def test_the_random_stream_is_the_cores_bit_for_bit(js):
-    cases = [{"seed": s, "count": 500} for s in (0, 1, 2 ** 31 - 1, attention.datasets.SEED_MAX, 123456789)]
-    for c, u in zip(cases, js("uniforms", cases)):
-        assert u == attention.datasets._uniforms(c["seed"], c["count"]).tolist()
+    pc.check_random_stream(js)
 
 
 def test_the_generator_refuses_what_the_core_refuses(js):
-    bad = [{"fn": "cosine", "n": 10, "noise": 0.3, "seed": 0}, {"fn": "wave", "n": 2001, "noise": 0.3, "seed": 0},
-           {"fn": "wave", "n": 1, "noise": 0.3, "seed": 0}, {"fn": "wave", "n": 2.5, "noise": 0.3, "seed": 0},
-           {"fn": "wave", "n": 10, "noise": -0.1, "seed": 0}, {"fn": "wave", "n": 10, "noise": 11, "seed": 0},
-           {"fn": "wave", "n": 10, "noise": 0.3, "seed": -1}, {"fn": "wave", "n": 10, "noise": 0.3, "seed": 2 ** 32}]
-    for c, message in zip(bad, js("badDatasets", bad)):
-        with pytest.raises(ValueError) as err:
-            attention.make_dataset(c["fn"], c["n"], c["noise"], c["seed"])
-        assert message == str(err.value), c
+    pc.check_generator_refusals(js)
 
 
 # ---- training ------------------------------------------------------------------------------------------
 
-def _training_datasets():
-    """30 datasets with the presets each is trained at: the shipped ones and generated ones up to n = 300 at
-    every preset, generated ones from n = 400 to 2000 at two presets each (every preset among them)."""
-    presets = list(BANDWIDTH_LR_PRESETS)
-    out = [(name, attention.load_dataset(name), presets) for name in attention.list_datasets()]
-    fns = sorted(attention.FUNCTIONS)
-    small = [2, 3, 5, 8, 12, 16, 24, 30, 40, 50, 60, 90, 120, 160, 200, 250, 275, 300, 150, 80]
-    large = [2000, 1500, 1000, 700, 500, 400]
-    for i, n in enumerate(small + large):
-        d = attention.make_dataset(fns[i % len(fns)], n, [0.0, 0.1, 0.3, 1.0, 2.0][i % 5], 1000 + i)
-        k = i - len(small)
-        out.append((d.name, d, presets if n <= 300 else [presets[k % 6], presets[(k + 3) % 6]]))
-    return out
-
-
-def _assert_close(js_values, py_values, what, floor=0.0):
-    """Within REL relative, or within ``floor`` (absolute) where the value is smaller than that."""
-    a, b = np.asarray(js_values, dtype=float), np.asarray(py_values, dtype=float)
-    assert a.shape == b.shape, what
-    err = np.abs(a - b)
-    assert np.all(err <= np.maximum(REL * np.abs(b), floor)), (what, np.max(err / np.maximum(np.abs(b), 1e-300)))
-
-
-def _assert_path(got, want, what, keys=("h", "loss", "grad"), xy=None, temperature=1.0):
-    """Status and message equal; h and loss within REL; the slope within REL, or within 1e-12 of the loss once
-    it is flatter than that (a converged path: the slope is rounding noise of about 1e-17 there).
-
-    With ``xy`` (the data), the slope is the core's at the browser's own h at each step: on a path that swings
-    (a large rate, a step function) h differs from the core's by up to REL after many steps, and the slope,
-    steep in h there, by more; the h path is held to the core above, and the slope function here."""
-    assert got["status"] == want["status"], what
-    assert got["message"] == want["message"], what
-    for key in keys:
-        floor = 1e-12 * np.asarray(want["loss"]) if key == "grad" else 0.0
-        target = want[key]
-        if key == "grad" and xy is not None:
-            target = [attention.loo_loss_and_grad(*xy, math.log(h), temperature=temperature)[1] for h in got["h"]]
-        _assert_close(got[key], target, (what, key), floor)
-
-
-def _assert_columns(got, want, what, xy=None):
-    _assert_path(got, want, what, xy=xy)
-
-
-def _column_cases(datasets):
-    return [{"x": d.x.tolist(), "y": d.y.tolist(), "lr": lr, "h0": lv.H0, "steps": lv.STEPS,
-             "presets": list(BANDWIDTH_LR_PRESETS), "name": name}
-            for name, d, presets in datasets for lr in presets]
-
-
 def test_training_columns_match_the_core_on_30_datasets_at_every_preset(js):
-    data = _training_datasets()
+    data = pc.training_datasets()
     assert len(data) == 30 and max(d.n for _, d, _ in data) == 2000
     assert {lr for _, d, presets in data if d.n > 300 for lr in presets} == set(BANDWIDTH_LR_PRESETS)
     statuses = set()
     for k in range(0, len(data), 5):       # 5 datasets per batch
-        cases = _column_cases(data[k:k + 5])
-        for c, got in zip(cases, js("columns", cases)):
-            want = lv.bandwidth_trajectory_for(np.asarray(c["x"]), np.asarray(c["y"]), c["lr"])
-            _assert_columns(got, want, (c["name"], c["lr"]), xy=(np.asarray(c["x"]), np.asarray(c["y"])))
-            statuses.add(want["status"][-1])
+        cases = column_cases(data[k:k + 5])
+        statuses |= pc.check_columns(js, cases, [columns_want(c) for c in cases])
     assert statuses == {"ok", "diverged"}                  # refused steps are among the cases
 
 
@@ -261,28 +178,12 @@ def test_the_lowest_leave_one_out_error_over_the_tours_grid_is_the_cores(js):
     """AttnTrain.lowestLoo (the tour's "near the best h", windowed sums) against the full n x n sums of
     ``attention.loo_error`` over the same grid (app/tour/model.py LOO_GRID), within 1e-9 relative: the shipped
     datasets, generated ones up to n = 600, and one with repeated x."""
-    from app.tour.model import LOO_GRID
-
-    grid = np.geomspace(*LOO_GRID[:2], LOO_GRID[2])
-    data = [(name, attention.load_dataset(name)) for name in attention.list_datasets()]
-    data += [(f"{fn} {n}", attention.make_dataset(fn, n, 0.3, 7 + n)) for fn, n in
-             (("step", 2), ("wave", 40), ("bump", 300), ("sine", 600))]
-    cases = [{"x": d.x.tolist(), "y": d.y.tolist(), "grid": list(LOO_GRID)} for _, d in data]
-    cases.append({"x": [0.0, 0.0, 1.0, 1.0, 2.5, 2.5, 4.0], "y": [1.0, 2.0, 0.5, 0.25, 3.0, 3.5, -1.0],
-                  "grid": list(LOO_GRID)})
-    for c, got in zip(cases, js("lowestLoo", cases)):
-        want = float(attention.loo_error(np.asarray(c["x"]), np.asarray(c["y"]), bandwidths=grid).min())
-        assert math.isclose(got, want, rel_tol=1e-9), (len(c["x"]), got, want)
+    pc.check_lowest_loo(js)
 
 
 def test_the_trainers_exponential_is_within_four_ulps_of_the_exact_one(js):
     """train.js computes exp(-s) over a window's scores (0 <= s <= WINDOW_SCORE) from a table and a polynomial."""
-    rng = np.random.default_rng(5)
-    s = np.concatenate([rng.uniform(0, attention.learn.WINDOW_SCORE, 20000), np.arange(0, 2359) / 64,
-                        np.arange(1, 2359) / 64 - 2.0 ** -40, [0.0, attention.learn.WINDOW_SCORE]])
-    got = np.asarray(js("exp", s.tolist()))
-    exact = np.exp(-s.astype(np.longdouble))
-    assert np.max(np.abs((got - exact) / exact)) <= 4e-16
+    pc.check_trainers_exponential(js)
 
 
 def test_training_paths_and_the_cores_refusals_match(js):
@@ -309,7 +210,7 @@ def test_training_paths_and_the_cores_refusals_match(js):
         tr = attention.train_bandwidth(c["x"], c["y"], h0=o["h0"], learning_rate=o["learningRate"], steps=o["steps"],
                                        temperature=o["temperature"]).as_dict()
         assert got["step"] == tr["step"]
-        _assert_path(got, tr, o, keys=("log_h", "h", "loss", "grad"))
+        assert_path(got, tr, o, keys=("log_h", "h", "loss", "grad"))
         assert (got["learning_rate"], got["temperature"]) == (tr["learning_rate"], tr["temperature"])
         messages.append(tr["message"][-1])
     assert any("would become" in m for m in messages) and any("loss would jump" in m for m in messages)
@@ -320,7 +221,7 @@ def test_training_paths_and_the_cores_refusals_match(js):
 def _worker_cases():
     d = attention.make_dataset("wave", 2000, 0.3, 0)
     small = attention.load_dataset()
-    return _column_cases([("wave 2000", d, ["2"]), ("default", small, ["2", "300"])])
+    return column_cases([("wave 2000", d, ["2"]), ("default", small, ["2", "300"])])
 
 
 @pytest.mark.parametrize("where", ["file_page", "csp_page"])
@@ -329,12 +230,10 @@ def test_the_worker_returns_the_cores_columns(request, where):
     cases = _worker_cases()
     for c, got in zip(cases, run("inWorker", cases)):
         assert got["ok"], got
-        want = lv.bandwidth_trajectory_for(np.asarray(c["x"]), np.asarray(c["y"]), c["lr"])
-        _assert_columns(got["value"], want, (where, c["name"], c["lr"]))
+        assert_columns(got["value"], columns_want(c), (where, c["name"], c["lr"]))
     for c, got in zip(cases[1:], run("here", cases[1:])):          # the main thread's run, the same columns
         assert got["ok"], got
-        _assert_columns(got["value"], lv.bandwidth_trajectory_for(np.asarray(c["x"]), np.asarray(c["y"]), c["lr"]),
-                        (where, "here", c["lr"]))
+        assert_columns(got["value"], columns_want(c), (where, "here", c["lr"]))
 
 
 SUPERSEDE_JS = """async (payload) => {
@@ -361,7 +260,7 @@ def test_a_newer_run_with_the_same_key_replaces_the_older(file_page):
         assert r[name]["ok"] is False and r[name]["cancelled"] is True and r[name]["reason"] == "cancelled", name
     for name in ("second", "other", "fourth"):
         assert r[name]["ok"] is True, name
-        _assert_columns(r[name]["value"], want, name)
+        assert_columns(r[name]["value"], want, name)
 
 
 FAILURES_JS = """async (payload) => {
@@ -406,7 +305,7 @@ def test_a_worker_that_cannot_start_or_fails_rejects_with_one_plain_sentence(fil
         assert r[name]["ok"] is False and r[name]["reason"] == "computation" and r[name]["isError"] is True
         assert r[name]["message"] == str(err.value)
     assert r["after"]["ok"] is True
-    _assert_columns(r["after"]["value"], lv.bandwidth_trajectory_for(d.x, d.y, "2"), "after")
+    assert_columns(r["after"]["value"], lv.bandwidth_trajectory_for(d.x, d.y, "2"), "after")
 
 
 def test_a_policy_that_forbids_blob_workers_gets_the_plain_sentence(browser, tmp_path):
@@ -427,12 +326,12 @@ def test_a_policy_that_forbids_blob_workers_gets_the_plain_sentence(browser, tmp
         page.goto(f"http://127.0.0.1:{httpd.server_address[1]}/compute.html")
         run = _open(page, [])
         d = attention.load_dataset()
-        cases = _column_cases([("default", d, ["2"])])
+        cases = column_cases([("default", d, ["2"])])
         [got] = run("inWorker", cases)
         assert got["ok"] is False and got["reason"] == "unavailable"
         assert got["message"] == page.evaluate("AttnWorker.MESSAGES.unavailable")
         [here] = run("here", cases)
-        _assert_columns(here["value"], lv.bandwidth_trajectory_for(d.x, d.y, "2"), "here")
+        assert_columns(here["value"], lv.bandwidth_trajectory_for(d.x, d.y, "2"), "here")
     finally:
         ctx.close()
         httpd.shutdown()

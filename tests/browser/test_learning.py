@@ -23,11 +23,11 @@ import attention
 from attention import learn
 from app.learning import view as lv
 from app.ui import text as words
-from app.ui.engine import LIBRARY_FILES
 
 from tests.browser.pageutil import (FIRST_READOUTS_JS, OFFLINE_ORIGINS, block_outside, check_against_core,
-                                    draw, first_readouts, model_element, model_prop, plot_geometry, source_data,
-                                    wait_drawn, wait_ready)
+                                    draw, first_readouts, harness_page, model_element, model_prop, plot_geometry,
+                                    source_data, wait_drawn, wait_ready)
+from tests.parity import library_js
 
 STEPS = lv.STEPS
 REL = 1e-6    # a path trained in the browser against the core's (the trainer's own parity test holds it there)
@@ -341,16 +341,9 @@ def test_metric_diverging_rate_shows_the_hint(opened):
 
 @pytest.fixture(scope="module")
 def mirror(browser):
-    ctx = browser.new_context()
-    page = ctx.new_page()
-    errors = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    page.set_content("<html><body></body></html>")
-    page.add_script_tag(content="\n".join(LIBRARY_FILES[f].read_text(encoding="utf-8")
-                                          for f in ("kernels.js", "mirror.js")) + "\nwindow.AttnMirror = AttnMirror;")
-    yield page
-    assert errors == []
-    ctx.close()
+    script = library_js(("kernels.js", "mirror.js")) + "\nwindow.AttnMirror = AttnMirror;"
+    with harness_page(browser, script, "AttnMirror") as run:
+        yield run.page
 
 
 def _random_W(rng, i):

@@ -24,15 +24,16 @@ import pytest
 import attention
 from app.learning.view import ENGINE_FILES as LEARNING_JS
 from app.regression import text
-from app.regression.view import ENGINE_JS as REGRESSION_JS, GRID_N, H_GRID
+from app.regression.view import ENGINE_JS as REGRESSION_JS, GRID_N
 from app.sentence.view import ENGINE_FILES as SENTENCE_JS, GEOMETRY, geometry
 from app.state import METRIC_LR_PRESETS, X_RANGE, ExplorableState, parse_query, url_spec
-from app.ui.engine import LIBRARY_FILES, unicode_table_js, url_rules
+from app.ui.engine import url_rules
 
-from tests.browser.pageutil import ROOT
+from tests.browser.pageutil import ROOT, harness_page
+from tests.parity import batched, batches, library_js
+from tests.parity import mirror as pm
+from tests.parity.mirror import DATASETS, TOL, close, core_kwargs, dataset_state, random_states
 
-TOL = 1e-9
-DATASETS = attention.list_datasets()
 SPEC = url_spec()
 
 # One JS entry point per family of checks; each takes a list of cases and
@@ -105,96 +106,24 @@ window.parity = (function (M, E, U, L, S) {
 
 @pytest.fixture(scope="module")
 def js(browser):
-    """A blank page holding attention/mirror.js, ui/common.js, the regression, learning and sentence engines' modules;
-    js(name, cases) runs one batch."""
-    ctx = browser.new_context()
-    page = ctx.new_page()
-    page.set_default_timeout(60000)
-    errors = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    page.set_content("<html><body></body></html>")
-    mirror = "\n".join(LIBRARY_FILES[f].read_text(encoding="utf-8") for f in ("kernels.js", "mirror.js"))
-    common = "\n".join(LIBRARY_FILES[f].read_text(encoding="utf-8") for f in ("format.js", "common.js"))
-    words = unicode_table_js() + LIBRARY_FILES["words.js"].read_text(encoding="utf-8")
+    """A blank page holding the mirror, the shared helpers, the tokenizer, the regression, learning and sentence
+    engines' modules; js(name, cases) runs one batch."""
+    library = library_js(("kernels.js", "mirror.js", "format.js", "common.js", "words.js"))
     engines = [ROOT / "app" / "regression" / name for name in REGRESSION_JS] + \
         list(LEARNING_JS) + list(SENTENCE_JS)
     glue = "\n".join(path.read_text(encoding="utf-8") for path in engines)
     limits = {"one_sample": text.ONE_SAMPLE_WEIGHT, "near_uniform": text.NEAR_UNIFORM_FRACTION,
               "sharp_weight": text.SHARP_WEIGHT, "sharp_share": text.SHARP_SHARE}
-    page.add_script_tag(content=f"{mirror}\n{common}\n{words}\n{glue}\nconst SPEC = {json.dumps(SPEC)};\n"
-                                f"const RULES = {json.dumps(url_rules())};\nconst LIMITS = {json.dumps(limits)};\n"
-                                f"const GEOMETRY = {json.dumps(GEOMETRY)};\n{HARNESS}")
-    assert page.evaluate("() => typeof window.parity") == "object", errors
-
-    def run(name, cases):
-        return page.evaluate("([n, cs]) => window.parity[n](cs)", [name, cases])
-
-    yield run
-    assert errors == []
-    ctx.close()
+    script = (f"{library}\n{glue}\nconst SPEC = {json.dumps(SPEC)};\nconst RULES = {json.dumps(url_rules())};\n"
+              f"const LIMITS = {json.dumps(limits)};\nconst GEOMETRY = {json.dumps(GEOMETRY)};\n{HARNESS}")
+    with harness_page(browser, script, "parity") as run:
+        yield run
 
 
-# ---- random states -----------------------------------------------------------------------------
-
-def _log_uniform(rng, lo, hi):
-    return float(10 ** rng.uniform(math.log10(lo), math.log10(hi)))
-
-
-def random_states(seed, count):
-    """Seeded states over the page's whole range: both kernels, tilt on and off, every dataset."""
-    rng = np.random.default_rng(seed)
-    out = []
-    for i in range(count):
-        name = DATASETS[i % len(DATASETS)]
-        d = attention.load_dataset(name)
-        kernel = ("gaussian", "dot")[(i // len(DATASETS)) % 2]
-        key_norm = None
-        if kernel == "dot" and rng.random() < 0.5:
-            key_norm = float(rng.uniform(-2, 2))
-        pick = rng.random()
-        if pick < 0.1:  # exactly on a key
-            q = float(d.x[rng.integers(d.n)])
-        elif pick < 0.2:  # halfway between two neighbouring keys: exact ties under the Gaussian
-            j = int(rng.integers(d.n - 1))
-            q = float((d.x[j] + d.x[j + 1]) / 2)
-        else:
-            q = float(rng.uniform(-0.5, 6.5))
-        out.append({"name": name, "x": d.x.tolist(), "y": d.y.tolist(), "fn": d.function, "noise": d.noise,
-                    "kernel": kernel, "h": _log_uniform(rng, 0.005, 50), "t": _log_uniform(rng, 0.001, 1000),
-                    "q": q, "key_norm": key_norm})
-    return out
-
-
-def key_scale(c):
-    return None if c["key_norm"] is None else attention.key_norm_tilt(np.array(c["x"]), c["key_norm"])
-
-
-def core_kwargs(c):
-    return dict(kernel=c["kernel"], bandwidth=c["h"], temperature=c["t"], key_scale=key_scale(c))
-
-
-def close(a, b, tol):
-    a, b = np.asarray(a, dtype=float), np.asarray(b, dtype=float)
-    assert a.shape == b.shape, (a.shape, b.shape)
-    return bool(np.all(np.abs(a - b) <= tol))
-
-
-def batches(items, size):
-    for i in range(0, len(items), size):
-        yield items[i:i + size]
-
-
-# ---- the mirror's formulas ---------------------------------------------------------------------
+# ---- the mirror's formulas (the cases and their comparisons: tests/parity/mirror.py, which tests/js runs too) ---
 
 def test_weights_match_numpy_over_random_states(js):
-    states = random_states(1, 400)
-    for batch in batches(states, 100):
-        got = js("weights", batch)
-        for c, w_js in zip(batch, got):
-            w_np = attention.weights(c["q"], c["x"], **core_kwargs(c))
-            err = float(np.max(np.abs(np.asarray(w_js) - w_np)))
-            assert err <= TOL, (c["name"], c["kernel"], c["h"], c["t"], c["q"], c["key_norm"], err)
-            assert abs(sum(w_js) - 1) < 1e-12
+    pm.check_weights(batched(js, 100))
 
 
 def test_dot_kernel_extreme_states(js):
@@ -208,24 +137,7 @@ def test_dot_kernel_extreme_states(js):
     double on the page's angles (the next test); exp may differ in the last
     bit, but only relatively (1e-16), which nothing amplifies.
     """
-    rng = np.random.default_rng(21)
-    states = []
-    for i, c in enumerate(random_states(22, 240)):
-        if c["kernel"] != "dot":
-            continue
-        x = np.asarray(c["x"])
-        j = int(rng.integers(len(x) - 1))
-        c["q"] = float((x[j] + x[j + 1]) / 2 + rng.normal(0, 1e-4))  # two keys share the weight
-        c["h"], c["t"] = _log_uniform(rng, 0.005, 0.05), _log_uniform(rng, 0.001, 0.05)
-        states.append(c)
-    shared = 0
-    for batch in batches(states, 60):
-        got = js("readout", batch)
-        for c, r_js in zip(batch, got):
-            w_np = attention.weights(c["q"], c["x"], **core_kwargs(c))
-            shared += bool(np.sort(w_np)[-2] > 1e-3)
-            assert close(r_js["weights"], w_np, TOL), (c["h"], c["t"], c["q"], c["key_norm"])
-    assert shared > len(states) // 10, shared  # the delicate case did occur
+    pm.check_dot_kernel_extremes(batched(js, 60))   # the delicate case (two keys share the weight) occurs
 
 
 def test_cos_and_sin_agree_bit_for_bit_on_the_page_angles(browser):
@@ -248,130 +160,38 @@ def test_cos_and_sin_agree_bit_for_bit_on_the_page_angles(browser):
         page.close()
 
 
-READOUT_FIELDS = ("query", "n", "max_weight", "entropy_bits", "effective_points", "prediction", "true_value",
-                  "nearest_neighbor_prediction", "global_mean")
-
-
 def test_readout_matches_numpy(js):
-    states = random_states(4, 300)
-    for batch in batches(states, 100):
-        got = js("readout", batch)
-        for c, r_js in zip(batch, got):
-            d = attention.load_dataset(c["name"])
-            r = attention.readout(c["q"], d.x, d.y, true_function=d.true_function, **core_kwargs(c))
-            for f in READOUT_FIELDS:
-                a, b = r_js[f], getattr(r, f)
-                if b is None:
-                    assert a is None, f
-                    continue
-                assert abs(a - b) <= TOL, (f, a, b, c["name"], c["kernel"], c["h"], c["t"], c["q"])
-            assert r_js["n"] == r.n
-            w_np = attention.weights(c["q"], d.x, **core_kwargs(c))
-            assert close(r_js["weights"], w_np, TOL)
+    pm.check_readout(batched(js, 100))
 
 
 def test_nearest_neighbour_matches_numpy(js):
-    states = random_states(5, 200)
-    got = js("nearest", states)
-    for c, v in zip(states, got):
-        kw = core_kwargs(c)
-        kw.pop("temperature")
-        assert abs(v - attention.nearest_neighbor_predict(c["q"], c["x"], c["y"], **kw)) <= TOL
+    pm.check_nearest_neighbour(js)
 
 
 def test_prediction_curve_matches_numpy(js):
-    states = random_states(6, 40)
-    qs = np.linspace(-0.5, 6.5, 120)
-    for c in states:
-        c["qs"] = qs.tolist()
-    for batch in batches(states, 20):
-        got = js("predict", batch)
-        for c, p in zip(batch, got):
-            want = attention.predict(qs, c["x"], c["y"], **core_kwargs(c))
-            assert close(p, want, TOL), (c["kernel"], c["h"], c["t"])
+    pm.check_prediction_curve(batched(js, 20))
 
 
 def test_grid_curves_in_one_pass_match_numpy(js):
     """The four curves over x the page draws in one pass (AttnMirror.gridCurves: prediction, entropy, 1-NN and
     the facts along the curve) against the core, on the engine's grid."""
-    states = random_states(16, 40)
-    grid = np.linspace(X_RANGE[0], X_RANGE[1], GRID_N)
-    for c in states:
-        c["qs"] = grid.tolist()
-    for batch in batches(states, 10):
-        for c, g in zip(batch, js("grid", batch)):
-            kw = core_kwargs(c)
-            w = attention.weights(grid, c["x"], **kw)
-            assert close(g["pred"], attention.predict(grid, c["x"], c["y"], **kw), TOL), (c["kernel"], c["h"], c["t"])
-            assert close(g["ent"], attention.entropy_bits(w), TOL), (c["kernel"], c["h"], c["t"])
-            kw_nn = {k: v for k, v in kw.items() if k != "temperature"}
-            nn = [attention.nearest_neighbor_predict(q, c["x"], c["y"], **kw_nn) for q in grid]
-            assert close(g["nn"], nn, TOL), (c["kernel"], c["h"], c["t"])
-            assert g["facts"] == pytest.approx(text.curve_facts(grid, np.array(c["x"]), w), rel=0, abs=1e-12)
+    pm.check_grid_curves(batched(js, 10))
 
 
 def test_loo_error_matches_numpy(js):
-    hs = np.geomspace(0.005, 50, 13)
-    states = [c for c in random_states(7, 16) if c["name"] != "large"]  # n^2 per bandwidth: keep it quick
-    states += [dict(random_states(8, 1)[0], name="large", **_data("large"), t=1.0)]
-    for c in states:
-        c["hs"] = hs.tolist()
-    got = js("loo", states)
-    for c, err in zip(states, got):
-        want = attention.loo_error(c["x"], c["y"], bandwidths=hs, kernel=c["kernel"], temperature=c["t"],
-                                   key_scale=key_scale(c))
-        assert close(err, want, TOL), (c["name"], c["kernel"], c["t"], np.max(np.abs(np.array(err) - want)))
-
-
-def _data(name):
-    d = attention.load_dataset(name)
-    return {"x": d.x.tolist(), "y": d.y.tolist(), "fn": d.function, "noise": d.noise}
+    pm.check_loo_error(js)
 
 
 def test_exact_bias_variance_matches_numpy(js):
-    hs = np.geomspace(0.005, 50, 13)
-    states = [c for c in random_states(9, 16) if c["name"] != "large"]
-    for c in states:
-        c["hs"] = hs.tolist()
-    states.append(dict(states[0], fn=None))  # no true function: nothing to draw
-    got = js("biasvar", states)
-    assert got[-1] is None
-    for c, bv in zip(states[:-1], got[:-1]):
-        d = attention.load_dataset(c["name"])
-        want = attention.bias_variance(d.x, d.true_function, noise=d.noise, bandwidths=hs, kernel=c["kernel"],
-                                       temperature=c["t"], key_scale=key_scale(c), n_resamples=None)
-        for f in ("bias2", "variance", "error"):
-            assert close(bv[f], want[f], TOL), (f, c["name"], c["kernel"], c["t"])
+    pm.check_bias_variance(js)     # and nothing to draw without a true function
 
 
 def test_key_norm_tilt_matches_numpy(js):
-    rng = np.random.default_rng(10)
-    cases = [{"x": attention.load_dataset(n).x.tolist(), "strength": float(rng.uniform(-2, 2))}
-             for n in DATASETS for _ in range(5)]
-    cases.append({"x": [1.5, 1.5, 1.5], "strength": 1.3})  # zero span: every factor is 1
-    cases.append({"x": [0.0, 1.0], "strength": 0.0})
-    got = js("tilt", cases)
-    for c, s in zip(cases, got):
-        assert close(s, attention.key_norm_tilt(c["x"], c["strength"]), 1e-12)
+    pm.check_key_norm_tilt(js)
 
 
 def test_dot_product_attention_matches_numpy(js):
-    rng = np.random.default_rng(11)
-    cases = []
-    for i in range(60):
-        n, d, dv = int(rng.integers(1, 9)), int(rng.integers(1, 9)), int(rng.integers(1, 5))
-        causal = bool(i % 2)
-        m = n if causal else int(rng.integers(1, 9))
-        cases.append({"Q": rng.normal(size=(n, d)).tolist(), "K": rng.normal(size=(m, d)).tolist(),
-                      "V": rng.normal(size=(m, dv)).tolist(), "causal": causal,
-                      "t": _log_uniform(rng, 0.05, 20)})
-    got = js("dpa", cases)
-    for c, r in zip(cases, got):
-        out, w = attention.dot_product_attention(np.array(c["Q"]), np.array(c["K"]), np.array(c["V"]),
-                                                 causal=c["causal"], temperature=c["t"])
-        assert close(r["weights"], w, TOL) and close(r["outputs"], out, TOL), c["t"]
-        if c["causal"]:
-            assert np.all(np.triu(np.array(r["weights"]), k=1) == 0)
+    pm.check_dot_product_attention(js)
 
 
 # ---- the words on the page -----------------------------------------------------------------------
@@ -395,7 +215,7 @@ def test_caption_and_limit_notices_equal_python_text(js):
     notices are checked against (curve_facts on the engine's grid) equal."""
     states = caption_states(12, 300)
     # tiny tilts at sharp weights: the nearest sample wins at the query, a longer key elsewhere along x
-    states += [dict(name="default", **_data("default"), kernel="dot", key_norm=k, h=h, t=0.01, q=q)
+    states += [dict(name="default", **dataset_state("default"), kernel="dot", key_norm=k, h=h, t=0.01, q=q)
                for k in (0.001, 0.01, -0.01) for h in (0.01, 0.1) for q in (1.0, 3.2)]
     grid = np.linspace(X_RANGE[0], X_RANGE[1], GRID_N)
     cases, want = [], []
@@ -626,30 +446,19 @@ def test_entropy_against_h_sqrt_t_at_the_query_matches_core(js):
     """The entropy-against-bandwidth plot at the query (the 'hent' source): T is folded into h, so the
     curve is the core's entropy at bandwidth g and T = 1 for every g of the h axis (h * sqrt(T)), the tilt kept;
     and the core's entropy at (h, T) is the curve's value at h * sqrt(T)."""
-    hs = np.geomspace(*H_GRID)
-    states = random_states(15, 120)
+    states, want = pm.entropy_cases()
+    pm.assert_entropy_against_h(states, batched(js, 40)("hcurve", states), want)
     for c in states:
-        c["hs"] = hs.tolist()
-    for batch in batches(states, 40):
-        for c, ent in zip(batch, js("hcurve", batch)):
-            kw = dict(core_kwargs(c), temperature=1.0)
-            kw.pop("bandwidth")
-            want = [float(attention.entropy_bits(attention.weights(c["q"], c["x"], bandwidth=g, **kw))) for g in hs]
-            assert close(ent, want, TOL), (c["name"], c["kernel"], c["q"], c["key_norm"])
-            folded = attention.weights(c["q"], c["x"], bandwidth=c["h"] * math.sqrt(c["t"]), **kw)
-            at_ht = attention.weights(c["q"], c["x"], **core_kwargs(c))
-            assert abs(float(attention.entropy_bits(folded)) - float(attention.entropy_bits(at_ht))) <= 1e-6
+        kw = dict(core_kwargs(c), temperature=1.0)
+        kw.pop("bandwidth")
+        folded = attention.weights(c["q"], c["x"], bandwidth=c["h"] * math.sqrt(c["t"]), **kw)
+        at_ht = attention.weights(c["q"], c["x"], **core_kwargs(c))
+        assert abs(float(attention.entropy_bits(folded)) - float(attention.entropy_bits(at_ht))) <= 1e-6
 
 
 def test_true_functions_match_numpy(js):
     """Every true function the datasets name (sine included) against attention.datasets.FUNCTIONS."""
-    xs = np.concatenate([np.linspace(-0.5, 6.5, 701), [2.0, 4.0, 3.0, np.pi, -np.pi / 2]]).tolist()
-    names = sorted(attention.datasets.FUNCTIONS)
-    got = js("truefn", [{"name": n, "x": xs} for n in names] + [{"name": "no such function", "x": xs}])
-    assert got["names"] == names
-    assert got["values"][-1] is None
-    for n, v in zip(names, got["values"]):
-        assert close(v, attention.datasets.FUNCTIONS[n][0](np.array(xs)), 1e-15), n
+    pm.check_true_functions(js)
 
 
 def test_metric_readout_column_lengths_match_core_column_ratio(js):

@@ -3,22 +3,23 @@
 app/ui/userdata.js is loaded into a blank page with app.ui.userdata.config(), and every input of
 tests/core/test_userdata.py's corpus, plus seeded random texts, goes through both: the numbers must be
 equal and the sentences equal character for character.  Links made by one side must open on the other.
-A file over the limit must be refused before anything reads it.  Each batch is one ``page.evaluate``.
+A file over the limit must be refused before anything reads it.  Each batch is one ``page.evaluate``.  The
+texts, numbers, sizes and x's, and their comparisons, are tests/parity/userdata.py's, which tests/js runs too.
 """
 
 from __future__ import annotations
 
 import json
-import random
-import struct
 
 import numpy as np
 import pytest
 
 from app.ui import userdata as u
-from tests.browser.pageutil import ROOT
-from tests.core.test_userdata import (CORPUS, EXAMPLE, FRAGMENTS_REFUSED, LONG_HEAD, LONG_ROW_JS, REFUSED, long_row,
-                                     random_text)
+from tests.browser.pageutil import harness_page
+from tests.core.test_userdata import EXAMPLE, FRAGMENTS_REFUSED, LONG_HEAD, LONG_ROW_JS, long_row
+from tests.parity import library_js
+from tests.parity import userdata as pu
+from tests.parity.userdata import py_parse
 
 HARNESS = r"""
 window.ud = (function (U) {
@@ -68,84 +69,31 @@ window.ud = (function (U) {
 def js(browser):
     """A blank page holding ui/userwords.js, ui/userparse.js, ui/userdata.js and the config; js(name, cases) runs
     one batch."""
-    ctx = browser.new_context()
-    page = ctx.new_page()
-    page.set_default_timeout(60000)
-    errors = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    page.set_content("<html><body></body></html>")
-    source = "\n".join((ROOT / "app" / "ui" / f).read_text(encoding="utf-8")
-                       for f in ("userwords.js", "userparse.js", "userdata.js"))
+    source = library_js(("userwords.js", "userparse.js", "userdata.js"))
     harness = HARNESS.replace("LONG_ROW", LONG_ROW_JS)
-    page.add_script_tag(content=f"{source}\nconst CFG = {json.dumps(u.config())};\n{harness}")
-    assert page.evaluate("() => typeof window.ud") == "object", errors
-
-    def run(name, cases=None):
-        return page.evaluate("([n, cs]) => window.ud[n](cs)", [name, cases])
-
-    yield run
-    assert errors == []
-    ctx.close()
-
-
-def py_parse(text, opts):
-    try:
-        d = u.parse_text(text, **opts)
-    except ValueError as e:
-        return {"error": str(e)}
-    return {"x": d.x.tolist(), "y": d.y.tolist(), "xName": d.x_name, "yName": d.y_name, "notices": list(d.notices)}
+    with harness_page(browser, f"{source}\nconst CFG = {json.dumps(u.config())};\n{harness}", "ud") as run:
+        yield run
 
 
 def test_parse_matches_python_on_the_corpus_and_random_texts(js):
-    rng = random.Random(28)
-    cases = [(t, o) for t, o, _ in REFUSED] + list(CORPUS) + [random_text(rng) for _ in range(600)]
-    cases.append(("x,y\n" + "".join(f"{i},{i % 7}\n" for i in range(2500)), {}))      # cut to 2000
-    cases.append(("a;b\n" + "".join(f"{i},5;{i}\n" for i in range(30)), {}))          # decimal commas
+    """The corpus (its refused texts first), 600 seeded random texts, a text cut to 2000 points, decimal commas
+    and texts whose separator decides what is read."""
+    cases, _ = pu.parse_cases()
     out = js("parse", cases)
     assert out["body"] == "" and out["images"] == 0        # nothing from the text became markup
-    for (text, opts), got in zip(cases, out["results"]):
-        assert got == py_parse(text, opts), (text, opts)
-    # the corpus's sentences are the ones the Python tests expect, so the page says exactly those
-    assert [r.get("error") for r in out["results"][:len(REFUSED)]] == [s for _, _, s in REFUSED]
-    kinds = [("error" in r) for r in out["results"]]
-    assert 100 < sum(kinds) < len(kinds) - 100             # the random texts exercise both outcomes
-
-
-def _random_doubles(rng: random.Random, count: int) -> list[float]:
-    out = []
-    while len(out) < count:
-        v = struct.unpack("<d", struct.pack("<Q", rng.getrandbits(64)))[0]
-        if v == v and abs(v) != float("inf"):
-            out.append(v)
-    return out
+    pu.assert_parse(out["results"])
 
 
 def test_number_text_matches_javascripts_string(js):
-    rng = random.Random(7)
-    vs = _random_doubles(rng, 3000)
-    vs += [round(rng.uniform(-1e4, 1e4), rng.randint(0, 6)) for _ in range(2000)]
-    vs += [10.0 ** k for k in range(-30, 30)] + [1e-7, 9.99e-7, 1e-6, 1e21, 9.99e20, 5e-324, 2.0 ** 53, 0.1 + 0.2]
-    assert js("numbers", vs) == [u.number_text(v) for v in vs]
+    pu.check_number_text(js)
 
 
 def test_size_text_matches(js):
-    sizes = [0, 1, 2, 999, 1000, 1001, 1023, 1024, 1536, 999_949, 999_950, 999_999, 1_000_000, 16_000_000,
-             16_000_001, 5 * 1024 * 1024, 50_000_000, 50 * 1024 * 1024, 1000 ** 3 - 1, 1024 ** 3 - 1, 3 * 1024 ** 3 + 7]
-    assert js("sizes", sizes) == [u._size_text(s) for s in sizes]
+    pu.check_size_text(js)
 
 
 def test_scale_and_units_match(js):
-    rng = np.random.default_rng(2)
-    xs = [[0.0, 6.0], [1.0, 4.0], [2.0, 3.0], [-1.0, 4.0], list(range(1, 366)), [1990.0, 2024.0],
-          [1e-6, 2e-6], rng.uniform(-1e6, 1e6, 40).tolist()]
-    cases = [{"x": x, "q": [-0.5, 0.0, 1.7, 6.0, 6.5], "h": 0.62} for x in xs]
-    for c, got in zip(cases, js("scale", cases)):
-        s = u.scale_for(c["x"])
-        assert got["s"] == {"scaled": s.scaled, "x0": s.x0, "span": s.span, "u0": s.u0, "uspan": s.uspan,
-                            "factor": s.factor, "sentence": s.sentence}
-        assert got["page"] == [s.from_units(v) for v in c["x"]]
-        assert got["back"] == [s.to_units(v) for v in c["q"]]
-        assert got["h"] == [s.h_from_units(c["h"]), s.h_to_units(c["h"])]
+    pu.check_scale_and_units(js)
 
 
 def _datasets():

@@ -3,7 +3,8 @@
 attention/kernels.js and attention/mirror.js (the core's formulas), attention/words.js (the tokenizer and the
 heads), app/ui/userwords.js, app/ui/userparse.js and app/ui/userdata.js (your own data), attention/generator.js and
 attention/train.js, each against the numpy core or app/ui/userdata.py over the browser parity tests' cases
-(tests/js/twins.py says which).  The browser tests keep the end-to-end parity in Chromium.
+(tests/parity; tests/js/twins.py says which), each check once.  The browser tests keep the end-to-end parity in
+Chromium.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ def js():
     twins.close()
 
 
-@pytest.mark.parametrize("check", [c for checks in CHECKS.values() for c in checks],
+@pytest.mark.parametrize("check", list(dict.fromkeys(c for checks in CHECKS.values() for c in checks)),
                          ids=lambda c: c.__name__.removeprefix("check_"))
 def test_the_twin_matches_python(js, check):
     check(js)

@@ -24,7 +24,9 @@ from py_mini_racer import MiniRacer
 
 from app.ui import userdata
 from app.sentence.view import browser_model
-from app.ui.engine import LIBRARY_FILES, read_js, unicode_table_js
+from app.ui.engine import LIBRARY_FILES
+
+from tests.parity import library_js
 
 HERE = Path(__file__).resolve().parent
 # In the library's order (app/ui/engine.py LIBRARY): the mirror needs kernels.js, common.js format.js,
@@ -51,12 +53,6 @@ def copy_sources(folder: Path) -> Path:
     return folder
 
 
-def engine_text(folder: Path | None = None) -> str:
-    """The files as an engine carries them (app/ui/engine.py engine_code): the page's own, or those of ``folder``."""
-    path = (lambda n: folder / n) if folder is not None else LIBRARY_FILES.__getitem__
-    return "\n".join(unicode_table_js() + read_js(path(n)) if n == "words.js" else read_js(path(n)) for n in FILES)
-
-
 class Twins:
     def __init__(self, folder: Path | None = None):
         # MiniRacer runs V8 on an event loop: the running one if the thread has one, else its own thread's.
@@ -70,7 +66,7 @@ class Twins:
             asyncio._set_running_loop(borrowed)
         globals_ = (f"const MODEL = {json.dumps(browser_model())};\n"
                     f"const CFG = {json.dumps(userdata.config())};\n")
-        self.ctx.eval(engine_text(None if folder is None else Path(folder)) + "\n" + globals_ + OUT
+        self.ctx.eval(library_js(FILES, folder) + "\n" + globals_ + OUT
                       + (HERE / "harness.js").read_text(encoding="utf-8"))
 
     def __call__(self, name: str, cases=None):
