@@ -24,6 +24,7 @@ const Regression = (function (M, U, A, R, V, S, O, C) {
   function init(a, c) {
     c.cfg = a.config;
     c.grid = M.linspace(c.cfg.x_range[0], c.cfg.x_range[1], c.cfg.grid_n);
+    RegressionReadouts.offer(a, c);   // the tour asks for them (readouts.js)
     c.hgrid = M.geomspace(c.cfg.h_grid[0], c.cfg.h_grid[1], c.cfg.h_grid[2]);
     c.hlist = Array.from(c.hgrid);
     c.scale = 1;

@@ -25,7 +25,7 @@ from bokeh.plotting import figure
 import attention
 
 from app.ui import userdata
-from app.state import GRID_N, X_RANGE, ExplorableState, url_spec  # noqa: F401  (GRID_N: the curve's points)
+from app.state import GRID_N, LOO_GRID, X_RANGE, ExplorableState, url_spec  # noqa: F401  (GRID_N: the curve's points)
 from app.ui import theme
 from app.ui.controls import build_controls, by_role, wire
 from app.ui.engine import by_name, engine_args, engine_callback, engine_code, url_rules, worker_modules
@@ -44,7 +44,7 @@ URL_DELAY_MS = 150               # the address (and a served page's query slider
 
 # The section's JS, one module a file, in the order they use one another (each uses only the files before it).
 ENGINE_JS = ("text.js", "address.js", "units.js", "querytexts.js", "views.js", "datasets.js", "owndata.js",
-             "controls.js", "engine.js")
+             "controls.js", "readouts.js", "engine.js")
 
 
 @lru_cache(maxsize=None)
@@ -484,6 +484,11 @@ class RegressionSection:
             "datasets": {n: dataset_payload(n) for n in self.names},
             # the check boxes (state.py CONTROLS), which the engine reads, resets and writes into the link alike
             "toggles": [{"key": c.key, "widget": c.widget} for c in MAIN_CONTROLS if c.kind == "toggle"],
+            # the settings a tour step's goal may compare (readouts.js, twin of readouts.py), and the bandwidths
+            # over which its loo_excess looks for the lowest leave-one-out error
+            "settings": [{"key": c.key, "widget": c.widget, "log": c.kind == "log_slider"} for c in MAIN_CONTROLS
+                         if c.prop == "value"],
+            "loo_grid": list(LOO_GRID),
             "initial": {"query": state.query, "bandwidth": state.bandwidth, "temperature": state.temperature,
                         "kernel": state.kernel, "key_norm": state.key_norm},
             "defaults": {k: v["default"] for k, v in spec.items()}, "theme": theme.js_config(state.present),

@@ -54,9 +54,6 @@ import numpy as np
 
 import attention
 
-# The bandwidths over which loo_excess and learned_excess look for the lowest leave-one-out error (h·√T, T = 1).
-from app.state import LOO_GRID
-
 # The page's sections, in the order a student meets them (app/sections.py PAGE_ORDER; a test holds them equal).
 SECTIONS = ("regression", "learning", "sentence", "routing", "ideas")
 MAX_STEPS = 40

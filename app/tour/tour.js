@@ -6,14 +6,14 @@
 // section's numbers from the page's bus ("readouts:<section>", which each engine publishes) and its Show me asks
 // the section to reach its state ("apply:<section>"), after drawing the section if it is not drawn yet.
 //
-// It talks to the regression section only
-// through the document's named models, never through its engine: it reads the widgets and the
-// dataset source to compute the step's readouts (with AttnMirror, the core's formulas), and "show me"
-// moves the same widgets a student moves, so the regression engine redraws as it does for a drag.
+// The regression's numbers it asks for on the same bus (AttnCommon.askReadouts: app/regression/readouts.js works
+// out the names a step compares, when asked), and its Show me moves the regression's declared controls
+// (app/tour/view.py control_table), found by their names in the document, as a student moves them, so the
+// regression engine redraws as it does for a drag.
 // The card's HTML is built and escaped in Python (app/tour/view.py); this file only chooses among
 // those texts, so nothing from a tour file or a link is ever inserted here as HTML.
 
-const AttnTour = (function (M, U, S, D) {
+const AttnTour = (function (U, S, D) {
   "use strict";
 
   const { holds, stepFromUrl, writeUrl } = S;
@@ -325,8 +325,6 @@ const AttnTour = (function (M, U, S, D) {
 
   function init(a, c) {
     c.cfg = a.config;
-    c.looGrid = M.geomspace(c.cfg.loo_grid[0], c.cfg.loo_grid[1], c.cfg.loo_grid[2]);
-    c.grid = M.linspace(c.cfg.x_grid[0], c.cfg.x_grid[1], c.cfg.x_grid[2]);
     // in a notebook, the synced step (Python may have moved it since the page was built); else the link's
     let k;
     if (globalThis.__attnHostOwnsAddress !== true) {
@@ -387,5 +385,5 @@ const AttnTour = (function (M, U, S, D) {
     }
   }
 
-  return { handle, readouts: S.readouts, compare: S.compare, holds, stateFor, resolveStep: S.resolveStep };
-})(AttnMirror, AttnCommon, AttnTourSteps, AttnTourDock);
+  return { handle, compare: S.compare, holds, stateFor, resolveStep: S.resolveStep };
+})(AttnCommon, AttnTourSteps, AttnTourDock);

@@ -25,9 +25,7 @@ from bokeh.models import Button, CustomJS, Div, InlineStyleSheet, NumericInput
 from app.ui.engine import by_name, engine_callback, engine_code
 from app.ui.layout import Block
 
-from app.state import GRID_N, SHARP_WEIGHT, X_RANGE
-
-from .model import (EQUAL_TOLERANCE, LOO_GRID, MAX_ID, SECTION_KEYS, SECTION_WORDS, Tour, default_tour, full_state,
+from .model import (EQUAL_TOLERANCE, MAX_ID, SECTION_KEYS, SECTION_WORDS, Tour, default_tour, full_state,
                     resolve_step, show_me_settings)
 
 HERE = Path(__file__).resolve().parent
@@ -221,8 +219,7 @@ def tour_config(tour: Tour, *, step, more_keys=(), controls=()) -> dict:
         nexts[k] = None if later is None else [later + 1, WORDS["skip"].format(section=SECTION_WORDS[sections[later]])]
     return {
         "initial_step": step, "tween_ms": TWEEN_MS, "min_frames": MIN_FRAMES, "tolerance": EQUAL_TOLERANCE,
-        "loo_grid": list(LOO_GRID), "defaults": full_state({}), "controls": control_table(controls),
-        "x_grid": [*X_RANGE, GRID_N], "sharp_weight": SHARP_WEIGHT,
+        "defaults": full_state({}), "controls": control_table(controls),
         "steps": [{"id": st.id, "section": st.section,
                    "state": dict(st.state) if st.section == "regression" else show_me_settings(st),
                    "when": [list(c) for c in st.when], "more": st.section == "regression" and needs_more(st.state, more_keys),

@@ -304,6 +304,18 @@ const AttnCommon = (function (F) {
     c.readoutsFrame = requestAnimationFrame(send);
   }
 
+  // A section whose numbers cost more than it should work out at every move offers them on demand instead: the
+  // tour asks with the names its step compares, and gets them at once, worked out on the section's state now.
+  function offerReadouts(doc, section, compute) {
+    if (doc) bus(doc).offers = Object.assign(bus(doc).offers || {}, { [section]: compute });
+  }
+
+  // A section's offered readouts for the names in ``needs`` (undefined when the page has no such offer).
+  function askReadouts(doc, section, needs) {
+    const offer = doc && bus(doc).offers && bus(doc).offers[section];
+    return offer ? offer(needs) : undefined;
+  }
+
   // The tour asks a section to reach a state (a step's Show me): topic "apply:<section>", {seq, values}.  A
   // section that starts later hears the last request at once; each request is applied once.
   function onApply(doc, c, section, apply) {
@@ -314,7 +326,7 @@ const AttnCommon = (function (F) {
     });
   }
 
-  return { ...F, pageState, runGuarded, clamp, setWidget, quiet, tellReadouts, onApply, findView, plotView, relabel,
+  return { ...F, pageState, runGuarded, clamp, setWidget, quiet, tellReadouts, offerReadouts, askReadouts, onApply, findView, plotView, relabel,
            framePaints, paintSoon, relayoutWhenReady, setHtml, afterPaint, scheduleUrl, hostOwnsAddress, publish,
            subscribe, heard };
 })(AttnFormat);
