@@ -153,6 +153,9 @@ class SectionContract:
         Settings a tour step may not set (``step_keys`` leaves them out).
     look_first : str, optional
         What a step that names nothing to look at keeps in view; by default the first figure.
+    look_models : dict of str to str, optional
+        A look name whose model is not the one the page keeps in view: the model to keep instead (a figure in a
+        box that scrolls sideways keeps its box in view).
     """
 
     name: str
@@ -168,6 +171,7 @@ class SectionContract:
     setting_units: dict = field(default_factory=dict)
     untoured: tuple = ()
     look_first: str = ""
+    look_models: dict = field(default_factory=dict)
 
     def __post_init__(self):
         if not (self.name and self.name.isidentifier()):

@@ -25,7 +25,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from bokeh.models import (Arrow, ColumnDataSource, CustomJS, CustomJSTickFormatter, Div, FixedTicker,
-                          HoverTool, InlineStyleSheet, LinearAxis, NormalHead, Range1d, Select)
+                          HoverTool, InlineStyleSheet, LinearAxis, NormalHead, Range1d)
 from bokeh.layouts import column, row
 from bokeh.plotting import figure
 
@@ -34,9 +34,12 @@ from attention import lags
 
 from app.ui import text, theme
 from app.state import url_spec
+from app.ui.controls import build_control
 from app.ui.engine import engine_callback, engine_code, url_rules
 from app.ui.layout import Block
 from app.ui.theme import BLUE, GREY, ORANGE, PAGE_CSS, PAGE_STYLES, SKY, VERMILLION
+
+from .state import CONTROLS, IdeasState
 
 HERE = Path(__file__).resolve().parent
 PERIODS = tuple(range(3, lags.MAX_LAG + 1))
@@ -506,9 +509,7 @@ def _lag_part(css, period: int = DEFAULT_PERIOD) -> tuple[object, dict]:
     lag_actual = ColumnDataSource(data["actual"], name="lag_actual")
     lag_pred = ColumnDataSource(data["pred"], name="lag_pred")
     ticker = FixedTicker(ticks=lag_ticks(period), name="lag_ticker")
-    w_period = Select(title="the pattern repeats every … days", value=str(period),
-                      options=[str(p) for p in PERIODS], name="lag_period_select", width=240,
-                      stylesheets=[theme.widget_css()])
+    w_period = build_control(CONTROLS[0], IdeasState(period=period), options=[str(p) for p in PERIODS], width=240)
     weights_fig = lag_weights_figure(lag_w, ticker)
     pred_fig = lag_predictions_figure(lag_actual, lag_pred)
     errors_div = _div(errors_html(res), css, name="lag_errors")

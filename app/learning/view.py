@@ -29,7 +29,7 @@ from pathlib import Path
 
 import numpy as np
 from bokeh.models import (Button, ColorBar, ColumnDataSource, CustomJS, DataRange1d, Div, InlineStyleSheet,
-                          LinearColorMapper, Range1d, Row, Select)
+                          LinearColorMapper, Range1d, Row)
 from bokeh.layouts import column, row
 from bokeh.plotting import figure
 
@@ -37,14 +37,16 @@ import attention
 from attention import learn
 
 from app.ui import theme
+from app.ui.controls import build_control
 from app.ui.text import escape, plain
 from app.ui.engine import engine_args, engine_callback, engine_code, url_rules, worker_modules
 from app.ui.layout import Block
 from app.ui.theme import BLUE, GREEN, GREY, PAGE_CSS, PAGE_STYLES, VERMILLION
-from app.state import (LOO_GRID, BANDWIDTH_LR_PRESETS, BANDWIDTH_TRAIN_STEPS, METRIC_LR_PRESETS, METRIC_TRAIN_STEPS,
-                    ExplorableState, url_spec)
+from app.state import LOO_GRID, ExplorableState, url_spec
 
 
+from .state import (BANDWIDTH_LR_PRESETS, BANDWIDTH_TRAIN_STEPS, CONTROLS, METRIC_LR_PRESETS,
+                    METRIC_TRAIN_STEPS)
 from . import text
 
 HERE = Path(__file__).resolve().parent
@@ -365,18 +367,16 @@ class LearningSection:
     def controls(self):
         state, spec, css = self.state, self.spec, [self.css]
         div = lambda name: Div(text="", name=name, stylesheets=css, sizing_mode="stretch_width")  # noqa: E731
-        form = [theme.widget_css()]   # the selects' text at the theme's size
-        self.bw_lr = Select(title="learning rate (on log h)", value=state.lr,
-                            options=_lr_options(BANDWIDTH_LR_PRESETS, spec["lr"]["default"]), width=170,
-                            name="learn_lr_select", stylesheets=form)
+        c = {k.key: k for k in CONTROLS}
+        self.bw_lr = build_control(c["lr"], state, width=170,
+                                   options=_lr_options(BANDWIDTH_LR_PRESETS, spec["lr"]["default"]))
         self.bw_buttons = _buttons("learn")
         self.bw_readout, self.bw_status = div("learn_bw_readout"), div("learn_bw_status")
         hname = "h" if state.temperature == 1 else "h\u00b7\u221aT"
         self.bw_text = Div(text=bandwidth_text(f"{hname} = {plain(H0, 4)}"),
                            name="learn_bw_text", stylesheets=css, sizing_mode="stretch_width")
-        self.m_lr = Select(title="learning rate (on W)", value=state.metric_lr,
-                           options=_lr_options(METRIC_LR_PRESETS, spec["metric_lr"]["default"]), width=170,
-                           name="metric_lr_select", stylesheets=form)
+        self.m_lr = build_control(c["metric_lr"], state, width=170,
+                                  options=_lr_options(METRIC_LR_PRESETS, spec["metric_lr"]["default"]))
         self.m_buttons = _buttons("metric")
         self.m_readout, self.m_status = div("learn_metric_readout"), div("learn_metric_status")
         self.m_matrix = div("learn_metric_W")

@@ -21,5 +21,7 @@ CONTRACT = SectionContract(
     state=RegressionState, controls=CONTROLS,
     build=build_regression, readouts=regression_readouts, conditions=CONDITIONS,
     figures=FIGURES,
-    look=('readouts',), untoured=UNTOURED,
+    look=("readouts",), untoured=UNTOURED,
+    # the line under the main plot, which stays in view with it on every screen
+    look_models={"readouts": "readout_strip"},
 )

@@ -7,8 +7,8 @@ import numpy as np
 
 import attention
 from app.contract import Readout
-from app.state import QK_SHOWN
 
+from .state import QK_SHOWN
 from .view import FRAMES, trajectory
 
 # The names this section's readouts publish, which a tour step's "when" may compare (the README lists them).

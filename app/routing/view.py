@@ -32,23 +32,24 @@ from pathlib import Path
 
 import numpy as np
 from bokeh.layouts import column, row
-from bokeh.models import (Button, ColorBar, ColumnDataSource, CustomJS, CustomJSTickFormatter, Div, FixedTicker,
-                          HoverTool, InlineStyleSheet, LinearColorMapper, Range1d, Select, Slider, Slope, Span,
-                          TextInput)
+from bokeh.models import (Button, ColumnDataSource, CustomJS, CustomJSTickFormatter, Div, FixedTicker,
+                          HoverTool, InlineStyleSheet, LinearColorMapper, Range1d, Slider, Slope, Span, TextInput)
 from bokeh.plotting import figure
 
 import attention
 from attention.learn_qk import FROM_SHARE, DEFAULT_FRAMES, QKTrajectory, learned_words, shared_summary, train_qk
 from attention.sentences import MAX_TOKENS, load_sentence_model
 
-from app.state import QK_SHOWN, url_spec
+from app.state import url_spec
 from app.ui import theme
+from app.ui.controls import build_control
 from app.ui.engine import engine_args, engine_callback, engine_code, url_rules
 from app.ui.layout import WIDE, Block
 from app.ui.theme import BLUE, GREY, ORANGE, PAGE_CSS, VERMILLION, WEIGHT_PALETTE
 from app.ui.weights import CELL_TEXT, weight_colour_bar
 
 from . import text
+from .state import CONTROLS, QK_SHOWN, RoutingState
 
 HERE = Path(__file__).resolve().parent
 FRAMES = DEFAULT_FRAMES           # recorded states of the path the page plays (steps 0, 3, ..., 150)
@@ -405,8 +406,8 @@ return (i >= 0 && i < t.length && Math.abs(tick - i) < 1e-6) ? String(t[i]) : ""
         steps = json.dumps(p["frame_steps"])
         primary = [InlineStyleSheet(css=theme.PRIMARY_BUTTON_CSS)]
         return dict(
-            sentence=Select(title="sentence", value=str(opening), options=options, name="routing_sentence_select",
-                            sizing_mode="stretch_width", min_width=240, stylesheets=form),
+            sentence=build_control(CONTROLS[0], RoutingState(), value=str(opening), options=options,
+                                   sizing_mode="stretch_width", min_width=240),
             play=Button(label="\u25b6 Play", button_type="primary", min_width=90, name="routing_play",
                         stylesheets=primary),
             pause=Button(label="\u275a\u275a Pause", min_width=90, name="routing_pause", disabled=True),

@@ -21,5 +21,7 @@ CONTRACT = SectionContract(
     state=SentenceState, controls=CONTROLS,
     build=build_sentence, readouts=sentence_readouts, conditions=CONDITIONS,
     figures=FIGURES,
-    look=('heads_box', 'sentence_controls', 'preset_select'),
+    look=("heads_box", "sentence_controls", "preset_select"),
+    # the matrix's box, which scrolls sideways on a phone when the sentence is long
+    look_models={"attention_heatmap": "matrix_box"},
 )

@@ -25,9 +25,9 @@ from pathlib import Path
 
 import numpy as np
 from bokeh.layouts import column, row
-from bokeh.models import (Arrow, Checkbox, ColorBar, ColumnDataSource, CustomJS, CustomJSTickFormatter,
-                          CustomLabelingPolicy, Div, FixedTicker, HoverTool, InlineStyleSheet, LinearColorMapper,
-                          LogAxis, LogScale, RadioButtonGroup, Range1d, Select, Slider, Slope, TextInput, VeeHead)
+from bokeh.models import (Arrow, ColumnDataSource, CustomJS, CustomJSTickFormatter, CustomLabelingPolicy, Div,
+                          FixedTicker, HoverTool, InlineStyleSheet, LinearColorMapper, LogAxis, LogScale, Range1d,
+                          Select, Slope, TextInput, VeeHead)
 from bokeh.plotting import figure
 
 import attention
@@ -35,10 +35,13 @@ from attention.sentences import MAX_TOKENS, load_sentence_model
 
 from app.state import SentenceState, url_spec
 from app.ui import text, theme
+from app.ui.controls import build_control
 from app.ui.engine import engine_args, engine_callback, engine_code, url_rules
 from app.ui.weights import CELL_TEXT, weight_colour_bar
 from app.ui.theme import (BLUE, GREY, MONO_FONT, ORANGE, PAGE_CSS, PAGE_STYLES, PURPLE, VERMILLION,
                           WEIGHT_PALETTE)
+
+from .state import CONTROLS
 
 HERE = Path(__file__).resolve().parent
 SENTENCE_KEYS = ("sentence", "token", "head", "att_temperature", "causal")
@@ -650,26 +653,21 @@ class SentenceSection:
         # typed text reaches the engine only as the widget's value, which it hands to the tokenizer as data
         # (its title stays short: on a projector a longer one ran into the menu beside it; the note under it says
         # to press Enter)
-        w_input = TextInput(title="your own sentence", value=self.raw,
-                            max_length=spec["sentence"]["max"], placeholder="the bank by the river",
-                            name="sentence_input", sizing_mode="stretch_width", min_width=240, stylesheets=form)
-        t_spec = spec["att_temperature"]
+        c = {k.key: k for k in CONTROLS}
+        w_input = build_control(c["sentence"], self.state, value=self.raw, max_length=spec["sentence"]["max"],
+                                placeholder="the bank by the river", sizing_mode="stretch_width", min_width=240)
         return dict(
             preset=Select(title="example sentence", options=preset_options, value="", name="preset_select",
                           sizing_mode="stretch_width", min_width=240, stylesheets=form),
             input=w_input,
-            token=Select(title="query word (row)", value=str(self.token),
-                         options=[(str(i), f"{i}: {t}") for i, t in enumerate(self.plain["tokens"])],
-                         name="token_select", width=170, stylesheets=form),
-            head=RadioButtonGroup(labels=[f"{h}: {hd.name}" for h, hd in enumerate(self.model.heads)],
-                                  active=self.head, name="head_select", sizing_mode="stretch_width",
-                                  stylesheets=[InlineStyleSheet(css=".bk-btn-group { flex-wrap: wrap; }")]),
-            temperature=Slider(start=math.log10(t_spec["lo"]), end=math.log10(t_spec["hi"]), step=0.01,
-                               value=math.log10(self.temperature), title="temperature T", format=theme.log_format(),
-                               name="att_temperature_slider", sizing_mode="stretch_width", min_width=200,
-                               stylesheets=[theme.slider_css()]),
-            causal=Checkbox(label="causal mask: each word sees only itself and earlier words", active=self.causal,
-                            name="causal_toggle", stylesheets=form),
+            token=build_control(c["token"], self.state, value=str(self.token), width=170,
+                                options=[(str(i), f"{i}: {t}") for i, t in enumerate(self.plain["tokens"])]),
+            head=build_control(c["head"], self.state, active=self.head, sizing_mode="stretch_width",
+                               labels=[f"{h}: {hd.name}" for h, hd in enumerate(self.model.heads)],
+                               stylesheets=[InlineStyleSheet(css=".bk-btn-group { flex-wrap: wrap; }")]),
+            temperature=build_control(c["att_temperature"], self.state, value=math.log10(self.temperature),
+                                      min_width=200, stylesheets=[theme.slider_css()]),
+            causal=build_control(c["causal"], self.state, active=self.causal),
         )
 
     def texts(self) -> dict:

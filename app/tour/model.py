@@ -93,6 +93,9 @@ MAX_LOOK = 3
 FIGURES: dict = {}
 # What the page calls each section (the card's "skip to" button and count line, the figures' menu).
 SECTION_WORDS: dict = {}
+# A step's "look" names the page's models by name; a few of them the page keeps in view through another model
+# (the sections' contracts say which).
+LOOK_MODELS: dict = {}
 
 
 def figure_section(name: str) -> str:
@@ -923,7 +926,7 @@ def use_sections(contracts) -> None:
     if unknown:
         raise ValueError(f"not sections of the tour: {', '.join(unknown)}")
     for table in (SECTION_KEYS, READS, LOOK, FIGURES, SECTION_WORDS, CONDITIONS, SETTING_UNITS, NAMES, STOPPED,
-                  _SECTION_READOUTS):
+                  LOOK_MODELS, _SECTION_READOUTS):
         table.clear()
     for c in sorted(contracts, key=lambda c: SECTIONS.index(c.name)):   # the page's order
         SECTION_KEYS[c.name] = c.step_keys
@@ -931,6 +934,7 @@ def use_sections(contracts) -> None:
             READS[c.name] = tuple(c.reads)
         LOOK[c.name], SECTION_WORDS[c.name] = c.lookable, c.words
         FIGURES.update(c.figures)
+        LOOK_MODELS.update(c.look_models)
         CONDITIONS.update({n: Name(c.name, r.kind, r.description, r.units, r.runtime) for n, r in c.conditions.items()})
         SETTING_UNITS.update({k: "true or false" for k in c.step_keys
                               if k not in c.conditions and isinstance(c.state.param[k].default, bool)})

@@ -25,7 +25,7 @@ from bokeh.models import Button, CustomJS, Div, InlineStyleSheet, NumericInput
 from app.ui.engine import by_name, engine_callback, engine_code
 from app.ui.layout import Block
 
-from .model import (EQUAL_TOLERANCE, MAX_ID, SECTION_KEYS, SECTION_WORDS, Tour, default_tour, full_state,
+from .model import (EQUAL_TOLERANCE, LOOK_MODELS, MAX_ID, SECTION_KEYS, SECTION_WORDS, Tour, default_tour, full_state,
                     resolve_step, show_me_settings)
 
 HERE = Path(__file__).resolve().parent
@@ -174,10 +174,6 @@ def engine_source() -> str:
     return engine_code([HERE / "steps.js", HERE / "dock.js", HERE / "tour.js"], "AttnTour.handle", ENGINE_ARGS)
 
 
-# A step's "look" names the page's models by name; "readouts" is the line under the main plot, which stays
-# in view with it on every screen, and the attention matrix is its box, which scrolls sideways on a phone
-# when the sentence is long.
-LOOK_MODELS = {"readouts": "readout_strip", "attention_heatmap": "matrix_box"}
 
 def needs_more(state: dict, more_keys) -> bool:
     """Whether a step's state needs a control behind the regression's "More controls": one of ``more_keys`` (the

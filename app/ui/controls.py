@@ -25,9 +25,11 @@ def _slider(c, p, value, props):
     lo, hi = p.bounds
     if c.kind == "log_slider":
         props = {"step": 0.01, "format": theme.log_format(), **props}
-        lo, hi, value = math.log10(lo), math.log10(hi), math.log10(value)
-    return Slider(start=lo, end=hi, value=value, title=c.label, name=c.name, sizing_mode="stretch_width",
-                  stylesheets=[InlineStyleSheet(css=SLIDER_TITLE_CSS), theme.slider_css()], **props)
+        lo, hi = math.log10(lo), math.log10(hi)
+        value = props.pop("value", math.log10(value))
+    return Slider(**{"start": lo, "end": hi, "value": value, "title": c.label, "name": c.name,
+                     "sizing_mode": "stretch_width",
+                     "stylesheets": [InlineStyleSheet(css=SLIDER_TITLE_CSS), theme.slider_css()], **props})
 
 
 def build_control(c, state, **props):
