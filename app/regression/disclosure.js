@@ -1,8 +1,9 @@
 // "More controls": the regression section's one disclosure, served page and offline file alike.
 //
 // One small Bokeh CustomJS of its own (after ui/common.js), not part of the section's engine.
-// The column of less-used controls (kernel, key-norm tilt, dataset, the three check boxes, Reset and
-// the link button; on the served page also the dataset generator) is shown or hidden by the button,
+// The column of less-used controls (those app/regression/state.py declares with the role "more": kernel,
+// key-norm tilt, dataset, the check boxes; then Reset, the link button and the dataset generator) is shown or
+// hidden by the button,
 // whose aria-expanded says which.  The column opens by itself, and never closes by itself, when a
 // control inside it holds something other than its default: a deep link (?kernel=dot, ?link=1 ...),
 // a tour step's "Show me", a notebook setting e.kernel = "dot".  The tour opens it too when a step
