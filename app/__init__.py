@@ -7,7 +7,7 @@ import of Panel waits until it is asked for, so the command line stays quick.
 
 def __getattr__(name):
     if name == "Explorable":
-        from .page import Explorable
+        from .delivery.page import Explorable
 
         return Explorable
     raise AttributeError(f"module 'app' has no attribute {name!r}")

@@ -48,8 +48,8 @@ class Control:
     widget : str, optional
         Its key in the section view's widgets and engine (``w_<widget>``); by default ``key``.
     synced : bool, optional
-        Whether the notebook component's parameter follows it both ways (app/page.py); False where the section's
-        engine does not yet take the setting from Python.
+        Whether the notebook component's parameter follows it both ways (app/delivery/page.py); False where the
+        section's engine does not yet take the setting from Python.
     """
 
     key: str

@@ -1,8 +1,8 @@
 """The page's sections, built in one place for every delivery.
 
-The offline file and the served page (``app/export.py``) and the notebook component (``app/page.py``) all
-call :func:`build_sections`, so which sections exist, how they are wired to each other and the order in
-which a student meets them are written once:
+The offline file and the served page (``app/delivery/export.py``) and the notebook component
+(``app/delivery/page.py``) all call :func:`build_sections`, so which sections exist, how they are wired to each
+other and the order in which a student meets them are written once:
 
     kernel regression (with the tour's step card) -> learning the kernel -> self-attention
     -> W_Q and W_K learned from a task (routing) -> the ideas
@@ -23,8 +23,8 @@ from dataclasses import dataclass
 from .ideas.contract import CONTRACT as IDEAS
 from .learning.contract import CONTRACT as LEARNING
 from .regression.contract import CONTRACT as REGRESSION
-from .regression.text import caption  # the command line's readout (app/cli.py)
-from .regression.view import set_user_data  # the notebook component's data param (app/page.py)
+from .regression.text import caption  # the command line's readout (app/delivery/cli.py)
+from .regression.view import set_user_data  # the notebook component's data param (app/delivery/page.py)
 from .routing.contract import CONTRACT as ROUTING
 from .sentence.contract import CONTRACT as SENTENCE
 from .tour.model import show_me_problems, use_sections
@@ -146,8 +146,8 @@ def build_sections(state, *, sections=SECTIONS, tour=None, notices=(), dataset=N
 
 
 def synced_controls() -> list[tuple]:
-    """(section, control) for every declared control whose notebook parameter follows it both ways (app/page.py),
-    in the page's order."""
+    """(section, control) for every declared control whose notebook parameter follows it both ways
+    (app/delivery/page.py), in the page's order."""
     return [(name, c) for name in PAGE_ORDER for c in CONTRACTS[name].controls if c.synced]
 
 

@@ -49,7 +49,7 @@ class SharedExport:
                 if self.out.exists():   # written (then renamed into place) by another process
                     return
                 part = self.out.with_name(f"part-{os.getpid()}.html")
-                self.proc = subprocess.Popen([sys.executable, "-m", "app.cli", "export", str(part)], cwd=ROOT,
+                self.proc = subprocess.Popen([sys.executable, "-m", "app.delivery.cli", "export", str(part)], cwd=ROOT,
                                              stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
                 self.log, _ = self.proc.communicate()
                 if self.proc.returncode != 0:

@@ -70,7 +70,7 @@ const AttnTourSteps = (function (U) {
     return resolveStep(vals.length ? vals[vals.length - 1] : null, cfg);
   }
 
-  function writeUrl(c) {   // not in a notebook, whose address is JupyterLab's (see app/page.py)
+  function writeUrl(c) {   // not in a notebook, whose address is JupyterLab's (see app/delivery/page.py)
     if (!c.urlArmed || globalThis.__attnHostOwnsAddress === true) return;
     try {
       const out = new URLSearchParams(window.location.search);

@@ -230,7 +230,7 @@ const AttnCommon = (function (F) {
 
   // ---- the address follows the state (throttled) ---------------------------------------------------
 
-  // In a notebook the address is JupyterLab's (app/page.py's EngineStarter says so): it keeps it.
+  // In a notebook the address is JupyterLab's (app/delivery/page.py's EngineStarter says so): it keeps it.
   function hostOwnsAddress() { return globalThis.__attnHostOwnsAddress === true; }
 
   // At most one rewrite of the address per `delay` ms (a drag would otherwise rewrite it every frame).

@@ -6,7 +6,7 @@ is one library, shipped once per page: ``library_source()``, each file of ``LIBR
 use one another, each module left on ``globalThis`` by its name.  The twins of the numpy core (kernels.js,
 mirror.js, words.js, generator.js, train.js) sit beside their originals in attention/, the others here in
 app/ui/.  The offline file and the served page run it as the page's own script, before anything else
-(app/export.py); a notebook's document carries it once, in the ``code`` of one ``CustomJS`` model
+(app/delivery/export.py); a notebook's document carries it once, in the ``code`` of one ``CustomJS`` model
 (``library_model``), which an engine runs the first time it is called and finds already run after that.
 
 An engine is one Bokeh ``CustomJS`` whose code is the section's own ``engine.js`` and one call,

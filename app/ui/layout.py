@@ -21,7 +21,7 @@ stage (the main plot and its sliders) stays at the top.  Because every block is 
 draws each one on its own: the first screen first, the rest as the student scrolls near it or when the
 browser is idle (app/ui/loader.js), and a block that changes never lays out the others again.
 
-The offline file and the served page write this skeleton as HTML (app/export.py); a notebook shows the same
+The offline file and the served page write this skeleton as HTML (app/delivery/export.py); a notebook shows the same
 blocks inside Bokeh layouts (:func:`bokeh_layout`).
 """
 

@@ -171,7 +171,7 @@ const AttnPage = (function (U) {
   // ---- the document in parts ------------------------------------------------------------------------
 
   // The document holds the first screen's blocks; each later section's blocks come in a part of their own
-  // (app/export.py document_parts), which refers by id to the models an earlier part defined.  A part is
+  // (app/delivery/export.py document_parts), which refers by id to the models an earlier part defined.  A part is
   // decoded into the document when one of its blocks is to be drawn, or, once the first screen is done,
   // one part a task while the student is not dragging, so the first readouts wait only for the models they
   // need.  Parts are decoded in page order.  AttnPage.whole says when every model is in the document.
@@ -205,7 +205,7 @@ const AttnPage = (function (U) {
 
   // ---- start ---------------------------------------------------------------------------------------
 
-  // The JSON in the page's <script> elements, escaped as HTML by app/export.py (html.escape).
+  // The JSON in the page's <script> elements, escaped as HTML by app/delivery/export.py (html.escape).
   const ENTITIES = { amp: "&", lt: "<", gt: ">", quot: '"', "#x27": "'", "#39": "'", "#x60": "`" };
   function unescape(text) { return text.replace(/&(amp|lt|gt|quot|#x27|#39|#x60);/g, (_, e) => ENTITIES[e]); }
 
@@ -240,7 +240,7 @@ const AttnPage = (function (U) {
   }
 
   // The page drawn BokehJS's public way (Bokeh.embed.embed_items), for a BokehJS whose private parts the loader
-  // cannot find: every part's roots in the one document (app/export.py wrote them so that a model is defined
+  // cannot find: every part's roots in the one document (app/delivery/export.py wrote them so that a model is defined
   // before it is referred to), every block drawn at once into its place, then every section's engines.  Slower to
   // open on a phone; the same page.
   async function startWhole(docs, plan) {

@@ -15,7 +15,7 @@ def offline():
     """``build_document`` of the page at ?query=2.5&bandwidth=0.3, every section (read it, never change it)."""
     import panel  # noqa: F401  (as in a notebook or a server: Panel's extensions are registered with Bokeh)
 
-    from app.export import build_document
+    from app.delivery.export import build_document
     from app.state import ExplorableState
 
     return build_document(ExplorableState(query=2.5, bandwidth=0.3))
@@ -24,7 +24,7 @@ def offline():
 @pytest.fixture(scope="session")
 def offline_html(offline) -> str:
     """The offline page as the one HTML file ``export`` writes."""
-    from app.export import page_html
+    from app.delivery.export import page_html
 
     return page_html(offline)
 
@@ -33,7 +33,7 @@ def offline_html(offline) -> str:
 def component():
     """The notebook component at ?query=2.5&bandwidth=0.3, built as a notebook shows it (read it, never change
     its parameters: test_param_sync.py and test_tour.py build their own to drive)."""
-    from app.page import Explorable
+    from app.delivery.page import Explorable
 
     page = Explorable(query=2.5, bandwidth=0.3)
     page.__panel__()

@@ -1,4 +1,4 @@
-"""The served page (as app/main.py) with test-only probes, for ``panel serve tests/app/probe_app.py``.
+"""The served page (as app/delivery/main.py) with test-only probes, for ``panel serve tests/app/probe_app.py``.
 
 Switched by environment variables of the server process, so app code carries no test hooks:
 
@@ -31,8 +31,8 @@ import panel as pn  # noqa: E402
 from bokeh.document import Document  # noqa: E402
 from bokeh.models import Div  # noqa: E402
 
-from app.page import Explorable, serve_page  # noqa: E402
-from app.serving import no_delay_websockets, skip_document_validation  # noqa: E402
+from app.delivery.page import Explorable, serve_page  # noqa: E402
+from app.delivery.serving import no_delay_websockets, skip_document_validation  # noqa: E402
 
 
 def _faulty(original):
@@ -56,7 +56,7 @@ if os.environ.get("PROBE_FAULT") == "1" and not getattr(Explorable, "_probe_faul
 
 if os.environ.get("PROBE_NAGLE") != "1":
     no_delay_websockets()
-skip_document_validation()  # as app/main.py
+skip_document_validation()  # as app/delivery/main.py
 
 
 def _gc_logger():

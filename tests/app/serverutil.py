@@ -1,16 +1,16 @@
 """Run the explorable's server as `attention-explorable serve` does, and talk to it the way browsers do.
 
-* ``AppServer`` -- the ``panel serve`` command of ``app.cli.serve_command`` (app/main.py, a Panel session per
-  visit at /main, and the page at / from app/plugin.py) on 127.0.0.1; ``url`` is /main.  Its log goes to a
-  file (levels printed, so a test can look for ERROR lines) and its RSS is read from /proc.
+* ``AppServer`` -- the ``panel serve`` command of ``app.delivery.cli.serve_command`` (app/delivery/main.py, a Panel
+  session per visit at /main, and the page at / from app/delivery/plugin.py) on 127.0.0.1; ``url`` is /main.  Its
+  log goes to a file (levels printed, so a test can look for ERROR lines) and its RSS is read from /proc.
 * ``LiveServer`` -- ``attention-explorable serve`` itself (the CLI, which becomes that ``panel serve``), with
   the same interface; ``url`` is the page at / (under ``--prefix``, if given).
 * ``BokehSession`` -- one session over the Bokeh websocket protocol (asyncio + tornado, Bokeh's own message
   classes).  ``open(..., via_page=False)`` opens it as ``bokeh.client.pull_session`` does (a fresh session id,
   the URL arguments on the websocket URL); ``via_page=True`` as a browser does (GET the page, then the
   websocket with the page's token and cookies, which matters behind a load balancer).
-* ``Nginx`` -- nginx in front of several servers (``app/deploy/nginx.conf``), or serving an exported file from
-  disk (``static_root``: ``app/deploy/nginx-static.conf``), rendered into a temp dir.
+* ``Nginx`` -- nginx in front of several servers (``app/delivery/deploy/nginx.conf``), or serving an exported file from
+  disk (``static_root``: ``app/delivery/deploy/nginx-static.conf``), rendered into a temp dir.
 
 Only loopback addresses are contacted.  Every wait has a timeout.
 """
@@ -32,8 +32,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 NGINX = os.environ.get("NGINX") or shutil.which("nginx") or "/usr/sbin/nginx"
-NGINX_TEMPLATE = ROOT / "app" / "deploy" / "nginx.conf"
-NGINX_STATIC_TEMPLATE = ROOT / "app" / "deploy" / "nginx-static.conf"
+NGINX_TEMPLATE = ROOT / "app" / "delivery" / "deploy" / "nginx.conf"
+NGINX_STATIC_TEMPLATE = ROOT / "app" / "delivery" / "deploy" / "nginx-static.conf"
 LOG_FORMAT = "%(levelname)s %(name)s %(message)s"
 DEFAULT_TIMEOUT = 120.0  # seconds for any one wait: generous, since a busy machine builds pages slowly
 # Short cleanup times so that benchmarks and tests finish quickly (the CLI's defaults are 5000 / 15000 ms).
@@ -57,7 +57,7 @@ def rss_bytes(pid: int) -> int:
 
 def cli_serve_command(port: int, *cli_args: str) -> list[str]:
     """The command ``attention-explorable serve --port PORT *cli_args`` would run."""
-    from app.cli import parse_args, serve_command
+    from app.delivery.cli import parse_args, serve_command
 
     return serve_command(parse_args(["serve", "--port", str(port), *cli_args]))
 
@@ -65,7 +65,7 @@ def cli_serve_command(port: int, *cli_args: str) -> list[str]:
 class AppServer:
     """One ``panel serve`` of the app on 127.0.0.1, started with the CLI's flags plus ``extra``.
 
-    ``script`` serves another app file instead of app/main.py (its URL path is the file's stem).
+    ``script`` serves another app file instead of app/delivery/main.py (its URL path is the file's stem).
     """
 
     def __init__(self, *, port: int | None = None, cli_args=(), extra=(), script: Path | None = None,
@@ -169,7 +169,8 @@ class AppServer:
 
 
 class LiveServer(AppServer):
-    """``attention-explorable serve`` as a class gets it: the page at / (app/plugin.py) and Panel's app at /main.
+    """``attention-explorable serve`` as a class gets it: the page at / (app/delivery/plugin.py) and Panel's app at
+    /main.
 
     Same interface as ``AppServer``; ``url`` is the page.  ``cli_args`` go to the command line (e.g.
     ``"--num-procs", "2"``), ``panel_args`` after its ``--`` (straight to ``panel serve``).
@@ -178,7 +179,7 @@ class LiveServer(AppServer):
     def __init__(self, *, port: int | None = None, cli_args=(), panel_args=(), env: dict | None = None,
                  log_dir: Path | None = None):
         super().__init__(port=port, env=env, log_dir=log_dir)
-        self.cmd = [sys.executable, "-m", "app.cli", "serve", "--port", str(self.port), "--log-level", "info",
+        self.cmd = [sys.executable, "-m", "app.delivery.cli", "serve", "--port", str(self.port), "--log-level", "info",
                     *cli_args, "--", "--log-format", LOG_FORMAT, *panel_args]
         args = list(cli_args) + list(panel_args)
         self.prefix = "/" + args[args.index("--prefix") + 1].strip("/") if "--prefix" in args else ""
@@ -463,8 +464,8 @@ class BokehSession:
     async def sync_roundtrip(self, timeout: float = DEFAULT_TIMEOUT) -> float:
         """Move the query slider as a drag ends, and wait for the server's OK: seconds from sending the change to
         the reply.  The browser computes everything the page shows; what a session still costs the server per
-        gesture is this: apply the change to the session's document, run the page's Python callback (app/page.py
-        ``_LINKS``: the slider sets ``e.query``), and answer."""
+        gesture is this: apply the change to the session's document, run the page's Python callback
+        (app/delivery/page.py ``_LINKS``: the slider sets ``e.query``), and answer."""
         self._query_moves += 1
         value = 1.0 + (self._query_moves % 40) * 0.1    # 1.0 ... 4.9: inside the slider's range, a new value each time
         t0 = time.perf_counter()
@@ -688,8 +689,8 @@ def notice_problems(session: "BokehSession", query: str) -> list[str]:
 
 def render_nginx_conf(upstream_ports, listen_port: int, prefix: Path, template: Path = NGINX_TEMPLATE, *,
                       static_root: Path | None = None) -> Path:
-    """Fill app/deploy/nginx.conf's placeholders for loopback workers, or (``static_root``: the directory of an
-    exported index.html) app/deploy/nginx-static.conf's; write it into ``prefix``."""
+    """Fill app/delivery/deploy/nginx.conf's placeholders for loopback workers, or (``static_root``: the directory of an
+    exported index.html) app/delivery/deploy/nginx-static.conf's; write it into ``prefix``."""
     prefix = Path(prefix)
     values = {"@PREFIX@": str(prefix), "@LISTEN@": f"127.0.0.1:{listen_port}", "@SERVER_NAME@": "localhost"}
     if static_root is not None:
@@ -711,7 +712,7 @@ def render_nginx_conf(upstream_ports, listen_port: int, prefix: Path, template: 
 
 class Nginx:
     """nginx on 127.0.0.1 (not a daemon; pid, logs and temp files in its own temp dir), in front of the servers
-    on ``upstream_ports``, or serving the files of ``static_root`` (app/deploy/nginx-static.conf)."""
+    on ``upstream_ports``, or serving the files of ``static_root`` (app/delivery/deploy/nginx-static.conf)."""
 
     def __init__(self, upstream_ports=(), listen_port: int | None = None, *, static_root: Path | None = None):
         self.port = listen_port or free_port()

@@ -12,7 +12,7 @@ import pytest
 from bokeh.models import Checkbox, NumericInput, RadioButtonGroup, Select, Slider, TextInput
 
 from app.contract import Control, Readout, SectionContract
-from app.page import _LINKS
+from app.delivery.page import _LINKS
 from app.sections import CONTRACTS, PAGE_ORDER, build_sections, synced_controls
 from app.state import ExplorableState, url_spec
 from app.tour import model as tour

@@ -13,8 +13,8 @@ import pytest
 from bokeh.core.property.vectorization import Value
 from bokeh.models import Axis, CustomJSTickFormatter, GlyphRenderer, InlineStyleSheet, Legend, Plot
 
-from app import cli
-from app.export import build_document, write_atomic
+from app.delivery import cli
+from app.delivery.export import build_document, write_atomic
 from app.sections import PAGE_ORDER
 from app.state import ExplorableState
 from app.tour.model import load_tour
@@ -183,8 +183,8 @@ def test_the_document_defines_no_data_model_it_does_not_use(offline):
     from bokeh.core.has_props import is_DataModel
     from bokeh.model import Model
 
-    from app.export import page_html
-    from app.page import Explorable  # noqa: F401  (its ReactiveHTML makes Panel register its data models)
+    from app.delivery.export import page_html
+    from app.delivery.page import Explorable  # noqa: F401  (its ReactiveHTML makes Panel register its data models)
 
     assert any(is_DataModel(m) for m in Model.model_class_reverse_map.values())
     doc = json.loads(unescape(_script(page_html(offline), "attn-doc")))
@@ -208,7 +208,7 @@ def test_the_file_stays_within_three_megabytes(offline_html):
 def test_the_shared_javascript_ships_once(offline, offline_html):
     """Every shared file is in the page once, in its own script (app/ui/engine.py LIBRARY), not once per engine;
     the document's library model leaves its text to that script."""
-    from app.export import LIBRARY_IN_THE_PAGE
+    from app.delivery.export import LIBRARY_IN_THE_PAGE
     from app.ui.engine import LIBRARY, read_js
 
     for path, module in LIBRARY:

@@ -1,4 +1,4 @@
-"""``panel serve app/main.py`` (a Panel session per visit) under hostile links and a failing callback, and the
+"""``panel serve app/delivery/main.py`` (a Panel session per visit) under hostile links and a failing callback, and the
 command line's bad arguments and safe defaults.
 
 Every server here is a real ``panel serve`` on 127.0.0.1 started with the flags ``attention-explorable serve``
@@ -20,7 +20,7 @@ from urllib.parse import quote
 
 import pytest
 
-from app.cli import build_parser, main as cli_main, serve_command
+from app.delivery.cli import build_parser, main as cli_main, serve_command
 from app.sections import PAGE_ORDER
 from tests.app.serverutil import (ROOT, AppServer, BokehSession, SessionError, assert_loopback_only, notice_problems,
                                   run)
@@ -55,8 +55,9 @@ def _listening(server: AppServer, timeout: float = OPEN_TIMEOUT) -> AppServer:
 
 
 def _sessions_only(server: AppServer) -> AppServer:
-    """The server without the page at / (``--plugins app.plugin``, tested in test_plugin.py): these tests are
-    about Panel's sessions of app/main.py, and building the offline page too would double each server's start."""
+    """The server without the page at / (``--plugins app.delivery.plugin``, tested in test_plugin.py): these tests
+    are about Panel's sessions of app/delivery/main.py, and building the offline page too would double each server's
+    start."""
     if "--plugins" in server.cmd:
         at = server.cmd.index("--plugins")
         del server.cmd[at:at + 2]
@@ -65,7 +66,7 @@ def _sessions_only(server: AppServer) -> AppServer:
 
 @pytest.fixture(scope="module")
 def servers():
-    """A server of app/main.py and one of the probe app (its injected fault), started together."""
+    """A server of app/delivery/main.py and one of the probe app (its injected fault), started together."""
     started = [_sessions_only(AppServer()).launch(),
                _sessions_only(AppServer(script=PROBE_APP, env={"PROBE_FAULT": "1"})).launch()]
     try:
@@ -103,9 +104,10 @@ def visits(servers):
     """Every link of HOSTILE and CLAMPED opened as a real session, two at a time, then closed: ({query: (the
     server's index, the session or the reason it did not open)}, each server's log mark from before).
 
-    The hostile links take turns between the two servers (the probe app builds the same page as app/main.py; its
-    fault is only for ?n=1999), so both cores build pages; CLAMPED goes to app/main.py.  One link is opened the
-    browser's way (GET the page, then its websocket), the others as bokeh.client does.
+    The hostile links take turns between the two servers (the probe app builds the same page as
+    app/delivery/main.py; its fault is only for ?n=1999), so both cores build pages; CLAMPED goes to
+    app/delivery/main.py.  One link is opened the browser's way (GET the page, then its websocket), the others as
+    bokeh.client does.
     """
     marks = [s.log_mark() for s in servers]
     plan = [(k % 2, q) for k, q in enumerate(HOSTILE)] + [(0, CLAMPED)]
@@ -260,7 +262,8 @@ def test_websockets_from_other_origins_are_refused(server):
 
 
 @pytest.mark.parametrize("path", ["/admin", "/admin/", "/debug", "/metrics", "/liveness", "/health", "/status",
-                                  "/panel-preview", "/api", "/main/admin", "/../etc/passwd", "/static/../../app/cli.py"])
+                                  "/panel-preview", "/api", "/main/admin", "/../etc/passwd",
+                                  "/static/../../app/delivery/cli.py"])
 def test_no_admin_or_debug_endpoints(server, path):
     try:
         with urllib.request.urlopen(server.base + path, timeout=10) as r:

@@ -15,7 +15,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 SECTIONS = ("regression", "sentence", "ideas", "learning", "routing")
-DELIVERIES = ("app.page", "app.plugin", "app.export", "app.cli", "app.main", "app.serving")
+DELIVERIES = tuple(f"app.delivery.{m}" for m in ("page", "plugin", "export", "cli", "main", "serving"))
 
 
 def _module_name(path: Path, root: Path) -> str:

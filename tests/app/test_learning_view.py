@@ -11,7 +11,7 @@ from attention import learn
 from app.learning import view as lv
 from app.learning import text
 from app.regression.view import build_regression
-from app.export import SECTIONS, build_document
+from app.delivery.export import SECTIONS, build_document
 from app.state import (BANDWIDTH_LR_PRESETS, METRIC_LR_PRESETS, ExplorableState, parse_query, to_query,
                        url_spec)
 from app.ui.engine import read_js

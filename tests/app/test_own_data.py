@@ -15,9 +15,9 @@ import numpy as np
 import pytest
 
 from app.ui import userdata as u
-from app.export import build_document, export_html, page_html
+from app.delivery.export import build_document, export_html, page_html
 from app.ui import theme
-from app.page import Explorable
+from app.delivery.page import Explorable
 from app.regression import text
 from app.regression.view import build_regression
 from app.state import ExplorableState

@@ -1,4 +1,4 @@
-"""app/page.py and app/regression/view.py without a browser or a server."""
+"""app/delivery/page.py and app/regression/view.py without a browser or a server."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from bokeh.document import Document
 from bokeh.models import CustomJS
 
 import attention
-from app.page import EnginePane, Explorable, create_page
+from app.delivery.page import EnginePane, Explorable, create_page
 from app.regression.view import ENGINE_ARGS, ENGINE_JS, GENERATOR_KEYS, build_regression, engine_source
 from app.state import ExplorableState, parse_query
 from app.ui.engine import by_name, read_js
@@ -95,7 +95,7 @@ def test_explorable_builds_a_panel_layout_without_a_server(plain):
 
 @pytest.mark.parametrize("which", ["plain", "rough"])
 def test_the_served_document_passes_bokehs_integrity_checks(which, request):
-    """The server skips Bokeh's per-session check (app/serving.py); this is where it runs instead."""
+    """The server skips Bokeh's per-session check (app/delivery/serving.py); this is where it runs instead."""
     from bokeh.core.validation import check_integrity
 
     doc = Document()
@@ -107,7 +107,7 @@ def test_the_served_document_passes_bokehs_integrity_checks(which, request):
 def test_served_app_skips_the_per_session_check_unless_told_otherwise(monkeypatch):
     import os
 
-    from app.serving import skip_document_validation
+    from app.delivery.serving import skip_document_validation
 
     monkeypatch.delenv("BOKEH_VALIDATE_DOC", raising=False)
     skip_document_validation()

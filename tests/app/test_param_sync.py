@@ -2,8 +2,8 @@
 
 Parameters -> widgets: ``e.query = 4.0`` in a notebook sets the Bokeh widget, whose JS callback runs the engine.
 Widgets -> parameters: a widget changed in the browser sets the parameter, with no echo back to the widget.
-Every entry of ``app.page._LINKS`` is driven both ways.  The tests share one built page and each sets the values
-it checks.
+Every entry of ``app.delivery.page._LINKS`` is driven both ways.  The tests share one built page and each sets the
+values it checks.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ import param
 import pytest
 from bokeh.document import Document
 
-from app.page import _LINKS, Explorable
+from app.delivery.page import _LINKS, Explorable
 from app.state import ExplorableState
 
 # For each parameter, two values: the first (not the default) set on the parameter, then the second on the widget.
@@ -94,7 +94,7 @@ def test_the_generators_fields_follow_fn_n_noise_and_seed(page):
 def test_a_value_the_page_does_not_offer_is_refused_with_a_message(page, caplog):
     w = page._built.sentence.widgets
     page.token = 1
-    with caplog.at_level(logging.WARNING, logger="app.page"):
+    with caplog.at_level(logging.WARNING, logger="app.delivery.page"):
         page.token = 31  # the opening sentence has 5 words
     assert w["token"].value == "1"
     assert "token=31 is not offered by the page" in caplog.text
@@ -138,7 +138,7 @@ def test_out_of_range_widget_values_are_clamped_into_the_parameter(page, section
 
 def test_a_value_no_parameter_can_take_is_ignored_and_logged(page, caplog):
     page.token = 2
-    with caplog.at_level(logging.WARNING, logger="app.page"):
+    with caplog.at_level(logging.WARNING, logger="app.delivery.page"):
         _widget(page, "sentence", "token").value = "second"
     assert page.token == 2 and "ignored token='second' from the browser" in caplog.text
 

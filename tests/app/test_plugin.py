@@ -1,4 +1,4 @@
-"""The page at / of ``panel serve`` (app/plugin.py) and ``attention-explorable serve``, which runs it.
+"""The page at / of ``panel serve`` (app/delivery/plugin.py) and ``attention-explorable serve``, which runs it.
 
 First in-process: the plugin's ROUTES in Bokeh's own tornado application (what ``panel serve`` builds), driven
 by tornado's test client.  Then real servers on 127.0.0.1: the README's ``panel serve`` command, the CLI with
@@ -27,22 +27,22 @@ import pytest
 from bokeh.server.tornado import BokehTornado
 from tornado.testing import AsyncHTTPTestCase
 
-from app.export import export_html
+from app.delivery.export import export_html
 from app.state import ExplorableState
 from app.tour import active_tour
 from tests.app.serverutil import ROOT, AppServer, LiveServer, Nginx, free_port, need_nginx
 
 
 class _Plugin:
-    """app.plugin, imported when a test first reads it: importing it builds the page (seconds of CPU), and every
-    pytest-xdist process collects this file, and one of them runs it."""
+    """app.delivery.plugin, imported when a test first reads it: importing it builds the page (seconds of CPU), and
+    every pytest-xdist process collects this file, and one of them runs it."""
 
     NAMES = {"PAGE", "ROUTES", "SECURITY_HEADERS", "build_page"}
 
     def __getattr__(self, name):
         if name not in self.NAMES:   # pytest looks for its own markers on every object of a test module
             raise AttributeError(name)
-        from app import plugin as module
+        from app.delivery import plugin as module
 
         return getattr(module, name)
 
@@ -74,7 +74,7 @@ def _unmeasured(node):
 
 
 def _comparable(html: bytes) -> bytes:
-    """``html`` with the measured models set aside (in the document and its parts, app/export.py
+    """``html`` with the measured models set aside (in the document and its parts, app/delivery/export.py
     document_parts) and every id renamed by its order of first appearance."""
     html = _DOCS.sub(lambda m: m.group(1) + json.dumps(_unmeasured(json.loads(m.group(2))), ensure_ascii=False)
                      .encode("utf-8") + m.group(3), html)   # the document and each of its later parts
@@ -202,10 +202,11 @@ def _get(url: str, opener=None, **headers):
 
 
 def test_the_readme_command_serves_the_page_at_root_and_the_app_at_main():
-    """``panel serve app/main.py --plugins app.plugin``, as the README says, from the project's root."""
+    """``panel serve app/delivery/main.py --plugins app.delivery.plugin``, as the README says, from the project's
+    root."""
     port = free_port()
     server = AppServer(port=port)
-    server.cmd = [sys.executable, "-m", "panel", "serve", "app/main.py", "--plugins", "app.plugin",
+    server.cmd = [sys.executable, "-m", "panel", "serve", "app/delivery/main.py", "--plugins", "app.delivery.plugin",
                   "--port", str(port), "--address", "127.0.0.1"]
     with server:
         status, body, headers, _ = _get(f"{server.base}/", **{"Accept-Encoding": "gzip"})
@@ -349,7 +350,8 @@ class _NoRedirect(urllib.request.HTTPRedirectHandler):
 
 def test_a_login_without_a_cookie_secret_is_refused_before_anything_starts():
     env = {k: v for k, v in os.environ.items() if k not in ("PANEL_COOKIE_SECRET", "BOKEH_COOKIE_SECRET")}
-    r = subprocess.run([sys.executable, "-m", "app.cli", "serve", "--port", str(free_port()), "--basic-auth", "x"],
+    r = subprocess.run([sys.executable, "-m", "app.delivery.cli", "serve", "--port", str(free_port()),
+                        "--basic-auth", "x"],
                        cwd=ROOT, env=env, capture_output=True, text=True, timeout=TIMEOUT)
     assert r.returncode == 2 and r.stdout == "" and r.stderr.count("\n") == 1 and "--cookie-secret" in r.stderr
 
@@ -370,7 +372,8 @@ def site():
 
 
 def test_nginx_serves_the_exported_file_with_gzip_static_and_the_pages_headers(site):
-    """app/deploy/nginx-static.conf as its header says: index.html and index.html.gz (``gzip -9``) in a folder."""
+    """app/delivery/deploy/nginx-static.conf as its header says: index.html and index.html.gz (``gzip -9``) in a
+    folder."""
     need_nginx()
     html = site / "index.html"
     html.write_bytes(plugin.PAGE.html)
@@ -394,7 +397,7 @@ def test_nginx_serves_the_exported_file_with_gzip_static_and_the_pages_headers(s
 
 
 def test_nginx_in_front_of_two_servers_answers_the_page_from_any_and_pins_only_main():
-    """app/deploy/nginx.conf: the page at / from either server, with no cookie; /main pinned by one."""
+    """app/delivery/deploy/nginx.conf: the page at / from either server, with no cookie; /main pinned by one."""
     need_nginx()
     servers = [LiveServer() for _ in range(2)]
     try:

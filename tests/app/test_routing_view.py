@@ -15,8 +15,8 @@ from bokeh.models import Plot
 
 import attention
 from attention import learn_qk
-from app.cli import build_parser
-from app.export import build_document
+from app.delivery.cli import build_parser
+from app.delivery.export import build_document
 from app.routing import text
 from app.routing import view as rv
 from app.sections import PAGE_ORDER, SECTIONS, build_sections
@@ -177,7 +177,8 @@ def test_export_takes_the_section_by_name():
     help_text = build_parser()._subparsers._group_actions[0].choices["export"].format_help()
     assert all(name in help_text for name in SECTIONS)
     assert build_parser().parse_args(["export", "x.html"]).sections is None   # None: every section
-    out = subprocess.run([sys.executable, "-m", "app.cli", "export", "/nonexistent/x.html", "--sections", "routing,x"],
+    out = subprocess.run([sys.executable, "-m", "app.delivery.cli", "export", "/nonexistent/x.html",
+                          "--sections", "routing,x"],
                          cwd=ROOT, capture_output=True, text=True, timeout=120)
     assert out.returncode == 2 and "routing" in out.stderr and "x" in out.stderr
 

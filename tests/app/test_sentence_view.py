@@ -263,9 +263,9 @@ def test_timings_are_measured_here_once_per_process(monkeypatch):
 
 
 def test_the_page_wires_the_section(caplog):
-    """The notebook component (and ``panel serve app/main.py``): the section's engine starts with the page, its
+    """The notebook component (and ``panel serve app/delivery/main.py``): the section's engine starts with the page, its
     blocks are in the page's layout, and e.sentence follows the text box only for a sentence the page shows."""
-    from app.page import Explorable
+    from app.delivery.page import Explorable
 
     page = Explorable()
     layout = page.__panel__()
@@ -273,7 +273,7 @@ def test_the_page_wires_the_section(caplog):
     assert sv.engine in page.engines
     shown = {m.name for m in layout[0].object.references() if m.name}
     assert {"sentence_section", "matrix_box", "sentence_knobs", "sentence_controls"} <= shown
-    with caplog.at_level(logging.WARNING, logger="app.page"):
+    with caplog.at_level(logging.WARNING, logger="app.delivery.page"):
         sv.text_input.value = "w " * 40                               # the engine refuses it in the browser ...
     assert page.sentence == "the bank by the river"                  # ... and the parameter keeps the shown one
     assert "40 tokens" in caplog.text

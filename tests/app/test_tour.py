@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 import attention
-from app import cli
+from app.delivery import cli
 from app.state import ExplorableState, parse_query, url_spec
 from app.tour import (CONDITIONS, MAX_STEPS, NAMES, READS, SECTION_KEYS, SECTIONS, STATE_KEYS, Step, Tour, TourError,
                       check_tour_data, default_tour, default_tour_path, holds, lesson_tour, load_tour, parse_tour,
@@ -770,7 +770,7 @@ def test_links_reach_every_step_of_the_shipped_tour_and_no_further():
 @pytest.fixture(scope="module")
 def shown():
     """The notebook component, built as a notebook shows it."""
-    from app.page import Explorable
+    from app.delivery.page import Explorable
 
     e = Explorable()
     e.__panel__()
@@ -859,7 +859,7 @@ def test_the_figures_are_the_pages_plots_each_a_name_a_step_may_look_at():
     reads; only the heads' small matrices are left out."""
     from bokeh.models import Plot
 
-    from app.export import build_document
+    from app.delivery.export import build_document
     from app.tour.model import LOOK, figure_section
 
     doc = build_document().doc

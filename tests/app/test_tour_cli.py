@@ -8,7 +8,7 @@ import re
 
 import pytest
 
-from app import cli
+from app.delivery import cli
 from app.tour.model import schema_path, tour_path
 from attention.datasets import data_path
 

@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from app.page import Explorable
+from app.delivery.page import Explorable
 from app.tour import load_tour
 from app.tour.model import default_tour_path
 

@@ -1,19 +1,19 @@
-"""Benchmarks of the page at / of ``panel serve`` (app/plugin.py, what ``attention-explorable serve`` runs) and of
-the same file on nginx: what a class of visits costs the server, one row each.
+"""Benchmarks of the page at / of ``panel serve`` (app/delivery/plugin.py, what ``attention-explorable serve`` runs)
+and of the same file on nginx: what a class of visits costs the server, one row each.
 
 ``run(quick)`` returns rows for tests/bench/__main__.py (section "live server").  The page is built once per
 server and every visit gets the same bytes; the browser computes everything, so a visit costs the server one
 reply.  Servers run on 127.0.0.1 (tests/app/serverutil.py) at the CLI's default log level.
 
 1. server CPU per visit (target <= 10 ms): real Chromium visits to ``attention-explorable serve`` (which
-   becomes ``panel serve app/main.py --plugins app.plugin``), each a fresh browser context that waits until the
-   readouts are on screen (tests/bench/pages.py's open probe); the CPU time of the server's process group (per
-   thread from /proc/PID/task/*/schedstat, ns resolution) from one visit's start to the next visit's start on
-   the same server.  The same visits give load -> interactive, interleaved with the offline file's.
+   becomes ``panel serve app/delivery/main.py --plugins app.delivery.plugin``), each a fresh browser context that
+   waits until the readouts are on screen (tests/bench/pages.py's open probe); the CPU time of the server's process
+   group (per thread from /proc/PID/task/*/schedstat, ns resolution) from one visit's start to the next visit's
+   start on the same server.  The same visits give load -> interactive, interleaved with the offline file's.
 2. a class arriving together: 100 clients at once (asyncio, raw HTTP/1.1), each GET / with
    Accept-Encoding: gzip, whole body read; the time until the last one is served (7 runs).  (a) one
    ``attention-explorable serve`` process, (b) nginx serving the exported file from disk
-   (app/deploy/nginx-static.conf, gzip_static), and not in quick runs ``--num-procs 2``.  Protocol level:
+   (app/delivery/deploy/nginx-static.conf, gzip_static), and not in quick runs ``--num-procs 2``.  Protocol level:
    each browser's own parsing and drawing (row 1) happens on each student's device, not on the server.
 3. a class reloading: N clients, each on its own keep-alive connection, GET / with the page's ETag once a
    second (a reload of an open tab: 304).  Latency p50/p95 and server CPU.
@@ -252,7 +252,7 @@ def _exported():
     tmp = Path(tempfile.mkdtemp(prefix="explorable-bench-static-"))
     try:
         html = tmp / "index.html"
-        subprocess.run([sys.executable, "-m", "app.cli", "export", str(html)], cwd=ROOT, check=True,
+        subprocess.run([sys.executable, "-m", "app.delivery.cli", "export", str(html)], cwd=ROOT, check=True,
                        capture_output=True, text=True, timeout=600)
         subprocess.run(["gzip", "-9", "--keep", "--force", str(html)], check=True, timeout=120)
         os.chmod(tmp, 0o755)   # nginx's workers (user nobody when started as root) read it
@@ -298,7 +298,8 @@ def browser_rows(quick: bool) -> list[dict]:
     return [_row("attention-explorable serve: server CPU per Chromium visit to / (page until readouts shown)", sched,
                  target=f"p95 <= {TARGET_CPU_PER_VISIT_S * 1e3:.0f} ms",
                  meets=not errors and p95 <= TARGET_CPU_PER_VISIT_S,
-                 note=f"`{command}` (Panel's server with app/plugin.py); a fresh browser context each; CPU of the "
+                 note=f"`{command}` (Panel's server with app/delivery/plugin.py); a fresh browser context each; "
+                      f"CPU of the "
                       f"server's process group (per-thread schedstat, ns) from one visit's start to the next one's, "
                       f"the offline file's visit in between; {np.mean(ticks) * 1e3:.0f} ms by utime+stime ticks; "
                       f"errors logged {len(errors)}",
@@ -390,7 +391,7 @@ def arrival_rows(quick: bool, srv: LiveServer | None = None) -> list[dict]:
         rows.append(_row("nginx row skipped: nginx not installed", []))
         return rows
     with _exported() as folder, Nginx(static_root=folder) as nginx:
-        rows.append(_arrival_row("nginx serving the exported file (app/deploy/nginx-static.conf, gzip_static)",
+        rows.append(_arrival_row("nginx serving the exported file (app/delivery/deploy/nginx-static.conf, gzip_static)",
                                  nginx.base, nginx=nginx, n=n, runs=runs))
     return rows
 

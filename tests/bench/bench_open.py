@@ -3,7 +3,7 @@ phone, on a projector and on a slow network, and whether a drag stays smooth whi
 
 ``run(quick)`` returns rows for tests/bench/__main__.py (section "opens fast (#24)").  The pages: the offline
 file (``attention-explorable export``, opened as file:// with every other request refused), the served page
-(``attention-explorable serve`` on 127.0.0.1: app/plugin.py sends the same bytes, gzipped) and a minimal
+(``attention-explorable serve`` on 127.0.0.1: app/delivery/plugin.py sends the same bytes, gzipped) and a minimal
 Bokeh page (tests/bench/pages.py: one figure, two sliders, one Div, BokehJS inline, ``file_html``).  Every
 visit is a fresh browser context (cold caches: a student's first visit).  Times run from the navigation's
 start to what is on screen, seen at the animation frame that shows it (pages.OPEN_PROBE_JS): "first
@@ -33,7 +33,7 @@ Variants are visited in interleaved rounds (the order rotating), after one unmea
 (d) a slow network: Chrome DevTools' "Fast 3G" (pages.FAST_3G) and the phone of (a): first readouts of the
     served page (gzip) and of the offline file from a host that does not compress (Python's http.server), and
     the bytes each took on the wire (CDP Network.loadingFinished).
-(e) how big the page is: the Bokeh models of the exported document (app/export.py ``build_document``), and
+(e) how big the page is: the Bokeh models of the exported document (app/delivery/export.py ``build_document``), and
     those reachable from each section's blocks (a model two sections share counts in both).
 
 Without Chromium the browser rows are replaced by one row saying so.  Run directly
@@ -76,7 +76,7 @@ def _key(visits, field):
 
 def model_rows() -> list[dict]:
     """The exported document's models, in all and per section (no browser)."""
-    from app.export import build_document
+    from app.delivery.export import build_document
 
     t0 = time.perf_counter()
     page = build_document()
@@ -89,7 +89,8 @@ def model_rows() -> list[dict]:
     minimal = len(P.minimal_root().references())
     rows = [count_row(SECTION, f"#24 (e) models in the exported document: {total} in {len(plan['blocks'])} blocks",
                       total, blocks=len(plan["blocks"]),
-                      note=f"app.export.build_document() with the default state ({built_s:.1f} s to build here); "
+                      note=f"app.delivery.export.build_document() with the default state "
+                           f"({built_s:.1f} s to build here); "
                            f"the minimal page has {minimal}")]
     for name, rs in roots.items():
         ids = set()

@@ -13,7 +13,7 @@
   the widget's value to the plots' repaint, for the default sentence and for 32 tokens; and a new temperature
   (as a drag sets it) -> the matrix and the heads' three small matrices redrawn (no target).
 
-Every page is the offline file (the served page, app/plugin.py, sends the same bytes) with every block drawn
+Every page is the offline file (the served page, app/delivery/plugin.py, sends the same bytes) with every block drawn
 (``AttnPage.ensure`` of each section) before anything is measured.  Issue #25's row (f) in bench_browser times
 a sentence a real keyboard types, from the box's change event; the rows here write the box's value directly.
 

@@ -7,13 +7,13 @@ in count and time.
 
 * round trip: one session moves the query slider (the browser computes the page; Python's callback sets
   ``e.query``); from sending the change to the server's OK.  Also the same with Nagle's algorithm left on
-  (Bokeh's default, which app/serving.py switches off), and the cost of opening a session.
+  (Bokeh's default, which app/delivery/serving.py switches off), and the cost of opening a session.
 * class: one server, a class that grows to N = 10, 50, 100 open sessions; at each N every session makes that
   change once a second for 20 s: round trip p50/p95, the server's RSS against N (MB per additional session, a
   least-squares slope), its CPU use, and how long the newcomers took to open.
 * churn: 100 sessions opened and closed; RSS after the unused-session cleanup against the warmed-up
   baseline, and how many page objects are still alive (tests/app/probe_app.py's census).
-* nginx: app/deploy/nginx.conf in front of 1 and 2 workers, 30 browsers' sessions (page, then websocket).
+* nginx: app/delivery/deploy/nginx.conf in front of 1 and 2 workers, 30 browsers' sessions (page, then websocket).
 * hostile links: 100 query strings, each a session (as the CI test).
 
 These sessions are Panel's app at /main (the notebook component), not the page a class opens at / (that is
@@ -115,7 +115,7 @@ def roundtrip_rows(quick: bool) -> list[dict]:
         p95 = _p95(rtts)
         rows.append(_row("1 session: move the query slider -> Python sets e.query -> server's OK", rtts,
                          target=f"p95 <= {TARGET_ROUNDTRIP_P95_S * 1e3:.0f} ms", meets=p95 <= TARGET_ROUNDTRIP_P95_S,
-                         note=f"errors {len(errors)}; TCP_NODELAY on (app/serving.py)"))
+                         note=f"errors {len(errors)}; TCP_NODELAY on (app/delivery/serving.py)"))
         walls, cpus, n_models = run_async(_opens(srv.url, 5 if quick else 10, srv.pid))
         rows.append(_row(f"open a session: page built in Python and pulled ({n_models} models)", walls,
                          note="wall time, one at a time"))
@@ -298,7 +298,8 @@ def nginx_rows(quick: bool) -> list[dict]:
     rows = []
     for procs in counts:
         # the browsers open the websocket at nginx's address: each worker allows it as an origin, as the header
-        # of app/deploy/nginx.conf tells a deployment to (--allow-host) -- without it every websocket gets a 403
+        # of app/delivery/deploy/nginx.conf tells a deployment to (--allow-host) -- without it every websocket gets
+        # a 403
         port = free_port()
         workers = [AppServer(cli_args=("--allow-host", f"127.0.0.1:{port}"), extra=FAST_CLEANUP).launch()
                    for _ in range(procs)]

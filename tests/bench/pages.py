@@ -3,7 +3,7 @@ bench_live): the exported page, a minimal Bokeh page to compare with, devices, t
 server, and two in-page probes.
 
 * ``exported_page()``: the offline file (``attention-explorable export``), built once per process and
-  removed at exit; the served page (app/plugin.py) sends the same bytes.
+  removed at exit; the served page (app/delivery/plugin.py) sends the same bytes.
 * ``write_minimal_page(path)``: one figure, two sliders and one Div named "readouts" (holding "max weight"),
   BokehJS inline (``bokeh.embed.file_html`` with ``INLINE``): what any Bokeh page costs to open.
 * ``visit(...)``: one visit in a fresh browser context (cold caches, as a student's first visit), optionally a
@@ -105,8 +105,8 @@ def exported_page() -> Path:
     """The offline file as ``attention-explorable export`` writes it (once per process)."""
     path = _tmp() / "page" / "index.html"
     path.parent.mkdir(parents=True, exist_ok=True)
-    subprocess.run([sys.executable, "-m", "app.cli", "export", str(path)], cwd=ROOT, check=True, capture_output=True,
-                   text=True, timeout=900)
+    subprocess.run([sys.executable, "-m", "app.delivery.cli", "export", str(path)], cwd=ROOT, check=True,
+                   capture_output=True, text=True, timeout=900)
     return path
 
 

@@ -3,10 +3,10 @@
 * ``static_file`` (tests/conftest.py): the offline file, written once per test run by ``attention-explorable
   export`` (the xdist processes share it);
 * ``served_page``: the page at / of one ``attention-explorable serve`` per test run, shared by the xdist
-  processes (Panel's server with app/plugin.py: the offline file's page, under the server's headers);
-* ``session_app``: the notebook component per session (app/page.py, what ``panel serve app/main.py`` shows at
-  /main), served from this process so a test can reach each session's ``Explorable`` and set its parameters
-  as a notebook cell does;
+  processes (Panel's server with app/delivery/plugin.py: the offline file's page, under the server's headers);
+* ``session_app``: the notebook component per session (app/delivery/page.py, what
+  ``panel serve app/delivery/main.py`` shows at /main), served from this process so a test can reach each
+  session's ``Explorable`` and set its parameters as a notebook cell does;
 * ``open_page``: the page offline, and served too for a test marked ``both_ways``; console errors and requests
   outside the page's own origin fail the test.
 
@@ -168,15 +168,15 @@ def served_page(request):
 
 
 class SessionApp:
-    """The notebook component served per session from this process, as ``panel serve app/main.py`` serves it:
+    """The notebook component served per session from this process, as ``panel serve app/delivery/main.py`` serves it:
     ``url`` is /main; ``pages`` holds each session's ``Explorable`` and document, newest last."""
 
     def __init__(self):
         import panel as pn
 
-        from app.page import serve_page
+        from app.delivery.page import serve_page
 
-        pn.extension(design=None, notifications=False)   # app/main.py's
+        pn.extension(design=None, notifications=False)   # app/delivery/main.py's
         self.pages = []
 
         def session():

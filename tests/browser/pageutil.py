@@ -2,7 +2,7 @@
 the loader (app/ui/loader.js, ``AttnPage``) draws the page's blocks first screen first, so a test that reads a
 view below it draws its block first (``draw``) or waits for the loader (``wait_drawn``).
 
-Also ``start_server``, a bare ``panel serve app/main.py`` for the benchmarks (tests/bench/bench_learn.py); the
+Also ``start_server``, a bare ``panel serve app/delivery/main.py`` for the benchmarks (tests/bench/bench_learn.py); the
 fixtures serve the page with ``attention-explorable serve`` (tests/app/serverutil.py ``LiveServer``); and
 ``harness_page``, the blank page the parity tests run their JS in.
 """
@@ -58,8 +58,8 @@ def free_port() -> int:
 
 
 def start_server(port: int, *extra: str, timeout: float = 120.0) -> subprocess.Popen:
-    """Start `panel serve app/main.py` on 127.0.0.1:port and wait until it answers (``timeout`` s at most)."""
-    cmd = [sys.executable, "-m", "panel", "serve", str(ROOT / "app" / "main.py"), "--port", str(port),
+    """Start `panel serve app/delivery/main.py` on 127.0.0.1:port and wait until it answers (``timeout`` s at most)."""
+    cmd = [sys.executable, "-m", "panel", "serve", str(ROOT / "app" / "delivery" / "main.py"), "--port", str(port),
            "--address", "127.0.0.1", "--allow-websocket-origin", f"127.0.0.1:{port}",
            "--allow-websocket-origin", f"localhost:{port}", *extra]
     # the server's log goes to a file: a pipe nobody reads would fill up and stall the server

@@ -1,5 +1,5 @@
-"""The notebook component per session (app/page.py ``Explorable``, what ``panel serve app/main.py`` shows at /main):
-its parameters and the page in Chromium follow each other both ways, as in a notebook.
+"""The notebook component per session (app/delivery/page.py ``Explorable``, what ``panel serve app/delivery/main.py``
+shows at /main): its parameters and the page in Chromium follow each other both ways, as in a notebook.
 
 The session is served from this process (conftest's ``session_app``), so the test reaches the session's
 ``Explorable`` and sets its parameters on the session's document, as a notebook cell does.  The same

@@ -113,7 +113,7 @@ def test_one_section_exported_with_sections_inside_a_page(static_site, browser):
     site, base = static_site
     args = shlex.split(command.replace("\\\n", " "))
     assert args[0] == ".venv/bin/attention-explorable" and "--sections" in args
-    r = subprocess.run([sys.executable, "-m", "app.cli", *args[1:]], cwd=site, capture_output=True, text=True,
+    r = subprocess.run([sys.executable, "-m", "app.delivery.cli", *args[1:]], cwd=site, capture_output=True, text=True,
                        env={**os.environ, "PYTHONPATH": str(ROOT)}, timeout=600)
     assert r.returncode == 0, r.stderr
     (site / "index.html").write_text(PAGE.format(snippet=html), encoding="utf-8")

@@ -500,8 +500,8 @@ def test_too_many_points_for_a_link_are_offered_as_the_page_with_them_inside(sta
 def year_file(tmp_path_factory):
     """`attention-explorable export year.html --data temperatures.csv --x day --y temp_c`."""
     out = tmp_path_factory.mktemp("own") / "year.html"
-    done = subprocess.run([sys.executable, "-m", "app.cli", "export", str(out), "--data", str(EXAMPLE), "--x", "day",
-                           "--y", "temp_c"], cwd=ROOT, capture_output=True, text=True, check=True)
+    done = subprocess.run([sys.executable, "-m", "app.delivery.cli", "export", str(out), "--data", str(EXAMPLE),
+                           "--x", "day", "--y", "temp_c"], cwd=ROOT, capture_output=True, text=True, check=True)
     assert done.stdout.startswith("notice: 365 points of temp_c against day from")
     return out
 
@@ -583,8 +583,8 @@ def test_tour_reset_and_the_shipped_data_around_your_data(watch, year_file):
 @pytest.fixture(scope="module")
 def handed_file(tmp_path_factory):
     """A page built for a notebook's ``Explorable(data=...)``: the data wait in the user_data source."""
-    from app.export import build_document, page_html
-    from app.page import Explorable
+    from app.delivery.export import build_document, page_html
+    from app.delivery.page import Explorable
 
     out = tmp_path_factory.mktemp("own") / "handed.html"
     half = u.from_arrays(YEAR.x[:180], YEAR.y[:180], "day", "temp_c")
@@ -596,7 +596,7 @@ def test_a_notebooks_data_open_the_page_and_the_pages_go_back(watch, handed_file
     page = watch.page
     page.set_default_timeout(SLOW)
     block_outside(page)
-    page.add_init_script("globalThis.__attnHostOwnsAddress = true;")   # as app/page.py's EngineStarter says
+    page.add_init_script("globalThis.__attnHostOwnsAddress = true;")   # as app/delivery/page.py's EngineStarter says
     page.goto(handed_file.as_uri())
     wait_ready(page, timeout=SLOW)
     wait_data(page, 180)
@@ -809,7 +809,8 @@ def main():   # pragma: no cover - a script, not a test
     out = ROOT / "tests" / "browser" / "screenshots" / "screenshot-own-data.png"
     export = ROOT / "build" / "own-data.html"
     export.parent.mkdir(exist_ok=True)
-    subprocess.run([sys.executable, "-m", "app.cli", "export", str(export)], cwd=ROOT, check=True, capture_output=True)
+    subprocess.run([sys.executable, "-m", "app.delivery.cli", "export", str(export)], cwd=ROOT, check=True,
+                   capture_output=True)
     with sync_playwright() as pw:
         b = pw.chromium.launch(executable_path=CHROMIUM, args=LAUNCH_ARGS)
         page = b.new_page(viewport={"width": 1366, "height": 768})

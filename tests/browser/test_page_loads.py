@@ -14,13 +14,13 @@ from tests.browser.pageutil import OFFLINE_ORIGINS, readout_text
 
 WORKED_EXAMPLE = ("0.163", "3.35 bits", "10.2", "\u22120.30", "\u22120.43")
 
-# The plan the loader follows (app/export.py writes it into the page) and the blocks it drew, in order.
+# The plan the loader follows (app/delivery/export.py writes it into the page) and the blocks it drew, in order.
 PLAN_JS = """() => JSON.parse(Bokeh.require('core/util/string').unescape(
   document.getElementById('attn-plan').textContent)).blocks.map((b) => ({name: b.name, first: b.first}))"""
 
 
 # At the first screen's end (the loader's "first-screen" event): how many models the document holds, and whether
-# the loader says it is whole.  The later sections' models come later (app/export.py document_parts).
+# the loader says it is whole.  The later sections' models come later (app/delivery/export.py document_parts).
 MODELS_AT_FIRST_JS = """addEventListener('attention-explorable:first-screen', () => {
   window.__attnModelsAtFirst = { models: AttnPage.doc._all_models.size, whole: AttnPage.whole }; });"""
 

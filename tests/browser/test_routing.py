@@ -49,7 +49,7 @@ CLUE = TRAJ.clue_weights(TRAJ.corpus.shown, STEPS)     # (frames, shown sentence
 
 
 def export(out, sections="routing"):
-    subprocess.run([sys.executable, "-m", "app.cli", "export", str(out), "--sections", sections], cwd=ROOT,
+    subprocess.run([sys.executable, "-m", "app.delivery.cli", "export", str(out), "--sections", sections], cwd=ROOT,
                    check=True, capture_output=True, text=True, timeout=300)
     return out
 

@@ -1,4 +1,4 @@
-"""The page at / of ``attention-explorable serve`` (app/plugin.py) in Chromium: it arrives gzipped under its
+"""The page at / of ``attention-explorable serve`` (app/delivery/plugin.py) in Chromium: it arrives gzipped under its
 security headers, draws its readouts as the numpy core computes them for its link, and asks nothing of any other
 address.  A server as a course may run it, under ``--prefix``, behind ``--basic-auth`` and with its own
 ``--tour``: the page comes after Panel's login form, filled in as a student does, with the link the student

@@ -253,7 +253,7 @@ def test_any_figure_is_saved_as_a_png_of_its_size(browser, static_file, tmp_path
 def test_the_figure_menu_is_small_on_a_phone_and_lists_only_the_pages_sections(browser, tmp_path):
     """On a 360 px phone the menu and its button fit the screen's width in two lines at most; a page exported with
     some sections lists only their figures."""
-    from app.cli import main
+    from app.delivery.cli import main
 
     out = tmp_path / "two.html"
     assert main(["export", str(out), "--sections", "regression,ideas"]) == 0

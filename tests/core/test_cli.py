@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 import attention
-from app import cli
+from app.delivery import cli
 from app.regression.text import caption
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -103,7 +103,7 @@ def test_caption_mentions_temperature_and_kernel(capsys):
     (["serve", "--prefix"], "--prefix"),
     (["serve", "--log-level", "loud"], "--log-level"),
     (["serve", "--tour", "/nonexistent/tour.json"], "--tour"),
-    (["serve", "--sessions"], "--sessions"),          # gone: that is `panel serve app/main.py` itself
+    (["serve", "--sessions"], "--sessions"),          # gone: that is `panel serve app/delivery/main.py` itself
     (["serve", "--bogus", "--", "--dev"], "--bogus"),  # only what follows -- goes to panel serve unread
     (["nonsense"], "nonsense"),
     ([], "command"),
@@ -122,11 +122,11 @@ def test_bad_arguments_exit_2_with_one_line(argv, words, capsys, monkeypatch):
 
 def test_subprocess(tmp_path):
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    ok = subprocess.run([sys.executable, "-m", "app.cli", "readout", "--query", "3.2", "--bandwidth", "0.62",
+    ok = subprocess.run([sys.executable, "-m", "app.delivery.cli", "readout", "--query", "3.2", "--bandwidth", "0.62",
                          "--json"], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=60)
     assert ok.returncode == 0, ok.stderr
     assert set(json.loads(ok.stdout)) == KEYS
-    bad = subprocess.run([sys.executable, "-m", "app.cli", "readout", "--query", "3.2", "--bandwidth", "-1"],
+    bad = subprocess.run([sys.executable, "-m", "app.delivery.cli", "readout", "--query", "3.2", "--bandwidth", "-1"],
                          cwd=tmp_path, env=env, capture_output=True, text=True, timeout=60)
     assert bad.returncode == 2 and bad.stdout == ""
     assert bad.stderr.count("\n") == 1 and "Traceback" not in bad.stderr
@@ -140,7 +140,8 @@ def test_serve_runs_panel_serve_with_the_page_at_root():
     cmd = _cmd("--port", "5101")
     i = cmd.index("serve")
     assert cmd[:i + 1] == [sys.executable, "-m", "panel", "serve"]
-    assert cmd[i + 1] == str(ROOT / "app" / "main.py") and cmd[cmd.index("--plugins") + 1] == "app.plugin"
+    assert cmd[i + 1] == str(ROOT / "app" / "delivery" / "main.py")
+    assert cmd[cmd.index("--plugins") + 1] == "app.delivery.plugin"
     assert cmd[cmd.index("--port") + 1] == "5101" and cmd[cmd.index("--address") + 1] == "127.0.0.1"
     assert cmd[cmd.index("--log-level") + 1] == "warning" and cmd[cmd.index("--num-procs") + 1] == "1"
     for flag in ("--index", "--basic-auth", "--prefix", "--admin", "--show", "--dev", "--autoreload"):

@@ -48,8 +48,9 @@ def test_wheel_contains_data_and_browser_sources(wheel):
                    "attention_data/examples/temperatures.csv", "attention/words.js", "attention/generator.js",
                    "attention/train.js", "attention/kernels.js", "attention/mirror.js", "app/ui/worker.js", "app/ui/loader.js", "app/routing/engine.js"):
         assert needed in shipped, needed                      # the list below is the repository's own
-    for needed in shipped + ["app/main.py", "app/plugin.py", "app/export.py", "app/ui/share.py", "attention/kernels.py",
-                             "attention/lags.py", "attention/sequence.py", "attention/learn_qk.py"]:
+    for needed in shipped + ["app/delivery/main.py", "app/delivery/plugin.py", "app/delivery/export.py",
+                             "app/ui/share.py", "attention/kernels.py", "attention/lags.py", "attention/sequence.py",
+                             "attention/learn_qk.py"]:
         assert needed in names, needed
     assert not [n for n in names if n.startswith("app/live/")]   # gone from the sources, gone from the wheel
 
@@ -62,8 +63,9 @@ def test_installed_package_runs_the_readout_from_another_directory(wheel, tmp_pa
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()
     env = dict(os.environ, PYTHONPATH=str(target))
-    code = ("import attention, app.cli, sys; assert attention.__file__.startswith(sys.argv[1]), attention.__file__;"
-            "sys.exit(app.cli.main(['readout', '--query', '3.2', '--bandwidth', '0.62', '--json']))")
+    code = ("import attention, app.delivery.cli, sys; "
+            "assert attention.__file__.startswith(sys.argv[1]), attention.__file__;"
+            "sys.exit(app.delivery.cli.main(['readout', '--query', '3.2', '--bandwidth', '0.62', '--json']))")
     r = subprocess.run([sys.executable, "-c", code, str(target)], cwd=elsewhere, env=env, capture_output=True,
                        text=True, timeout=120)
     assert r.returncode == 0, r.stderr

@@ -1,11 +1,11 @@
-"""The explorable as a Panel component: the notebook's cell and ``panel serve app/main.py``.
+"""The explorable as a Panel component: the notebook's cell and ``panel serve app/delivery/main.py``.
 
 ``Explorable(query=2.5, bandwidth=0.3)`` is the page as a Panel component whose parameters are the deep
 link's: the same sections as the offline file (``app.sections.build_sections``), drawn inside Bokeh
 layouts (``app.ui.layout.bokeh_layout``), with the same engines doing everything in the browser.  Python
 keeps only what needs a kernel: the parameters follow the page and the page follows the parameters
 (``e.bandwidth = 1.0`` in another cell redraws it; a drag sets ``e.query``).  ``create_page(query)`` is
-what ``panel serve app/main.py`` shows for each session.
+what ``panel serve app/delivery/main.py`` shows for each session.
 """
 
 from __future__ import annotations
@@ -20,14 +20,14 @@ import param
 
 from attention.sentences import tokenize
 
-from .sections import build_sections, set_user_data, synced_controls
-from .state import ExplorableState, parse_query, url_spec
-from .tour import TourError, active_tour, load_tour
-from .tour.model import resolve_step
-from .ui.userdata import as_userdata, from_arrays
-from .ui import private, theme
-from .ui.layout import bokeh_layout
-from .ui.private import EnginePane, EngineStarter, attach_engines, rendered_models
+from ..sections import build_sections, set_user_data, synced_controls
+from ..state import ExplorableState, parse_query, url_spec
+from ..tour import TourError, active_tour, load_tour
+from ..tour.model import resolve_step
+from ..ui.userdata import as_userdata, from_arrays
+from ..ui import private, theme
+from ..ui.layout import bokeh_layout
+from ..ui.private import EnginePane, EngineStarter, attach_engines, rendered_models
 
 log = logging.getLogger(__name__)
 

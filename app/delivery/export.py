@@ -23,15 +23,15 @@ from bokeh.embed.bundle import bundle_for_objs_and_resources
 from bokeh.util.serialization import make_globally_unique_id
 from bokeh.resources import INLINE
 
-from .sections import SECTIONS, build_sections
-from .state import ExplorableState
-from .ui import theme
-from .tour.model import LOOK
-from .tour.view import LOOK_MODELS
-from .ui.engine import library_source, read_js
-from .ui.layout import SKELETON_CSS, element_id, layout_names, section_html
+from ..sections import SECTIONS, build_sections
+from ..state import ExplorableState
+from ..ui import theme
+from ..tour.model import LOOK
+from ..tour.view import LOOK_MODELS
+from ..ui.engine import library_source, read_js
+from ..ui.layout import SKELETON_CSS, element_id, layout_names, section_html
 
-UI = Path(__file__).resolve().parent / "ui"
+UI = Path(__file__).resolve().parents[1] / "ui"
 EXTERNAL_SCRIPT = re.compile(r'<script\b[^>]*\ssrc="(?!data:)[^"]*"[^>]*>\s*</script>\s*')
 DEFAULT_TITLE = "Attention as kernel regression"
 # what a step may look at, and the models the card keeps on screen for some of them (the matrix's box ...)
@@ -96,7 +96,7 @@ def loader_source() -> str:
 
 # The library model's code in the offline file and the served page, whose own script has run the library: the
 # engines find it run (LOAD_LIBRARY), and the page carries its text once.
-LIBRARY_IN_THE_PAGE = "/* the page's own script runs the library (app/export.py loader_source) */"
+LIBRARY_IN_THE_PAGE = "/* the page's own script runs the library (app/delivery/export.py loader_source) */"
 
 
 def _script_json(value: str, element: str) -> str:
@@ -187,7 +187,7 @@ def page_html(page: BuiltPage) -> str:
     body = "".join(section_html(s) for s in page.built.pages())
     present = "1" if page.present else "0"
     plan = html.escape(json.dumps(page.plan, separators=(",", ":")), quote=False)
-    from .ui.userdata import embed_text
+    from ..ui.userdata import embed_text
 
     # each later section's roots in a script of its own, decoded when the loader gets to it
     rest = "\n".join(f'<script type="application/json" class="attn-part" data-section="{html.escape(section)}">'

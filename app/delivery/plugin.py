@@ -1,14 +1,14 @@
 """The page at ``/`` of ``panel serve``: one self-contained document, the same bytes for every visit.
 
-    panel serve app/main.py --plugins app.plugin
+    panel serve app/delivery/main.py --plugins app.delivery.plugin
 
 Panel imports this module for ``--plugins`` and adds its ``ROUTES`` to the server (Panel's how-to "Add custom
 endpoints"); every other flag of ``panel serve`` (``--prefix``, ``--num-procs``, ``--basic-auth``,
 ``--oauth-*``, ``--ssl-*``, ``--admin``) applies as usual.  ``attention-explorable serve`` runs this command.
 
-    GET /  and  /index.html    the offline file's page (``app.export.export_html``), gzipped when the browser
+    GET /  and  /index.html    the offline file's page (``app.delivery.export.export_html``), gzipped when the browser
                                accepts it, a strong ETag (If-None-Match gets 304), ``Cache-Control: no-cache``
-    /main                      the Panel app (app/main.py): a Python session per visit, for Python callbacks
+    /main                      the Panel app (app/delivery/main.py): a Python session per visit, for Python callbacks
 
 The page computes everything in the browser, so a visit costs the server one reply and nothing after it.  It
 holds no absolute URL, so it works under any ``--prefix``.  With ``--basic-auth`` or ``--oauth-*`` the page
@@ -57,8 +57,8 @@ class Page:
 def build_page() -> Page:
     """The offline file's page (``export_html`` with the default state and ``app.tour.active_tour()``), encoded
     once.  The page carries BokehJS alone: the extension models ``panel serve`` registers in this process (and
-    their stylesheets) never reach it (app/export.py ``page_html``)."""
-    from app.export import export_html
+    their stylesheets) never reach it (app/delivery/export.py ``page_html``)."""
+    from app.delivery.export import export_html
     from app.state import ExplorableState
     from app.tour import active_tour
 

@@ -83,7 +83,7 @@ def _readout(args) -> int:
                "nearest_neighbor_prediction": r.nearest_neighbor_prediction, "global_mean": r.global_mean}
         print(json.dumps(out))
     else:
-        from .sections import caption   # the regression's words, through the composition
+        from ..sections import caption   # the regression's words, through the composition
 
         print(caption(r, kernel=args.kernel, bandwidth=args.bandwidth, temperature=args.temperature,
                       key_norm=args.key_norm if args.kernel == "dot" else 0.0))
@@ -92,7 +92,7 @@ def _readout(args) -> int:
 
 def _state_from_args(args):
     """ExplorableState from command-line values, refusing (not clamping) anything out of range."""
-    from .state import ExplorableState, url_spec
+    from ..state import ExplorableState, url_spec
 
     spec = url_spec()
     values = {}
@@ -120,7 +120,7 @@ def _tour_arg(args):
     if getattr(args, "tour", None) is None:
         return None
     _use_sections()
-    from .tour import check_tour_file
+    from ..tour import check_tour_file
 
     tour, errors = check_tour_file(args.tour)
     if errors:
@@ -152,7 +152,7 @@ def _data_arg(args, sections):
         raise ValueError("--data opens the regression section on your data: export it too (--sections regression,...)")
     if args.dataset is not None:
         raise ValueError("--data and --dataset both choose the opening dataset: give one of them")
-    from .ui.userdata import read_csv_file
+    from ..ui.userdata import read_csv_file
 
     try:
         return read_csv_file(args.data, x=args.x, y=args.y)
@@ -177,7 +177,7 @@ def _export(args) -> int:
 
             tokenize(args.sentence)  # refuse an empty or over-long sentence with its own message
         _use_sections()
-        from .tour import default_tour
+        from ..tour import default_tour
 
         # the card shows the steps of the sections in the file, in the first of them
         tour, notice = _kept_sections(_tour_arg(args) or default_tour(), ",".join(sections))
@@ -209,7 +209,7 @@ def _kept_sections(tour, text: str):
     if not wanted:
         raise ValueError("--sections: name at least one section, e.g. --sections regression,sentence")
     _use_sections()
-    from .tour import TourError
+    from ..tour import TourError
 
     try:
         kept = tour.only(wanted)
@@ -248,9 +248,9 @@ def _tour_summary(tour) -> str:
 
 def _tour_check(args) -> int:
     """Validate a tour file: one line per problem on standard error and exit code 2, or a one-line summary."""
-    from .sections import show_me_problems   # the tour's check, with the sections' readouts (the composition)
+    from ..sections import show_me_problems   # the tour's check, with the sections' readouts (the composition)
     _use_sections()
-    from .tour import check_tour_file
+    from ..tour import check_tour_file
 
     name = args.file
     tour, errors = check_tour_file(args.file)
@@ -274,14 +274,14 @@ def _tour_check(args) -> int:
 
 def _tour_schema(args) -> int:
     _use_sections()
-    from .tour.model import schema_json
+    from ..tour.model import schema_json
 
     sys.stdout.write(schema_json())
     return 0
 
 
 LOOPBACK = ("127.0.0.1", "localhost", "::1")
-PLUGIN = "app.plugin"   # the page at / (app/plugin.py), added to panel serve with --plugins
+PLUGIN = "app.delivery.plugin"   # the page at / (app/delivery/plugin.py), added to panel serve with --plugins
 # panel serve's own flags that `serve` takes by name: (flag, metavar or None for a switch, help).  Any other
 # flag of panel serve goes after `--`.
 PANEL_FLAGS = (
@@ -310,7 +310,7 @@ def _flag_dest(flag: str) -> str:
 
 def serve_command(args) -> list[str]:
     """The ``panel serve`` command line that ``attention-explorable serve`` runs (built here, so tests can read it):
-    app/main.py (a Panel session per visit, at /main) with the page at / from app/plugin.py."""
+    app/delivery/main.py (a Panel session per visit, at /main) with the page at / from app/delivery/plugin.py."""
     from pathlib import Path
 
     main_py = Path(__file__).resolve().parent / "main.py"
@@ -355,7 +355,7 @@ def open_when_listening(url: str, timeout: float = 300.0) -> bool:
     """Open ``url`` in a browser once something listens on its host and port (``serve --show``); False if
     nothing did within ``timeout`` s.
 
-    The page is built before the server binds its port (app/plugin.py), so a port that accepts means a page
+    The page is built before the server binds its port (app/delivery/plugin.py), so a port that accepts means a page
     ready.  Run in a child process while ``panel serve`` starts.
     """
     import socket
@@ -383,8 +383,8 @@ def _serve(args) -> int:
         os.environ.setdefault(var, "1")
     try:
         cmd = serve_command(args)
-        if _tour_arg(args) is not None:   # checked here, read again by app/plugin.py in the server
-            from .tour import ENV_TOUR
+        if _tour_arg(args) is not None:   # checked here, read again by app/delivery/plugin.py in the server
+            from ..tour import ENV_TOUR
 
             os.environ[ENV_TOUR] = os.path.abspath(args.tour)
     except ValueError as e:
@@ -396,7 +396,7 @@ def _serve(args) -> int:
     if args.show:
         import subprocess
 
-        code = "import sys; from app.cli import open_when_listening; open_when_listening(sys.argv[1])"
+        code = "import sys; from app.delivery.cli import open_when_listening; open_when_listening(sys.argv[1])"
         subprocess.Popen([sys.executable, "-c", code, url], stdin=subprocess.DEVNULL,
                          stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
     os.execv(sys.executable, cmd)   # this process becomes panel serve: its signals, its exit code
@@ -420,7 +420,8 @@ def _add_readout(sub) -> None:
 def _add_serve(sub) -> None:
     """The ``serve`` command: panel serve with the page at / and Panel's app at /main."""
     s = sub.add_parser("serve", help="serve the explorable to a class: Panel's server with the page at /, built once",
-                       description="Runs `panel serve app/main.py --plugins app.plugin`: the page at / (the same "
+                       description="Runs `panel serve app/delivery/main.py --plugins app.delivery.plugin`: the page "
+                                   "at / (the same "
                                    "bytes for every visit; the browser computes everything) and Panel's app with "
                                    "Python callbacks at /main.  Flags of panel serve not named here go after `--`, "
                                    "e.g. `attention-explorable serve -- --oauth-optional`.")
@@ -434,7 +435,7 @@ def _add_serve(sub) -> None:
                    help="forked processes sharing the port and the page, built once before forking (default 1; "
                         "one per core for a big class).  /main's websocket may then reach another process than its "
                         "page, which builds that session again: for /main, prefer one process per core behind nginx "
-                        "(app/deploy/nginx.conf)")
+                        "(app/delivery/deploy/nginx.conf)")
     s.add_argument("--check-unused-sessions", type=_int_in(100, 3_600_000), default=5000, metavar="MS",
                    help="/main: how often to look for sessions whose browser left (ms, default 5000)")
     s.add_argument("--unused-session-lifetime", type=_int_in(100, 86_400_000), default=15000, metavar="MS",
@@ -515,7 +516,7 @@ def parse_args(argv=None) -> argparse.Namespace:
 
 def _use_sections() -> None:
     """The tour learns the page's sections (their keys, names and readouts) from the composition."""
-    from . import sections  # noqa: F401
+    from .. import sections  # noqa: F401
 
 
 def main(argv=None) -> int:
