@@ -14,7 +14,10 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-SECTIONS = ("regression", "sentence", "ideas", "learning", "routing")
+# Each section's folder under app/, named for what it teaches, and the section's name in links, tours and --sections.
+FOLDERS = {"regression": "regression", "sentence": "sentence", "why_attention": "ideas", "learning": "learning",
+           "learned_qk": "routing"}
+SECTIONS = tuple(FOLDERS.values())
 DELIVERIES = tuple(f"app.delivery.{m}" for m in ("page", "plugin", "export", "cli", "main", "serving"))
 
 
@@ -85,7 +88,7 @@ def circles(graph: dict[str, set[str]]) -> list[list[str]]:
 
 def section_of(module: str) -> str | None:
     parts = module.split(".")
-    return parts[1] if len(parts) > 1 and parts[0] == "app" and parts[1] in SECTIONS else None
+    return FOLDERS.get(parts[1]) if len(parts) > 1 and parts[0] == "app" else None
 
 
 @pytest.fixture(scope="module")

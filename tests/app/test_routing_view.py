@@ -17,8 +17,8 @@ import attention
 from attention import learn_qk
 from app.delivery.cli import build_parser
 from app.delivery.export import build_document
-from app.routing import text
-from app.routing import view as rv
+from app.learned_qk import text
+from app.learned_qk import view as rv
 from app.sections import PAGE_ORDER, SECTIONS, build_sections
 from app.state import QK_SHOWN, ExplorableState, parse_query, url_spec
 from app.ui import theme
@@ -194,7 +194,7 @@ def test_texts_are_plain_words_in_short_paragraphs():
 
 
 def play_ms(hold_frame, frames, pace, start=0):
-    """How long Play takes from frame ``start`` to the last one (app/routing/playback.js dueFrame, reached at the
+    """How long Play takes from frame ``start`` to the last one (app/learned_qk/playback.js dueFrame, reached at the
     last frame): pace["slow"] per frame up to the hold frame, pace["hold"] there, pace["fast"] after it; a
     sentence without a hold frame at pace["even"]."""
     last = frames - 1

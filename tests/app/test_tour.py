@@ -4,8 +4,10 @@ core, the CLI's --tour."""
 from __future__ import annotations
 
 import copy
+import inspect
 import json
 import re
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -19,6 +21,7 @@ from app.tour import (CONDITIONS, MAX_STEPS, NAMES, READS, SECTION_KEYS, SECTION
                       tour_sentences)
 from app.tour.model import (FIGURES, MAX_CONDITIONS, MAX_ID, PENDING_KEYS, RUNTIME_NAMES, compare, full_state, names_of,
                             shipped_tour, slug, tour_path)
+from app.sections import CONTRACTS
 from app.tour.view import card_html
 from app.ui.engine import read_js
 
@@ -545,9 +548,9 @@ def test_every_name_has_a_section_a_kind_a_description_and_units():
 
 def test_the_tours_keys_are_the_pages():
     """The sections, their deep-link keys and the lag panel's periods, against the page's own definitions."""
-    from app.ideas.view import PERIODS
+    from app.why_attention.view import PERIODS
     from app.learning.view import URL_KEYS
-    from app.routing.view import URL_KEYS as ROUTING_KEYS
+    from app.learned_qk.view import URL_KEYS as ROUTING_KEYS
     from app.sections import PAGE_ORDER
     from app.sentence.view import SENTENCE_KEYS
 
@@ -740,6 +743,11 @@ def test_the_readmes_example_tour_is_valid():
     assert holds(step.when, readouts(step.state))
 
 
+def section_folder(section: str) -> Path:
+    """The folder of a section's code, its view's (named for what the section teaches, not always its name)."""
+    return Path(inspect.getfile(CONTRACTS[section].build)).parent
+
+
 def test_the_tour_engine_is_tour_js_only_on_the_shared_library():
     """The card talks to the sections through named models and the page's bus, never by including an engine; the
     helpers it uses (the mirror, the bus) are the page's one library."""
@@ -750,7 +758,7 @@ def test_the_tour_engine_is_tour_js_only_on_the_shared_library():
     assert code.startswith(LOAD_LIBRARY) and code.count("const AttnTour =") == 1
     assert "const AttnMirror =" not in code and "const AttnCommon =" not in code
     for section in ("regression", "learning", "sentence", "routing", "ideas"):
-        assert read_js(ROOT / "app" / section / "engine.js") not in code, section
+        assert read_js(section_folder(section) / "engine.js") not in code, section
 
 
 def test_links_reach_every_step_of_the_shipped_tour_and_no_further():

@@ -29,7 +29,7 @@ import pytest
 
 import attention
 from attention import learn_qk
-from app.routing import view as rv
+from app.learned_qk import view as rv
 from app.state import url_spec
 from app.ui import text as words
 from app.ui import theme

@@ -1,5 +1,5 @@
 // The routing section's playback: one state drawn (a sentence at a recorded step), Play, Pause, Step and Reset at
-// the pace of app/routing/view.py PACE, and a tour step's Show me.
+// the pace of app/learned_qk/view.py PACE, and a tour step's Show me.
 
 const RoutingPlayback = (function (E, W, Head, State, Plots, Texts) {
   "use strict";
@@ -72,7 +72,8 @@ const RoutingPlayback = (function (E, W, Head, State, Plots, Texts) {
     showFrame(a, c);
   }
 
-  // The frame due `ms` after Play was pressed at frame f0 (pace: ms per recorded state, app/routing/view.py PACE):
+  // The frame due `ms` after Play was pressed at frame f0 (pace: ms per recorded state,
+  // app/learned_qk/view.py PACE):
   // pace.slow per frame up to the hold frame h, a pause of pace.hold on it, pace.fast per frame after it; a
   // sentence without a hold frame (h < 0) at pace.even.  (Not capped: the caller stops at the last frame.)
   function dueFrame(ms, f0, h, pace) {
