@@ -1,1 +1,4 @@
-"""Why attention won, and when a lag feature does as well: view.py and engine.js."""
+"""Why attention won, and when a lag feature does as well: view.py and engine.js.
+
+The folder is named for what it teaches; the section's name in links, tour files and ``--sections`` is "ideas".
+"""
