@@ -1,8 +1,8 @@
 """The routing section: the meaning head's W_Q and W_K learned from a task, played back in the browser.
 
 ``build_routing(state)`` returns the section as blocks (app/ui/layout.py) and its engine, one ``CustomJS``
-made of ``ui/mirror.js`` (the formulas), ``ui/common.js`` (URL parser, number formats, the page's bus),
-``ui/words.js`` (AttnWords: a typed sentence's tokens and vectors) and this section's ``engine.js``.
+made of ``attention/mirror.js`` (the formulas), ``ui/common.js`` (URL parser, number formats, the page's bus),
+``attention/words.js`` (AttnWords: a typed sentence's tokens and vectors) and this section's ``engine.js``.
 
 Python trains once per process (``attention.train_qk()``, cached) and hands the browser the path as plain
 data (``QKTrajectory.to_plain()``): W_Q and W_K at every recorded step, the loss and the accuracy at every
@@ -205,7 +205,7 @@ ENGINE_FILES = tuple(HERE / f for f in ("head.js", "state.js", "plots.js", "text
 
 @lru_cache(maxsize=None)
 def engine_source() -> str:
-    """The page's library (ui/mirror.js, ui/common.js, ui/words.js, ...), then ENGINE_FILES and the call."""
+    """The page's library (attention/mirror.js, ui/common.js, attention/words.js, ...), then ENGINE_FILES and the call."""
     return engine_code(ENGINE_FILES, "Routing.handle", ENGINE_ARGS)
 
 

@@ -193,7 +193,7 @@ ENGINE_FILES = tuple(HERE / f for f in ("state.js", "bandwidth.js", "metric.js",
 
 @lru_cache(maxsize=None)
 def engine_source() -> str:
-    """The page's library (ui/mirror.js: formulas; ui/common.js: URL parser, number formats, the page's bus; ...),
+    """The page's library (attention/mirror.js: formulas; ui/common.js: URL parser, number formats, the page's bus; ...),
     then ENGINE_FILES and the call."""
     return engine_code(ENGINE_FILES, "Learning.handle", ENGINE_ARGS)
 
@@ -392,7 +392,7 @@ class LearningSection:
             "bandwidth": {"h0": H0, "steps": STEPS, "presets": list(BANDWIDTH_LR_PRESETS), "text": BANDWIDTH_TEXT,
                           "trajectories": bandwidth_trajectories()},
             # a path on a dataset the page made (the generator, your own data) is trained in the browser: in a
-            # Web Worker (ui/worker.js running ui/common.js + ui/train.js) above this many samples
+            # Web Worker (ui/worker.js running ui/common.js + attention/train.js) above this many samples
             "worker_modules": worker_modules("AttnCommon", "AttnTrain"), "worker_above_n": WORKER_ABOVE_N,
             "metric": metric_config(), "url_rules": url_rules(),
         }

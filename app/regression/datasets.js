@@ -1,4 +1,4 @@
-// The regression section's data: a shipped dataset, the seeded generator's samples (ui/generator.js, the twin of
+// The regression section's data: a shipped dataset, the seeded generator's samples (attention/generator.js, the twin of
 // attention.make_dataset) or yours (owndata.js) are read from the data source, and what follows the data around
 // the plots (the axes' units, the legend, the error plot's words, the own-data box's buttons, the address) is
 // set with them.
@@ -74,7 +74,7 @@ const RegressionDatasets = (function (U, T, A, N, R, V) {
     c.form.save.hidden = !(showing && typeof globalThis.__attnSkeleton === "string");
   }
 
-  // ---- the seeded generator (ui/generator.js, the twin of attention.make_dataset) ---------------------
+  // ---- the seeded generator (attention/generator.js, the twin of attention.make_dataset) ---------------------
 
   // fn, n, noise and seed from the generator's fields, each kept within its deep-link bounds; a value that
   // cannot be used gets a notice naming it (n is typed freely: 5000 becomes 2000, and the page says so).
@@ -96,7 +96,7 @@ const RegressionDatasets = (function (U, T, A, N, R, V) {
 
   // Draw the generator's samples into the data source (the same samples as Python for the same values).
   function generate(a, c, values) {
-    const G = typeof AttnGenerator !== "undefined" ? AttnGenerator : null;   // ui/generator.js, in this engine's code
+    const G = typeof AttnGenerator !== "undefined" ? AttnGenerator : null;   // attention/generator.js, in this engine's code
     if (!G) return false;
     const d = G.makeDataset(values.fn, values.n, values.noise, values.seed);
     c.gen = values;

@@ -2,7 +2,7 @@
 //
 // One Bokeh CustomJS holds the section's modules, each using only those before it: text.js (the words),
 // address.js, units.js, querytexts.js, views.js (the plots), datasets.js, owndata.js (your own data), controls.js
-// and this file (the start and the events).  The page's library (ui/mirror.js, ui/common.js and the rest) is on
+// and this file (the start and the events).  The page's library (attention/mirror.js, ui/common.js and the rest) is on
 // globalThis.  The engine is attached to every control, the query line and the main plot's pan/tap events, so
 // the served page and the offline file behave identically.  It reads the state from the widgets, computes with
 // AttnMirror and writes the plots' data sources and the readout texts.

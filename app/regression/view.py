@@ -4,7 +4,7 @@
 controls kept in view, the readouts and the rest beside them) plus the handles a caller needs (the data
 source, the engine callback to run when the section is first drawn).  All the interaction is one
 ``CustomJS`` engine: this section's JS modules (``ENGINE_JS``, text.js to engine.js) on the page's shared
-library (``ui/mirror.js``, the formulas; ``ui/theme.js``, ``ui/common.js``, ``ui/generator.js``, the seeded
+library (``attention/mirror.js``, the formulas; ``ui/theme.js``, ``ui/common.js``, ``attention/generator.js``, the seeded
 generator, and the rest): the browser does everything, with or without a server behind the page.
 """
 
@@ -77,7 +77,7 @@ WORKER_ABOVE_N = 300
 # Above this many samples the main plot draws them as dots grouped by weight, one canvas path per group, instead
 # of one marker each (views.js drawSamples): at 2000 samples, markers are 4000 canvas arcs per query move.
 DOTS_ABOVE_N = 150
-# The seeded generator's deep-link keys (app/state.py); the page draws its samples with ui/generator.js.
+# The seeded generator's deep-link keys (app/state.py); the page draws its samples with attention/generator.js.
 GENERATOR_KEYS = ("fn", "n", "noise", "seed")
 # The main plot's lines; the HTML legend under it draws the same (text.legend_html).
 LINES = {"truth": dict(line_color="black", line_dash="dashed", line_width=1.5),
@@ -549,7 +549,7 @@ class RegressionSection:
             getattr(state, key) != defaults[key] for key in MORE_KEYS if key != "dataset")
 
     def generator_box(self):
-        """The seeded dataset generator (under "More controls"), run in the browser (ui/generator.js).  n is not
+        """The seeded dataset generator (under "More controls"), run in the browser (attention/generator.js).  n is not
         bounded by the field: the engine clamps a typed n and says so in a notice, as the deep link's parser does."""
         state = self.state
         p = type(state).param

@@ -2,8 +2,8 @@
 several heads and the O(n^2) cost.
 
 ``build_sentence(state)`` returns the section as blocks of the page plus
-the engine (a ``CustomJS`` made of ``ui/mirror.js``, ``ui/common.js`` for the
-shared helpers, ``ui/words.js`` and this section's modules, ``ENGINE_FILES``).  The engine's
+the engine (a ``CustomJS`` made of ``attention/mirror.js``, ``ui/common.js`` for the
+shared helpers, ``attention/words.js`` and this section's modules, ``ENGINE_FILES``).  The engine's
 config carries the toy sentence model (``browser_model()``, from
 ``data/sentences.json``); the browser analyses every sentence itself, whatever
 the delivery: the opening one, an example, the link's and a typed one, with
@@ -365,7 +365,7 @@ ENGINE_FILES = tuple(HERE / f for f in ("state.js", "sizes.js", "analysis.js", "
 
 @lru_cache(maxsize=None)
 def engine_source() -> str:
-    """The page's library (ui/mirror.js: formulas; ui/common.js: shared text and URL helpers; ui/words.js: a
+    """The page's library (attention/mirror.js: formulas; ui/common.js: shared text and URL helpers; attention/words.js: a
     sentence's tokens, vectors and heads; ...), then ENGINE_FILES and the call."""
     return engine_code(ENGINE_FILES, "Sentence.handle", ENGINE_ARGS)
 
