@@ -119,6 +119,7 @@ def test_show_me_moves_smoothly(open_tour):
 def test_a_real_drag_and_a_real_slider_move_are_recognised(open_tour):
     """Step 1: a mouse drag of the query on the plot; step 2: the bandwidth slider from the keyboard."""
     page = open_tour()
+    wait_settled(page)   # the card's reveal may still scroll the page: measure where the plot will stay
     g = plot_geometry(page)
     y = g["top"] + g["height"] * 0.3
     drag(page, g, y, [3.2, 2.4, 1.6, 1.0])
