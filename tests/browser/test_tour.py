@@ -381,7 +381,13 @@ def test_arrow_keys_turn_the_steps_across_a_section_and_bring_its_figure_into_vi
         wait_card(page, f"Step {k} of {N}")
         page.wait_for_function("(s) => !!document.querySelector(`#attn-sec-${s} #attn-b-tour`)", arg=step.section)
         wait_settled(page)
-        shown = page.evaluate(SHOWN_JS, [LOOK_MODELS.get(n, n) for n in step.looks_at])
+        names = [LOOK_MODELS.get(n, n) for n in step.looks_at]
+        try:   # (a busy machine may still be drawing the section, or showing the step, when the page first rests)
+            page.wait_for_function(f"(names) => Object.values(({SHOWN_JS})(names)).every((f) => f >= 0.99)",
+                                   arg=names, timeout=20000)
+        except PlaywrightTimeout:
+            pass
+        shown = page.evaluate(SHOWN_JS, names)
         assert all(f >= 0.99 for f in shown.values()), (key, shown)
         page.wait_for_function("(id) => new URLSearchParams(location.search).get('tour') === id", arg=step.id)
 
