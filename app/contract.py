@@ -16,6 +16,7 @@ settings and look names and "More controls" follow from the declaration.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from typing import Callable
 
@@ -75,8 +76,6 @@ class Control:
 
     def to_widget(self, value):
         """The setting's value as the widget holds it."""
-        import math
-
         if self.kind == "log_slider":
             return math.log10(value)
         if self.kind == "select":

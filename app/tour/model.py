@@ -123,22 +123,14 @@ class TourError(ValueError):
 
 @dataclass(frozen=True)
 class Name:
-    """One name of ``when``: its section, kind (number, bool, choice, word, sentence), meaning and units.
-
-    ``runtime``: whether Play is running, which changes only in the browser, while Play runs.  "Show me" stops
-    Play and never presses it (and a link opens with Play stopped), so the core reads such a name as false in
-    the state Show me reaches: a goal that needs Play running is one Show me does not reach.
-    """
+    """One name of ``when``: a section's ``Readout`` (app/contract.py: kind, meaning, units, runtime) with the
+    section that publishes it."""
 
     section: str
     kind: str
     description: str
     units: str
     runtime: bool = False
-
-
-def _n(section, kind, description, units, runtime=False) -> Name:
-    return Name(section, kind, description, units, runtime)
 
 
 CONDITIONS: dict = {}   # name -> Name, every section's (their contracts' readouts), in the page's order
