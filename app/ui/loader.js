@@ -24,7 +24,7 @@ const AttnPage = (function (U) {
   const IDLE_AFTER_DRAG_MS = 1000;
   const NEAR = "150% 0px";     // a block this near the screen (1.5 screens) is drawn before the others
   const S = { doc: null, parts: [], decodeFailed: false, presentAtStart: false, views: null, plan: null, byName: new Map(), started: new Set(), near: new Set(),
-              pointers: 0, idle: true, lastInput: 0, lastDrag: -1e9, timer: null, firstDone: false, drawing: null, timings: [], revealing: 0 };
+              pointers: 0, idle: true, lastInput: 0, lastDrag: -1e9, timer: null, firstDone: false, drawing: null, timings: [], revealing: 0, asks: 0 };
 
   // ---- what the student is doing: drawing waits for a pause --------------------------------------
 
@@ -314,18 +314,21 @@ const AttnPage = (function (U) {
     }
   }
 
+  // The newest request wins: a reveal still drawing or waiting for a layout when another is asked for (the student
+  // turned the step meanwhile) stops without scrolling, rather than taking the page back to the step before.
   async function reveal(names, options) {
+    const ask = ++S.asks, current = () => ask === S.asks;
     S.revealing += 1;
     try {
       // a block just drawn may still be settling into its size: look again until nothing needs to move
-      for (let k = 0; k < 4; k++) if (!(await revealNow(names, options || {}))) break;
+      for (let k = 0; k < 4 && current(); k++) if (!(await revealNow(names, options || {}, current))) break;
     } finally { S.revealing -= 1; }
   }
 
   // The named elements on screen (ui/reveal.js): their blocks drawn first, and the blocks just above them.
-  async function revealNow(names, options) {
-    for (const n of names) { const b = blockOf(n); if (b) { await draw(b); await drawAbove(b); } }
-    return AttnReveal.show(() => names.map(elementOf), options);
+  async function revealNow(names, options, current) {
+    for (const n of names) { const b = blockOf(n); if (b && current()) { await draw(b); await drawAbove(b); } }
+    return current() && AttnReveal.show(() => names.map(elementOf), Object.assign({}, options, { current }));
   }
 
   function allDrawn() { return !!S.plan && S.plan.blocks.every((b) => b.view); }

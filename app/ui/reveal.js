@@ -150,9 +150,10 @@ const AttnReveal = (function () {
   // Scroll as little as possible so that every element find() returns is on screen.  Elements inside a sticky
   // column stay in view by themselves once their section is; the others decide where to scroll.  Returns
   // whether the page or a column moved (then the caller looks again: a block just drawn may still be settling).
+  // options.current: whether this is still the newest request (ui/loader.js); once it is not, nothing moves.
   async function show(find, options) {
     const els = await laidOut(find);
-    if (!els.length) return false;
+    if (!els.length || (options.current && !options.current())) return false;
     const free = els.filter((e) => !stickyAncestor(e)), pinned = els.filter((e) => stickyAncestor(e));
     const y0 = scrollY, gap = 8;
     // where the page must be scrolled to at least for the pinned elements to be stuck at the top of the screen (a

@@ -364,6 +364,17 @@ def card_section(page) -> str:
                          " const s = c && c.closest('.attn-sec'); return s ? s.id.replace('attn-sec-', '') : null; }")
 
 
+# Where the named elements are when a step's figure is not in view: the page's scroll, the screen, and each one's
+# box (or why it has none), for the failure's message.
+WHERE_JS = """(names) => { const d = Bokeh.documents[0], out = { scrollY, innerHeight,
+    height: document.documentElement.scrollHeight, revealing: AttnPage.revealing };
+  for (const n of names) { const m = d.get_model_by_name(n), v = m && Bokeh.index.find_one(m);
+    if (!v) { out[n] = m ? "not drawn" : "no model"; continue; }
+    const r = v.el.getBoundingClientRect();
+    out[n] = v.el.isConnected ? [Math.round(r.top), Math.round(r.bottom), Math.round(r.left), Math.round(r.right)] : "detached"; }
+  return out; }"""
+
+
 def test_arrow_keys_turn_the_steps_across_a_section_and_bring_its_figure_into_view(open_tour):
     """In presentation mode, the right arrow on the regression's last step opens the learning section's first: the
     card moves there and the page scrolls to its figure and controls; the left arrow goes back, and scrolls back."""
@@ -388,8 +399,27 @@ def test_arrow_keys_turn_the_steps_across_a_section_and_bring_its_figure_into_vi
         except PlaywrightTimeout:
             pass
         shown = page.evaluate(SHOWN_JS, names)
-        assert all(f >= 0.99 for f in shown.values()), (key, shown)
+        assert all(f >= 0.99 for f in shown.values()), f"{key}: {shown}, {page.evaluate(WHERE_JS, names)}"
         page.wait_for_function("(id) => new URLSearchParams(location.search).get('tour') === id", arg=step.id)
+
+
+def test_the_newest_reveal_wins_over_one_still_drawing(open_tour):
+    """Two steps' figures asked for in a row, the first in the last section, not drawn yet (drawing it takes
+    frames): the page ends at the second, as for a student who turned two steps quickly, and the first reveal
+    does not take the page back when its section is drawn at last (app/ui/loader.js reveal)."""
+    from app.tour.view import LOOK_MODELS
+    from tests.browser.test_in_view import SHOWN_JS
+
+    page = open_tour()
+    wait_settled(page)
+    far, near = ([LOOK_MODELS.get(n, n) for n in s.looks_at] for s in (TOUR.steps[-1], TOUR.steps[0]))
+    assert TOUR.steps[-1].section != TOUR.steps[0].section
+    assert not page.evaluate("(n) => AttnPage.drawn(AttnPage.blockOf(n).name)", far[0])
+    page.evaluate("([far, near]) => Promise.all([AttnPage.reveal(far), AttnPage.reveal(near)])", [far, near])
+    wait_settled(page)
+    assert page.evaluate("(n) => AttnPage.drawn(AttnPage.blockOf(n).name)", far[0])   # it was drawn all the same
+    shown = page.evaluate(SHOWN_JS, near + far)
+    assert all(shown[n] >= 0.99 for n in near) and all(shown[n] == 0 for n in far), shown
 
 
 def test_a_student_skips_a_sections_steps_and_comes_back(open_tour):
