@@ -315,9 +315,10 @@ const AttnPage = (function (U) {
   }
 
   // The newest request wins: a reveal still drawing or waiting for a layout when another is asked for (the student
-  // turned the step meanwhile) stops without scrolling, rather than taking the page back to the step before.
+  // turned the step meanwhile) stops without scrolling, rather than taking the page back to the step before.  So
+  // does the student's own move: one who scrolls, drags or presses a key meanwhile keeps the page where it is.
   async function reveal(names, options) {
-    const ask = ++S.asks, current = () => ask === S.asks;
+    const ask = ++S.asks, at = performance.now(), current = () => ask === S.asks && S.lastInput <= at;
     S.revealing += 1;
     try {
       // a block just drawn may still be settling into its size: look again until nothing needs to move

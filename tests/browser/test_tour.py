@@ -422,6 +422,24 @@ def test_the_newest_reveal_wins_over_one_still_drawing(open_tour):
     assert all(shown[n] >= 0.99 for n in near) and all(shown[n] == 0 for n in far), shown
 
 
+def test_a_student_who_scrolls_meanwhile_keeps_the_page_where_it_is(open_tour):
+    """A reveal asked for a section not drawn yet (drawing it takes frames), then the student turns the mouse
+    wheel before it is done: the page stays where the student left it, and does not jump to that section."""
+    from app.tour.view import LOOK_MODELS
+    from tests.browser.test_in_view import SHOWN_JS
+
+    page = open_tour()
+    wait_settled(page)
+    far = [LOOK_MODELS.get(n, n) for n in TOUR.steps[-1].looks_at]
+    assert not page.evaluate("(n) => AttnPage.drawn(AttnPage.blockOf(n).name)", far[0])
+    page.evaluate("(far) => { globalThis.__revealed = AttnPage.reveal(far); }", far)
+    page.mouse.wheel(0, 120)
+    page.evaluate("() => __revealed")
+    wait_settled(page)
+    y = page.evaluate("() => scrollY")
+    assert y < 1000 and all(f == 0 for f in page.evaluate(SHOWN_JS, far).values()), y
+
+
 def test_a_student_skips_a_sections_steps_and_comes_back(open_tour):
     """"Skip to …" jumps past a section's remaining steps (its optional one too) to the next section's first; the
     card moves there.  Previous brings the student back to the skipped steps, the optional one still marked; the
