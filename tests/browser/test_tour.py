@@ -378,8 +378,7 @@ WHERE_JS = """(names) => { const d = Bokeh.documents[0], out = { scrollY, innerH
 def test_arrow_keys_turn_the_steps_across_a_section_and_bring_its_figure_into_view(open_tour):
     """In presentation mode, the right arrow on the regression's last step opens the learning section's first: the
     card moves there and the page scrolls to its figure and controls; the left arrow goes back, and scrolls back."""
-    from app.tour.view import LOOK_MODELS
-    from tests.browser.test_in_view import SHOWN_JS
+    from tests.browser.test_in_view import SHOWN_JS, looks
 
     last = REGRESSION[-1]
     after, before = TOUR.steps[last], TOUR.steps[last - 1]
@@ -392,7 +391,7 @@ def test_arrow_keys_turn_the_steps_across_a_section_and_bring_its_figure_into_vi
         wait_card(page, f"Step {k} of {N}")
         page.wait_for_function("(s) => !!document.querySelector(`#attn-sec-${s} #attn-b-tour`)", arg=step.section)
         wait_settled(page)
-        names = [LOOK_MODELS.get(n, n) for n in step.looks_at]
+        names = looks(step)
         try:   # (a busy machine may still be drawing the section, or showing the step, when the page first rests)
             page.wait_for_function(f"(names) => Object.values(({SHOWN_JS})(names)).every((f) => f >= 0.99)",
                                    arg=names, timeout=20000)
@@ -403,21 +402,25 @@ def test_arrow_keys_turn_the_steps_across_a_section_and_bring_its_figure_into_vi
         page.wait_for_function("(id) => new URLSearchParams(location.search).get('tour') === id", arg=step.id)
 
 
+def drawn(page, name) -> bool:
+    """Whether the page's block that holds the model called ``name`` is drawn (app/ui/loader.js)."""
+    return page.evaluate("(n) => AttnPage.drawn(AttnPage.blockOf(n).name)", name)
+
+
 def test_the_newest_reveal_wins_over_one_still_drawing(open_tour):
     """Two steps' figures asked for in a row, the first in the last section, not drawn yet (drawing it takes
     frames): the page ends at the second, as for a student who turned two steps quickly, and the first reveal
     does not take the page back when its section is drawn at last (app/ui/loader.js reveal)."""
-    from app.tour.view import LOOK_MODELS
-    from tests.browser.test_in_view import SHOWN_JS
+    from tests.browser.test_in_view import SHOWN_JS, looks
 
     page = open_tour()
     wait_settled(page)
-    far, near = ([LOOK_MODELS.get(n, n) for n in s.looks_at] for s in (TOUR.steps[-1], TOUR.steps[0]))
+    far, near = looks(TOUR.steps[-1]), looks(TOUR.steps[0])
     assert TOUR.steps[-1].section != TOUR.steps[0].section
-    assert not page.evaluate("(n) => AttnPage.drawn(AttnPage.blockOf(n).name)", far[0])
+    assert not drawn(page, far[0])
     page.evaluate("([far, near]) => Promise.all([AttnPage.reveal(far), AttnPage.reveal(near)])", [far, near])
     wait_settled(page)
-    assert page.evaluate("(n) => AttnPage.drawn(AttnPage.blockOf(n).name)", far[0])   # it was drawn all the same
+    assert drawn(page, far[0])   # it was drawn all the same
     shown = page.evaluate(SHOWN_JS, near + far)
     assert all(shown[n] >= 0.99 for n in near) and all(shown[n] == 0 for n in far), shown
 
@@ -425,13 +428,12 @@ def test_the_newest_reveal_wins_over_one_still_drawing(open_tour):
 def test_a_student_who_scrolls_meanwhile_keeps_the_page_where_it_is(open_tour):
     """A reveal asked for a section not drawn yet (drawing it takes frames), then the student turns the mouse
     wheel before it is done: the page stays where the student scrolled it, and does not jump to that section."""
-    from app.tour.view import LOOK_MODELS
-    from tests.browser.test_in_view import SHOWN_JS
+    from tests.browser.test_in_view import SHOWN_JS, looks
 
     page = open_tour()
     wait_settled(page)
-    far = [LOOK_MODELS.get(n, n) for n in TOUR.steps[-1].looks_at]
-    assert not page.evaluate("(n) => AttnPage.drawn(AttnPage.blockOf(n).name)", far[0])
+    far = looks(TOUR.steps[-1])
+    assert not drawn(page, far[0])
     # the wheel turns in the same task as the request, so it comes before the section is drawn on any machine
     page.evaluate("""async (far) => { const asked = AttnPage.reveal(far);
       dispatchEvent(new WheelEvent("wheel", { deltaY: 120 })); scrollBy(0, 120); await asked; }""", far)
