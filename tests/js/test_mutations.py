@@ -13,9 +13,9 @@ from typing import NamedTuple
 
 import pytest
 
-from app.ui.engine import LIBRARY_FILES, read_js
+from app.ui.engine import read_js
 from tests.js.twins import CHECKS
-from tests.js.v8 import Twins, copy_sources
+from tests.js.v8 import ROOT, Twins, copy_sources
 
 
 class Mutation(NamedTuple):
@@ -27,58 +27,58 @@ class Mutation(NamedTuple):
 
 MUTATIONS = [
     # attention/kernels.js, the core's formulas at one query (the kernels' scores, which attention/mirror.js builds on)
-    Mutation("kernels.js", "the Gaussian's exponent: (d - d_min)(d + d_min) becomes (d + d_min)(d + d_min)",
+    Mutation("attention/kernels.js", "the Gaussian's exponent: (d - d_min)(d + d_min) becomes (d + d_min)(d + d_min)",
              "s[j] = ((s[j] - near) * (s[j] + near)) * f;", "s[j] = ((s[j] + near) * (s[j] + near)) * f;"),
-    Mutation("kernels.js", "the bandwidth's square in the Gaussian becomes a cube",
+    Mutation("attention/kernels.js", "the bandwidth's square in the Gaussian becomes a cube",
              "const f = -0.5 / (h * h);", "const f = -0.5 / (h * h * h);"),
-    Mutation("kernels.js", "the dot kernel's scale 2^(1/4) / h becomes 2^(1/2) / h",
+    Mutation("attention/kernels.js", "the dot kernel's scale 2^(1/4) / h becomes 2^(1/2) / h",
              "const c = 2.0 ** 0.25 / h", "const c = 2.0 ** 0.5 / h"),
     # attention/mirror.js, the core's formulas over many queries and bandwidths, and the heads
-    Mutation("mirror.js", "leave-one-out keeps each sample's own score",
+    Mutation("attention/mirror.js", "leave-one-out keeps each sample's own score",
              "s[i] = -Infinity;", "s[i] = 0;"),
-    Mutation("mirror.js", "the variance takes the noise, not its square",
+    Mutation("attention/mirror.js", "the variance takes the noise, not its square",
              "variance[g] = noise * noise * (v / n);", "variance[g] = noise * (v / n);"),
-    Mutation("mirror.js", "dot-product attention divides by d instead of sqrt(d)",
+    Mutation("attention/mirror.js", "dot-product attention divides by d instead of sqrt(d)",
              "const scale = 1.0 / (Math.sqrt(d) * temperature);", "const scale = 1.0 / (d * temperature);"),
     # attention/words.js, the tokenizer and the heads
-    Mutation("words.js", "a character class's runs end one code point later (every class boundary)",
+    Mutation("attention/words.js", "a character class's runs end one code point later (every class boundary)",
              "ends.push(cp - 1);", "ends.push(cp);"),
-    Mutation("words.js", "NFKC becomes NFC (full-width letters and ligatures kept as they are)",
+    Mutation("attention/words.js", "NFKC becomes NFC (full-width letters and ligatures kept as they are)",
              '.normalize("NFKC")', '.normalize("NFC")'),
-    Mutation("words.js", "a capital sigma before a space is not final",
+    Mutation("attention/words.js", "a capital sigma before a space is not final",
              "return k === cps.length || !cased(cps[k]);", "return k === cps.length;"),
-    Mutation("words.js", "at most 33 tokens", "const MAX_TOKENS = 32;", "const MAX_TOKENS = 33;"),
-    Mutation("words.js", "the unknown words' rounding takes a half away from zero, not to even",
+    Mutation("attention/words.js", "at most 33 tokens", "const MAX_TOKENS = 32;", "const MAX_TOKENS = 33;"),
+    Mutation("attention/words.js", "the unknown words' rounding takes a half away from zero, not to even",
              "return (r - y === 0.5 && r % 2 !== 0 ? r - 1 : r) / 100;", "return r / 100;"),
-    Mutation("words.js", "the heads ignore the causal mask",
+    Mutation("attention/words.js", "the heads ignore the causal mask",
              "M.dotProductAttention(q, k, v, causal, t)", "M.dotProductAttention(q, k, v, false, t)"),
     # ui/userparse.js, your own data read from a text
-    Mutation("userparse.js", "a decimal comma is read as a thousands separator",
+    Mutation("app/ui/userparse.js", "a decimal comma is read as a thousands separator",
              'value: Number(t.replace(",", ".")), comma: true', 'value: Number(t.replace(",", "")), comma: true'),
-    Mutation("userparse.js", "a semicolon is tried before a tab as the separator",
+    Mutation("app/ui/userparse.js", "a semicolon is tried before a tab as the separator",
              'const SEPARATORS = ["\\t", ";", ","];', 'const SEPARATORS = [";", "\\t", ","];'),
-    Mutation("userparse.js", "the minus sign U+2212 is not read as a minus",
+    Mutation("app/ui/userparse.js", "the minus sign U+2212 is not read as a minus",
              'const t = cell.startsWith("\\u2212") ? "-" + cell.slice(1) : cell;', "const t = cell;"),
-    Mutation("userparse.js", "one point more than the limit is kept",
+    Mutation("app/ui/userparse.js", "one point more than the limit is kept",
              "if (points.length === max) {", "if (points.length === max + 1) {"),
     # ui/userwords.js, what the reader says
-    Mutation("userwords.js", "a thousand bytes are still written in bytes",
+    Mutation("app/ui/userwords.js", "a thousand bytes are still written in bytes",
              "if (size < 1000) return", "if (size <= 1000) return"),
     # ui/userdata.js, your own data on the page: x scaled onto the sliders
-    Mutation("userdata.js", "x is scaled from its largest value, not its smallest",
+    Mutation("app/ui/userdata.js", "x is scaled from its largest value, not its smallest",
              "return { scaled: true, x0: lo,", "return { scaled: true, x0: hi,"),
-    Mutation("userdata.js", "a value on the sliders goes back to your units without the span",
+    Mutation("app/ui/userdata.js", "a value on the sliders goes back to your units without the span",
              "return s.x0 + (u - s.u0) / s.uspan * s.span;", "return s.x0 + (u - s.u0) / s.uspan;"),
     # attention/generator.js and attention/train.js
-    Mutation("generator.js", "xoshiro128** rotates by 8 instead of 7",
+    Mutation("attention/generator.js", "xoshiro128** rotates by 8 instead of 7",
              "rotl(Math.imul(s1, 5) >>> 0, 7)", "rotl(Math.imul(s1, 5) >>> 0, 8)"),
-    Mutation("train.js", "the slope of the leave-one-out loss loses its factor 4",
+    Mutation("attention/train.js", "the slope of the leave-one-out loss loses its factor 4",
              "grad: (-4.0 / n) * rt", "grad: (-1.0 / n) * rt"),
 ]
 
 
 def test_three_twins_and_more_are_mutated():
-    assert {"mirror.js", "words.js", "userdata.js"} <= {m.file for m in MUTATIONS} <= set(CHECKS)
+    assert {"attention/mirror.js", "attention/words.js", "app/ui/userdata.js"} <= {m.file for m in MUTATIONS} <= set(CHECKS)
 
 
 @pytest.mark.parametrize("m", MUTATIONS, ids=lambda m: f"{m.file}: {m.name}")
@@ -88,7 +88,7 @@ def test_a_named_mutation_fails_the_twin_checks(m, tmp_path):
     source = path.read_text(encoding="utf-8")
     assert source.count(m.old) == 1, f"name the mutation {m.name!r} again: {m.old!r} is not once in {m.file}"
     path.write_text(source.replace(m.old, m.new), encoding="utf-8")
-    assert read_js(path) != read_js(LIBRARY_FILES[m.file]), "the mutation changes a comment only"
+    assert read_js(path) != read_js(ROOT / m.file), "the mutation changes a comment only"
     js = Twins(folder)
     try:
         caught = None

@@ -201,17 +201,17 @@ def check_training(js):
 
 
 CHECKS = {
-    "kernels.js": [pm.check_weights, pm.check_dot_kernel_extremes, check_keys_too_close_to_square, pm.check_readout,
+    "attention/kernels.js": [pm.check_weights, pm.check_dot_kernel_extremes, check_keys_too_close_to_square, pm.check_readout,
                    pm.check_nearest_neighbour, pm.check_key_norm_tilt, pm.check_true_functions],
-    "mirror.js": [pm.check_prediction_curve, pm.check_grid_curves, check_entropy_against_h, pm.check_loo_error,
+    "attention/mirror.js": [pm.check_prediction_curve, pm.check_grid_curves, check_entropy_against_h, pm.check_loo_error,
                   pm.check_bias_variance, check_error_curves, pm.check_dot_product_attention,
                   check_multi_head_attention, check_metric_weights],
-    "words.js": [pw.check_table_and_classes, check_code_points_alone, check_final_sigma, pw.check_texts,
+    "attention/words.js": [pw.check_table_and_classes, check_code_points_alone, check_final_sigma, pw.check_texts,
                  pw.check_sha256, pw.check_utf8, pw.check_rounding, pw.check_unknown_word_vectors, pw.check_encode,
                  check_sentences],
-    "userwords.js": [pu.check_number_text, pu.check_size_text, pu.check_scale_and_units, check_parse],
-    "userparse.js": [check_parse],
-    "userdata.js": [pu.check_number_text, pu.check_size_text, pu.check_scale_and_units, check_parse],
-    "generator.js": [pc.check_generated_samples, pc.check_random_stream, pc.check_generator_refusals],
-    "train.js": [check_training, pc.check_lowest_loo, pc.check_trainers_exponential],
+    "app/ui/userwords.js": [pu.check_number_text, pu.check_size_text, pu.check_scale_and_units, check_parse],
+    "app/ui/userparse.js": [check_parse],
+    "app/ui/userdata.js": [pu.check_number_text, pu.check_size_text, pu.check_scale_and_units, check_parse],
+    "attention/generator.js": [pc.check_generated_samples, pc.check_random_stream, pc.check_generator_refusals],
+    "attention/train.js": [check_training, pc.check_lowest_loo, pc.check_trainers_exponential],
 }

@@ -24,15 +24,16 @@ from py_mini_racer import MiniRacer
 
 from app.ui import userdata
 from app.sentence.view import browser_model
-from app.ui.engine import LIBRARY_FILES
-
-from tests.parity import library_js
+from app.ui.engine import read_js, unicode_table_js
 
 HERE = Path(__file__).resolve().parent
-# In the library's order (app/ui/engine.py LIBRARY): the mirror needs kernels.js, common.js format.js,
-# generator.js the mirror and common.js, words.js the mirror, userdata.js userwords.js and userparse.js.
-FILES = ("kernels.js", "mirror.js", "format.js", "common.js", "words.js", "generator.js", "train.js", "userwords.js",
-         "userparse.js", "userdata.js")
+ROOT = HERE.parents[1]
+# By their paths from the project's root (two sections each have a text.js), in the library's order (app/ui/engine.py
+# LIBRARY): the mirror needs kernels.js, common.js format.js, generator.js the mirror and common.js, words.js the
+# mirror, userdata.js userwords.js and userparse.js.
+FILES = ("attention/kernels.js", "attention/mirror.js", "app/ui/format.js", "app/ui/common.js", "attention/words.js",
+         "attention/generator.js", "attention/train.js", "app/ui/userwords.js", "app/ui/userparse.js",
+         "app/ui/userdata.js")
 
 # Out of V8 as JSON text that Python's json reads back: typed arrays become arrays, and NaN and the infinities
 # (which JSON.stringify would write as null) their bare names, which json.loads takes.
@@ -45,16 +46,23 @@ function __twinsOut(value) {
 """
 
 
-def copy_sources(folder: Path) -> Path:
-    """The JS files of the page that tests/js runs, copied into ``folder`` (to be mutated there)."""
-    folder.mkdir(parents=True, exist_ok=True)
-    for name in FILES:
-        shutil.copyfile(LIBRARY_FILES[name], folder / name)
+def joined(files, folder: Path | None = None) -> str:
+    """The files (paths from the root) as an engine joins them: the text ``read_js`` ships, the Unicode table just
+    before words.js; from where they sit, or from ``folder``, a test's mutated copy of them."""
+    base = Path(folder) if folder is not None else ROOT
+    return "\n".join((unicode_table_js() if f.endswith("/words.js") else "") + read_js(base / f) for f in files)
+
+
+def copy_sources(folder: Path, files=FILES) -> Path:
+    """The JS files (paths from the root) copied into ``folder``, at the same paths, to be mutated there."""
+    for f in files:
+        (folder / f).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(ROOT / f, folder / f)
     return folder
 
 
 class Twins:
-    def __init__(self, folder: Path | None = None):
+    def __init__(self, folder: Path | None = None, files=FILES, harness: Path = HERE / "harness.js"):
         # MiniRacer runs V8 on an event loop: the running one if the thread has one, else its own thread's.
         # Playwright's sync API leaves its loop marked as running between calls (tests/conftest.py), and V8 would
         # then wait on a loop that never turns: it gets its own.
@@ -66,8 +74,7 @@ class Twins:
             asyncio._set_running_loop(borrowed)
         globals_ = (f"const MODEL = {json.dumps(browser_model())};\n"
                     f"const CFG = {json.dumps(userdata.config())};\n")
-        self.ctx.eval(library_js(FILES, folder) + "\n" + globals_ + OUT
-                      + (HERE / "harness.js").read_text(encoding="utf-8"))
+        self.ctx.eval(joined(files, folder) + "\n" + globals_ + OUT + harness.read_text(encoding="utf-8"))
 
     def __call__(self, name: str, cases=None):
         arg = json.dumps(cases)     # as a JS literal, which takes NaN and the infinities, as JSON.parse would not
