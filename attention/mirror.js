@@ -15,12 +15,13 @@ const AttnMirror = (function (K) {
           dot } = K;
 
   // What the prediction curve does across the plot (app/regression/text.py curve_facts, from attention.weights on
-  // the grid): how many samples win somewhere, the share of the grid won by the query's nearest sample, and the
-  // share where one sample holds at least `sharp` of the weight.
-  function curveFacts(grid, xs, opt, sharp) {
+  // the grid): how many samples win somewhere, the share of the grid won by the query's nearest sample, the share
+  // where one sample holds at least `sharp` of the weight, and the share where the prediction is within `flatTol`
+  // of its winner's value (the curve is flat at that value as the page writes it).
+  function curveFacts(grid, xs, ys, opt, sharp, flatTol) {
     const emb = opt.kernel === "dot" ? embedKeys(xs, opt.bandwidth, circleRadius(xs), opt.keyScale) : null;
     const winners = new Set();
-    let nearestCount = 0, sharpCount = 0;
+    let nearestCount = 0, sharpCount = 0, flatCount = 0;
     for (let i = 0; i < grid.length; i++) {
       const w = weights1d(grid[i], xs, opt, emb);
       let top = 0, near = Infinity;
@@ -28,8 +29,10 @@ const AttnMirror = (function (K) {
       winners.add(top);
       if (Math.abs(grid[i] - xs[top]) <= near + 1e-9) nearestCount += 1;
       if (w[top] >= sharp) sharpCount += 1;
+      if (Math.abs(dot(w, ys) - ys[top]) <= flatTol) flatCount += 1;
     }
-    return { winners: winners.size, nearest_share: nearestCount / grid.length, sharp_share: sharpCount / grid.length };
+    const m = grid.length;
+    return { winners: winners.size, nearest_share: nearestCount / m, sharp_share: sharpCount / m, flat_share: flatCount / m };
   }
 
   // The error curves against h of the bias-variance plot, from plain data (a Web Worker runs this for a large
@@ -55,12 +58,12 @@ const AttnMirror = (function (K) {
   // predictCurve), the entropy of the weights in bits, the 1-nearest-neighbour curve (as nearestNeighbor1d)
   // and curveFacts, operation for operation (the same numbers, bit for bit), for the plots over x and the tour.
   // At 2000 samples and 400 grid points the four apart weighed 3.2 million exponentials; this, 800 000.
-  function gridCurves(qs, xs, ys, opt, sharp) {
+  function gridCurves(qs, xs, ys, opt, sharp, flatTol) {
     const emb = opt.kernel === "dot" ? embedKeys(xs, opt.bandwidth, circleRadius(xs), opt.keyScale) : null;
     const m = qs.length, n = xs.length, t = opt.temperature;
     const pred = new Float64Array(m), ent = new Float64Array(m), nn = new Float64Array(m);
     const winners = new Set();
-    let nearestCount = 0, sharpCount = 0;
+    let nearestCount = 0, sharpCount = 0, flatCount = 0;
     for (let i = 0; i < m; i++) {
       const s = scores1d(qs[i], xs, opt.kernel, opt.bandwidth, opt.keyScale, emb);
       let sum = 0, count = 0;
@@ -75,8 +78,10 @@ const AttnMirror = (function (K) {
       winners.add(top);
       if (Math.abs(qs[i] - xs[top]) <= near + 1e-9) nearestCount += 1;
       if (w[top] >= sharp) sharpCount += 1;
+      if (Math.abs(pred[i] - ys[top]) <= flatTol) flatCount += 1;
     }
-    return { pred, ent, nn, facts: { winners: winners.size, nearest_share: nearestCount / m, sharp_share: sharpCount / m } };
+    return { pred, ent, nn, facts: { winners: winners.size, nearest_share: nearestCount / m, sharp_share: sharpCount / m,
+                                     flat_share: flatCount / m } };
   }
 
   // The entropy (bits) of the weights at one query for each bandwidth of hs, at T = 1 (entropyBits of weights1d

@@ -8,7 +8,7 @@ const RegressionQueryTexts = (function (M, U, T, A, N) {
 
   const esc = U.esc, fixed = U.fixed, signed = U.signed, plain = U.plain;
   const setWidget = U.setWidget, setHtml = U.setHtml, quiet = U.quiet;
-  const { caption, heaviestSample, limitNotices, unitText } = T;
+  const { caption, heaviestSample, limitNotices, announcement, unitText } = T;
   const { scheduleUrl } = A;
   const { unitsWords } = N;
 
@@ -46,8 +46,7 @@ const RegressionQueryTexts = (function (M, U, T, A, N) {
   // once the numbers have rested for ANNOUNCE_MS, and at most once every ANNOUNCE_MAX_MS while they keep moving.
   const ANNOUNCE_MS = 600, ANNOUNCE_MAX_MS = 2000;
   function announce(a, c, r) {
-    c.toAnnounce = `max weight ${fixed(r.max_weight, 3)}, effective points ${fixed(r.effective_points, 1)} of ` +
-      `${r.n}, prediction ${signed(r.prediction, 2)}`;
+    c.toAnnounce = announcement(r);
     const now = performance.now();
     if (c.announceTimer) clearTimeout(c.announceTimer);
     const say = () => { c.announceTimer = null; c.announcedAt = performance.now(); setHtml(a.announce_div, `<p>${esc(c.toAnnounce)}</p>`); };

@@ -39,7 +39,7 @@ const RegressionReadouts = (function (M) {
       c.alongX = { xs, ys, key, curves: null };
     const k = c.alongX;
     // the prediction and the facts from one set of weights per grid point (AttnMirror.gridCurves)
-    return k.curves || (k.curves = M.gridCurves(c.grid, xs, ys, opt, c.cfg.limits.sharp_weight));
+    return k.curves || (k.curves = M.gridCurves(c.grid, xs, ys, opt, c.cfg.limits.sharp_weight, c.cfg.limits.flat_tol));
   }
 
   // The names of ``needs`` (a Set) and the cheap ones, for the section's state now.

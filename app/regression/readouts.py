@@ -82,7 +82,7 @@ def _curve(x, y, kw) -> dict:
     grid = np.linspace(*X_RANGE, GRID_N)
     pred = attention.predict(grid, x, y, **kw)
     spread = float(y.max() - y.min())
-    facts = curve_facts(grid, x, attention.weights(grid, x, **kw))
+    facts = curve_facts(grid, x, attention.weights(grid, x, **kw), y)
     return {"curve_range": float(pred.max() - pred.min()) / spread if spread > 0 else 0.0,
             "curve_winners": facts["winners"], "nearest_share": facts["nearest_share"],
             "sharp_share": facts["sharp_share"]}

@@ -43,8 +43,9 @@ const RegressionText = (function (U) {
     const why = "a dot product rewards a key's length as well as its direction";
     if (r.max_weight >= limits.one_sample) {
       const hx = (at || ((v) => `x = ${signed(v, 2)}`))(heaviest.x), hy = signed(heaviest.y, 2);
-      const flat = curve.sharp_share >= limits.sharp_share;
+      let flat = curve.sharp_share >= limits.sharp_share;
       if (curve.winners === 1) {
+        flat = curve.flat_share >= limits.sharp_share && Math.abs(r.prediction - heaviest.y) <= limits.flat_tol;
         const where = heaviest.nearest ? " (here it is also the nearest sample)" : ", which is not the nearest one";
         const words = flat ? `The prediction curve is flat at its value, ${hy}.` : `The prediction curve leans towards its value, ${hy}.`;
         out.push(`${mw}, on the sample at ${hx}${where}: its key is longer than the keys nearer the query, ` +
@@ -64,6 +65,12 @@ const RegressionText = (function (U) {
       out.push(`${fixed(r.effective_points, 1)} of ${r.n} effective points: the weights are nearly uniform, ` +
         `so the prediction flattens toward the global mean (${signed(r.global_mean, 2)}).`);
     return out;
+  }
+
+  // What a screen reader hears once the readouts rest after a move (the page's polite live region).
+  function announcement(r) {
+    return `max weight ${fixed(r.max_weight, 3)}, effective points ${fixed(r.effective_points, 1)} of ${r.n}, ` +
+      `prediction ${signed(r.prediction, 2)}`;
   }
 
   // The kernel menu's options (twin of kernel_options in app/regression/text.py): the dot product is called
@@ -90,5 +97,5 @@ const RegressionText = (function (U) {
     return fixed(v, Math.min(2 - Math.floor(Math.log10(v)), 20));
   }
 
-  return { similarityWords, caption, heaviestSample, limitNotices, kernelOptions, biasNote, unitText, lengthText };
+  return { similarityWords, caption, heaviestSample, limitNotices, announcement, kernelOptions, biasNote, unitText, lengthText };
 })(AttnCommon);

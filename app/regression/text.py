@@ -99,27 +99,33 @@ def heaviest_sample(query: float, keys, values, weights) -> dict:
 
 # Along the prediction curve, a query "has one winner" where its largest weight is at least SHARP_WEIGHT
 # (app/state.py: the tour's conditions read the same share).
-# The curve "turns into steps" (or is flat) when this share of it has one winner.
+# The curve "turns into steps" when this share of it has one winner; it "is flat at its value" when this share of it
+# lies within FLAT_TOL of its winner's value (half a hundredth: the value as the notice writes it, to 2 decimals),
+# and the prediction at the query too.
 SHARP_SHARE = 0.8
+FLAT_TOL = 0.005
 
 
-def curve_facts(grid, keys, weights) -> dict:
+def curve_facts(grid, keys, weights, values) -> dict:
     """What the prediction curve does across the plot, from the weights of every query on ``grid`` (m x n).
 
     ``winners``: how many different samples take the largest weight somewhere along the curve (1: the same
     sample wins wherever the query is, so the curve is flat at its value); ``nearest_share``: the share of
     the grid where the winner is (one of) the query's nearest samples (1: nearest-neighbour everywhere);
     ``sharp_share``: the share where one sample has at least SHARP_WEIGHT of the weight (near 1: the curve
-    is made of flat steps).  Twin of ``curveFacts`` in attention/mirror.js.
+    is made of flat steps); ``flat_share``: the share where the prediction, sum_j w_j values_j, lies within
+    FLAT_TOL of the winner's value.  Twin of ``curveFacts`` and ``gridCurves`` in attention/mirror.js.
     """
     import numpy as np
 
     g, k, W = np.asarray(grid, float), np.asarray(keys, float), np.asarray(weights, float)
+    v = np.asarray(values, float)
     top = np.argmax(W, axis=1)
     dist = np.abs(g[:, None] - k[None, :])
     nearest = np.abs(g - k[top]) <= dist.min(axis=1) + 1e-9
     return {"winners": int(len(set(top.tolist()))), "nearest_share": float(nearest.mean()),
-            "sharp_share": float((W.max(axis=1) >= SHARP_WEIGHT).mean())}
+            "sharp_share": float((W.max(axis=1) >= SHARP_WEIGHT).mean()),
+            "flat_share": float((np.abs(W @ v - v[top]) <= FLAT_TOL).mean())}
 
 
 def limit_notices(r, heaviest: dict, curve: dict, key_norm: float = 0.0, at=None) -> list[str]:
@@ -138,6 +144,7 @@ def limit_notices(r, heaviest: dict, curve: dict, key_norm: float = 0.0, at=None
         hx, hy = at(heaviest["x"]), _signed(heaviest["y"], 2)
         flat = curve["sharp_share"] >= SHARP_SHARE
         if curve["winners"] == 1:
+            flat = curve["flat_share"] >= SHARP_SHARE and abs(r.prediction - heaviest["y"]) <= FLAT_TOL
             where = " (here it is also the nearest sample)" if heaviest["nearest"] else ", which is not the nearest one"
             curve_words = (f"The prediction curve is flat at its value, {hy}." if flat else
                            f"The prediction curve leans towards its value, {hy}.")

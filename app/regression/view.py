@@ -494,7 +494,8 @@ class RegressionSection:
             "defaults": {k: v["default"] for k, v in spec.items()}, "theme": theme.js_config(state.present),
             "url_rules": url_rules(), "url_delay_ms": URL_DELAY_MS,
             "limits": {"one_sample": text.ONE_SAMPLE_WEIGHT, "near_uniform": text.NEAR_UNIFORM_FRACTION,
-                       "sharp_weight": text.SHARP_WEIGHT, "sharp_share": text.SHARP_SHARE},
+                       "sharp_weight": text.SHARP_WEIGHT, "sharp_share": text.SHARP_SHARE,
+                       "flat_tol": text.FLAT_TOL},
             "legend": {"on": text.legend_html(True), "off": text.legend_html(False),
                        "on_data": text.legend_html(True, truth=False), "off_data": text.legend_html(False, truth=False)},
             # your own data: the reader's limits and words (app/ui/userdata.py, one definition), the page's words

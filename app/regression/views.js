@@ -142,7 +142,8 @@ const RegressionViews = (function (M, U, R) {
     c.curvesLater = (c.curvesLater || 0) + 1;   // a pending one (dataViews) is not needed any more
     const opt = options(c);
     // the curves over x and their facts from one set of weights per grid point
-    const { pred, ent, nn, facts } = M.gridCurves(c.grid, c.x, c.y, opt, c.cfg.limits.sharp_weight);
+    const { pred, ent, nn, facts } = M.gridCurves(c.grid, c.x, c.y, opt, c.cfg.limits.sharp_weight,
+      c.cfg.limits.flat_tol);
     const f = M.trueFunction(c.fn);
     const eff = Array.from(ent, (e) => 2 ** e);
     a.curve.data = {

@@ -381,7 +381,7 @@ def core_curve_facts(state):
     ks = attention.key_norm_tilt(x, state["key_norm"]) if state["kernel"] == "dot" and state["key_norm"] else None
     W = attention.weights(grid, x, kernel=state["kernel"], bandwidth=state["bandwidth"],
                           temperature=state["temperature"], key_scale=ks)
-    return text.curve_facts(grid, x, W)
+    return text.curve_facts(grid, x, W, np.asarray(state["y"]))
 
 
 def core_readout(state):

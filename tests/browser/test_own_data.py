@@ -223,7 +223,7 @@ def check_against_core(page, kernel="gaussian", key_norm=0.0):
     at = lambda v: f"{d['tag']['x_name']} = {text.unit_text(s.to_units(v), span)}"  # noqa: E731
     heaviest = text.heaviest_sample(q, xs, y, samples["w"])
     grid = np.asarray(curve["x"])
-    facts = text.curve_facts(grid, xs, np.asarray(attention.weights(grid, xs, bandwidth=h, **page_opt)))
+    facts = text.curve_facts(grid, xs, np.asarray(attention.weights(grid, xs, bandwidth=h, **page_opt)), y)
     assert shown_paragraphs(page, "limits") == text.limit_notices(page_r, heaviest, facts, tilt, at=at)
     return d, s
 

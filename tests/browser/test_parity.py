@@ -57,7 +57,7 @@ window.parity = (function (M, E, U, L, S) {
                                            r.weights = arr(r.weights); return r; }),
     predict: (cases) => cases.map((c) => arr(M.predictCurve(c.qs, c.x, c.y, opt(c)))),
     nearest: (cases) => cases.map((c) => M.nearestNeighbor1d(c.q, c.x, c.y, opt(c))),
-    grid: (cases) => cases.map((c) => { const r = M.gridCurves(c.qs, c.x, c.y, opt(c), LIMITS.sharp_weight);
+    grid: (cases) => cases.map((c) => { const r = M.gridCurves(c.qs, c.x, c.y, opt(c), LIMITS.sharp_weight, LIMITS.flat_tol);
       return { pred: arr(r.pred), ent: arr(r.ent), nn: arr(r.nn), facts: r.facts }; }),
     loo: (cases) => cases.map((c) => arr(M.looError(c.x, c.y, c.hs, opt(c)))),
     biasvar: (cases) => cases.map((c) => { const r = M.biasVarianceExact(c.x, c.fn, c.noise, c.hs, opt(c));
@@ -66,7 +66,7 @@ window.parity = (function (M, E, U, L, S) {
     dpa: (cases) => cases.map((c) => { const r = M.dotProductAttention(c.Q, c.K, c.V, c.causal, c.t);
       return { weights: r.weights.map(arr), outputs: r.outputs.map(arr) }; }),
     caption: (cases) => cases.map((c) => {
-      const curve = M.curveFacts(c.grid, c.x, opt(c), LIMITS.sharp_weight);
+      const curve = M.curveFacts(c.grid, c.x, c.y, opt(c), LIMITS.sharp_weight, LIMITS.flat_tol);
       return { caption: E.caption(c.r, c.kernel, c.h, c.t, c.tilt), curve,
                notices: E.limitNotices(c.r, E.heaviestSample(c.r.query, c.x, c.y, c.w), curve, LIMITS, c.tilt) }; }),
     words: (c) => ({ bias: c.bias.map((b) => E.biasNote(c.note, b.noise, b.own)),
@@ -113,7 +113,7 @@ def js(browser):
         list(LEARNING_JS) + list(SENTENCE_JS)
     glue = "\n".join(path.read_text(encoding="utf-8") for path in engines)
     limits = {"one_sample": text.ONE_SAMPLE_WEIGHT, "near_uniform": text.NEAR_UNIFORM_FRACTION,
-              "sharp_weight": text.SHARP_WEIGHT, "sharp_share": text.SHARP_SHARE}
+              "sharp_weight": text.SHARP_WEIGHT, "sharp_share": text.SHARP_SHARE, "flat_tol": text.FLAT_TOL}
     script = (f"{library}\n{glue}\nconst SPEC = {json.dumps(SPEC)};\nconst RULES = {json.dumps(url_rules())};\n"
               f"const LIMITS = {json.dumps(limits)};\nconst GEOMETRY = {json.dumps(GEOMETRY)};\n{HARNESS}")
     with harness_page(browser, script, "parity") as run:
@@ -223,7 +223,7 @@ def test_caption_and_limit_notices_equal_python_text(js):
         d = attention.load_dataset(c["name"])
         r = attention.readout(c["q"], d.x, d.y, true_function=d.true_function, **core_kwargs(c))
         w = attention.weights(c["q"], d.x, **core_kwargs(c)).tolist()
-        curve = text.curve_facts(grid, d.x, attention.weights(grid, d.x, **core_kwargs(c)))
+        curve = text.curve_facts(grid, d.x, attention.weights(grid, d.x, **core_kwargs(c)), d.y)
         tilt = c["key_norm"] if c["kernel"] == "dot" and c["key_norm"] is not None else 0.0
         cases.append({"r": r.as_dict(), "kernel": c["kernel"], "h": c["h"], "t": c["t"], "key_norm": c["key_norm"],
                       "tilt": tilt, "x": d.x.tolist(), "y": d.y.tolist(), "w": w, "grid": grid.tolist()})

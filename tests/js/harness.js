@@ -19,7 +19,7 @@ const twins = (function (M, W, U, G, T) {
     readout: (cases) => cases.map((c) => M.readout(c.q, c.x, c.y, opt(c), c.fn)),
     nearest: (cases) => cases.map((c) => M.nearestNeighbor1d(c.q, c.x, c.y, opt(c))),
     predict: (cases) => cases.map((c) => M.predictCurve(c.qs, c.x, c.y, opt(c))),
-    grid: (cases) => cases.map((c) => M.gridCurves(c.qs, c.x, c.y, opt(c), c.sharp)),
+    grid: (cases) => cases.map((c) => M.gridCurves(c.qs, c.x, c.y, opt(c), c.sharp, c.flat_tol)),
     entropyH: (cases) => cases.map((c) => M.entropyAgainstH(c.q, c.x, c.hs, opt(c))),
     loo: (cases) => cases.map((c) => M.looError(c.x, c.y, c.hs, opt(c))),
     biasvar: (cases) => cases.map((c) => M.biasVarianceExact(c.x, c.fn, c.noise, c.hs, opt(c))),

@@ -62,7 +62,8 @@ def copy_sources(folder: Path, files=FILES) -> Path:
 
 
 class Twins:
-    def __init__(self, folder: Path | None = None, files=FILES, harness: Path = HERE / "harness.js"):
+    def __init__(self, folder: Path | None = None, files=FILES, harness: Path = HERE / "harness.js", entry="twins"):
+        self.entry = entry
         # MiniRacer runs V8 on an event loop: the running one if the thread has one, else its own thread's.
         # Playwright's sync API leaves its loop marked as running between calls (tests/conftest.py), and V8 would
         # then wait on a loop that never turns: it gets its own.
@@ -78,7 +79,7 @@ class Twins:
 
     def __call__(self, name: str, cases=None):
         arg = json.dumps(cases)     # as a JS literal, which takes NaN and the infinities, as JSON.parse would not
-        return json.loads(self.ctx.eval(f"__twinsOut(twins[{json.dumps(name)}]({arg}))"))
+        return json.loads(self.ctx.eval(f"__twinsOut({self.entry}[{json.dumps(name)}]({arg}))"))
 
     def close(self):
         self.ctx.close()

@@ -207,7 +207,7 @@ def check_prediction_curve(js):
 def grid_cases():
     """The engine's grid of queries: prediction, entropy, 1-NN and the facts along the curve."""
     grid = np.linspace(X_RANGE[0], X_RANGE[1], GRID_N)
-    states = [dict(c, qs=grid.tolist(), sharp=text.SHARP_WEIGHT) for c in random_states(16, 40)]
+    states = [dict(c, qs=grid.tolist(), sharp=text.SHARP_WEIGHT, flat_tol=text.FLAT_TOL) for c in random_states(16, 40)]
     want = []
     for c in states:
         kw = core_kwargs(c)
@@ -215,7 +215,7 @@ def grid_cases():
         kw_nn = {k: v for k, v in kw.items() if k != "temperature"}
         want.append({"pred": attention.predict(grid, c["x"], c["y"], **kw), "ent": attention.entropy_bits(w),
                      "nn": [attention.nearest_neighbor_predict(q, c["x"], c["y"], **kw_nn) for q in grid],
-                     "facts": text.curve_facts(grid, np.array(c["x"]), w)})
+                     "facts": text.curve_facts(grid, np.array(c["x"]), w, np.array(c["y"]))})
     return states, want
 
 

@@ -1,0 +1,55 @@
+"""Every sentence builder of the page, Python and JavaScript, rendered in the sweep's states.
+
+``python_texts(s)`` and ``Builders.js_texts(states)`` return, for each state, the texts the page shows in it by
+builder name; the JavaScript builders run in an embedded V8 (tests/js/v8.py) from the page's own files.  The sweep
+holds the two to each other character for character where both exist, and checks every sentence of either.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from app.regression import text
+from tests.js.v8 import FILES, HERE as JS_HERE, Twins
+
+# The builders, by their paths from the root, after the library's pure files.
+BUILDER_FILES = ("app/regression/text.js",)
+LIMITS = {"one_sample": text.ONE_SAMPLE_WEIGHT, "near_uniform": text.NEAR_UNIFORM_FRACTION,
+          "sharp_weight": text.SHARP_WEIGHT, "sharp_share": text.SHARP_SHARE, "flat_tol": text.FLAT_TOL}
+
+
+def regression_python(s) -> dict:
+    """The regression section's texts in a state: the caption and the limit notices (app/regression/text.py)."""
+    units = s.units_words()
+    return {"caption": text.caption(s.r, kernel=s.kernel, bandwidth=s.h, temperature=s.t, key_norm=s.shown_tilt,
+                                    units=units),
+            "notices": text.limit_notices(s.r, s.heaviest, s.curve, s.shown_tilt, at=s.at())}
+
+
+def regression_case(s) -> dict:
+    """One state as the JavaScript builders take it."""
+    d = s.data
+    case = {"r": s.r.as_dict(), "kernel": s.kernel, "h": s.h, "t": s.t, "tilt": s.shown_tilt, "q": s.q,
+            "x": s.x.tolist(), "y": s.y.tolist(), "w": s.w.tolist(), "curve": s.curve, "limits": LIMITS,
+            "units": s.units_words()}
+    if d.units:
+        sc = d.scale
+        case.update(scale={"scaled": sc.scaled, "x0": sc.x0, "span": sc.span, "u0": sc.u0, "uspan": sc.uspan},
+                    span=d.span)
+    return case
+
+
+class Builders:
+    """The JavaScript builders in one V8, loaded once."""
+
+    def __init__(self, folder: Path | None = None):
+        self.js = Twins(folder, files=FILES + BUILDER_FILES, harness=JS_HERE / "sentences.js", entry="sentences")
+
+    def regression(self, states, batch=40) -> list[dict]:
+        out = []
+        for i in range(0, len(states), batch):
+            out += self.js("regression", [regression_case(s) for s in states[i:i + batch]])
+        return out
+
+    def close(self):
+        self.js.close()
