@@ -152,3 +152,81 @@ def test_a_tour_step_is_recognised_only_where_its_found_sentence_is_true(step_id
                 recognised += 1
                 assert FOUND_CLAIMS[step_id](s), (step_id, args, step.found)
     assert recognised > 0
+
+
+# ---- the tour cards' fixed numbers --------------------------------------------------------------------------
+
+def card_numbers():
+    """(tour, step id, field, step, text, position, number) for every number of every card of the shipped and
+    example tours."""
+    from tests.app.sweep import cards as K
+
+    for path in K.TOURS:
+        for sid, field, step, said in K.cards(path):
+            for pos, shown in K.numbers_in(said):
+                yield path.name, sid, field, step, said, pos, shown
+
+
+def claims_of_number(sid, said, pos, shown):
+    """The card claims whose phrase finds this number (by its place in the card's text)."""
+    import re
+
+    from tests.app.sweep import cards as K
+
+    found = []
+    for c in K.CARDS:
+        if c.step != sid:
+            continue
+        for m in re.finditer(c.phrase, said):
+            spans = [m.span(g) for g in m.groupdict() if g.startswith("n") and m.group(g) is not None]
+            if (pos, pos + len(shown)) in spans:
+                found.append(c)
+    return found
+
+
+def test_every_number_in_a_tour_card_is_claimed_and_true_at_its_step():
+    """Every number a card writes is found by one claim, true at its step's state, and false one unit further in
+    its last shown digit (0.95 to 0.96, 24 to 25, ten to eleven)."""
+    from tests.app.sweep import cards as K
+
+    seen = 0
+    for tour, sid, field, step, said, pos, shown in card_numbers():
+        where = f"{tour} step {sid} {field}: {shown!r} in {said!r}"
+        found = claims_of_number(sid, said, pos, shown)
+        assert len(found) == 1, f"{len(found)} claims find {where}: each number needs exactly one"
+        (c,) = found
+        assert c.check(K.value_of(shown), step), f"false at its step: {where} ({c.why})"
+        assert not c.check(K.value_of(K.bumped(shown)), step), f"{where}: {K.bumped(shown)!r} passes too ({c.why})"
+        seen += 1
+    assert seen >= 60
+
+
+def test_every_card_claim_finds_its_number():
+    """No claim is left over: each finds a number in some card (a card rewritten drops its claim with it)."""
+    import re
+
+    from tests.app.sweep import cards as K
+
+    said = [(sid, t) for path in K.TOURS for sid, _, _, t in K.cards(path)]
+    for c in K.CARDS:
+        assert any(sid == c.step and re.search(c.phrase, t) for sid, t in said), (c.step, c.phrase)
+
+
+@pytest.mark.parametrize("change", [("reads 0.95 or more", "reads 0.96 or more"),
+                                    ("all 24 samples", "all 25 samples"), ("h = 0.15", "h = 0.16"),
+                                    ("ten words make 100", "ten words make 101")])
+def test_a_card_number_moved_by_one_unit_fails(change):
+    """The issue's seeded regressions: each card number changed by one unit in its last digit is refused."""
+    from tests.app.sweep import cards as K
+
+    old, new = change
+    (off, n), = [(p, n) for (p, n), (_, o) in zip(K.numbers_in(new), K.numbers_in(old)) if n != o]
+    hits = 0
+    for tour, sid, field, step, said, _, _ in {(c[0], c[1], c[2], id(c[3]), c[4]): c for c in card_numbers()}.values():
+        if old not in said:
+            continue
+        wrong, at = said.replace(old, new), said.index(old) + off
+        found = claims_of_number(sid, wrong, at, n)
+        assert len(found) != 1 or not found[0].check(K.value_of(n), step), (tour, sid, wrong)
+        hits += 1
+    assert hits > 0
