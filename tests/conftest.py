@@ -13,9 +13,15 @@ import asyncio
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
 
 import app.sections  # noqa: F401  (the composition hands the tour every section's readouts, as each delivery does)
 from tests.export_once import static_file, stop_export  # noqa: F401  (static_file: a fixture for every folder)
+
+# Hypothesis draws the same examples on every run: a failure comes back when the run is repeated, and CI meets no
+# example that a developer's run did not; no deadline, as a busy machine times one example differently.
+settings.register_profile("project", derandomize=True, deadline=None)
+settings.load_profile("project")
 
 
 BROWSER = Path(__file__).resolve().parent / "browser"

@@ -200,3 +200,9 @@ def test_the_largest_seed():
     d = attention.make_dataset("wave", n=30, seed=datasets.SEED_MAX)
     assert d.n == 30 and d.description.endswith(f"(seed {datasets.SEED_MAX})")
     assert not np.array_equal(d.y, attention.make_dataset("wave", n=30, seed=0).y)
+
+
+def test_hypothesis_draws_the_same_examples_on_every_run():
+    """tests/conftest.py loads a profile every test's @settings inherits: derandomized, with no deadline."""
+    assert settings().derandomize is True and settings().deadline is None
+    assert settings(max_examples=3).derandomize is True
