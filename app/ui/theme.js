@@ -143,10 +143,30 @@ const Theme = (function () {
       if (!root) continue;
       const name = String(m.title || m.label || m.name || "").trim();
       for (const h of root.querySelectorAll(".noUi-handle")) put(h, name);
+      speakShownValue(root);
       for (const i of root.querySelectorAll('input[type="checkbox"]')) put(i, name);
       for (const b of root.querySelectorAll(".bk-spin-btn-up")) put(b, `${name}: one more`);
       for (const b of root.querySelectorAll(".bk-spin-btn-down")) put(b, `${name}: one less`);
     }
+  }
+
+  // A slider's handle says the value the slider shows (its title's value: "0.620" for h, not noUiSlider's "-0.21",
+  // the log it moves on), after every move: noUiSlider writes its raw value into aria-valuetext on each update,
+  // and the title is written after it, so an observer of the slider's shadow root writes the shown text last.
+  const SPOKEN = new WeakSet();
+  function speakShownValue(root) {
+    if (SPOKEN.has(root) || !root.querySelector(".noUi-handle") || typeof MutationObserver !== "function") return;
+    SPOKEN.add(root);
+    const say = () => {
+      const shown = root.querySelector(".bk-slider-value");
+      const text = shown && shown.textContent.trim();
+      if (!text) return;
+      for (const h of root.querySelectorAll(".noUi-handle"))
+        if (h.getAttribute("aria-valuetext") !== text) h.setAttribute("aria-valuetext", text);
+    };
+    new MutationObserver(say).observe(root, { childList: true, subtree: true, characterData: true,
+                                              attributes: true, attributeFilter: ["aria-valuetext"] });
+    say();
   }
 
   return { apply, sizeFigure, nameControls };

@@ -111,6 +111,45 @@ def test_query_slider_by_model_and_by_keyboard(offline):
     check_against_core(page)
 
 
+# Every slider's handle, what it says (aria-valuetext) and what its title shows, in the page's drawn blocks.
+SPOKEN_JS = """() => { const out = {};
+  for (const m of Bokeh.documents[0].all_models) {
+    const v = Bokeh.index.find_one(m), root = v && v.shadow_el, h = root && root.querySelector('.noUi-handle');
+    const shown = root && root.querySelector('.bk-slider-value');
+    if (h && shown && m.name) out[m.name] = [h.getAttribute('aria-valuetext'), shown.textContent.trim()];
+  }
+  return out; }"""
+
+
+def spoken(page) -> dict:
+    """{slider name: (what its handle says, what its title shows)} once every handle says its shown value (or
+    after 5 s, for the assertion to show which does not)."""
+    try:
+        page.wait_for_function(f"() => Object.values(({SPOKEN_JS})()).every(([a, b]) => a === b)", timeout=5000)
+    except Exception:   # noqa: BLE001 - the assertion below says which slider
+        pass
+    return page.evaluate(SPOKEN_JS)
+
+
+def test_every_slider_says_the_value_it_shows(offline):
+    """A screen reader reads a slider's aria-valuetext: it is the value the slider's title shows (h: 0.620, not its
+    log, -0.21; T: 1.00, not 0.00; a count: 24, not 24.00), at load and after Home, End, Page Up and three arrows,
+    on every slider of the section (issue 47)."""
+    page = offline
+    said = spoken(page)
+    assert {"query_slider", "bandwidth_slider", "temperature_slider"} <= set(said), said
+    assert [n for n, (a, b) in said.items() if a != b] == [], said
+    assert said["bandwidth_slider"][1] == "0.620" and said["temperature_slider"][1] == "1.00"
+    for name in ("bandwidth_slider", "temperature_slider"):
+        model_element(page, name, ".noUi-handle").focus()
+        for key in ("End", "Home", "PageUp", "ArrowLeft", "ArrowLeft", "ArrowLeft"):
+            before = model_prop(page, name, "value")
+            page.keyboard.press(key)
+            wait_prop(page, name, "value", f"(v) => v !== {before}")
+            a, b = spoken(page)[name]
+            assert a == b, (name, key, a, b)
+
+
 def test_limit_notices_and_presentation_mode(offline):
     page = offline
     assert shown_paragraphs(page, "limits") == []
