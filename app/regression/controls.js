@@ -63,9 +63,17 @@ const RegressionControls = (function (U, T, R, V, S) {
     if (JSON.stringify(a.w_kernel.options) !== JSON.stringify(want)) a.w_kernel.options = want;
   }
 
-  // The main plot takes the keyboard's focus (the first Tab stop): its arrow keys move the query by the
-  // slider's step, as the slider's own do (Shift: ten steps), outside presentation mode, where they turn the
-  // tour's steps.
+  // The main plot takes the keyboard's focus (the first Tab stop) and its keys move the query as the query
+  // slider's own do: the arrows by the slider's step (Shift: ten steps), Page Up and Page Down by ten steps, Home
+  // and End to the slider's ends; outside presentation mode, where these keys turn the tour's steps.
+  const PLOT_KEYS = { ArrowRight: 1, ArrowLeft: -1, PageUp: 10, PageDown: -10, Home: -Infinity, End: Infinity };
+
+  function plotKeyQuery(key, shift, query, slider) {
+    const step = slider.step, d = PLOT_KEYS[key] * (shift && Math.abs(PLOT_KEYS[key]) === 1 ? 10 : 1);
+    if (d === Infinity) return slider.end;
+    if (d === -Infinity) return slider.start;
+    return Math.min(slider.end, Math.max(slider.start, Math.round((query + d * step) / step) * step));
+  }
 
   function arrowKeysMoveQuery(a, c) {
     const v = U.findView(a.shared_figs[0]), el = v && v.canvas_view && v.canvas_view.el;
@@ -73,14 +81,13 @@ const RegressionControls = (function (U, T, R, V, S) {
     el.__attnKeys = true;
     el.setAttribute("tabindex", "0");
     el.setAttribute("role", "application");
-    el.setAttribute("aria-label", "the main plot: the left and right arrow keys move the query");
+    el.setAttribute("aria-label", "the main plot: the arrow keys, Page Up, Page Down, Home and End move the query");
     el.addEventListener("keydown", (e) => {
-      if ((e.key !== "ArrowLeft" && e.key !== "ArrowRight") || e.altKey || e.ctrlKey || e.metaKey || c.present) return;
+      if (!Object.prototype.hasOwnProperty.call(PLOT_KEYS, e.key) || e.altKey || e.ctrlKey || e.metaKey || c.present) return;
       e.preventDefault();
       e.stopPropagation();
-      const step = a.w_query.step, d = (e.key === "ArrowRight" ? 1 : -1) * (e.shiftKey ? 10 : 1) * step;
-      U.runGuarded(c, () => { setQuery(a, c, Math.round((c.query + d) / step) * step); setWidget(a.w_query, "value", c.query); },
-                   (err) => showError(a, err));
+      const q = plotKeyQuery(e.key, e.shiftKey, c.query, a.w_query);
+      U.runGuarded(c, () => { setQuery(a, c, q); setWidget(a.w_query, "value", c.query); }, (err) => showError(a, err));
     });
   }
 

@@ -140,6 +140,7 @@ const Theme = (function () {
     }
     for (const v of view ? views : Array.from(doc.all_models, (m) => index.find_one(m))) {
       const m = v && v.model, root = v && v.shadow_el;
+      untabPlot(v);
       if (!root) continue;
       const name = String(m.title || m.label || m.name || "").trim();
       for (const h of root.querySelectorAll(".noUi-handle")) put(h, name);
@@ -148,6 +149,14 @@ const Theme = (function () {
       for (const b of root.querySelectorAll(".bk-spin-btn-up")) put(b, `${name}: one more`);
       for (const b of root.querySelectorAll(".bk-spin-btn-down")) put(b, `${name}: one less`);
     }
+  }
+
+  // BokehJS gives every plot's event layer a Tab stop with no name; a plot is not a control (the main plot, which
+  // is, takes the keyboard on its canvas: app/regression/controls.js), so the layer leaves the Tab order.
+  function untabPlot(v) {
+    const cv = v && v.canvas_view, root = cv && cv.shadow_el;
+    if (!root) return;
+    for (const e of root.querySelectorAll(".bk-events")) if (e.tabIndex !== -1) e.tabIndex = -1;
   }
 
   // A slider's handle says the value the slider shows (its title's value: "0.620" for h, not noUiSlider's "-0.21",

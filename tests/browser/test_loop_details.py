@@ -339,6 +339,17 @@ def test_the_main_plot_by_keyboard_and_by_drag_and_what_a_screen_reader_hears(br
         page.keyboard.press("ArrowLeft")
         page.wait_for_function("() => Math.abs(Bokeh.documents[0].get_model_by_name('query_slider').value - 1) < 1e-9")
         check_against_core(page)
+        # as the slider's own keys do: End and Home to its ends, Page Up and Page Down by ten steps (issue 47)
+        lo, hi = model_prop(page, "query_slider", "start"), model_prop(page, "query_slider", "end")
+        for key, want in (("End", hi), ("PageDown", hi - 10 * step), ("Home", lo), ("PageUp", lo + 10 * step),
+                          ("ArrowRight", lo + 11 * step)):
+            page.keyboard.press(key)
+            page.wait_for_function("(q) => Math.abs(Bokeh.documents[0].get_model_by_name('query_slider').value - q) "
+                                   "< 1e-9", arg=want)
+        check_against_core(page)
+        set_model_prop(page, "query_slider", "value", 1.0)
+        page.wait_for_function("() => Bokeh.documents[0].get_model_by_name('query_slider').value === 1")
+        page.evaluate(f"() => ({FIND_VIEW_JS})('main_plot').canvas_view.el.focus()")
         wait_spoken(page, n)
 
         # a fast drag: the live region is written at most once per ANNOUNCE_MAX_MS (and after each rest of

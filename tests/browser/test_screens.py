@@ -27,7 +27,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.browser.pageutil import (ALL_VIEWS_JS, block_outside, core_readout, data_to_page_x, drag, page_state,
+from tests.browser.pageutil import (ALL_VIEWS_JS, DRAW_ALL_JS, block_outside, core_readout, data_to_page_x, drag,
+                                    page_state,
                                     plot_geometry, readout_rows, expected_rows, scroll_through, touch_gesture,
                                     wait_frames, wait_ready, wait_texts)
 
@@ -615,6 +616,41 @@ def test_axe_finds_no_serious_or_critical_violation(screen):
            for v in violations if v["impact"] in ("serious", "critical")]
     assert not [u for u in requests if u.startswith(("http:", "https:")) and "127.0.0.1" not in u], requests
     assert not bad, f"{screen.where()}: axe-core finds (impact, rule, nodes, help, first nodes):" + fmt(bad, 30)
+
+
+# The focused element (inside shadow roots) as the Tab walk sees it: None on the page itself, "again" for one it
+# has met (the walk has gone round), else what a screen reader would name it by and whether it is a plot's layer.
+TAB_STOP_JS = """() => { let e = document.activeElement;
+  while (e && e.shadowRoot && e.shadowRoot.activeElement) e = e.shadowRoot.activeElement;
+  if (!e || e === document.body) return null;
+  if (e.__attnWalked) return 'again';
+  e.__attnWalked = true;
+  const labelled = (e.getAttribute('aria-labelledby') || '').split(' ').filter(Boolean)
+    .map((id) => (e.getRootNode().getElementById ? e.getRootNode().getElementById(id) : null)).filter(Boolean);
+  const name = (e.getAttribute('aria-label') || labelled.map((l) => l.textContent).join(' ') ||
+    (e.labels && e.labels.length ? e.labels[0].textContent : '') || e.getAttribute('title') || e.textContent || '').trim();
+  return { name, layer: e.classList.contains('bk-events'), html: e.outerHTML.slice(0, 120) }; }"""
+
+
+@pytest.mark.parametrize("screen", LAPTOP_CASES, indirect=True)
+def test_a_tab_walk_meets_only_named_stops_and_no_plot_layer(screen):
+    """Tab from the top through the whole page, every block drawn: every stop has a name, none is a plot's event
+    layer (BokehJS gives each plot one; a plot that is not a control is no Tab stop), and there are at most 200
+    (issue 47: 296 stops, 117 with no name)."""
+    page = screen.page
+    page.evaluate(DRAW_ALL_JS)
+    page.evaluate("() => { window.scrollTo(0, 0); document.activeElement && document.activeElement.blur(); }")
+    stops = []
+    for _ in range(400):
+        page.keyboard.press("Tab")
+        stop = page.evaluate(TAB_STOP_JS)
+        if stop == "again":
+            break
+        if stop is not None:
+            stops.append(stop)
+    assert 40 <= len(stops) <= 200, len(stops)
+    assert [s["html"] for s in stops if not s["name"]] == []
+    assert [s["html"] for s in stops if s["layer"]] == []
 
 
 @pytest.mark.parametrize("screen", FONT_CASES, indirect=True)
