@@ -14,27 +14,6 @@ const AttnMirror = (function (K) {
   const { trueFunction, softmaxInPlace, circleRadius, keyNormTilt, embedKeys, scores1d, weights1d, entropyBits,
           dot } = K;
 
-  // What the prediction curve does across the plot (app/regression/text.py curve_facts, from attention.weights on
-  // the grid): how many samples win somewhere, the share of the grid won by the query's nearest sample, the share
-  // where one sample holds at least `sharp` of the weight, and the share where the prediction is within `flatTol`
-  // of its winner's value (the curve is flat at that value as the page writes it).
-  function curveFacts(grid, xs, ys, opt, sharp, flatTol) {
-    const emb = opt.kernel === "dot" ? embedKeys(xs, opt.bandwidth, circleRadius(xs), opt.keyScale) : null;
-    const winners = new Set();
-    let nearestCount = 0, sharpCount = 0, flatCount = 0;
-    for (let i = 0; i < grid.length; i++) {
-      const w = weights1d(grid[i], xs, opt, emb);
-      let top = 0, near = Infinity;
-      for (let j = 0; j < w.length; j++) { if (w[j] > w[top]) top = j; near = Math.min(near, Math.abs(grid[i] - xs[j])); }
-      winners.add(top);
-      if (Math.abs(grid[i] - xs[top]) <= near + 1e-9) nearestCount += 1;
-      if (w[top] >= sharp) sharpCount += 1;
-      if (Math.abs(dot(w, ys) - ys[top]) <= flatTol) flatCount += 1;
-    }
-    const m = grid.length;
-    return { winners: winners.size, nearest_share: nearestCount / m, sharp_share: sharpCount / m, flat_share: flatCount / m };
-  }
-
   // The error curves against h of the bias-variance plot, from plain data (a Web Worker runs this for a large
   // dataset): leave-one-out error, and bias², variance and their sum when the true function and noise are known.
   function errorCurves(p) {
@@ -56,7 +35,9 @@ const AttnMirror = (function (K) {
 
   // Everything over the grid of queries from one set of scores per grid point: the prediction (as
   // predictCurve), the entropy of the weights in bits, the 1-nearest-neighbour curve (as nearestNeighbor1d)
-  // and curveFacts, operation for operation (the same numbers, bit for bit), for the plots over x and the tour.
+  // and the facts along the curve (app/regression/text.py curve_facts: how many samples win somewhere, the share of
+  // the grid won by the nearest sample, the share where one sample holds `sharp` of the weight or more, and the
+  // share where the prediction lies within `flatTol` of its winner's value), for the plots over x and the tour.
   // At 2000 samples and 400 grid points the four apart weighed 3.2 million exponentials; this, 800 000.
   function gridCurves(qs, xs, ys, opt, sharp, flatTol) {
     const emb = opt.kernel === "dot" ? embedKeys(xs, opt.bandwidth, circleRadius(xs), opt.keyScale) : null;
@@ -271,6 +252,6 @@ const AttnMirror = (function (K) {
 
   return {
     ...K, predictCurve, gridCurves, entropyAgainstH, looError, biasVarianceExact, dotProductAttention, matmul,
-    multiHeadAttention, metricWeights, metricAxes, similarityEllipse, curveFacts, errorCurves,
+    multiHeadAttention, metricWeights, metricAxes, similarityEllipse, errorCurves,
   };
 })(AttnKernels);

@@ -36,7 +36,7 @@ const RegressionText = (function (U) {
   }
 
   // limits: the thresholds of app/regression/text.py (config.limits).  Every claim is checked against the
-  // numbers: `heaviest` at the query, `curve` along the prediction curve (AttnMirror.curveFacts).
+  // numbers: `heaviest` at the query, `curve` along the prediction curve (the facts of AttnMirror.gridCurves).
   // at: how a sample's position is written ("x = 2.10" by default; on your own data, in its units)
   function limitNotices(r, heaviest, curve, limits, keyNorm, at) {
     const out = [], mw = `Max weight ${fixed(r.max_weight, 3)}`;

@@ -114,7 +114,7 @@ def curve_facts(grid, keys, weights, values) -> dict:
     the grid where the winner is (one of) the query's nearest samples (1: nearest-neighbour everywhere);
     ``sharp_share``: the share where one sample has at least SHARP_WEIGHT of the weight (near 1: the curve
     is made of flat steps); ``flat_share``: the share where the prediction, sum_j w_j values_j, lies within
-    FLAT_TOL of the winner's value.  Twin of ``curveFacts`` and ``gridCurves`` in attention/mirror.js.
+    FLAT_TOL of the winner's value.  Twin of the facts of ``gridCurves`` in attention/mirror.js.
     """
     import numpy as np
 

@@ -65,10 +65,6 @@ window.parity = (function (M, E, U, L, S) {
     tilt: (cases) => cases.map((c) => arr(M.keyNormTilt(c.x, c.strength))),
     dpa: (cases) => cases.map((c) => { const r = M.dotProductAttention(c.Q, c.K, c.V, c.causal, c.t);
       return { weights: r.weights.map(arr), outputs: r.outputs.map(arr) }; }),
-    caption: (cases) => cases.map((c) => {
-      const curve = M.curveFacts(c.grid, c.x, c.y, opt(c), LIMITS.sharp_weight, LIMITS.flat_tol);
-      return { caption: E.caption(c.r, c.kernel, c.h, c.t, c.tilt), curve,
-               notices: E.limitNotices(c.r, E.heaviestSample(c.r.query, c.x, c.y, c.w), curve, LIMITS, c.tilt) }; }),
     words: (c) => ({ bias: c.bias.map((b) => E.biasNote(c.note, b.noise, b.own)),
                      kernels: c.tilts.map((t) => E.kernelOptions(c.labels, t)),
                      start: c.starts.map((t) => L.bwText(c.template, t)) }),
@@ -196,53 +192,6 @@ def test_dot_product_attention_matches_numpy(js):
 
 # ---- the words on the page -----------------------------------------------------------------------
 
-def caption_states(seed, count):
-    """Random states, a third of them pushed to the limits (tiny or huge h, T) where notices appear."""
-    rng = np.random.default_rng(seed)
-    states = random_states(seed, count)
-    for i, c in enumerate(states):
-        if i % 3 == 1:
-            c["h"], c["t"] = float(rng.choice([0.005, 0.01, 0.02])), float(rng.choice([0.001, 0.1, 1.0]))
-        elif i % 3 == 2:
-            c["h"], c["t"] = float(rng.choice([10.0, 30.0, 50.0])), float(rng.choice([1.0, 100.0, 1000.0]))
-        if i % 5 == 0:
-            c["t"] = 1.0  # the caption leaves T out at exactly 1
-    return states
-
-
-def test_caption_and_limit_notices_equal_python_text(js):
-    """The caption and the limit notices, character for character, and the facts along the prediction curve the
-    notices are checked against (curve_facts on the engine's grid) equal."""
-    states = caption_states(12, 300)
-    # tiny tilts at sharp weights: the nearest sample wins at the query, a longer key elsewhere along x
-    states += [dict(name="default", **dataset_state("default"), kernel="dot", key_norm=k, h=h, t=0.01, q=q)
-               for k in (0.001, 0.01, -0.01) for h in (0.01, 0.1) for q in (1.0, 3.2)]
-    grid = np.linspace(X_RANGE[0], X_RANGE[1], GRID_N)
-    cases, want = [], []
-    for c in states:
-        d = attention.load_dataset(c["name"])
-        r = attention.readout(c["q"], d.x, d.y, true_function=d.true_function, **core_kwargs(c))
-        w = attention.weights(c["q"], d.x, **core_kwargs(c)).tolist()
-        curve = text.curve_facts(grid, d.x, attention.weights(grid, d.x, **core_kwargs(c)), d.y)
-        tilt = c["key_norm"] if c["kernel"] == "dot" and c["key_norm"] is not None else 0.0
-        cases.append({"r": r.as_dict(), "kernel": c["kernel"], "h": c["h"], "t": c["t"], "key_norm": c["key_norm"],
-                      "tilt": tilt, "x": d.x.tolist(), "y": d.y.tolist(), "w": w, "grid": grid.tolist()})
-        want.append((text.caption(r, kernel=c["kernel"], bandwidth=c["h"], temperature=c["t"], key_norm=tilt),
-                     text.limit_notices(r, text.heaviest_sample(r.query, d.x, d.y, w), curve, tilt), curve))
-    got = []
-    for batch in batches(cases, 50):
-        got += js("caption", batch)
-    kinds = set()
-    for (cap, notes, curve), g in zip(want, got):
-        assert g["curve"] == pytest.approx(curve, rel=0, abs=1e-12)
-        assert g["caption"] == cap
-        assert g["notices"] == notes
-        kinds.update(kind for n in notes for kind, words in NOTICE_KINDS.items() if words in n)
-        kinds.update("tilt" for _ in [cap] if "key-norm tilt" in cap)
-    # every kind of notice was reached somewhere (so the comparison covered it)
-    assert kinds == set(NOTICE_KINDS) | {"tilt"}, kinds
-
-
 def test_the_words_that_follow_the_data_and_the_tilt_equal_python_text(js):
     """The error plot's words for each dataset's noise and for your own data, the kernel menu's labels for the
     tilt, and the learning text's starting h: filled in the browser as Python fills them, from the same templates."""
@@ -257,15 +206,6 @@ def test_the_words_that_follow_the_data_and_the_tilt_equal_python_text(js):
     assert got["bias"] == [text.bias_note(b["noise"], own=b["own"]) for b in bias]
     assert got["kernels"] == [[list(o) for o in text.kernel_options(t)] for t in tilts]
     assert got["start"] == [bandwidth_text(t) for t in starts]
-
-
-# What tells each limit notice apart (app/regression/text.py limit_notices).
-NOTICE_KINDS = {"one far key everywhere": "wins wherever the query is",
-                "1-NN, steps": "(1-nearest-neighbour), and the prediction curve turns into steps",
-                "1-NN here only": "(1-nearest-neighbour) here; elsewhere",
-                "nearest here, a longer key elsewhere": "a longer key further",
-                "a far key here": "The prediction is close to that sample's value",
-                "near uniform": "the weights are nearly uniform"}
 
 
 # Values where formatting is delicate: exact binary ties (Python rounds them to
