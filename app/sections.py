@@ -142,7 +142,25 @@ def build_sections(state, *, sections=SECTIONS, tour=None, notices=(), dataset=N
         s.tour = add_tour(s.regression, state, tour=tour,   # last: it finds the sections' models by name
                           more_keys=CONTRACTS["regression"].more if s.regression is not None else (),
                           controls=CONTRACTS["regression"].controls)
+    name_figures(s)
     return s
+
+
+def name_figures(s: Sections) -> None:
+    """Every plot tells a screen reader what it is: on its host element (the model's html_attributes, which
+    BokehJS keeps on the view's element through every re-render), the role figure and the name its section
+    declares for it (a contract's figures), else the name its view gave it, else its title.  Engines add a
+    description that follows the state."""
+    from bokeh.models import Plot
+
+    names = {n: words for c in CONTRACTS.values() for n, words in c.figures.items()}
+    for _, view in s.in_page_order():
+        for block in view.blocks:
+            for m in block.model.select({"type": Plot}):
+                have = dict(m.html_attributes)
+                label = names.get(m.name) or have.get("aria-label") or (m.title.text if m.title else "")
+                if have.get("role") != "figure" or have.get("aria-label") != label:
+                    m.html_attributes = {**have, "role": "figure", "aria-label": label}
 
 
 def synced_controls() -> list[tuple]:

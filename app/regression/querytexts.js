@@ -34,7 +34,8 @@ const RegressionQueryTexts = (function (M, U, T, A, N) {
       row(u ? `prediction (${esc(u.yName)})` : "prediction", signed(r.prediction, 2)) + truth +
       `</table>`);
     const tilt = c.kernel === "dot" ? c.key_norm : 0;
-    setHtml(a.caption_div, `<p class="caption">${esc(caption(r, c.kernel, c.h, c.t, tilt, u ? unitsWords(c, q, c.h) : null))}</p>`);
+    c.captionText = caption(r, c.kernel, c.h, c.t, tilt, u ? unitsWords(c, q, c.h) : null);
+    setHtml(a.caption_div, `<p class="caption">${esc(c.captionText)}</p>`);
     announce(a, c, r);
     const at = u ? (v) => `${u.xName} = ${unitText(D.toUnits(u.scale, v), u.span)}` : undefined;
     const notes = c.curveFacts ? limitNotices(r, heaviestSample(q, c.x, c.y, w), c.curveFacts, c.cfg.limits, tilt, at) : [];
@@ -49,9 +50,22 @@ const RegressionQueryTexts = (function (M, U, T, A, N) {
     c.toAnnounce = announcement(r);
     const now = performance.now();
     if (c.announceTimer) clearTimeout(c.announceTimer);
-    const say = () => { c.announceTimer = null; c.announcedAt = performance.now(); setHtml(a.announce_div, `<p>${esc(c.toAnnounce)}</p>`); };
+    const say = () => {
+      c.announceTimer = null;
+      c.announcedAt = performance.now();
+      setHtml(a.announce_div, `<p>${esc(c.toAnnounce)}</p>`);
+      describeMain(a, c.captionText);
+    };
     if (c.announcedAt !== undefined && now - c.announcedAt >= ANNOUNCE_MAX_MS) { say(); return; }
     c.announceTimer = setTimeout(say, ANNOUNCE_MS);
+  }
+
+  // The main plot's description for a screen reader, on its host element (app/sections.py name_figures gave it its
+  // role and name): the caption, once the readouts rest, as the live region is written.
+  function describeMain(a, text) {
+    const main = a.shared_figs && a.shared_figs[0], have = main && main.html_attributes;
+    if (!main || !text || (have && have["aria-description"] === text)) return;
+    main.html_attributes = Object.assign({}, have || {}, { "aria-description": text });
   }
 
   // ---- the leave-one-out error at h·√T (your data's error readout) ----------------------------------------

@@ -568,6 +568,8 @@ class SentenceSection:
             src = ColumnDataSource({k: [] for k in ("image", "x", "y", "dw", "dh")}, name=f"head_cells_{h}")
             f = figure(frame_width=MINI_SIZE, frame_height=MINI_SIZE, x_range=Range1d(-0.5, n - 0.5),
                        y_range=Range1d(n - 0.5, -0.5), tools="", toolbar_location=None, name=f"head_heatmap_{h}")
+            f.html_attributes = {"aria-label": f"head {h}'s attention matrix, {hd.name}",
+                                 "aria-description": hd.description}
             f.image(image="image", x="x", y="y", dw="dw", dh="dh", source=src, color_mapper=self.cmap)
             f.axis.visible = False
             f.grid.visible = False

@@ -28,9 +28,9 @@ from pathlib import Path
 import pytest
 
 from tests.browser.pageutil import (ALL_VIEWS_JS, DRAW_ALL_JS, block_outside, core_readout, data_to_page_x, drag,
-                                    page_state,
-                                    plot_geometry, readout_rows, expected_rows, scroll_through, touch_gesture,
-                                    wait_frames, wait_ready, wait_texts)
+                                    page_state, plot_geometry, readout_rows, expected_rows, scroll_through,
+                                    set_model_prop, shown_paragraphs, touch_gesture, wait_frames, wait_ready,
+                                    wait_texts)
 
 
 @dataclass(frozen=True)
@@ -651,6 +651,44 @@ def test_a_tab_walk_meets_only_named_stops_and_no_plot_layer(screen):
     assert 40 <= len(stops) <= 200, len(stops)
     assert [s["html"] for s in stops if not s["name"]] == []
     assert [s["html"] for s in stops if s["layer"]] == []
+
+
+def figures_heard(cdp) -> list[tuple[str, str]]:
+    """(name, description) of every node Chromium's accessibility tree gives the role figure: what a screen reader
+    gets."""
+    nodes = cdp.send("Accessibility.getFullAXTree")["nodes"]
+    value = lambda n, k: (n.get(k) or {}).get("value", "")   # noqa: E731
+    return [(value(n, "name"), value(n, "description")) for n in nodes
+            if value(n, "role") == "figure" and not n.get("ignored")]
+
+
+@pytest.mark.parametrize("screen", LAPTOP_CASES, indirect=True)
+def test_every_plot_is_a_named_figure_and_the_main_plot_says_its_state(screen):
+    """Every plot the page draws reaches a screen reader as a figure with the name its section declares (issue 47:
+    38 of 39 said nothing); the main plot's description is its caption, the state in words, and follows a move."""
+    from app.sections import CONTRACTS
+
+    page, cdp = screen.page, screen.cdp
+    page.evaluate(DRAW_ALL_JS)
+    declared = {words for c in CONTRACTS.values() for words in c.figures.values()}
+    plots = page.evaluate("""() => Array.from(Bokeh.documents[0].all_models).filter((m) => m.x_range && m.renderers)
+      .map((m) => m.name)""")
+    cdp.send("Accessibility.enable")
+    heard = figures_heard(cdp)
+    names = [n for n, _ in heard]
+    assert len(set(names)) >= len(set(plots)) - 1 and all(names), heard   # (the learning's copy shares a name)
+    assert declared <= set(names), declared - set(names)
+    caption = shown_paragraphs(page, "caption")[0]
+    assert (MAIN_NAME, caption) in heard
+    set_model_prop(page, "query_slider", "value", 1.0)
+    page.wait_for_function("() => Bokeh.documents[0].get_model_by_name('caption').text.includes('x = 1.00')")
+    moved = shown_paragraphs(page, "caption")[0]
+    page.wait_for_function("(t) => Bokeh.documents[0].get_model_by_name('main_plot').html_attributes"
+                           "['aria-description'] === t", arg=moved)
+    assert (MAIN_NAME, moved) in figures_heard(cdp)
+
+
+MAIN_NAME = "The samples, the query and the prediction"
 
 
 @pytest.mark.parametrize("screen", FONT_CASES, indirect=True)
