@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from bokeh.models import Button, CustomJS, Div, InlineStyleSheet
+from bokeh.models import Button, CustomJS, Div, InlineStyleSheet, Toggle
 
 from .engine import LOAD_LIBRARY, engine_callback
 
@@ -28,6 +28,11 @@ TEXTS = {
     "save": "Download this page with your data",
     "no_save": "Here the page cannot save itself; attention-explorable export --data FILE writes such a page.",
 }
+HEAR_LABEL = "Hear the weights"
+# The sound's models (app/ui/audiograph.js): the main plot's samples, their x and weight columns, and the plot whose x
+# range the sweep runs over.
+HEAR = {"samples": "samples", "x": "x", "w": "w", "plot": "main_plot",
+        "unavailable": "This browser cannot play sound"}
 PNG_LABEL = "Save a figure as PNG"
 PNG_TEXTS = {
     "pick": "Figure",
@@ -66,10 +71,11 @@ class ShareView:
     callback: CustomJS
     png_button: Button = None
     png_box: Div = None
+    hear: Toggle = None
 
     def models(self) -> tuple:
         """The models to put on the page, in order."""
-        return self.button, self.png_button, self.status, self.png_box
+        return tuple(m for m in (self.button, self.png_button, self.hear, self.status, self.png_box) if m is not None)
 
 
 def _status_div(name: str) -> Div:
@@ -91,4 +97,9 @@ def build_share(figures=()) -> ShareView:
     callback.name = "share_engine"   # the composition gives it the page's figures
     button.js_on_event("button_click", callback)
     png_button.js_on_event("button_click", callback)
-    return ShareView(button=button, status=status, callback=callback, png_button=png_button, png_box=png_box)
+    # an audio graph of the weights (app/ui/audiograph.js): silent until pressed
+    hear = Toggle(label=HEAR_LABEL, active=False, button_type="default", name="hear_toggle")
+    hear.js_on_change("active", engine_callback(dict(names=dict(HEAR)),
+                                                LOAD_LIBRARY + "AttnAudio.toggle(cb_obj, names);\n"))
+    return ShareView(button=button, status=status, callback=callback, png_button=png_button, png_box=png_box,
+                     hear=hear)

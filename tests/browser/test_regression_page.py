@@ -150,6 +150,57 @@ def test_every_slider_says_the_value_it_shows(offline):
             assert a == b, (name, key, a, b)
 
 
+# An AudioContext that records what it is asked to play (an init script): each oscillator's frequency, its panner's
+# pan and its start, in window.__tones, and how many contexts were made, in window.__contexts.
+RECORDING_AUDIO_JS = """(() => { window.__tones = []; window.__contexts = 0;
+  class Param { constructor() { this.value = 0; } setValueAtTime() {} linearRampToValueAtTime() {} }
+  class Node { connect(n) { this.next = n; return n; } }
+  class Osc extends Node { constructor() { super(); this.frequency = new Param(); }
+    start(t) { this.at = t; let n = this.next, pan = 0; while (n) { if (n.pan) pan = n.pan.value; n = n.next; }
+      window.__tones.push({ freq: this.frequency.value, pan, at: t }); } stop() {} }
+  class Ctx { constructor() { window.__contexts += 1; this.currentTime = 0; this.state = 'running';
+      this.destination = new Node(); }
+    createOscillator() { return new Osc(); }
+    createGain() { const g = new Node(); g.gain = new Param(); return g; }
+    createStereoPanner() { const p = new Node(); p.pan = new Param(); return p; } }
+  window.AudioContext = Ctx; })();"""
+
+
+def test_hear_the_weights_plays_them_as_tones_and_again_after_a_move(watch, static_file):
+    """No sound before the student asks; "Hear the weights" plays one tone per sample from left to right, the
+    highest where the weight is largest; after a move the new weights play (issue 47)."""
+    from tests.parity.audio import tones_of
+
+    page = watch.page
+    block_outside(page)
+    page.add_init_script(RECORDING_AUDIO_JS)
+    page.goto(static_file.as_uri())
+    wait_ready(page)
+    open_more_controls(page)
+    assert page.evaluate("() => window.__contexts") == 0
+    sound = page.evaluate("() => AttnAudio.SOUND")
+    for q in (None, 1.0):
+        if q is not None:
+            page.evaluate("() => { window.__tones.length = 0; }")
+            set_model_prop(page, "query_slider", "value", q)
+            page.wait_for_function("() => Bokeh.documents[0].get_model_by_name('caption').text.includes('x = 1.00')")
+        else:
+            model_element(page, "hear_toggle", "button").click()
+        s = source_data(page, "samples")
+        r = page.evaluate("() => { const r = Bokeh.documents[0].get_model_by_name('main_plot').x_range;"
+                          " return [r.start, r.end]; }")
+        want = tones_of(s["x"], s["w"], r[0], r[1], sound)
+        page.wait_for_function("(n) => window.__tones.length >= n", arg=len(want), timeout=10000)
+        got = page.evaluate("() => window.__tones")
+        assert [t["freq"] for t in got] == pytest.approx([t["freq"] for t in want], rel=1e-9)
+        assert [t["pan"] for t in got] == pytest.approx([t["pan"] for t in want], abs=1e-9)
+        top = int(np.argmax(s["w"]))
+        assert max(got, key=lambda t: t["freq"])["pan"] == pytest.approx(
+            2 * (s["x"][top] - r[0]) / (r[1] - r[0]) - 1, abs=1e-9)
+    assert page.evaluate("() => window.__contexts") == 1
+    assert watch.console_errors() == []
+
+
 def test_limit_notices_and_presentation_mode(offline):
     page = offline
     assert shown_paragraphs(page, "limits") == []

@@ -70,5 +70,9 @@ const twins = (function (M, W, U, G, T) {
     columns: (cases) => cases.map((c) => T.trainColumns(c)),
     lowestLoo: (cases) => cases.map((c) => T.lowestLoo(c)),
     exp: (ss) => ss.map((v) => T.expNeg(v)),
+
+    // ---- app/ui/audiograph.js: the weights as tones
+    tones: (cases) => cases.map((c) => AttnAudio.tones(c.x, c.w, c.lo, c.hi)),
+    sound: () => AttnAudio.SOUND,
   };
 })(AttnMirror, AttnWords, AttnUserData, AttnGenerator, AttnTrain);

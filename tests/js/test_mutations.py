@@ -72,6 +72,12 @@ MUTATIONS = [
     # attention/generator.js and attention/train.js
     Mutation("attention/generator.js", "xoshiro128** rotates by 8 instead of 7",
              "rotl(Math.imul(s1, 5) >>> 0, 7)", "rotl(Math.imul(s1, 5) >>> 0, 8)"),
+    # app/ui/audiograph.js, the weights as tones
+    Mutation("app/ui/audiograph.js", "the pan runs from right to left",
+             "pan: Math.min(1, Math.max(-1, 2 * (at[b] - lo) / (hi - lo) - 1)),",
+             "pan: Math.min(1, Math.max(-1, 1 - 2 * (at[b] - lo) / (hi - lo))),"),
+    Mutation("app/ui/audiograph.js", "a stretch of x keeps its last sample's weight, not their sum",
+             "w[b] += ws[i];", "w[b] = ws[i];"),
     Mutation("attention/train.js", "the slope of the leave-one-out loss loses its factor 4",
              "grad: (-4.0 / n) * rt", "grad: (-1.0 / n) * rt"),
 ]

@@ -25,6 +25,7 @@ from tests.parity import compute as pc
 from tests.parity import mirror as pm
 from tests.parity import userdata as pu
 from tests.parity import words as pw
+from tests.parity.audio import tones_of
 
 TOL = pm.TOL
 close = pm.close
@@ -200,6 +201,29 @@ def check_training(js):
     assert pc.check_columns(js, cases, want) == {"ok", "diverged"}
 
 
+# ---- app/ui/audiograph.js --------------------------------------------------------------------------------------
+
+def check_weight_tones(js):
+    """The default data's weights at three queries and bandwidths, the large dataset's (binned), and a 2000-sample
+    generated set's: the same tones as the rule in Python; the highest tone where the most weight is."""
+    sound = js("sound")
+    cases = []
+    for name, q, h in (("default", 3.2, 0.62), ("default", 1.0, 0.05), ("default", 5.0, 5.0), ("large", 2.0, 0.3)):
+        d = attention.load_dataset(name)
+        cases.append((d.x, attention.weights(q, d.x, bandwidth=h).reshape(-1)))
+    g = attention.make_dataset("wave", n=2000, noise=0.3, seed=3)
+    cases.append((g.x, attention.weights(4.4, g.x, bandwidth=0.2).reshape(-1)))
+    got = answers(js, "tones", [{"x": x.tolist(), "w": w.tolist(), "lo": -0.5, "hi": 6.5} for x, w in cases])
+    for (x, w), tones in zip(cases, got):
+        want = tones_of(x, w, -0.5, 6.5, sound)
+        assert len(tones) == len(want) <= sound["bins"], (len(tones), len(want))
+        for t, u in zip(tones, want):
+            assert all(close(t[k], u[k], TOL) for k in u), (t, u)
+        loudest = max(tones, key=lambda t: t["weight"])
+        assert loudest["freq"] == max(t["freq"] for t in tones)
+        assert [t["pan"] for t in tones] == sorted(t["pan"] for t in tones)
+
+
 CHECKS = {
     "attention/kernels.js": [pm.check_weights, pm.check_dot_kernel_extremes, check_keys_too_close_to_square, pm.check_readout,
                    pm.check_nearest_neighbour, pm.check_key_norm_tilt, pm.check_true_functions],
@@ -214,4 +238,5 @@ CHECKS = {
     "app/ui/userdata.js": [pu.check_number_text, pu.check_size_text, pu.check_scale_and_units, check_parse],
     "attention/generator.js": [pc.check_generated_samples, pc.check_random_stream, pc.check_generator_refusals],
     "attention/train.js": [check_training, pc.check_lowest_loo, pc.check_trainers_exponential],
+    "app/ui/audiograph.js": [check_weight_tones],
 }

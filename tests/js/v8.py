@@ -33,7 +33,7 @@ ROOT = HERE.parents[1]
 # mirror, userdata.js userwords.js and userparse.js.
 FILES = ("attention/kernels.js", "attention/mirror.js", "app/ui/format.js", "app/ui/common.js", "attention/words.js",
          "attention/generator.js", "attention/train.js", "app/ui/userwords.js", "app/ui/userparse.js",
-         "app/ui/userdata.js")
+         "app/ui/userdata.js", "app/ui/audiograph.js")
 
 # Out of V8 as JSON text that Python's json reads back: typed arrays become arrays, and NaN and the infinities
 # (which JSON.stringify would write as null) their bare names, which json.loads takes.
