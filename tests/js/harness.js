@@ -28,6 +28,7 @@ const twins = (function (M, W, U, G, T) {
     dpa: (cases) => cases.map((c) => M.dotProductAttention(c.Q, c.K, c.V, c.causal, c.t)),
     mha: (cases) => cases.map((c) => M.multiHeadAttention(c.Qs, c.Ks, c.Vs, c.W_O, c.causal, c.t).output),
     metric: (cases) => cases.map((c) => M.metricWeights(c.q, c.keys, c.W, c.t)),
+    focus: (cases) => cases.map((c) => M.typicalFocus(c.qs, c.x, opt(c))),
     truefn: (cases) => ({ names: Object.keys(M.TRUE_FUNCTIONS).sort(),
                           values: cases.map((c) => { const f = M.trueFunction(c.name); return f ? c.x.map(f) : null; }) }),
 
@@ -70,5 +71,8 @@ const twins = (function (M, W, U, G, T) {
     columns: (cases) => cases.map((c) => T.trainColumns(c)),
     lowestLoo: (cases) => cases.map((c) => T.lowestLoo(c)),
     exp: (ss) => ss.map((v) => T.expNeg(v)),
+
+    // ---- the sections' pure files (tests/js/v8.py SECTION_FILES)
+    startSentences: (c) => c.cases.map(([start, w, p]) => LearningText.startSentence(start, w, p, c.limits)),
   };
 })(AttnMirror, AttnWords, AttnUserData, AttnGenerator, AttnTrain);

@@ -15,6 +15,7 @@ from __future__ import annotations
 import math
 import random
 from functools import cache
+from pathlib import Path
 
 import numpy as np
 
@@ -124,6 +125,33 @@ def check_metric_weights(js):
         assert close(g, w, TOL), (c["W"], c["t"])
 
 
+def example_on_sliders() -> list:
+    """data/examples/temperatures.csv's days, on the sliders' scale as the page puts them (app/ui/userdata.py)."""
+    from app.ui import userdata
+    path = Path(__file__).resolve().parents[2] / "data" / "examples" / "temperatures.csv"
+    x = np.loadtxt(path, delimiter=",", skiprows=1, usecols=0)
+    return userdata.scale_for(x).from_units(x).tolist()
+
+
+@cache
+def _focus_cases():
+    """attention.typical_focus over the regression's x grid: every shipped dataset and the example's temperatures
+    (scaled onto the sliders) where training starts (h = 0.15), and random states of both kernels."""
+    from app.learning.view import FOCUS_GRID, H0
+    grid = np.linspace(*FOCUS_GRID).tolist()
+    xs = [attention.load_dataset(n).x.tolist() for n in attention.list_datasets()] + [example_on_sliders()]
+    cases = [{"qs": grid, "x": x, "kernel": "gaussian", "h": H0, "t": 1.0, "key_norm": None} for x in xs]
+    cases += [dict(c, qs=grid[::7]) for c in pm.random_states(19, 24)]
+    want = [attention.typical_focus(c["qs"], c["x"], **pm.core_kwargs(c)) for c in cases]
+    return cases, want
+
+
+def check_typical_focus(js):
+    cases, want = _focus_cases()
+    for c, g, w in zip(cases, answers(js, "focus", cases), want):
+        assert close([g["max_weight"], g["effective_points"]], list(w), TOL), (c["kernel"], c["h"], g, w)
+
+
 # ---- attention/words.js: samples of what tests/browser/test_words_parity.py tries for every code point ---------
 
 @cache
@@ -200,12 +228,34 @@ def check_training(js):
     assert pc.check_columns(js, cases, want) == {"ok", "diverged"}
 
 
+# ---- app/learning/starttext.js: where training starts, in words ------------------------------------------------
+
+@cache
+def _start_cases():
+    """A sweep of largest weights (around every limit, at the digits shown) and effective points, and the
+    readout's ways of writing the start."""
+    ws = sorted({round(v, 4) for v in np.linspace(0.0, 1.0, 201)} | {0.004999, 0.005, 0.194999, 0.195, 0.545, 0.5449,
+                                                                    0.895, 0.8949, 0.199, 0.549, 0.899, 1.0})
+    ps = [1.0, 1.449, 2.42, 9.949, 9.95, 10.4, 37.6, 41.3, 400.0]
+    starts = ["h = 0.15", "h\u00b7\u221aT = 0.15", "h = 9.1 (day)"]
+    return [[starts[i % 3], w, p] for i, (w, p) in enumerate((w, p) for w in ws for p in ps)]
+
+
+def check_start_sentences(js):
+    from app.learning import text
+    cases = _start_cases()
+    got = js("startSentences", {"cases": cases, "limits": text.FOCUS_LIMITS})
+    want = [text.start_sentence(*c) for c in cases]
+    bad = [(c, g, w) for c, g, w in zip(cases, got, want) if g != w]
+    assert bad == [], bad[:5]
+
+
 CHECKS = {
     "kernels.js": [pm.check_weights, pm.check_dot_kernel_extremes, check_keys_too_close_to_square, pm.check_readout,
                    pm.check_nearest_neighbour, pm.check_key_norm_tilt, pm.check_true_functions],
     "mirror.js": [pm.check_prediction_curve, pm.check_grid_curves, check_entropy_against_h, pm.check_loo_error,
                   pm.check_bias_variance, check_error_curves, pm.check_dot_product_attention,
-                  check_multi_head_attention, check_metric_weights],
+                  check_multi_head_attention, check_metric_weights, check_typical_focus],
     "words.js": [pw.check_table_and_classes, check_code_points_alone, check_final_sigma, pw.check_texts,
                  pw.check_sha256, pw.check_utf8, pw.check_rounding, pw.check_unknown_word_vectors, pw.check_encode,
                  check_sentences],
@@ -214,4 +264,5 @@ CHECKS = {
     "userdata.js": [pu.check_number_text, pu.check_size_text, pu.check_scale_and_units, check_parse],
     "generator.js": [pc.check_generated_samples, pc.check_random_stream, pc.check_generator_refusals],
     "train.js": [check_training, pc.check_lowest_loo, pc.check_trainers_exponential],
+    "learning/starttext.js": [check_start_sentences],
 }

@@ -24,7 +24,7 @@ from py_mini_racer import MiniRacer
 
 from app.ui import userdata
 from app.sentence.view import browser_model
-from app.ui.engine import LIBRARY_FILES
+from app.ui.engine import LIBRARY_FILES, read_js
 
 from tests.parity import library_js
 
@@ -33,6 +33,10 @@ HERE = Path(__file__).resolve().parent
 # generator.js the mirror and common.js, words.js the mirror, userdata.js userwords.js and userparse.js.
 FILES = ("kernels.js", "mirror.js", "format.js", "common.js", "words.js", "generator.js", "train.js", "userwords.js",
          "userparse.js", "userdata.js")
+# Sections' pure files (no DOM at load or in the functions tested), after the library, keyed by their path under
+# app/ (two sections hold files of the same name): what each needs of the library is in FILES.
+SECTION_FILES = ("learning/starttext.js",)
+APP = HERE.parents[1] / "app"
 
 # Out of V8 as JSON text that Python's json reads back: typed arrays become arrays, and NaN and the infinities
 # (which JSON.stringify would write as null) their bare names, which json.loads takes.
@@ -50,7 +54,15 @@ def copy_sources(folder: Path) -> Path:
     folder.mkdir(parents=True, exist_ok=True)
     for name in FILES:
         shutil.copyfile(LIBRARY_FILES[name], folder / name)
+    for key in SECTION_FILES:
+        (folder / key).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(APP / key, folder / key)
     return folder
+
+
+def section_js(folder: Path | None = None) -> str:
+    """SECTION_FILES as the engines ship them (``read_js``), from app/ or from ``folder``."""
+    return "\n".join(read_js((Path(folder) if folder is not None else APP) / key) for key in SECTION_FILES)
 
 
 class Twins:
@@ -66,7 +78,7 @@ class Twins:
             asyncio._set_running_loop(borrowed)
         globals_ = (f"const MODEL = {json.dumps(browser_model())};\n"
                     f"const CFG = {json.dumps(userdata.config())};\n")
-        self.ctx.eval(library_js(FILES, folder) + "\n" + globals_ + OUT
+        self.ctx.eval(library_js(FILES, folder) + "\n" + section_js(folder) + "\n" + globals_ + OUT
                       + (HERE / "harness.js").read_text(encoding="utf-8"))
 
     def __call__(self, name: str, cases=None):
