@@ -74,5 +74,6 @@ const twins = (function (M, W, U, G, T) {
 
     // ---- the sections' pure files (tests/js/v8.py SECTION_FILES)
     startSentences: (c) => c.cases.map(([start, w, p]) => LearningText.startSentence(start, w, p, c.limits)),
+    readoutLines: (cases) => cases.map((c) => RoutingLines.readoutLines(c.s, c.row, c.point, c.p)),
   };
 })(AttnMirror, AttnWords, AttnUserData, AttnGenerator, AttnTrain);

@@ -79,6 +79,9 @@ MUTATIONS = [
     # app/learning/starttext.js, where training starts in words
     Mutation("learning/starttext.js", "the words follow the largest weight unrounded, not as shown",
              "shown = Number(ws)", "shown = w"),
+    # app/learned_qk/lines.js, the routing readout in words
+    Mutation("learned_qk/lines.js", "a tie is a tie of the exact weights, not of the digits shown",
+             "if (fixed(row[j], 2) === shown) at.push(j);", "if (row[j] === row[top]) at.push(j);"),
 ]
 
 

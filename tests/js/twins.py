@@ -250,6 +250,65 @@ def check_start_sentences(js):
     assert bad == [], bad[:5]
 
 
+# ---- app/learned_qk/lines.js: the routing readout in words --------------------------------------------------------
+
+@cache
+def _readout_cases():
+    """Every shown sentence at every recorded step (the core's rows and points, attention.train_qk's path as the page
+    gets it), each once as a shown sentence and once as if typed; and made-up rows with ties."""
+    from app.learned_qk import view as rv
+    plain = rv.trajectory().to_plain(frames=rv.FRAMES)
+    p = {"readout_scale": plain["readout_scale"], "undecided_within": plain["undecided_within"]}
+    cases = []
+    for s in plain["sentences"]:
+        even = np.mean(np.asarray(s["value_xy"]), axis=0).tolist()
+        base = {"word": plain["word"], "tokens": s["tokens"], "index": s["index"], "count": 1, "own": False,
+                "sense": s["sense"], "clue": s["clue"], "split": s["split"], "even": even}
+        for f, (row, point) in enumerate(zip(s["weights"], s["point"])):
+            cases.append({"s": base if f % 2 == 0 else dict(base, own=True), "row": row, "point": point, "p": p})
+    toks = ["the", "bank", "by", "the", "river"]
+    for row in ([0.3, 0.1, 0.3, 0.0, 0.3], [0.4, 0.1, 0.05, 0.4, 0.05], [0.24, 0.24, 0.2, 0.16, 0.16]):
+        s = {"word": "bank", "tokens": toks, "index": 1, "count": 1, "own": True, "sense": None, "clue": None,
+             "split": None, "even": [0.5, 0.5]}
+        cases.append({"s": s, "row": row, "point": [0.5, 0.5], "p": p})
+    return cases
+
+
+def check_readout_lines(js):
+    """Issue 46: when the largest share ties to the digits shown, the readout says so instead of naming one word
+    (all five words of "the bank by the river" get 0.20 at step 0: "every word gets 0.20"); otherwise it names the
+    word the core's row puts first.  The sense it reads is the core's rule on the core's point; the verdict names
+    the sentence's sense and deciding word; every line is in plain words."""
+    from attention import learn_qk
+    from app.learned_qk.text import plain_words
+    cases = _readout_cases()
+    got = js("readoutLines", cases)
+    q = lambda w: f"\u201c{w}\u201d"   # noqa: E731
+    for c, lines in zip(cases, got):
+        row, toks, first = c["row"], c["s"]["tokens"], lines[0]
+        shown = f"{max(row):.2f}"
+        at = [j for j, v in enumerate(row) if f"{v:.2f}" == shown]
+        assert first.startswith(q(c["s"]["word"]) + " ")
+        named = {t for t in toks if q(t) in first[len(q(c["s"]["word"])):]}   # (after the word the line is about)
+        if len(at) == len(row):
+            assert f"every word gets {shown}." in first and named == set(), (row, first)
+        else:
+            assert named == {toks[j] for j in at}, (row, first)
+            assert (" each." in first) == (len(at) > 1 and "looks most" in first), (row, first)
+            assert f"{shown} of its weight" in first or f"largest share {shown}, on " in first, (row, first)
+        d = np.asarray(c["point"]) - np.asarray(c["s"]["even"])
+        z = d[0] - d[1]
+        sense = "undecided" if abs(z) <= learn_qk.UNDECIDED_WITHIN else "water" if z > 0 else "money"
+        assert (": undecided." in first) == (sense == "undecided"), (z, first)
+        if sense != "undecided":
+            assert f"towards {sense}" in first, (z, first)
+        if not c["s"]["own"]:
+            assert f"here it is the {c['s']['sense']} sense, decided by {q(c['s']['clue'])}" in lines[-1]
+        assert all(plain_words(t) and "<" not in t for t in lines), lines
+    first_of_opening = [g[0] for c, g in zip(cases, got) if c["s"]["tokens"] == ["the", "bank", "by", "the", "river"]]
+    assert first_of_opening[0].startswith("\u201cbank\u201d spreads its weight almost evenly: every word gets 0.20.")
+
+
 CHECKS = {
     "kernels.js": [pm.check_weights, pm.check_dot_kernel_extremes, check_keys_too_close_to_square, pm.check_readout,
                    pm.check_nearest_neighbour, pm.check_key_norm_tilt, pm.check_true_functions],
@@ -265,4 +324,5 @@ CHECKS = {
     "generator.js": [pc.check_generated_samples, pc.check_random_stream, pc.check_generator_refusals],
     "train.js": [check_training, pc.check_lowest_loo, pc.check_trainers_exponential],
     "learning/starttext.js": [check_start_sentences],
+    "learned_qk/lines.js": [check_readout_lines],
 }

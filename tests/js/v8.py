@@ -35,7 +35,7 @@ FILES = ("kernels.js", "mirror.js", "format.js", "common.js", "words.js", "gener
          "userparse.js", "userdata.js")
 # Sections' pure files (no DOM at load or in the functions tested), after the library, keyed by their path under
 # app/ (two sections hold files of the same name): what each needs of the library is in FILES.
-SECTION_FILES = ("learning/starttext.js",)
+SECTION_FILES = ("learning/starttext.js", "learned_qk/head.js", "learned_qk/lines.js")
 APP = HERE.parents[1] / "app"
 
 # Out of V8 as JSON text that Python's json reads back: typed arrays become arrays, and NaN and the infinities
