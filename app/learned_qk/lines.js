@@ -52,7 +52,8 @@ const RoutingLines = (function (E, Head) {
     const out = [`${looks} ${moved}`];
     if (s.count > 1) out.push(`${quote(word)} appears ${s.count} times; the framed row is the first.`);
     if (!s.own) {
-      const verdict = r.sense === "undecided" ? "Undecided, half right" : r.sense === s.sense ? "Right" : "Not right yet";
+      const verdict = r.sense === "undecided" ? "Undecided, half right"
+        : r.sense === s.sense ? "Right" : "Not right yet";
       out.push(`${verdict}: here it is the ${s.sense} sense, decided by ${quote(s.clue)} ` +
         `(${s.split === "train" ? "a training sentence" : "held out, never trained on"}).`);
     }

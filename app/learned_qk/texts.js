@@ -41,10 +41,12 @@ const RoutingTexts = (function (E, Head, State, Lines) {
   // What the ambiguous word does in this sentence at this step: RoutingLines's plain sentences (lines.js), escaped,
   // with W_Q and W_K written as the page writes them.
   function drawReadout(a, c) {
-    const s = c.sent, p = c.cfg.plain, row = s.index >= 0 ? c.res.weights[s.index] : null;
-    const lines = Lines.readoutLines(Object.assign({ word: p.word }, s), row, s.index >= 0 ? c.res.outputs[s.index] : null,
+    const s = c.sent, p = c.cfg.plain, b = s.index;
+    const lines = Lines.readoutLines(Object.assign({ word: p.word }, s), b >= 0 ? c.res.weights[b] : null,
+                                     b >= 0 ? c.res.outputs[b] : null,
                                      { readout_scale: p.readout_scale, undecided_within: p.undecided_within });
-    const html = (t) => esc(t).replace(/W_([QK])/g, "W<sub>$1</sub>");
+    // (only the closing words of the line without the word: a typed token is never markup)
+    const html = (t) => esc(t).replace(/ W_Q and W_K\.$/, " W<sub>Q</sub> and W<sub>K</sub>.");
     setHtml(a.readout_div, lines.map((t, i) => `<p class="${i ? "small" : "step"}">${html(t)}</p>`).join(""));
   }
 

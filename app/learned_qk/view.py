@@ -220,7 +220,8 @@ def words_model() -> dict:
 
 
 # The engine's modules, each using the ones before it (engine.js says what each holds).
-ENGINE_FILES = tuple(HERE / f for f in ("head.js", "state.js", "plots.js", "lines.js", "texts.js", "playback.js", "engine.js"))
+ENGINE_FILES = tuple(HERE / f for f in ("head.js", "state.js", "plots.js", "lines.js", "texts.js", "playback.js",
+                                        "engine.js"))
 
 
 @lru_cache(maxsize=None)
