@@ -87,8 +87,9 @@ BANDWIDTH_HEAD = "<h3>Learn the bandwidth</h3>"
 # where the largest weight a query gives is typically 0.60: ..."), which the engine fills for the data shown
 # (bandwidth_text; twin: bwText in bandwidth.js, startSentence in starttext.js).
 BANDWIDTH_TEXT = """
-<p>Press <i>Step</i> or <i>Play</i>. {start} Each step moves log&nbsp;h downhill, and the slider above follows.
-Then try other learning rates: a small one crawls, a large one bounces, the largest is refused.</p>
+<p>Press <i>Step</i> or <i>Play</i>. {start}</p>
+<p>Each step moves log&nbsp;h downhill, and the slider above follows. Then try other learning rates: a small one
+crawls, a large one bounces, the largest is refused.</p>
 <details><summary>What the green path shows</summary>
 <p>&ldquo;The fit, as h is learned&rdquo; is a live copy of the fit above. The green path climbs down the leave-one-out curve (the
 black line), and the green diamond marks the current step, here and on the error plot above.</p>
