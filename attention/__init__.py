@@ -15,7 +15,7 @@ from .learn import (DEFAULT_BANDWIDTH_LEARNING_RATE, DEFAULT_METRIC_LEARNING_RAT
                     metric_loss_and_grad, metric_step, similarity_ellipse, train_bandwidth, train_metric)
 from .kernels import circle_embedding, key_norm_tilt, softmax
 from .regression import (Readout, bias_variance, effective_points, entropy_bits, loo_error,
-                         nearest_neighbor_predict, predict, readout, weights)
+                         nearest_neighbor_predict, predict, readout, typical_focus, weights)
 from .lags import (best_lag, compare_lag_models, fit_lag, lag_attention_loss_and_grad, lag_attention_predict,
                    make_series, train_lag_attention)
 from .selfattention import attention_cost, dot_product_attention, multi_head_attention, self_attention
@@ -27,7 +27,7 @@ from .sentences import (MAX_TOKENS, SentenceAnalysis, SentenceModel, analyze_sen
                         load_sentence_model, tokenize, word_vector)
 
 __all__ = [
-    "weights", "predict", "entropy_bits", "effective_points", "readout", "Readout",
+    "weights", "predict", "entropy_bits", "effective_points", "typical_focus", "readout", "Readout",
     "nearest_neighbor_predict", "loo_error", "bias_variance", "softmax", "circle_embedding",
     "key_norm_tilt", "dot_product_attention", "self_attention", "multi_head_attention",
     "attention_cost", "load_dataset", "list_datasets", "make_dataset", "Dataset", "FUNCTIONS",

@@ -861,7 +861,8 @@ def shared_summary(w_q, w_k, word: str, other: str, *, model: SentenceModel | No
     """One or two plain sentences: which column ``word``'s query and ``other``'s key share, and why.
 
     The column is the one that adds most to the score; it is "shared" when it
-    adds at least ``FEATURE_SHARE``.  The sentences name the meanings that put
+    adds at least ``FEATURE_SHARE``.  What it adds is stated with its factors:
+    q_j k_j, divided by sqrt(d_k).  The sentences name the meanings that put
     the query and the key there.
 
     Parameters
@@ -880,8 +881,10 @@ def shared_summary(w_q, w_k, word: str, other: str, *, model: SentenceModel | No
     if top.score < FEATURE_SHARE:
         return (f"{cap}'s query and {other}'s key share no column yet: together they add {_two(total)} to "
                 f"{word}'s score for {other}.")
+    dk = len(cols)
     text = (f"{cap}'s query and {other}'s key share column {top.column + 1} ({_two(top.query)} and "
-            f"{_two(top.key)}), which adds {_two(top.score)} to {word}'s score for {other}.")
+            f"{_two(top.key)}). Their product, {_two(top.query * top.key)}, divided by \u221a{dk} (a key has {dk} "
+            f"numbers), adds {_two(top.score)} to {word}'s score for {other}.")
     parts = ([f"{word}'s query gets there from {_listing(top.query_from)}"] if top.query_from else []) + \
             ([f"{other}'s key from {_listing(top.key_from)}"] if top.key_from else [])
     if parts:

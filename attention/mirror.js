@@ -250,8 +250,27 @@ const AttnMirror = (function (K) {
     return { x, y };
   }
 
+  // numpy's median: the middle value, or the mean of the two middle ones
+  function median(v) {
+    const s = Float64Array.from(v).sort(), m = s.length >> 1;
+    return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+  }
+
+  // attention.typical_focus: over the queries qs, the median of each query's largest weight and of its 2^H
+  function typicalFocus(qs, xs, opt) {
+    const top = new Float64Array(qs.length), eff = new Float64Array(qs.length);
+    for (let i = 0; i < qs.length; i++) {
+      const w = K.weights1d(qs[i], xs, opt);
+      let mx = 0;
+      for (let j = 0; j < w.length; j++) if (w[j] > mx) mx = w[j];
+      top[i] = mx;
+      eff[i] = K.effectivePoints(w);
+    }
+    return { max_weight: median(top), effective_points: median(eff) };
+  }
+
   return {
     ...K, predictCurve, gridCurves, entropyAgainstH, looError, biasVarianceExact, dotProductAttention, matmul,
-    multiHeadAttention, metricWeights, metricAxes, similarityEllipse, errorCurves,
+    multiHeadAttention, metricWeights, metricAxes, similarityEllipse, errorCurves, typicalFocus,
   };
 })(AttnKernels);

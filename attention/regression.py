@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import asdict, dataclass
+from typing import NamedTuple
 
 import numpy as np
 
@@ -180,6 +181,48 @@ def effective_points(weights) -> np.ndarray:
         2^H of each row, from 1 to n.
     """
     return np.exp2(entropy_bits(weights))
+
+
+class Focus(NamedTuple):
+    """How sharply a typical query attends (see ``typical_focus``)."""
+
+    max_weight: float        # the median over the queries of each query's largest weight
+    effective_points: float  # the median over the queries of each query's 2^H
+
+
+def typical_focus(queries, keys, *, kernel="gaussian", bandwidth=1.0, temperature=1.0, key_scale=None) -> Focus:
+    """How sharply a typical query attends: medians over ``queries`` of the largest weight and of 2^H.
+
+    For each query q_i (a grid of x, say) the weights alpha_ij = softmax_j(score(q_i, k_j) / T) are
+    formed (``weights``), then
+
+        max_weight       = median_i max_j alpha_ij,
+        effective_points = median_i 2^H_i,   H_i = -sum_j alpha_ij log2 alpha_ij   (``effective_points``).
+
+    A max_weight near 1 means a query nearly copies one key; near 1/n, it averages all n of them.
+
+    Parameters
+    ----------
+    queries : array-like of shape (m,)
+        Where the queries sit (at least one).
+    keys : array-like of shape (n,)
+        The keys' positions.
+    kernel, bandwidth, temperature, key_scale
+        As in ``weights``.
+
+    Returns
+    -------
+    focus : Focus
+        (max_weight, effective_points), plain floats.
+
+    >>> f = typical_focus([0.0, 1.0, 2.0], [0.0, 1.0, 2.0], bandwidth=0.01)
+    >>> round(f.max_weight, 6), round(f.effective_points, 6)
+    (1.0, 1.0)
+    """
+    w = weights(np.atleast_1d(np.asarray(queries, dtype=float)), keys, kernel=kernel, bandwidth=bandwidth,
+                temperature=temperature, key_scale=key_scale)
+    w = np.atleast_2d(w)
+    return Focus(float(np.median(w.max(axis=-1))), float(np.median(effective_points(w))))
 
 
 def nearest_neighbor_predict(queries, keys, values, *, kernel="gaussian", bandwidth=1.0, key_scale=None):
@@ -385,4 +428,4 @@ def _bias2_and_variance(w, f_keys, f_eval, sigma, ys):
 
 
 __all__ = ["weights", "predict", "entropy_bits", "effective_points", "nearest_neighbor_predict",
-           "readout", "Readout", "loo_error", "bias_variance", "key_norm_tilt"]
+           "readout", "Readout", "loo_error", "bias_variance", "key_norm_tilt", "typical_focus", "Focus"]

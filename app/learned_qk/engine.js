@@ -3,8 +3,8 @@
 // One Bokeh CustomJS runs the page's library (attention/mirror.js: the formulas; ui/common.js: the URL parser, number
 // formats and the page's bus; attention/words.js: AttnWords, a typed sentence's tokens and vectors), then this
 // section's modules, each using the ones before it: head.js (the twins of attention/learn_qk.py), state.js (the cache,
-// the readouts and the link), plots.js, texts.js, playback.js, and this file, which starts the section and hands each
-// event to the part that answers it.
+// the readouts and the link), plots.js, lines.js (the readout in words), texts.js, playback.js, and this file, which
+// starts the section and hands each event to the part that answers it.
 
 const Routing = (function (E, Head, State, Plots, Texts, Playback) {
   "use strict";

@@ -100,8 +100,10 @@ const RoutingHead = (function (M, E, W) {
     if (top.score < share)
       return `${cap}'s query and ${other}'s key share no column yet: together they add ${signed(total, 2)} to ` +
         `${word}'s score for ${other}.`;
+    const dk = cols.length;
     let text = `${cap}'s query and ${other}'s key share column ${top.column + 1} (${signed(top.query, 2)} and ` +
-      `${signed(top.key, 2)}), which adds ${signed(top.score, 2)} to ${word}'s score for ${other}.`;
+      `${signed(top.key, 2)}). Their product, ${signed(top.query * top.key, 2)}, divided by \u221a${dk} (a key has ` +
+      `${dk} numbers), adds ${signed(top.score, 2)} to ${word}'s score for ${other}.`;
     const parts = (top.queryFrom.length ? [`${word}'s query gets there from ${listing(top.queryFrom)}`] : [])
       .concat(top.keyFrom.length ? [`${other}'s key from ${listing(top.keyFrom)}`] : []);
     if (parts.length) { const rest = parts.join("; "); text += ` ${rest.slice(0, 1).toUpperCase()}${rest.slice(1)}.`; }

@@ -1,5 +1,5 @@
 // The routing section's playback: one state drawn (a sentence at a recorded step), Play, Pause, Step and Reset at
-// the pace of app/learned_qk/view.py PACE, and a tour step's Show me.
+// the pace of app/learned_qk/pace.py (view.py pace()), and a tour step's Show me.
 
 const RoutingPlayback = (function (E, W, Head, State, Plots, Texts) {
   "use strict";
@@ -13,7 +13,8 @@ const RoutingPlayback = (function (E, W, Head, State, Plots, Texts) {
   // ---- one state, drawn ---------------------------------------------------------------------------------
 
   // The plots take the step's data now and paint at the next frame; the texts follow a frame later
-  // (E.afterPaint: HTML changed before a paint makes the paint restyle the whole page first).
+  // (E.afterPaint: HTML changed before a paint makes the paint restyle the whole page first), and the slider's
+  // "training step" with them, in the same task: the status line's step and the slider's are painted together.
   function showFrame(a, c) {
     const p = c.cfg.plain;
     c.frame = clamp(c.frame, 0, p.frame_steps.length - 1);
@@ -21,10 +22,12 @@ const RoutingPlayback = (function (E, W, Head, State, Plots, Texts) {
     drawMatrix(a, c);
     drawSense(a, c);
     drawCurves(a, c);
-    if (a.w_frame.value !== c.frame) quiet(a.w_frame, "value", c.frame);
-    E.afterPaint(c, "texts", () => { drawStatus(a, c); drawReadout(a, c); drawWeights(a, c); }, (e) => fail(a, e));
+    E.afterPaint(c, "texts", () => { syncSlider(a, c); drawStatus(a, c); drawReadout(a, c); drawWeights(a, c); },
+                 (e) => fail(a, e));
     scheduleUrl(a, c);
   }
+
+  function syncSlider(a, c) { if (a.w_frame.value !== c.frame) quiet(a.w_frame, "value", c.frame); }
 
   function loadSentence(a, c, s) {
     c.sent = s;
@@ -59,8 +62,9 @@ const RoutingPlayback = (function (E, W, Head, State, Plots, Texts) {
 
   // ---- playback -------------------------------------------------------------------------------------------
 
+  // (stopped, the slider shows the frame at once: a control that stops where the student let go)
   function stop(a, c) {
-    if (c.timer) { clearInterval(c.timer); c.timer = null; tell(a, c); }
+    if (c.timer) { clearInterval(c.timer); c.timer = null; syncSlider(a, c); tell(a, c); }
     quiet(a.w_play, "disabled", false);
     quiet(a.w_pause, "disabled", true);
   }
@@ -72,22 +76,17 @@ const RoutingPlayback = (function (E, W, Head, State, Plots, Texts) {
     showFrame(a, c);
   }
 
-  // The frame due `ms` after Play was pressed at frame f0 (pace: ms per recorded state,
-  // app/learned_qk/view.py PACE):
-  // pace.slow per frame up to the hold frame h, a pause of pace.hold on it, pace.fast per frame after it; a
-  // sentence without a hold frame (h < 0) at pace.even.  (Not capped: the caller stops at the last frame.)
-  function dueFrame(ms, f0, h, pace) {
-    if (h < 0) return f0 + Math.floor(ms / pace.even);
+  // The frame due `ms` after Play was pressed at frame f0, by the schedule: schedule[f] ms on frame f before the
+  // next (app/learned_qk/pace.py frame_ms: slow while the accuracy climbs, a hold at the sentence's moment, fast
+  // once the answers are settled).  Never past the last frame.
+  function dueFrame(ms, f0, schedule) {
     let t = ms, f = f0;
-    if (f0 < h) {
-      const reach = (h - f0) * pace.slow;
-      if (t < reach) return f0 + Math.floor(t / pace.slow);
-      t -= reach + pace.hold;
-      if (t < 0) return h;
-      f = h;
-    }
-    return f + Math.floor(t / pace.fast);
+    while (f < schedule.length - 1 && t >= schedule[f]) { t -= schedule[f]; f += 1; }
+    return f;
   }
+
+  // The schedule Play follows for the sentence shown (view.py pace()): a shown sentence's own, or a typed one's.
+  function scheduleOf(c) { return c.sent.own ? c.cfg.pace.typed : c.cfg.pace.shown[c.shown]; }
 
   // The path advances with the clock: a slow redraw makes the next one jump to where the clock is, so the pace
   // holds on a slow machine.
@@ -102,10 +101,10 @@ const RoutingPlayback = (function (E, W, Head, State, Plots, Texts) {
     }
     quiet(a.w_play, "disabled", true);
     quiet(a.w_pause, "disabled", false);
-    const t0 = performance.now(), f0 = c.frame, h = c.hold;
+    const t0 = performance.now(), f0 = c.frame, schedule = scheduleOf(c);
     c.timer = setInterval(() => {
       E.runGuarded(c, () => {
-        const due = Math.min(lastFrame(c), dueFrame(performance.now() - t0, f0, h, c.cfg.pace));
+        const due = Math.min(lastFrame(c), dueFrame(performance.now() - t0, f0, schedule));
         if (due > c.frame) { c.frame = due; showFrame(a, c); }
         if (c.frame >= lastFrame(c)) stop(a, c);
         flush(c);
@@ -129,5 +128,5 @@ const RoutingPlayback = (function (E, W, Head, State, Plots, Texts) {
     if (v.qk_step !== undefined) { c.frame = frameAt(c.cfg.plain.frame_steps, Number(v.qk_step)); showFrame(a, c); }
   }
 
-  return { showFrame, loadSentence, showShown, showTyped, stop, stepOnce, dueFrame, play, reset, apply };
+  return { showFrame, loadSentence, showShown, showTyped, stop, stepOnce, dueFrame, scheduleOf, play, reset, apply };
 })(AttnCommon, AttnWords, RoutingHead, RoutingState, RoutingPlots, RoutingTexts);

@@ -1,11 +1,11 @@
 // The routing section's texts: the step's status, what the ambiguous word does, W_Q and W_K with what the word
 // looks for, and a typed sentence's words.  Every text that reaches a Div goes through esc().
 
-const RoutingTexts = (function (E, Head, State) {
+const RoutingTexts = (function (E, Head, State, Lines) {
   "use strict";
 
   const esc = E.esc, fixed = E.fixed, signed = E.signed, setHtml = E.setHtml;
-  const { senseOf, preference, wordX, sharedColumns, sharedSummary } = Head;
+  const { preference, wordX, sharedColumns, sharedSummary } = Head;
   const { range, para, quote } = State;
 
   // ---- texts --------------------------------------------------------------------------------------------
@@ -38,36 +38,16 @@ const RoutingTexts = (function (E, Head, State) {
     return top;
   }
 
-  // What the ambiguous word does in this sentence at this step, in words (HTML: every piece escaped).
-  function readoutLines(c) {
-    const s = c.sent, p = c.cfg.plain, word = p.word;
-    if (s.index < 0)
-      return [esc(`There is no ${quote(word)} in this sentence, so nothing here asks which bank is meant. The ` +
-        `matrix still shows where every word looks with`) + " this step's W<sub>Q</sub> and W<sub>K</sub>."];
-    const w = c.res.weights[s.index];
-    let top = 0;
-    for (let j = 1; j < w.length; j++) if (w[j] > w[top]) top = j;
-    const pt = c.res.outputs[s.index], r = senseOf(pt, s.even, p.readout_scale, p.undecided_within);
-    // nearly even: no word gets half as much again as an even share
-    const looks = w[top] < 1.5 / w.length
-      ? `${quote(word)} spreads its weight almost evenly (largest share ${fixed(w[top], 2)}, on ${quote(s.tokens[top])}).`
-      : `${quote(word)} looks most at ${quote(s.tokens[top])}, with ${fixed(w[top], 2)} of its weight.`;
-    const moved = r.sense === "undecided"
-      ? `Its output is within ${fixed(p.undecided_within, 2)} of where an even spread lands: undecided.`
-      : `Its output moved ${fixed(Math.abs(r.z), 2)} towards ${r.z > 0 ? "water" : "money"} from where an even ` +
-        `spread lands: ${r.sense} (${fixed(100 * (r.sense === "water" ? r.pWater : 1 - r.pWater), 0)} %).`;
-    const out = [esc(`${looks} ${moved}`)];
-    if (s.count > 1) out.push(esc(`${quote(word)} appears ${s.count} times; the framed row is the first.`));
-    if (!s.own) {
-      const verdict = r.sense === "undecided" ? "Undecided, half right" : r.sense === s.sense ? "Right" : "Not right yet";
-      out.push(esc(`${verdict}: here it is the ${s.sense} sense, decided by ${quote(s.clue)} ` +
-        `(${s.split === "train" ? "a training sentence" : "held out, never trained on"}).`));
-    }
-    return out;
-  }
-
+  // What the ambiguous word does in this sentence at this step: RoutingLines's plain sentences (lines.js), escaped,
+  // with W_Q and W_K written as the page writes them.
   function drawReadout(a, c) {
-    setHtml(a.readout_div, readoutLines(c).map((h, i) => `<p class="${i ? "small" : "step"}">${h}</p>`).join(""));
+    const s = c.sent, p = c.cfg.plain, b = s.index;
+    const lines = Lines.readoutLines(Object.assign({ word: p.word }, s), b >= 0 ? c.res.weights[b] : null,
+                                     b >= 0 ? c.res.outputs[b] : null,
+                                     { readout_scale: p.readout_scale, undecided_within: p.undecided_within });
+    // (only the closing words of the line without the word: a typed token is never markup)
+    const html = (t) => esc(t).replace(/ W_Q and W_K\.$/, " W<sub>Q</sub> and W<sub>K</sub>.");
+    setHtml(a.readout_div, lines.map((t, i) => `<p class="${i ? "small" : "step"}">${html(t)}</p>`).join(""));
   }
 
   // Whether the student opened the Div's disclosure (kept open when the Div is written again).
@@ -141,4 +121,4 @@ const RoutingTexts = (function (E, Head, State) {
   }
 
   return { drawStatus, drawReadout, drawWeights, prefMax, ownInfo };
-})(AttnCommon, RoutingHead, RoutingState);
+})(AttnCommon, RoutingHead, RoutingState, RoutingLines);

@@ -18,9 +18,9 @@ Layout: the controls, the matrix and the sense plot are the stage, the weight on
 accuracy under them; beside them (under them on a phone) the readouts, what was learned, W_Q and W_K (behind
 "more") and the box for your own sentence.
 
-Playback is paced to be watched (PACE): slowly while the ambiguous word finds its deciding word, a hold at the
-moment the deciding word first gets HOLD_SHARE of its weight, faster while the weights settle; 12 to 13 s from
-step 0 to the end for every shown sentence, 12 s for a typed one (which has no deciding word: an even pace).
+Playback is paced to be watched (app/learned_qk/pace.py, ``pace()``): slowly while the accuracy climbs,
+fast once the answers are settled, with a hold at the moment the shown sentence's deciding word first gets
+HOLD_SHARE of the ambiguous word's weight; 10 to 15 s from step 0 to the end, for a shown or a typed sentence.
 """
 
 from __future__ import annotations
@@ -48,14 +48,12 @@ from app.ui.layout import WIDE, Block
 from app.ui.theme import BLUE, GREY, ORANGE, PAGE_CSS, VERMILLION, WEIGHT_PALETTE
 from app.ui.weights import CELL_TEXT, weight_colour_bar
 
+from . import pace as pace_rules
 from . import text
 from .state import CONTROLS, QK_SHOWN, RoutingState
 
 HERE = Path(__file__).resolve().parent
 FRAMES = DEFAULT_FRAMES           # recorded states of the path the page plays (steps 0, 3, ..., 150)
-# playback, in ms per recorded state: "slow" up to the hold frame (the first where the shown sentence's deciding
-# word gets HOLD_SHARE of the weight), a hold of "hold" there, "fast" after it; "even" for a sentence without one
-PACE = {"slow": 450, "hold": 1500, "fast": 160, "even": 240}
 HOLD_SHARE = 0.5
 URL_KEYS = ("qk_step", "qk_sentence")
 OWN = "own"                       # the sentence picker's entry for a typed sentence
@@ -164,6 +162,28 @@ def playback() -> dict:
     return json.loads(_playback_json())
 
 
+def hold_frames() -> list[int]:
+    """Per shown sentence, the first recorded frame where its deciding word gets HOLD_SHARE of the ambiguous
+    word's weight (-1: never), from the core's ``clue_weights`` (the page's holdFrame finds the same)."""
+    tr = trajectory()
+    w = tr.clue_weights(tr.corpus.shown, tr.frames(FRAMES))
+    return [int(np.argmax(w[:, j] >= HOLD_SHARE)) if np.any(w[:, j] >= HOLD_SHARE) else -1 for j in range(w.shape[1])]
+
+
+@lru_cache(maxsize=1)
+def _pace_json() -> str:
+    tr = trajectory()
+    steps = tr.frames(FRAMES).tolist()
+    ms = lambda hold: pace_rules.frame_ms(steps, tr.train_accuracy, tr.held_out_accuracy, hold)  # noqa: E731
+    return json.dumps({"shown": [ms(h) for h in hold_frames()], "typed": ms(-1)})
+
+
+def pace() -> dict:
+    """Play's schedule (app/learned_qk/pace.py): for each shown sentence, and for a typed one, the ms each
+    recorded frame stays on screen before the next (a fresh copy each call)."""
+    return json.loads(_pace_json())
+
+
 @lru_cache(maxsize=1)
 def summary() -> str:
     """What was learned, in the core's words: ``learned_words(trajectory()).summary()``."""
@@ -200,7 +220,8 @@ def words_model() -> dict:
 
 
 # The engine's modules, each using the ones before it (engine.js says what each holds).
-ENGINE_FILES = tuple(HERE / f for f in ("head.js", "state.js", "plots.js", "texts.js", "playback.js", "engine.js"))
+ENGINE_FILES = tuple(HERE / f for f in ("head.js", "state.js", "plots.js", "lines.js", "texts.js", "playback.js",
+                                        "engine.js"))
 
 
 @lru_cache(maxsize=None)
@@ -446,7 +467,7 @@ return (i >= 0 && i < t.length && Math.abs(tick - i) < 1e-6) ? String(t[i]) : ""
         initial = {k: int(getattr(self.state, k, spec[k]["default"])) for k in URL_KEYS}
         return {
             "plain": p, "initial": initial, "spec": {k: spec[k] for k in URL_KEYS},
-            "defaults": {k: spec[k]["default"] for k in URL_KEYS}, "url_rules": url_rules(), "pace": PACE,
+            "defaults": {k: spec[k]["default"] for k in URL_KEYS}, "url_rules": url_rules(), "pace": pace(),
             "hold_share": HOLD_SHARE, "cell_text": CELL_TEXT, "from_share": FROM_SHARE,
             "weights_texts": {"summary": text.WEIGHTS_SUMMARY, "intro": text.WEIGHTS_INTRO,
                               "columns": text.COLUMNS_NOTE, "preference": text.PREFERENCE_NOTE},
@@ -512,5 +533,5 @@ return (i >= 0 && i < t.length && Math.abs(tick - i) < 1e-6) ? String(t[i]) : ""
 
 
 __all__ = ["build_routing", "RoutingView", "RoutingSection", "trajectory", "playback", "summary", "shared",
-           "words_model", "engine_source", "precompute", "FRAMES", "PACE", "HOLD_SHARE", "URL_KEYS", "OWN",
+           "words_model", "engine_source", "precompute", "FRAMES", "pace", "hold_frames", "HOLD_SHARE", "URL_KEYS", "OWN",
            "ENGINE_ARGS", "STAGE_CSS"]

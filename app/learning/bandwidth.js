@@ -3,7 +3,7 @@
 // depend on h and T only through h·√T, so with T ≠ 1 the path is followed in h·√T: the slider is set to
 // h = h_path / √T and everything on the page stays exact.  Every text it writes goes through esc().
 
-const LearningBandwidth = (function (E, State) {
+const LearningBandwidth = (function (E, M, State, Text) {
   "use strict";
 
   const esc = E.esc, fixed = E.fixed, plain = E.plain, clamp = E.clamp;
@@ -91,14 +91,33 @@ const LearningBandwidth = (function (E, State) {
     return sc ? `${plain(h * sc.span / sc.uspan, p)} (${datasetMeta(a).x_name || "x"})` : plain(h, p);
   }
 
-  // The demo's words name where training starts as the readout writes it (twin of bandwidth_text in view.py):
-  // the path's first h, or h0 while there is none, in the data's units on your own data.
-  function bwText(template, start) { return template.split("{start}").join(esc(start)); }
+  // The demo's words name where training starts as the readout writes it, and how sharply a typical query
+  // attends there (twin of bandwidth_text in view.py): the path's first h, or h0 while there is none, in the
+  // data's units on your own data.  focus: AttnMirror.typicalFocus's { max_weight, effective_points }.
+  function bwText(template, start, focus, limits) {
+    return template.split("{start}").join(esc(Text.startSentence(start, focus.max_weight, focus.effective_points,
+                                                                 limits)));
+  }
+
+  // attention.typical_focus of the data shown at the path's first h (T = 1: the path is in h·√T) over the
+  // regression curve's x grid (view.py start_focus), once per dataset and h.
+  function startFocus(a, c, h) {
+    const key = JSON.stringify([a.ds.tags[0] || "", a.ds.data.x.length, h]);
+    if (!c.bw.focus || c.bw.focus.key !== key) {
+      const [lo, hi, n] = c.cfg.bandwidth.focus_grid;
+      const f = M.typicalFocus(M.linspace(lo, hi, n), a.ds.data.x, { kernel: "gaussian", bandwidth: h, temperature: 1,
+                                                                      keyScale: null });
+      c.bw.focus = { key, value: f };
+    }
+    return c.bw.focus.value;
+  }
 
   function bwReadout(a, c) {
     const s = c.bw, T = s.traj, k = s.step, steps = c.cfg.bandwidth.steps;
     const t = 10 ** a.w_logt.value, hname = t === 1 ? "h" : "h\u00b7\u221aT";
-    setHtml(a.bw_text, bwText(c.cfg.bandwidth.text, `${hname} = ${hText(a, T ? T.h[0] : c.cfg.bandwidth.h0, 4)}`));
+    const h0 = T ? T.h[0] : c.cfg.bandwidth.h0;
+    setHtml(a.bw_text, bwText(c.cfg.bandwidth.text, `${hname} = ${hText(a, h0, 4)}`, startFocus(a, c, h0),
+                              c.cfg.bandwidth.focus_limits));
     if (!T) {
       setHtml(a.bw_readout, s.waiting ? para("step", "Working out the path for this dataset\u2026")
         : para("step", s.error ? `No path for this dataset: ${s.error}` : "No path for this dataset."));
@@ -158,4 +177,4 @@ const LearningBandwidth = (function (E, State) {
   }
 
   return { bwTrajectory, bwText, bwReadout, showBandwidth };
-})(AttnCommon, LearningState);
+})(AttnCommon, AttnMirror, LearningState, LearningText);

@@ -1,10 +1,11 @@
-"""The learning section's words: a refused step of gradient descent, as the page shows it."""
+"""The learning section's words: where training starts, and a refused step of gradient descent, as the page
+shows them.  ``start_sentence`` has a twin, ``startSentence`` in app/learning/starttext.js."""
 
 from __future__ import annotations
 
 import re
 
-from app.ui.text import plain
+from app.ui.text import plain, signed
 
 
 _EXPONENT_NUMBER = re.compile(r"[-+]?\d+(?:\.\d+)?[eE][-+]?\d+")
@@ -36,3 +37,39 @@ def refusal_text(message: str, lr: float, presets) -> str:
     pick = smaller_preset(lr, presets)
     hint = f"pick {pick} or less from the list)" if pick else "the list offers no smaller rate)"
     return _TRY.sub(hint, out)
+
+
+# Where the bandwidth's training starts, in words: a typical query's largest weight there (the median over the
+# regression's x grid, ``attention.typical_focus``), written with two decimals, picks the words.
+NEARLY_COPIES = 0.9   # this or more: the query nearly copies its nearest sample
+LEANS_MOSTLY = 0.55   # this or more: it leans mostly on its nearest sample
+A_FEW = 0.2           # this or more: it mixes its nearest few samples; below, it averages many
+FOCUS_LIMITS = {"nearly_copies": NEARLY_COPIES, "leans_mostly": LEANS_MOSTLY, "a_few": A_FEW}
+
+
+def points_text(points: float) -> str:
+    """Effective points as the sentence says them: one decimal below 10 ("2.4"), whole from 10 on ("38")."""
+    return signed(points, 1) if float(signed(points, 1)) < 10 else signed(points, 0)
+
+
+def start_sentence(start: str, max_weight: float, points: float) -> str:
+    """Where training starts and what a query does there: ``start`` as the readout writes it ("h = 0.15"),
+    ``max_weight`` and ``points`` the typical largest weight and effective points there
+    (``attention.typical_focus``).  The words follow the largest weight as shown, with two decimals.
+
+    >>> print(start_sentence("h = 0.15", 0.5973, 2.42))
+    Training starts at h = 0.15, where the largest weight a query gives is typically 0.60: it leans mostly on its nearest sample, and effectively consults about 2.4 samples.
+    >>> print(start_sentence("h = 9.1 (day)", 0.044, 37.6))
+    Training starts at h = 9.1 (day), where the largest weight a query gives is typically 0.04: it averages about 38 samples.
+    """
+    w = signed(max_weight, 2)
+    shown, p = float(w), points_text(points)
+    if shown >= NEARLY_COPIES:
+        does = "it nearly copies its nearest sample"
+    elif shown >= LEANS_MOSTLY:
+        does = f"it leans mostly on its nearest sample, and effectively consults about {p} samples"
+    elif shown >= A_FEW:
+        does = f"it mixes its nearest few samples, effectively about {p} of them"
+    else:
+        does = f"it averages about {p} samples"
+    return f"Training starts at {start}, where the largest weight a query gives is typically {w}: {does}."

@@ -42,7 +42,7 @@ from app.ui.text import escape, plain
 from app.ui.engine import engine_args, engine_callback, engine_code, url_rules, worker_modules
 from app.ui.layout import Block
 from app.ui.theme import BLUE, GREEN, GREY, PAGE_CSS, PAGE_STYLES, VERMILLION
-from app.state import LOO_GRID, ExplorableState, url_spec
+from app.state import GRID_N, LOO_GRID, X_RANGE, ExplorableState, url_spec
 
 
 from .state import (BANDWIDTH_LR_PRESETS, BANDWIDTH_TRAIN_STEPS, CONTROLS, METRIC_LR_PRESETS,
@@ -61,6 +61,7 @@ ELLIPSE_LEVEL = 1.0            # keys inside the curve score above -1: weight >=
 ELLIPSE_POINTS = 96
 ELLIPSE_MAX_RADIUS = 50.0      # a nearly ignored direction is drawn this long (far off the plot)
 WORKER_ABOVE_N = 300           # a path on more samples than this is trained in a Web Worker (n = 2000: ~1 s)
+FOCUS_GRID = (*X_RANGE, GRID_N)  # the queries typical_focus looks at: the regression curve's x grid
 TICK_MS = 40                   # playback: one step every 40 ms (25 steps a second)
 URL_KEYS = ("lr", "step", "metric_lr", "metric_step")
 Y_PALETTE = ("#2d004b", "#542788", "#8073ac", "#b2abd2", "#d8daeb", "#f7f7f7", "#fee0b6", "#fdb863", "#e08214",
@@ -82,12 +83,13 @@ others) and walks downhill, a step at a time, as far as the <b>learning rate</b>
 """
 
 BANDWIDTH_HEAD = "<h3>Learn the bandwidth</h3>"
-# {start} is where training starts, as the readout writes it ("h = 0.15", or in your data's units): the engine
-# fills it for the data shown (bandwidth_text; twin: bwText in engine.js).
+# {start} is where training starts and what a query does there (text.start_sentence: "Training starts at h = 0.15,
+# where the largest weight a query gives is typically 0.60: ..."), which the engine fills for the data shown
+# (bandwidth_text; twin: bwText in bandwidth.js, startSentence in starttext.js).
 BANDWIDTH_TEXT = """
-<p>Press <i>Step</i> or <i>Play</i>. Training starts at {start}, where the query nearly copies its nearest
-sample; each step moves log&nbsp;h downhill, and the slider above follows. Then try other learning rates: a
-small one crawls, a large one bounces, the largest is refused.</p>
+<p>Press <i>Step</i> or <i>Play</i>. {start}</p>
+<p>Each step moves log&nbsp;h downhill, and the slider above follows. Then try other learning rates: a small one
+crawls, a large one bounces, the largest is refused.</p>
 <details><summary>What the green path shows</summary>
 <p>&ldquo;The fit, as h is learned&rdquo; is a live copy of the fit above. The green path climbs down the leave-one-out curve (the
 black line), and the green diamond marks the current step, here and on the error plot above.</p>
@@ -97,9 +99,17 @@ rate that is too large leaps onto a flat stretch and stalls there.</p>
 """
 
 
-def bandwidth_text(start: str) -> str:
-    """The bandwidth demo's words, with where training starts (``start``: "h = 0.15", "h = 0.725 (day)")."""
-    return BANDWIDTH_TEXT.replace("{start}", escape(start))
+def bandwidth_text(start: str, focus) -> str:
+    """The bandwidth demo's words: where training starts (``start``: "h = 0.15", "h = 0.725 (day)") and how
+    sharply a query attends there (``focus``: ``attention.typical_focus`` at the path's first h)."""
+    return BANDWIDTH_TEXT.replace("{start}", escape(text.start_sentence(start, focus.max_weight,
+                                                                        focus.effective_points)))
+
+
+def start_focus(x, h: float = H0) -> attention.regression.Focus:
+    """``attention.typical_focus`` of the keys ``x`` at bandwidth ``h`` (T = 1), over FOCUS_GRID: how sharply a
+    typical query attends where training starts (twin: the engine's, in bandwidth.js)."""
+    return attention.typical_focus(np.linspace(*FOCUS_GRID), np.asarray(x, dtype=float), bandwidth=h)
 
 
 METRIC_HEAD = "<h3>Learn a metric: which directions matter</h3>"
@@ -188,7 +198,8 @@ def precompute() -> float:
 # ---------------------------------------------------------------------------
 
 # The engine's modules, each using the ones before it (engine.js says what each holds).
-ENGINE_FILES = tuple(HERE / f for f in ("state.js", "bandwidth.js", "metric.js", "playback.js", "engine.js"))
+ENGINE_FILES = tuple(HERE / f for f in ("state.js", "starttext.js", "bandwidth.js", "metric.js", "playback.js",
+                                        "engine.js"))
 
 
 @lru_cache(maxsize=None)
@@ -373,7 +384,7 @@ class LearningSection:
         self.bw_buttons = _buttons("learn")
         self.bw_readout, self.bw_status = div("learn_bw_readout"), div("learn_bw_status")
         hname = "h" if state.temperature == 1 else "h\u00b7\u221aT"
-        self.bw_text = Div(text=bandwidth_text(f"{hname} = {plain(H0, 4)}"),
+        self.bw_text = Div(text=bandwidth_text(f"{hname} = {plain(H0, 4)}", start_focus(self.ds.data["x"])),
                            name="learn_bw_text", stylesheets=css, sizing_mode="stretch_width")
         self.m_lr = build_control(c["metric_lr"], state, width=170,
                                   options=_lr_options(METRIC_LR_PRESETS, spec["metric_lr"]["default"]))
@@ -390,6 +401,7 @@ class LearningSection:
                         "metric_step": state.metric_step},
             "defaults": {k: spec[k]["default"] for k in URL_KEYS},
             "bandwidth": {"h0": H0, "steps": STEPS, "presets": list(BANDWIDTH_LR_PRESETS), "text": BANDWIDTH_TEXT,
+                          "focus_grid": list(FOCUS_GRID), "focus_limits": text.FOCUS_LIMITS,
                           "trajectories": bandwidth_trajectories()},
             # a path on a dataset the page made (the generator, your own data) is trained in the browser: in a
             # Web Worker (ui/worker.js running ui/common.js + attention/train.js) above this many samples
@@ -465,4 +477,4 @@ class LearningSection:
 
 
 __all__ = ["build_learning", "LearningView", "bandwidth_trajectory", "bandwidth_trajectories", "metric_trajectory",
-           "metric_config", "precompute", "H0", "STEPS", "METRIC_STEPS"]
+           "metric_config", "precompute", "start_focus", "H0", "STEPS", "METRIC_STEPS", "FOCUS_GRID"]

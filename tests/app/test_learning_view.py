@@ -187,9 +187,67 @@ def test_offline_document_carries_the_section(offline):
 
 
 def test_texts_are_fixed_html_without_user_input():
-    for part in (lv.INTRO, lv.bandwidth_text("h = 0.15"), lv.METRIC_TEXT, lv.METRIC_EXPLAIN):
+    focus = attention.regression.Focus(0.6, 2.4)
+    for part in (lv.INTRO, lv.bandwidth_text("h = 0.15", focus), lv.METRIC_TEXT, lv.METRIC_EXPLAIN):
         assert "<script" not in part.lower() and "{" not in part
     # where training starts is the one thing filled in, and as text: a column's name is never markup
-    assert "Training starts at h = 0.725 (day)," in lv.bandwidth_text("h = 0.725 (day)")
-    assert "&lt;b&gt;" in lv.bandwidth_text("h = 1 (<b>)") and "<b>)" not in lv.bandwidth_text("h = 1 (<b>)")
+    assert "Training starts at h = 0.725 (day)," in lv.bandwidth_text("h = 0.725 (day)", focus)
+    said = lv.bandwidth_text("h = 1 (<b>)", focus)
+    assert "&lt;b&gt;" in said and "<b>)" not in said
     assert "W<sub>Q</sub>" in lv.METRIC_EXPLAIN
+
+
+def _example_x():
+    """data/examples/temperatures.csv's days on the sliders' scale, as the page puts them."""
+    from app.ui import userdata
+    x = np.loadtxt(ROOT / "data" / "examples" / "temperatures.csv", delimiter=",", skiprows=1, usecols=0)
+    return userdata.scale_for(x).from_units(x)
+
+
+def test_where_training_starts_is_said_as_the_core_finds_it_on_every_dataset():
+    """Issue 46: the start h is not everywhere where "the query nearly copies its nearest sample".  On every
+    shipped dataset and on the example's temperatures, the sentence states the core's typical largest weight
+    (median over the curve's x grid) and words that hold for it: 0.60 leans mostly on the nearest sample, 0.04
+    averages about 38 samples."""
+    cases = {name: attention.load_dataset(name).x for name in attention.list_datasets()}
+    cases["temperatures"] = _example_x()
+    said = {}
+    for name, x in cases.items():
+        f = lv.start_focus(x)
+        w = attention.weights(np.linspace(*lv.FOCUS_GRID), x, bandwidth=lv.H0)
+        assert f.max_weight == pytest.approx(float(np.median(w.max(axis=1))), abs=1e-12)
+        assert f.effective_points == pytest.approx(float(np.median(attention.effective_points(w))), abs=1e-12)
+        said[name] = s = text.start_sentence("h = 0.15", *f)
+        assert f"typically {f.max_weight:.2f}:" in s, s
+        shown = round(f.max_weight, 2)
+        assert ("nearly copies" in s) == (shown >= text.NEARLY_COPIES), s
+        assert ("leans mostly" in s) == (text.LEANS_MOSTLY <= shown < text.NEARLY_COPIES), s
+        assert ("leans mostly" not in s) or shown > 0.5          # "mostly": more than half
+        assert ("averages about" in s) == (shown < text.A_FEW), s
+        if "about" in s:
+            assert f"about {text.points_text(f.effective_points)} " in s, s
+    assert "typically 0.60: it leans mostly on its nearest sample" in said["default"]
+    assert "typically 0.50: it mixes its nearest few samples" in said["step"]
+    assert "typically 0.39: it mixes its nearest few samples, effectively about 4.1 of them" in said["bump"]
+    assert "typically 0.04: it averages about 41 samples" in said["large"]
+    assert "typically 0.04: it averages about 38 samples" in said["temperatures"]
+    assert not any("nearly copies" in s for s in said.values())
+
+
+@pytest.mark.parametrize("w", [v / 1000 for v in range(0, 1001, 5)])
+def test_the_start_sentence_says_nothing_its_number_does_not(w):
+    """A sweep of largest weights: the words change only at the named limits, on the number as shown."""
+    s = text.start_sentence("h = 0.15", w, 3.0)
+    shown = float(f"{w:.2f}")
+    want = ("nearly copies" if shown >= text.NEARLY_COPIES else "leans mostly" if shown >= text.LEANS_MOSTLY
+            else "mixes its nearest few" if shown >= text.A_FEW else "averages about")
+    assert want in s and f"typically {w:.2f}:" in s
+    assert "-" not in s and "e+" not in s
+
+
+def test_the_lessons_learning_card_claims_nothing_that_varies_by_dataset():
+    """Card 8 (learn-play) leaves what a query does at the start to the page's sentence."""
+    import json
+    steps = {s["id"]: s for s in json.loads((ROOT / "data" / "tours" / "lesson.json").read_text())["steps"]}
+    t = steps["learn-play"]["text"]
+    assert "nearly copies" not in t and "0.15" not in t and "typically" not in t

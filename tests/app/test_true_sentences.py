@@ -213,7 +213,7 @@ def test_every_card_claim_finds_its_number():
 
 
 @pytest.mark.parametrize("change", [("reads 0.95 or more", "reads 0.96 or more"),
-                                    ("all 24 samples", "all 25 samples"), ("h = 0.15", "h = 0.16"),
+                                    ("all 24 samples", "all 25 samples"), ("from 40 labelled", "from 41 labelled"),
                                     ("ten words make 100", "ten words make 101")])
 def test_a_card_number_moved_by_one_unit_fails(change):
     """The issue's seeded regressions: each card number changed by one unit in its last digit is refused."""

@@ -127,6 +127,26 @@ def test_a_new_dataset_is_painted_before_the_learning_section_loads_its_path(ope
     wait_slider_h(page, want.h[1])
 
 
+def test_the_words_on_where_training_starts_follow_the_dataset(opened):
+    """Issue 46: the sentence on where training starts states the core's typical largest weight for the data
+    shown (attention.typical_focus over the curve's x grid at h = 0.15), in the core's words, and follows a new
+    dataset: 0.60 on the worked example, 0.04 (about 41 samples) on the large one."""
+    from app.learning import text as learning_text
+    import html
+    watch, _ = opened
+    page = watch.page
+
+    def said(name):
+        return learning_text.start_sentence("h = 0.15", *lv.start_focus(attention.load_dataset(name).x))
+
+    assert said("default") in html.unescape(model_prop(page, "learn_bw_text", "text"))
+    assert "typically 0.60" in said("default") and "typically 0.04" in said("large")
+    select(page, "dataset_select", "large")
+    page.wait_for_function("(s) => Bokeh.documents[0].get_model_by_name('learn_bw_text').text.includes(s)",
+                           arg=said("large").split(", where ")[1].replace("'", "&#39;"))
+    assert said("large") in html.unescape(model_prop(page, "learn_bw_text", "text"))
+
+
 def test_step_button_moves_the_bandwidth_slider_along_the_path(opened):
     watch, _ = opened
     page = watch.page

@@ -274,6 +274,12 @@ def test_with_your_data_every_word_follows_them(page_at):
     s = u.scale_for(YEAR.x[:30])
     assert start.group(1) == f"h = {text.plain(s.h_to_units(H0), 4)} (day)"
     assert f"Training starts at {start.group(1)}," in model_prop(page, "learn_bw_text", "text")
+    # and how sharply a query attends there, on these data (issue 46): the core's numbers, the core's words
+    from app.learning import text as learning_text
+    from app.learning.view import start_focus
+    focus = start_focus(s.from_units(YEAR.x[:30]))
+    said = html.unescape(model_prop(page, "learn_bw_text", "text"))
+    assert learning_text.start_sentence(start.group(1), *focus) in said, said
     # back to the shipped data: the worked example's words again
     set_model_prop(page, "dataset_select", "value", "default")
     page.wait_for_function(f"() => {fig}.title.text === 'Bias and variance'")

@@ -67,7 +67,7 @@ window.parity = (function (M, E, U, L, S) {
       return { weights: r.weights.map(arr), outputs: r.outputs.map(arr) }; }),
     words: (c) => ({ bias: c.bias.map((b) => E.biasNote(c.note, b.noise, b.own)),
                      kernels: c.tilts.map((t) => E.kernelOptions(c.labels, t)),
-                     start: c.starts.map((t) => L.bwText(c.template, t)) }),
+                     start: c.starts.map((t) => L.bwText(c.template, t, c.focus, c.limits)) }),
     format: (cases) => cases.map((c) => ({ fixed: U.fixed(c.v, c.d), general: U.general(c.v, c.d + 1),
                                             signed: U.signed(c.v, c.d), plain: U.plain(c.v, c.d + 1) })),
     parse: (cases) => cases.map((s) => U.parseQuery(s, SPEC, RULES)),
@@ -195,17 +195,20 @@ def test_dot_product_attention_matches_numpy(js):
 def test_the_words_that_follow_the_data_and_the_tilt_equal_python_text(js):
     """The error plot's words for each dataset's noise and for your own data, the kernel menu's labels for the
     tilt, and the learning text's starting h: filled in the browser as Python fills them, from the same templates."""
+    from app.learning.text import FOCUS_LIMITS
     from app.learning.view import BANDWIDTH_TEXT, bandwidth_text
 
     noises = [attention.load_dataset(n).noise for n in DATASETS] + [0.0, 0.25, 0.05, 1.0, 2.0, None]
     bias = [{"noise": v, "own": False} for v in noises] + [{"noise": None, "own": True}, {"noise": 0.3, "own": True}]
     tilts = [0.0, 0.25, -0.25, 0.005, -0.005]
     starts = ["h = 0.15", "h\u00b7\u221aT = 0.15", "h = 0.7254 (day)", "h = 1 (<b>&amp;)"]
+    focus = attention.regression.Focus(0.5973, 2.42)
     got = js("words", {"note": text.BIAS_NOTE, "bias": bias, "labels": text.KERNEL_LABELS, "tilts": tilts,
-                       "template": BANDWIDTH_TEXT, "starts": starts})
+                       "template": BANDWIDTH_TEXT, "starts": starts, "limits": FOCUS_LIMITS,
+                       "focus": {"max_weight": focus.max_weight, "effective_points": focus.effective_points}})
     assert got["bias"] == [text.bias_note(b["noise"], own=b["own"]) for b in bias]
     assert got["kernels"] == [[list(o) for o in text.kernel_options(t)] for t in tilts]
-    assert got["start"] == [bandwidth_text(t) for t in starts]
+    assert got["start"] == [bandwidth_text(t, focus) for t in starts]
 
 
 # Values where formatting is delicate: exact binary ties (Python rounds them to

@@ -505,6 +505,14 @@ def test_after_training_bank_and_river_share_a_column_of_clear_sense(path):
     text = learn_qk.shared_summary(path.w_q[-1], path.w_k[-1], "bank", "river")
     assert text.startswith(f"Bank's query and river's key share column {top.column + 1} (")
     assert "river's key from water / nature." in text and not re.search(r"\d[eE][+-]?\d|-\d", text)
+    # the score is stated with its factors, ÷ √d_k included: a student who checks the arithmetic finds it right
+    said = re.search(r"\(([−\d.]+) and ([−\d.]+)\)\. Their product, ([\d.]+), divided by √(\d) \(a key has \4 "
+                     r"numbers\), adds ([\d.]+) to bank's score for river\.", text)
+    assert said, text
+    num = lambda v: float(v.replace("\u2212", "-"))   # noqa: E731
+    qv, kv, prod, dk, score = (num(g) for g in said.groups())
+    assert int(dk) == path.w_q[-1].shape[1] and prod == round(top.query * top.key, 2)
+    assert score == round(top.score, 2) and abs(prod / math.sqrt(dk) - score) <= 0.01
     assert learn_qk.shared_summary(path.w_q[0], path.w_k[0], "bank", "river").startswith(
         "Bank's query and river's key share no column yet")
 

@@ -28,6 +28,7 @@ const twins = (function (M, W, U, G, T) {
     dpa: (cases) => cases.map((c) => M.dotProductAttention(c.Q, c.K, c.V, c.causal, c.t)),
     mha: (cases) => cases.map((c) => M.multiHeadAttention(c.Qs, c.Ks, c.Vs, c.W_O, c.causal, c.t).output),
     metric: (cases) => cases.map((c) => M.metricWeights(c.q, c.keys, c.W, c.t)),
+    focus: (cases) => cases.map((c) => M.typicalFocus(c.qs, c.x, opt(c))),
     truefn: (cases) => ({ names: Object.keys(M.TRUE_FUNCTIONS).sort(),
                           values: cases.map((c) => { const f = M.trueFunction(c.name); return f ? c.x.map(f) : null; }) }),
 
@@ -74,5 +75,9 @@ const twins = (function (M, W, U, G, T) {
     // ---- app/ui/audiograph.js: the weights as tones
     tones: (cases) => cases.map((c) => AttnAudio.tones(c.x, c.w, c.lo, c.hi)),
     sound: () => AttnAudio.SOUND,
+
+    // ---- the sections' pure files (tests/js/v8.py FILES)
+    startSentences: (c) => c.cases.map(([start, w, p]) => LearningText.startSentence(start, w, p, c.limits)),
+    readoutLines: (cases) => cases.map((c) => RoutingLines.readoutLines(c.s, c.row, c.point, c.p)),
   };
 })(AttnMirror, AttnWords, AttnUserData, AttnGenerator, AttnTrain);

@@ -80,6 +80,14 @@ MUTATIONS = [
              "w[b] += ws[i];", "w[b] = ws[i];"),
     Mutation("attention/train.js", "the slope of the leave-one-out loss loses its factor 4",
              "grad: (-4.0 / n) * rt", "grad: (-1.0 / n) * rt"),
+    Mutation("attention/mirror.js", "the median of an even count takes the upper middle value",
+             "(s[m - 1] + s[m]) / 2", "s[m]"),
+    # app/learning/starttext.js, where training starts in words
+    Mutation("app/learning/starttext.js", "the words follow the largest weight unrounded, not as shown",
+             "shown = Number(ws)", "shown = w"),
+    # app/learned_qk/lines.js, the routing readout in words
+    Mutation("app/learned_qk/lines.js", "a tie is a tie of the exact weights, not of the digits shown",
+             "if (fixed(row[j], 2) === shown) at.push(j);", "if (row[j] === row[top]) at.push(j);"),
 ]
 
 

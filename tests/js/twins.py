@@ -15,6 +15,7 @@ from __future__ import annotations
 import math
 import random
 from functools import cache
+from pathlib import Path
 
 import numpy as np
 
@@ -125,6 +126,33 @@ def check_metric_weights(js):
         assert close(g, w, TOL), (c["W"], c["t"])
 
 
+def example_on_sliders() -> list:
+    """data/examples/temperatures.csv's days, on the sliders' scale as the page puts them (app/ui/userdata.py)."""
+    from app.ui import userdata
+    path = Path(__file__).resolve().parents[2] / "data" / "examples" / "temperatures.csv"
+    x = np.loadtxt(path, delimiter=",", skiprows=1, usecols=0)
+    return userdata.scale_for(x).from_units(x).tolist()
+
+
+@cache
+def _focus_cases():
+    """attention.typical_focus over the regression's x grid: every shipped dataset and the example's temperatures
+    (scaled onto the sliders) where training starts (h = 0.15), and random states of both kernels."""
+    from app.learning.view import FOCUS_GRID, H0
+    grid = np.linspace(*FOCUS_GRID).tolist()
+    xs = [attention.load_dataset(n).x.tolist() for n in attention.list_datasets()] + [example_on_sliders()]
+    cases = [{"qs": grid, "x": x, "kernel": "gaussian", "h": H0, "t": 1.0, "key_norm": None} for x in xs]
+    cases += [dict(c, qs=grid[::7]) for c in pm.random_states(19, 24)]
+    want = [attention.typical_focus(c["qs"], c["x"], **pm.core_kwargs(c)) for c in cases]
+    return cases, want
+
+
+def check_typical_focus(js):
+    cases, want = _focus_cases()
+    for c, g, w in zip(cases, answers(js, "focus", cases), want):
+        assert close([g["max_weight"], g["effective_points"]], list(w), TOL), (c["kernel"], c["h"], g, w)
+
+
 # ---- attention/words.js: samples of what tests/browser/test_words_parity.py tries for every code point ---------
 
 @cache
@@ -224,12 +252,93 @@ def check_weight_tones(js):
         assert [t["pan"] for t in tones] == sorted(t["pan"] for t in tones)
 
 
+# ---- app/learning/starttext.js: where training starts, in words ------------------------------------------------
+
+@cache
+def _start_cases():
+    """A sweep of largest weights (around every limit, at the digits shown) and effective points, and the
+    readout's ways of writing the start."""
+    ws = sorted({round(v, 4) for v in np.linspace(0.0, 1.0, 201)} | {0.004999, 0.005, 0.194999, 0.195, 0.545, 0.5449,
+                                                                    0.895, 0.8949, 0.199, 0.549, 0.899, 1.0})
+    ps = [1.0, 1.449, 2.42, 9.949, 9.95, 10.4, 37.6, 41.3, 400.0]
+    starts = ["h = 0.15", "h\u00b7\u221aT = 0.15", "h = 9.1 (day)"]
+    return [[starts[i % 3], w, p] for i, (w, p) in enumerate((w, p) for w in ws for p in ps)]
+
+
+def check_start_sentences(js):
+    from app.learning import text
+    cases = _start_cases()
+    got = js("startSentences", {"cases": cases, "limits": text.FOCUS_LIMITS})
+    want = [text.start_sentence(*c) for c in cases]
+    bad = [(c, g, w) for c, g, w in zip(cases, got, want) if g != w]
+    assert bad == [], bad[:5]
+
+
+# ---- app/learned_qk/lines.js: the routing readout in words --------------------------------------------------------
+
+@cache
+def _readout_cases():
+    """Every shown sentence at every recorded step (the core's rows and points, attention.train_qk's path as the page
+    gets it), each once as a shown sentence and once as if typed; and made-up rows with ties."""
+    from app.learned_qk import view as rv
+    plain = rv.trajectory().to_plain(frames=rv.FRAMES)
+    p = {"readout_scale": plain["readout_scale"], "undecided_within": plain["undecided_within"]}
+    cases = []
+    for s in plain["sentences"]:
+        even = np.mean(np.asarray(s["value_xy"]), axis=0).tolist()
+        base = {"word": plain["word"], "tokens": s["tokens"], "index": s["index"], "count": 1, "own": False,
+                "sense": s["sense"], "clue": s["clue"], "split": s["split"], "even": even}
+        for f, (row, point) in enumerate(zip(s["weights"], s["point"])):
+            cases.append({"s": base if f % 2 == 0 else dict(base, own=True), "row": row, "point": point, "p": p})
+    toks = ["the", "bank", "by", "the", "river"]
+    for row in ([0.3, 0.1, 0.3, 0.0, 0.3], [0.4, 0.1, 0.05, 0.4, 0.05], [0.24, 0.24, 0.2, 0.16, 0.16]):
+        s = {"word": "bank", "tokens": toks, "index": 1, "count": 1, "own": True, "sense": None, "clue": None,
+             "split": None, "even": [0.5, 0.5]}
+        cases.append({"s": s, "row": row, "point": [0.5, 0.5], "p": p})
+    return cases
+
+
+def check_readout_lines(js):
+    """Issue 46: when the largest share ties to the digits shown, the readout says so instead of naming one word
+    (all five words of "the bank by the river" get 0.20 at step 0: "every word gets 0.20"); otherwise it names the
+    word the core's row puts first.  The sense it reads is the core's rule on the core's point; the verdict names
+    the sentence's sense and deciding word; every line is in plain words."""
+    from attention import learn_qk
+    from app.learned_qk.text import plain_words
+    cases = _readout_cases()
+    got = js("readoutLines", cases)
+    q = lambda w: f"\u201c{w}\u201d"   # noqa: E731
+    for c, lines in zip(cases, got):
+        row, toks, first = c["row"], c["s"]["tokens"], lines[0]
+        shown = f"{max(row):.2f}"
+        at = [j for j, v in enumerate(row) if f"{v:.2f}" == shown]
+        assert first.startswith(q(c["s"]["word"]) + " ")
+        named = {t for t in toks if q(t) in first[len(q(c["s"]["word"])):]}   # (after the word the line is about)
+        if len(at) == len(row):
+            assert f"every word gets {shown}." in first and named == set(), (row, first)
+        else:
+            assert named == {toks[j] for j in at}, (row, first)
+            assert (" each." in first) == (len(at) > 1 and "looks most" in first), (row, first)
+            assert f"{shown} of its weight" in first or f"largest share {shown}, on " in first, (row, first)
+        d = np.asarray(c["point"]) - np.asarray(c["s"]["even"])
+        z = d[0] - d[1]
+        sense = "undecided" if abs(z) <= learn_qk.UNDECIDED_WITHIN else "water" if z > 0 else "money"
+        assert (": undecided." in first) == (sense == "undecided"), (z, first)
+        if sense != "undecided":
+            assert f"towards {sense}" in first, (z, first)
+        if not c["s"]["own"]:
+            assert f"here it is the {c['s']['sense']} sense, decided by {q(c['s']['clue'])}" in lines[-1]
+        assert all(plain_words(t) and "<" not in t for t in lines), lines
+    first_of_opening = [g[0] for c, g in zip(cases, got) if c["s"]["tokens"] == ["the", "bank", "by", "the", "river"]]
+    assert first_of_opening[0].startswith("\u201cbank\u201d spreads its weight almost evenly: every word gets 0.20.")
+
+
 CHECKS = {
     "attention/kernels.js": [pm.check_weights, pm.check_dot_kernel_extremes, check_keys_too_close_to_square, pm.check_readout,
                    pm.check_nearest_neighbour, pm.check_key_norm_tilt, pm.check_true_functions],
     "attention/mirror.js": [pm.check_prediction_curve, pm.check_grid_curves, check_entropy_against_h, pm.check_loo_error,
                   pm.check_bias_variance, check_error_curves, pm.check_dot_product_attention,
-                  check_multi_head_attention, check_metric_weights],
+                  check_multi_head_attention, check_metric_weights, check_typical_focus],
     "attention/words.js": [pw.check_table_and_classes, check_code_points_alone, check_final_sigma, pw.check_texts,
                  pw.check_sha256, pw.check_utf8, pw.check_rounding, pw.check_unknown_word_vectors, pw.check_encode,
                  check_sentences],
@@ -239,4 +348,6 @@ CHECKS = {
     "attention/generator.js": [pc.check_generated_samples, pc.check_random_stream, pc.check_generator_refusals],
     "attention/train.js": [check_training, pc.check_lowest_loo, pc.check_trainers_exponential],
     "app/ui/audiograph.js": [check_weight_tones],
+    "app/learning/starttext.js": [check_start_sentences],
+    "app/learned_qk/lines.js": [check_readout_lines],
 }

@@ -33,7 +33,9 @@ ROOT = HERE.parents[1]
 # mirror, userdata.js userwords.js and userparse.js.
 FILES = ("attention/kernels.js", "attention/mirror.js", "app/ui/format.js", "app/ui/common.js", "attention/words.js",
          "attention/generator.js", "attention/train.js", "app/ui/userwords.js", "app/ui/userparse.js",
-         "app/ui/userdata.js", "app/ui/audiograph.js")
+         "app/ui/userdata.js", "app/ui/audiograph.js",
+         # sections' pure files (no DOM at load or in the functions tested), after the library they use
+         "app/learning/starttext.js", "app/learned_qk/head.js", "app/learned_qk/lines.js")
 
 # Out of V8 as JSON text that Python's json reads back: typed arrays become arrays, and NaN and the infinities
 # (which JSON.stringify would write as null) their bare names, which json.loads takes.

@@ -101,7 +101,6 @@ CARDS = [
       lambda v, s: abs(s["state"]["bandwidth"] / 0.62 - v) <= 0.05, "Show me's h against the opening 0.62"),
     C("long-keys-win", r"away from (?P<n>0)", lambda v, s: v == 0, "no tilt is 0"),
     # ---- learning
-    C("learn-play", r"h = (?P<n>0\.15)", lambda v, s: v == learning_h0(), "where training starts (app/learning)"),
     C("learn-overshoot", r"At (?P<n>50) the steps", lambda v, s: str(int(v)) == s["state"]["lr"], "the step's rate"),
     C("learn-overshoot", r"at rate (?P<n>2)\.", lambda v, s: v == attention.learn.DEFAULT_BANDWIDTH_LEARNING_RATE,
       "the default rate"),
@@ -169,11 +168,6 @@ CARDS = [
     C("short-chain", r"two or (?P<n>three) words", lambda v, s: v == when_value(s, "rnn_steps", "<="),
       "the goal's bound"),
 ]
-
-def learning_h0() -> float:
-    from app.learning import view
-    return view.H0
-
 
 def cards(path: Path):
     """(step id, field, step JSON, text) for every card of a tour file."""
