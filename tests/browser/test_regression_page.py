@@ -140,6 +140,10 @@ def test_every_slider_says_the_value_it_shows(offline):
     assert {"query_slider", "bandwidth_slider", "temperature_slider"} <= set(said), said
     assert [n for n, (a, b) in said.items() if a != b] == [], said
     assert said["bandwidth_slider"][1] == "0.620" and said["temperature_slider"][1] == "1.00"
+    # each handle is at least 24 x 24 px (WCAG 2.2, 2.5.8)
+    for name in ("query_slider", "bandwidth_slider", "temperature_slider"):
+        box = model_element(page, name, ".noUi-handle").bounding_box()
+        assert box["width"] >= 24 and box["height"] >= 24, (name, box)
     for name in ("bandwidth_slider", "temperature_slider"):
         model_element(page, name, ".noUi-handle").focus()
         for key in ("End", "Home", "PageUp", "ArrowLeft", "ArrowLeft", "ArrowLeft"):
