@@ -64,7 +64,7 @@ def build_document(state: ExplorableState | None = None, *, sections=SECTIONS, t
     pages = built.pages()
     theme.slim([b.model for p in pages for b in p.blocks] + [e for p in pages for e in p.engines])
     doc = Document()
-    blocks, engines, css = [], {}, [SKELETON_CSS]
+    blocks, engines, css = [], {}, [SKELETON_CSS, SKIP_CSS]
     with doc.models.freeze():   # the document walks its models once, not once per root added (27 roots: 10 s)
         for p in pages:
             engines[p.name] = [e.id for e in p.engines]
@@ -84,6 +84,16 @@ def build_document(state: ExplorableState | None = None, *, sections=SECTIONS, t
             "theme": theme.js_config(state.present), "present": bool(state.present)}
     page_css = theme.root_css() + "\n".join(css)
     return BuiltPage(doc=doc, plan=plan, built=built, css=page_css, present=bool(state.present), data=data)
+
+
+# The first Tab stop, seen only while it has the focus: it takes a keyboard to the guided tour's step card (the
+# lesson), past the figure's and the sections' many controls.
+SKIP_LINK = '<a class="attn-skip" href="#attn-b-tour">Skip to the lesson: the step card of the guided tour</a>\n'
+SKIP_CSS = """
+.attn-skip { position: absolute; left: -10000px; top: 0; }
+.attn-skip:focus { position: fixed; left: 8px; top: 8px; z-index: 1000; padding: 6px 10px; background: #fff;
+                   color: #1F5F99; border: 2px solid #1F5F99; border-radius: 4px; font-weight: bold; }
+"""
 
 
 @lru_cache(maxsize=None)
@@ -193,6 +203,7 @@ def page_html(page: BuiltPage) -> str:
     rest = "\n".join(f'<script type="application/json" class="attn-part" data-section="{html.escape(section)}">'
                      f'{html.escape(serialize_json({"roots": roots}), quote=False)}</script>' for section, roots in parts)
     carried = "" if page.data is None else _script_json(embed_text(page.data), "attn-data") + "\n"
+    skip = SKIP_LINK if page.built.tour is not None else ""
     return f"""<!DOCTYPE html>
 <html lang="en">
 <head>
@@ -207,7 +218,7 @@ def page_html(page: BuiltPage) -> str:
 </head>
 <body>
 <main class="attn-page" data-present="{present}">
-{body}
+{skip}{body}
 </main>
 {carried}{_script_json(html.escape(serialize_json(docs_json), quote=False), "attn-doc")}
 {rest}

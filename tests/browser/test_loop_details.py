@@ -326,9 +326,12 @@ def test_the_main_plot_by_keyboard_and_by_drag_and_what_a_screen_reader_hears(br
         step = model_prop(page, "query_slider", "step")
         assert step > 0
 
-        # the first Tab stop is the main plot; its right arrow moves the query one slider step, numpy's readouts
+        # the first Tab stop is the link past the controls to the step card, the next the main plot; its right arrow
+        # moves the query one slider step, numpy's readouts
         page.keyboard.press("Tab")
-        assert page.evaluate(FOCUSED_IS_PLOT_JS), "the first Tab stop is not the main plot"
+        assert page.evaluate("() => document.activeElement.className") == "attn-skip"
+        page.keyboard.press("Tab")
+        assert page.evaluate(FOCUSED_IS_PLOT_JS), "the second Tab stop is not the main plot"
         page.keyboard.press("ArrowRight")
         page.wait_for_function("(q) => Math.abs(Bokeh.documents[0].get_model_by_name('query_slider').value - q) < 1e-9",
                                arg=1 + step)

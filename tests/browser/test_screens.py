@@ -644,6 +644,16 @@ def test_a_tab_walk_meets_only_named_stops_and_no_plot_layer(screen):
     page = screen.page
     page.evaluate(DRAW_ALL_JS)
     page.evaluate("() => { window.scrollTo(0, 0); document.activeElement && document.activeElement.blur(); }")
+    # the first stop skips to the lesson: after it, the next Tab is in the step card
+    page.keyboard.press("Tab")
+    assert page.evaluate("() => document.activeElement.textContent").startswith("Skip to the lesson")
+    page.keyboard.press("Enter")
+    page.keyboard.press("Tab")
+    assert page.evaluate("""() => { let e = document.activeElement;
+      while (e && e.shadowRoot && e.shadowRoot.activeElement) e = e.shadowRoot.activeElement;
+      for (let p = e; p; p = p.parentNode || p.host) if (p.id === 'attn-b-tour') return true;
+      return false; }"""), "the Tab after the skip link is not in the step card"
+    page.evaluate("() => { window.scrollTo(0, 0); document.activeElement && document.activeElement.blur(); }")
     stops = []
     for _ in range(400):
         page.keyboard.press("Tab")
