@@ -86,7 +86,7 @@ class Sections:
                     block.place = "body"
                 blocks.insert(at, block)
             out.append(SectionBlocks(name=name, blocks=blocks, engines=self.engines_of(name),
-                                     css=getattr(view, "css", "")))
+                                     css=getattr(view, "css", ""), label=CONTRACTS[name].words))
         return out
 
     def shared_figures(self) -> list:

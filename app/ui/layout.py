@@ -27,6 +27,8 @@ blocks inside Bokeh layouts (:func:`bokeh_layout`).
 
 from __future__ import annotations
 
+import html
+
 from dataclasses import dataclass, field
 
 from . import theme
@@ -70,6 +72,7 @@ class SectionBlocks:
     blocks: list = field(default_factory=list)
     engines: list = field(default_factory=list)
     css: str = ""       # the section's own page CSS (its plots' heights), added to SKELETON_CSS
+    label: str = ""     # what a screen reader calls the section's landmark (its contract's words)
 
     def placed(self, *places) -> list:
         return [b for b in self.blocks if b.place in places]
@@ -123,8 +126,9 @@ def section_html(section: SectionBlocks) -> str:
         parts.append(_div("attn-grid", fig + _div("attn-side", card_slot(section, "side") + blocks("side"))))
     if section.placed("body") or not grid:
         parts.append(_div("attn-body", ("" if grid else card_slot(section, "body")) + blocks("body")))
+    label = f' aria-label="{html.escape(section.label, quote=True)}"' if section.label else ""
     return (f'<section class="attn-sec attn-sec-{section.name}" id="attn-sec-{section.name}" '
-            f'data-section="{section.name}">{"".join(parts)}</section>')
+            f'data-section="{section.name}"{label}>{"".join(parts)}</section>')
 
 
 # The page's own CSS, in the light DOM around Bokeh's roots (each root draws inside its own shadow root,

@@ -361,3 +361,18 @@ def test_export_writes_the_requested_state(tmp_path, capsys):
     plan = json.loads(unescape(_script(html, "attn-plan")))
     assert plan["present"] is True and set(plan["engines"]) == {"regression"}
     assert "wrote" in capsys.readouterr().out
+
+
+def test_each_section_is_a_landmark_named_by_its_contract_and_a_skip_link_leads_to_the_lesson(offline_html):
+    """A screen reader lists the sections by the words their contracts declare (issue 47), and the page's first
+    link skips to the step card's block."""
+    import re
+
+    from app.sections import CONTRACTS, PAGE_ORDER
+
+    labels = re.findall(r'<section [^>]*data-section="([a-z]+)" aria-label="([^"]+)"', offline_html)
+    assert labels == [(n, CONTRACTS[n].words) for n in PAGE_ORDER]
+    main = offline_html.index('<main class="attn-page"')
+    skip = re.search(r'<a class="attn-skip" href="#([^"]+)">', offline_html[main:])
+    assert skip and f'id="{skip[1]}"' in offline_html and skip[1] == "attn-b-tour"
+    assert offline_html.index('class="attn-skip"') < offline_html.index("<section ")
