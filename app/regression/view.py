@@ -18,7 +18,7 @@ from pathlib import Path
 
 from bokeh.models import (Button, ColumnDataSource, CustomJS, CustomJSTickFormatter, CustomJSTicker,
                           DataRange1d, Div, FixedTicker, InlineStyleSheet, LinearAxis, LinearColorMapper,
-                          PlainText, Range1d, SingleIntervalTicker, Span)
+                          NoOverlap, PlainText, Range1d, Span)
 from bokeh.layouts import column, row
 from bokeh.plotting import figure
 
@@ -226,15 +226,33 @@ def _style(fig, shared_x=False):
     return theme.style_figure(fig, shared_x=shared_x)
 
 
+# The spread plots' ticks: entropy in bits on the left, effective points (2^bits) on the right, at the same places:
+# every s bits, s the smallest whole number of bits that is at least EFFECTIVE_TICK_SHARE of the axis (0 to about
+# log2 n, which follows the data).  So an axis has three ticks at most, a share of its height apart whatever n:
+# 1, 4, 16 at 24 samples, 1, 16, 256 at 365, 1, 32, 1024 at 2000; their labels keep apart in a frame 55 px tall
+# (a laptop's 1366 x 768).  In a shorter frame still, a label that would meet its neighbour is left out (NoOverlap).
+EFFECTIVE_TICK_SHARE = 0.4
+BITS_TICKS_JS = f"""
+const s = Math.max(1, Math.ceil({EFFECTIVE_TICK_SHARE} * (cb_data.end - cb_data.start) - 1e-9)), out = [];
+for (let k = Math.ceil(cb_data.start / s - 1e-9); k * s <= cb_data.end + 1e-9; k++) out.push(k * s);
+return out;
+"""
+LABEL_GAP_PX = 3   # the least room between two tick labels of a spread plot's axes
+
+
 def _effective_axis(fig):
-    """A right axis that reads the entropy axis as effective points, 2^bits: 1, 2, 4, 8, ..."""
+    """A right axis that reads the entropy axis as effective points, 2^bits (1, 4, 16, ...), and the ticks both
+    axes share (BITS_TICKS_JS)."""
     fig.extra_y_ranges = {"eff": fig.y_range}
     s = theme.SIZES["normal"]
-    axis = LinearAxis(y_range_name="eff", axis_label="effective points", ticker=SingleIntervalTicker(interval=1),
+    ticker = CustomJSTicker(major_code=BITS_TICKS_JS)
+    axis = LinearAxis(y_range_name="eff", axis_label="effective points", ticker=ticker,
                       formatter=CustomJSTickFormatter(code="return String(2 ** tick);"),
                       major_label_text_font=theme.FONT, axis_label_text_font=theme.FONT,
                       major_label_text_font_size=s["tick"], axis_label_text_font_size=s["axis_label"],
-                      axis_label_text_font_style="normal")
+                      axis_label_text_font_style="normal", major_label_policy=NoOverlap(min_distance=LABEL_GAP_PX))
+    for left in fig.left:
+        left.ticker, left.major_label_policy = ticker, NoOverlap(min_distance=LABEL_GAP_PX)
     fig.add_layout(axis, "right")
 
 
