@@ -18,6 +18,7 @@ import pytest
 
 from app.regression.view import WEIGHT_AXIS_FIXED_UP_TO_N, WEIGHT_AXIS_PAD, WEIGHT_TITLES
 from app.ui.text import plain
+from app.ui.theme import SHARED_X_BORDERS
 from tests.browser.pageutil import FIND_VIEW_JS, block_outside, draw, wait_frames, wait_ready, wait_texts
 from tests.browser.test_own_data import EXAMPLE, SLOW, open_box, put_text, wait_data
 from tests.browser.test_sentence import DRAWN_TICK_LABELS_JS, LABEL_GAP
@@ -268,3 +269,30 @@ def test_each_legend_key_stays_on_the_line_of_its_label(browser, static_file, sc
     apart = [(k, e["label"]) for k, r in found.items() for e in r["keys"] if not e["same"]]
     assert apart == [], f"at {screen}, keys on another line than their labels: {apart}\n{found}"
     assert max(r["lines"] for r in found.values()) >= 2, "the legend wraps at this size: the case this test is for"
+
+
+# The weights plot's title against its canvas, and its frame's left edge (and the main plot's).
+TITLE_FIT_JS = """() => { const d = Bokeh.documents[0], m = d.get_model_by_name('weights_plot'), v = Bokeh.index.find_one(m);
+  const tv = [...v.renderer_views.values()].find((r) => r.model === m.title);
+  const ctx = document.createElement('canvas').getContext('2d'); ctx.font = tv.visuals.text.font_value();
+  const main = Bokeh.index.find_one(d.get_model_by_name('main_plot'));
+  return {title: m.title.text, right: v.frame.bbox.left + ctx.measureText(m.title.text).width, canvas: v.bbox.width,
+          left: v.frame.bbox.left, main_left: main.frame.bbox.left}; }"""
+
+
+def test_on_a_phone_the_zoomed_axis_keeps_its_title_on_the_canvas_and_its_border(browser, static_file):
+    """2000 samples at the widest h: every weight is about 1/2000, the longest top the title writes ("0.0005")."""
+    ctx, page = open_page(browser, static_file, "?tour=0", size=(360, 800), is_mobile=True, has_touch=True)
+    try:
+        use_csv(page, "millions")
+        widest = page.evaluate("() => Bokeh.documents[0].get_model_by_name('bandwidth_slider').end")
+        set_slider(page, "bandwidth_slider", widest)
+        r = weights_axis(page)
+        wait_frames(page, 2)
+        fit = page.evaluate(TITLE_FIT_JS)
+    finally:
+        ctx.close()
+    assert widest > 1 and r["max"] < 0.001 and axis_problems(r, "widest h") == [], r
+    assert "0.000" in fit["title"] and fit["right"] <= fit["canvas"], fit
+    # its left border is the phone's shared one: the zoomed axis' labels ("0" alone) do not widen it
+    assert fit["left"] == SHARED_X_BORDERS["normal_narrow"][0], fit
