@@ -48,7 +48,13 @@ class ExplorableState(RegressionState, SentenceState, LearningState, RoutingStat
 
 
 def _fmt(v) -> str:
+    """A value as a link writes it (ASCII: "-0.25")."""
     return f"{v:g}" if isinstance(v, float) else str(v)
+
+
+def _said(v) -> str:
+    """A bound as a sentence shown to the student writes it: a negative one with the true minus ("\u22120.25")."""
+    return _fmt(v).replace("-", "\u2212")
 
 
 def url_spec(cls=ExplorableState) -> dict:
@@ -61,10 +67,10 @@ def url_spec(cls=ExplorableState) -> dict:
             spec[name] = {"kind": "bool", "default": p.default}
         elif isinstance(p, param.Integer):
             spec[name] = {"kind": "int", "lo": p.bounds[0], "hi": p.bounds[1], "default": p.default,
-                          "lo_text": _fmt(p.bounds[0]), "hi_text": _fmt(p.bounds[1])}
+                          "lo_text": _said(p.bounds[0]), "hi_text": _said(p.bounds[1])}
         elif isinstance(p, param.Number):
             spec[name] = {"kind": "float", "lo": p.bounds[0], "hi": p.bounds[1], "default": p.default,
-                          "lo_text": _fmt(p.bounds[0]), "hi_text": _fmt(p.bounds[1])}
+                          "lo_text": _said(p.bounds[0]), "hi_text": _said(p.bounds[1])}
         elif isinstance(p, param.Selector):
             spec[name] = {"kind": "choice", "choices": list(p.objects), "default": p.default}
         elif isinstance(p, param.String):

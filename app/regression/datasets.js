@@ -76,6 +76,9 @@ const RegressionDatasets = (function (U, T, A, N, R, V) {
 
   // ---- the seeded generator (attention/generator.js, the twin of attention.make_dataset) ---------------------
 
+  // A typed number as a sentence writes it: a negative one with the true minus (the link keeps "-").
+  const said = (v) => String(v).replace(/-/g, "\u2212");
+
   // fn, n, noise and seed from the generator's fields, each kept within its deep-link bounds; a value that
   // cannot be used gets a notice naming it (n is typed freely: 5000 becomes 2000, and the page says so).
   function generatorValues(a, c) {
@@ -87,8 +90,8 @@ const RegressionDatasets = (function (U, T, A, N, R, V) {
       if (s.kind === "choice") { out[k] = s.choices.includes(v) ? v : s.default; continue; }
       if (v === null || v === undefined || !isFinite(v)) { out[k] = c.gen ? c.gen[k] : s.default; continue; }
       const kept = clamp(s.kind === "int" ? Math.round(v) : v, s.lo, s.hi);
-      if (kept !== v) notes.push(k === "n" ? `n = ${v} is outside what the generator draws (${s.lo_text} to ${s.hi_text} samples); it uses n = ${kept}.`
-                                           : `${k} = ${v} is outside ${s.lo_text} to ${s.hi_text}; it uses ${kept}.`);
+      if (kept !== v) notes.push(k === "n" ? `n = ${said(v)} is outside what the generator draws (${s.lo_text} to ${s.hi_text} samples); it uses n = ${said(kept)}.`
+                                           : `${k} = ${said(v)} is outside ${s.lo_text} to ${s.hi_text}; it uses ${said(kept)}.`);
       out[k] = kept;
     }
     return { values: out, notes };

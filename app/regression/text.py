@@ -10,7 +10,7 @@ from __future__ import annotations
 from attention.datasets import MAX_GENERATED_N
 from app.state import SHARP_WEIGHT  # noqa: F401  (the sharp share's threshold)
 from app.ui.text import MINUS, _signed, escape, plain, signed  # noqa: F401  (the section's words use them)
-from app.ui.theme import legend_label
+from app.ui.theme import legend_item, legend_label
 
 # When the page names a limit: one sample takes this much of the weight (1-nearest-neighbour), or the
 # weights spread over this fraction of the samples (nearly uniform).  The engine gets them from its config.
@@ -261,8 +261,8 @@ def legend_html(limits: bool, truth: bool = True) -> str:
     items = legend_items(limits, truth)
     # (a phone's words about the readouts come first: right under the stage, above the docked step card)
     return (READOUT_WORDS + '<p class="legend" aria-label="legend">' +
-            "".join(f'<span class="key {k}" aria-hidden="true"></span>{escape(legend_label(t))} '
-                    for k, t in items).strip() +
+            " ".join(legend_item(f'<span class="key {k}" aria-hidden="true"></span>', escape(legend_label(t)))
+                     for k, t in items) +
             "</p>")
 
 

@@ -18,7 +18,7 @@ from pathlib import Path
 
 from bokeh.models import (Button, ColumnDataSource, CustomJS, CustomJSTickFormatter, CustomJSTicker,
                           DataRange1d, Div, FixedTicker, InlineStyleSheet, LinearAxis, LinearColorMapper,
-                          PlainText, Range1d, SingleIntervalTicker, Span)
+                          NoOverlap, PlainText, Range1d, Span)
 from bokeh.layouts import column, row
 from bokeh.plotting import figure
 
@@ -77,6 +77,20 @@ WORKER_ABOVE_N = 300
 # Above this many samples the main plot draws them as dots grouped by weight, one canvas path per group, instead
 # of one marker each (views.js drawSamples): at 2000 samples, markers are 4000 canvas arcs per query move.
 DOTS_ABOVE_N = 150
+# The weights plot's y axis.  Up to WEIGHT_AXIS_FIXED_UP_TO_N samples (the shipped datasets of 24 to 40, the
+# generator's 50) it runs from 0 to 1 whatever the state, so that peakedness compares by eye between states.  With
+# more samples every weight is small (at 365 samples the largest is about 0.01) and a 0 to 1 axis shows a flat
+# line, so there the axis runs from 0 to the largest weight rounded up to a step of WEIGHT_AXIS_STEPS (times a
+# power of ten): the largest weight fills two thirds of it or more.  A new top is chosen only when the largest
+# weight leaves the top or falls under WEIGHT_AXIS_KEEP of it, so a drag does not flicker between two steps and
+# the largest weight always fills half the axis or more.  The title says which axis is shown (WEIGHT_TITLES; no
+# number on the zoomed axis' ticks: "0.0015" would widen its left border past the main plot's, and the x axes
+# would no longer line up).  views.js weightAxis draws it; the engine's config carries these.
+WEIGHT_AXIS_FIXED_UP_TO_N = 50
+WEIGHT_AXIS_STEPS = (1, 1.5, 2, 3, 4, 5, 6, 8, 10)
+WEIGHT_AXIS_KEEP = 0.52
+WEIGHT_AXIS_PAD = 1.04           # the axis runs a little past its top, so the top stem's round cap shows whole
+WEIGHT_TITLES = {"fixed": "Weights (axis 0 to 1)", "zoomed": "Weights (axis zoomed to {top})"}
 # The seeded generator's deep-link keys (app/state.py); the page draws its samples with attention/generator.js.
 GENERATOR_KEYS = ("fn", "n", "noise", "seed")
 # The main plot's lines; the HTML legend under it draws the same (text.legend_html).
@@ -226,15 +240,33 @@ def _style(fig, shared_x=False):
     return theme.style_figure(fig, shared_x=shared_x)
 
 
+# The spread plots' ticks: entropy in bits on the left, effective points (2^bits) on the right, at the same places:
+# every s bits, s the smallest whole number of bits that is at least EFFECTIVE_TICK_SHARE of the axis (0 to about
+# log2 n, which follows the data).  So an axis has three ticks at most, a share of its height apart whatever n:
+# 1, 4, 16 at 24 samples, 1, 16, 256 at 365, 1, 32, 1024 at 2000; their labels keep apart in a frame 55 px tall
+# (a laptop's 1366 x 768).  In a shorter frame still, a label that would meet its neighbour is left out (NoOverlap).
+EFFECTIVE_TICK_SHARE = 0.4
+BITS_TICKS_JS = f"""
+const s = Math.max(1, Math.ceil({EFFECTIVE_TICK_SHARE} * (cb_data.end - cb_data.start) - 1e-9)), out = [];
+for (let k = Math.ceil(cb_data.start / s - 1e-9); k * s <= cb_data.end + 1e-9; k++) out.push(k * s);
+return out;
+"""
+LABEL_GAP_PX = 3   # the least room between two tick labels of a spread plot's axes
+
+
 def _effective_axis(fig):
-    """A right axis that reads the entropy axis as effective points, 2^bits: 1, 2, 4, 8, ..."""
+    """A right axis that reads the entropy axis as effective points, 2^bits (1, 4, 16, ...), and the ticks both
+    axes share (BITS_TICKS_JS)."""
     fig.extra_y_ranges = {"eff": fig.y_range}
     s = theme.SIZES["normal"]
-    axis = LinearAxis(y_range_name="eff", axis_label="effective points", ticker=SingleIntervalTicker(interval=1),
+    ticker = CustomJSTicker(major_code=BITS_TICKS_JS)
+    axis = LinearAxis(y_range_name="eff", axis_label="effective points", ticker=ticker,
                       formatter=CustomJSTickFormatter(code="return String(2 ** tick);"),
                       major_label_text_font=theme.FONT, axis_label_text_font=theme.FONT,
                       major_label_text_font_size=s["tick"], axis_label_text_font_size=s["axis_label"],
-                      axis_label_text_font_style="normal")
+                      axis_label_text_font_style="normal", major_label_policy=NoOverlap(min_distance=LABEL_GAP_PX))
+    for left in fig.left:
+        left.ticker, left.major_label_policy = ticker, NoOverlap(min_distance=LABEL_GAP_PX)
     fig.add_layout(axis, "right")
 
 
@@ -370,9 +402,10 @@ class RegressionSection:
         return main
 
     def weights_figure(self):
-        """Weights over x, with the kernel's shape: on a fixed 0..1 axis, so peakedness compares by eye."""
+        """Weights over x, with the kernel's shape: on a fixed 0..1 axis, so peakedness compares by eye, up to
+        WEIGHT_AXIS_FIXED_UP_TO_N samples; zoomed to the largest weight beyond (the engine sets it, views.js)."""
         fw = _style(figure(sizing_mode="stretch_both", min_width=260, min_height=90, x_range=self.x_range, tools="",
-                           title="Weight of each sample", y_range=Range1d(0, 1.04), name="weights_plot"),
+                           title=WEIGHT_TITLES["fixed"], y_range=Range1d(0, WEIGHT_AXIS_PAD), name="weights_plot"),
                     shared_x=True)
         fw.line("x", "y", source=self.stems, line_color=BLUE, line_width=3, level=DRAG_LAYER)
         fw.line("x", "y", source=self.stem_tops, line_color=BLUE, line_width=7, line_cap="round", level=DRAG_LAYER)
@@ -382,6 +415,8 @@ class RegressionSection:
         fw.xaxis.axis_label = "x"
         fw.yaxis.axis_label = "weight"
         fw.yaxis.ticker = FixedTicker(ticks=[0, 0.5, 1])
+        # the fixed axis writes its ticks; the zoomed one only its 0 (its title says its top)
+        fw.yaxis.formatter = CustomJSTickFormatter(code=WEIGHT_TICKS_JS)
         return fw
 
     def entropy_x_figure(self):
@@ -493,6 +528,8 @@ class RegressionSection:
                         "kernel": state.kernel, "key_norm": state.key_norm},
             "defaults": {k: v["default"] for k, v in spec.items()}, "theme": theme.js_config(state.present),
             "url_rules": url_rules(), "url_delay_ms": URL_DELAY_MS,
+            "weight_axis": {"fixed_up_to_n": WEIGHT_AXIS_FIXED_UP_TO_N, "steps": list(WEIGHT_AXIS_STEPS),
+                            "keep": WEIGHT_AXIS_KEEP, "pad": WEIGHT_AXIS_PAD, "titles": WEIGHT_TITLES},
             "limits": {"one_sample": text.ONE_SAMPLE_WEIGHT, "near_uniform": text.NEAR_UNIFORM_FRACTION,
                        "sharp_weight": text.SHARP_WEIGHT, "sharp_share": text.SHARP_SHARE,
                        "flat_tol": text.FLAT_TOL},
@@ -691,6 +728,12 @@ button[aria-expanded="true"]::after { content: " \\25B4" / ""; }
 def disclosure_source() -> str:
     """The disclosure's JS: ui/common.js (for parseQuery), then disclosure.js and its call."""
     return engine_code(HERE / "disclosure.js", "AttnMore.handle", ["config", "button", "more", "w"])
+
+
+WEIGHT_TICKS_JS = """
+if (tick === 0) return "0";
+return ticks[ticks.length - 1] < 1 ? "" : String(Number(tick.toPrecision(2)));
+"""
 
 
 def _plain_log_ticks(fig):

@@ -56,6 +56,7 @@ const RegressionViews = (function (M, U, R) {
     for (let j = 0; j < n; j++) { wn[j] = w[j] / mx; size[j] = sc * (4 + 18 * Math.sqrt(wn[j])); if (w[j] > w[top]) top = j; }
     a.samples.data = { x: c.xs, y: c.ys, w: Float64Array.from(w), wn, size, alpha: c.alpha };
     drawSamples(a, c, w, wn, size);
+    weightAxis(a, c, mx, n);
 
     if (c.kernel_shape) {   // the check box "show the kernel's shape" (state.py CONTROLS)
       const kx = c.grid, ky = kernelShape(kx, q, c.x, opt, mx, top);
@@ -132,6 +133,33 @@ const RegressionViews = (function (M, U, R) {
       put(g, Math.max(0.5, size - 0.5), onWhite(pal[g.ci], 1 - (1 - alpha) ** 2), 1);
     }
     a.dots.data = d;
+  }
+
+  // The weights plot's y axis (view.py WEIGHT_AXIS_FIXED_UP_TO_N and the rest): 0 to 1 up to so many samples; beyond,
+  // 0 to the largest weight rounded up to a step, kept while the largest weight fills enough of it, so a drag does
+  // not flicker between two steps.  The title says which; the range, ticks and title change only with the top.
+  function weightAxis(a, c, mx, n) {
+    const cfg = c.cfg.weight_axis, fig = a.figs[1];
+    if (!cfg || !fig || !(mx > 0)) return;
+    let top = 1;
+    if (n > cfg.fixed_up_to_n) {
+      top = c.weightTop;
+      if (!(c.weightTopN === n && mx <= top && mx >= cfg.keep * top)) top = niceTop(mx, cfg.steps);
+    }
+    c.weightTopN = n;
+    if (top === c.weightTop && fig.y_range.end === top * cfg.pad) return;
+    c.weightTop = top;
+    setWidget(fig.y_range, "end", top * cfg.pad);
+    const ticker = fig.left[0] && fig.left[0].ticker;
+    if (ticker) ticker.ticks = top === 1 ? [0, 0.5, 1] : [0, top / 2, top];
+    setWidget(fig.title, "text", top === 1 ? cfg.titles.fixed : cfg.titles.zoomed.replace("{top}", U.plain(top, 2)));
+  }
+
+  // The smallest step (times a power of ten) at or above w > 0: 0.0106 -> 0.015 with steps 1, 1.5, 2, 3, ...
+  function niceTop(w, steps) {
+    const p = 10 ** Math.floor(Math.log10(w));
+    const s = steps.find((k) => k * p >= w * (1 - 1e-12)) || steps[steps.length - 1];
+    return Math.min(1, Number((s * p).toPrecision(12)));
   }
 
   // Many samples stay readable: smaller, fainter markers as n grows (the curve draws above them).
@@ -240,6 +268,6 @@ const RegressionViews = (function (M, U, R) {
     });
   }
 
-  return { options, kernelShape, entropyAtQuery, markerAlpha, queryViews, kernelViews, errorCurves, dataViews, newDataViews,
+  return { options, kernelShape, entropyAtQuery, markerAlpha, niceTop, queryViews, kernelViews, errorCurves, dataViews, newDataViews,
            setQuery };
 })(AttnMirror, AttnCommon, RegressionQueryTexts);

@@ -101,7 +101,10 @@ p.readout-words b {{ font-weight: 700; }}
 @media (max-width: 599px) {{ h1 {{ font-size: 1.45em; }} .wide-only {{ display: none; }} }}
 p.legend {{ margin: 2px 0; color: #333; line-height: 1.6; }}
 p.legend .key {{ display: inline-block; width: 1.6em; height: 0; vertical-align: middle; margin: 0 0.3em 0 0.6em; }}
-p.legend .key:first-child {{ margin-left: 0; }}
+p.legend > .key:first-child, p.legend > .item:first-child .key {{ margin-left: 0; }}
+/* a key and its label's first word stay on one line (legend_item); the label itself wraps as text does */
+p.legend .item {{ white-space: nowrap; }}
+p.legend .item .label {{ white-space: normal; }}
 p.legend .k-samples {{ width: 0.7em; height: 0.7em; border-radius: 50%; background: {WEIGHT_PALETTE[-2]};
                        border: 1px solid #222; }}
 p.legend .k-truth {{ border-top: 2px dashed #000; }}
@@ -347,8 +350,20 @@ def legend_html(items) -> str:
     for label, color, line in items:
         key = (f"width:0.7em;height:0.7em;border-radius:50%;background:{color};border:1px solid #222" if line == "dot"
                else f"border-top:{3 if line == 'solid' else 2}px {line} {color}")
-        out.append(f'<span class="key" style="{key}" aria-hidden="true"></span>{escape(legend_label(label))}')
+        out.append(legend_item(f'<span class="key" style="{key}" aria-hidden="true"></span>', escape(legend_label(label))))
     return '<p class="legend">' + " ".join(out) + "</p>"
+
+
+def legend_item(key: str, label: str) -> str:
+    """One entry of an HTML legend: its key (a swatch) held on one line with its label's start, so a line never
+    ends with a swatch whose label begins the next one (issue 46: the dashed line and "true f(x)").  The entry does
+    not wrap where it meets its key; its label wraps as text does (PAGE_CSS: .item, .label).  ``label`` is HTML.
+
+    >>> legend_item("<i></i>", "true f(x)")
+    '<span class="item"><i></i><span class="label">true f(x)</span></span>'
+    """
+    return f'<span class="item">{key}<span class="label">{label}</span></span>'
+
 
 
 def legend_label(label: str) -> str:

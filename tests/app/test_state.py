@@ -28,7 +28,10 @@ def test_url_spec_covers_every_parameter_with_its_bounds():
         assert s["default"] == p.default, name
         if s["kind"] in ("float", "int"):
             assert (s["lo"], s["hi"]) == tuple(p.bounds), name
-            assert float(s["lo_text"]) == s["lo"] and float(s["hi_text"]) == s["hi"]
+            # the bounds as sentences write them: a negative one with the true minus (U+2212)
+            assert float(s["lo_text"].replace("\u2212", "-")) == s["lo"]
+            assert float(s["hi_text"].replace("\u2212", "-")) == s["hi"]
+            assert "-" not in s["lo_text"] + s["hi_text"]
         elif s["kind"] == "choice":
             assert s["choices"] == list(p.objects)
         elif s["kind"] == "bool":
@@ -85,7 +88,18 @@ def test_whole_numbers_out_of_range_are_clamped_with_a_notice(key):
 def test_clamped_bandwidth_from_a_negative_value():
     assert parse_query("bandwidth=-1") == ({"bandwidth": 0.005},
                                            ["bandwidth=-1 is outside 0.005 to 50; using 0.005."])
-    assert parse_query("query=7") == ({"query": 6.5}, ["query=7 is outside -0.5 to 6.5; using 6.5."])
+    assert parse_query("query=7") == ({"query": 6.5}, ["query=7 is outside \u22120.5 to 6.5; using 6.5."])
+
+
+def test_a_clamp_notice_writes_a_negative_bound_with_the_true_minus_and_the_link_keeps_ascii():
+    """Issue 46: the notice is a sentence the student reads ("\u22120.25"); the link stays ASCII ("-0.25")."""
+    values, notices = parse_query("key_norm=-7")
+    assert values == {"key_norm": -0.25}
+    assert notices == ["key_norm=-7 is outside \u22120.25 to 0.25; using \u22120.25."]
+    assert parse_query("key_norm=7")[1] == ["key_norm=7 is outside \u22120.25 to 0.25; using 0.25."]
+    q = to_query(ExplorableState(**values))
+    assert q == "key_norm=-0.25" and q.isascii()
+    assert parse_query(q) == (values, [])
 
 
 @pytest.mark.parametrize("raw", ["abc", "NaN", "nan", "inf", "-inf", "Infinity", "0x10", "1_000", "1,5", "1.2.3",

@@ -98,6 +98,9 @@ def test_out_of_range_values_are_clamped_like_parse_query(static_file, watch):
     assert notices_shown(page) == notices
     assert values["query"] == 6.5 and values["bandwidth"] == 50.0 and values["temperature"] == 0.001
     assert values["key_norm"] == -0.25
+    # a negative bound is written with the true minus in the sentence (the link keeps its ASCII "-")
+    assert [n for n in notices if n.startswith("key_norm=")] == [
+        "key_norm=-7 is outside \u22120.25 to 0.25; using \u22120.25."]
     state, _ = check_against_core(page)
     assert state["query"] == 6.5
     assert state["bandwidth"] == pytest.approx(50.0, rel=1e-12)
