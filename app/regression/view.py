@@ -77,10 +77,11 @@ WORKER_ABOVE_N = 300
 # Above this many samples the main plot draws them as dots grouped by weight, one canvas path per group, instead
 # of one marker each (views.js drawSamples): at 2000 samples, markers are 4000 canvas arcs per query move.
 DOTS_ABOVE_N = 150
-# The weights plot's y axis.  Up to WEIGHT_AXIS_FIXED_UP_TO_N samples (the shipped datasets of 24 to 40, the
-# generator's 50) it runs from 0 to 1 whatever the state, so that peakedness compares by eye between states.  With
-# more samples every weight is small (at 365 samples the largest is about 0.01) and a 0 to 1 axis shows a flat
-# line, so there the axis runs from 0 to the largest weight rounded up to a step of WEIGHT_AXIS_STEPS (times a
+# The weights plot's y axis.  Up to WEIGHT_AXIS_FIXED_UP_TO_N samples of the shipped or generated data (the shipped
+# datasets of 24 to 40, the generator's 50) it runs from 0 to 1 whatever the state, so that peakedness compares by
+# eye between states, as the lesson asks.  With more samples every weight is small (at 365 samples the largest is
+# about 0.01) and a 0 to 1 axis shows a flat line; on your own data, which the lesson does not compare, even ten
+# samples may spread their weight thinly.  So there the axis runs from 0 to the largest weight rounded up to a step of WEIGHT_AXIS_STEPS (times a
 # power of ten): the largest weight fills two thirds of it or more.  A new top is chosen only when the largest
 # weight leaves the top or falls under WEIGHT_AXIS_KEEP of it, so a drag does not flicker between two steps and
 # the largest weight always fills half the axis or more.  The title says which axis is shown (WEIGHT_TITLES; no

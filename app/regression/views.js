@@ -135,18 +135,18 @@ const RegressionViews = (function (M, U, R) {
     a.dots.data = d;
   }
 
-  // The weights plot's y axis (view.py WEIGHT_AXIS_FIXED_UP_TO_N and the rest): 0 to 1 up to so many samples; beyond,
-  // 0 to the largest weight rounded up to a step, kept while the largest weight fills enough of it, so a drag does
+  // The weights plot's y axis (view.py WEIGHT_AXIS_FIXED_UP_TO_N and the rest): 0 to 1 up to so many samples of the
+  // shipped or generated data; beyond, and on your own data, 0 to the largest weight rounded up to a step, kept while the largest weight fills enough of it, so a drag does
   // not flicker between two steps.  The title says which; the range, ticks and title change only with the top.
   function weightAxis(a, c, mx, n) {
     const cfg = c.cfg.weight_axis, fig = a.figs[1];
     if (!cfg || !fig || !(mx > 0)) return;
     let top = 1;
-    if (n > cfg.fixed_up_to_n) {
+    if (n > cfg.fixed_up_to_n || c.units) {
       top = c.weightTop;
-      if (!(c.weightTopN === n && mx <= top && mx >= cfg.keep * top)) top = niceTop(mx, cfg.steps);
+      if (!(c.weightTopN === (c.units ? -n : n) && mx <= top && mx >= cfg.keep * top)) top = niceTop(mx, cfg.steps);
     }
-    c.weightTopN = n;
+    c.weightTopN = c.units ? -n : n;   // (your data and shipped data of one size keep no top across them)
     if (top === c.weightTop && fig.y_range.end === top * cfg.pad) return;
     c.weightTop = top;
     setWidget(fig.y_range, "end", top * cfg.pad);
