@@ -309,9 +309,6 @@ class SentenceView:
                 for k, m in self.parts.items()]
 
     css = """
-/* projected, the sense plot takes what the step card docked under the side column leaves of the screen (a step
-   looks at it there, tests/browser/test_in_view.py), 340 to 490 px */
-.attn-page[data-present="1"] .attn-sec-sentence { --attn-sense-h: clamp(340px, calc(100vh - 380px), 490px); }
 /* the matrix can be tall (32 words): on a phone it scrolls with the page; on a wide screen its column stays in
    view and scrolls inside itself when it is taller than the screen */
 @media (max-width: 899px) { .attn-sec-sentence .attn-stage { position: static; box-shadow: none; } }
@@ -533,8 +530,7 @@ class SentenceSection:
     def sense_figure(self):
         """The sense plane: the values, the weighted arrows, the selected word's output and all heads'."""
         sp, s, glyph = self.model.sense_plane, self.src, theme.SIZES["normal"]["glyph"]
-        # its height is its box's (SENSE_HEIGHT): a projector's page keeps it clear of the docked step card
-        fig = theme.style_figure(figure(sizing_mode="stretch_both", min_width=280, min_height=240, tools="",
+        fig = theme.style_figure(figure(height=380, sizing_mode="stretch_width", min_width=280, tools="",
                                         x_range=Range1d(-0.2, 1.2), y_range=Range1d(-0.2, 1.2),
                                         title="Where it lands", name="sense_plot"))
         fig.xaxis.axis_label = f"{sp.x_label} \u2192"
@@ -758,7 +754,7 @@ class SentenceSection:
         # a long sentence keeps 20 px rows and scrolls sideways inside the matrix's box on a narrow screen
         row_box = column(f["bars"], row(divs["readout"], sizing_mode="stretch_width"), divs["caption"],
                          sizing_mode="stretch_width", min_width=280, styles={"flex": "1 1 300px"})
-        routing = row(column(f["sense"], sizing_mode="stretch_width", styles={"flex": "3 1 320px", "height": SENSE_HEIGHT}),
+        routing = row(column(f["sense"], sizing_mode="stretch_width", styles={"flex": "3 1 320px"}),
                       prose(ROUTING, styles={"flex": "2 1 260px"}), sizing_mode="stretch_width", styles=wrap)
         heads = column(prose(MULTIHEAD),
                        row(*[column(g, d) for g, d in zip(self.mini_figs, self.head_divs)],
@@ -780,9 +776,6 @@ class SentenceSection:
         layout = column(*parts.values(), sizing_mode="stretch_width", name="sentence_section", styles=PAGE_STYLES)
         return layout, parts
 
-
-# The sense plot's height: its box's, 380 px unless the page's CSS says otherwise (SentenceSection.css).
-SENSE_HEIGHT = "var(--attn-sense-h, 380px)"
 
 # The room kept for each part before it is drawn (px, a laptop's width): the page does not jump.
 BLOCK_PX = {"intro": 260, "knobs": 110, "matrix": 420, "controls": 230, "row": 400, "routing": 420, "heads": 360,
