@@ -26,6 +26,9 @@ KINDS = {"slider": "value", "log_slider": "value", "select": "value", "toggle": 
 # Where a section's view puts a control: always in view, behind its "More controls", or in the dataset generator.
 ROLES = ("main", "more", "generator")
 READOUT_KINDS = ("number", "bool", "choice", "word", "sentence")
+# The nouns a step card names a figure or a control by ("the sense plot", "the bandwidth slider"): a look name that
+# ends in one of them is called by its name in words as well as by its declared ``look_words``.
+LOOK_NOUNS = ("plot", "matrix", "slider", "bar")
 
 
 @dataclass(frozen=True)
@@ -155,6 +158,10 @@ class SectionContract:
     look_models : dict of str to str, optional
         A look name whose model is not the one the page keeps in view: the model to keep instead (a figure in a
         box that scrolls sideways keeps its box in view).
+    look_words : dict of str to tuple of str, optional
+        The words a step card uses for a look name ("sense plot", "plot of the deciding word"), lower case; a
+        card that uses them looks at that name (tests/app/test_look_words.py).  A name ending in ``_plot``,
+        ``_slider``, ``_matrix`` or ``_bar`` is called by its name in words too (``called``).
     """
 
     name: str
@@ -171,6 +178,7 @@ class SectionContract:
     untoured: tuple = ()
     look_first: str = ""
     look_models: dict = field(default_factory=dict)
+    look_words: dict = field(default_factory=dict)
 
     def __post_init__(self):
         if not (self.name and self.name.isidentifier()):
@@ -187,6 +195,12 @@ class SectionContract:
         twice = sorted({n for n in names if names.count(n) > 1})
         if twice:
             raise ValueError(f"the {self.name} section names {', '.join(twice)} more than once")
+        unknown = sorted(set(self.look_words) - set(names))
+        if unknown:
+            raise ValueError(f"the {self.name} section gives words for {', '.join(unknown)}, which it cannot look at")
+        said = [w for ws in self.look_words.values() for w in ws]
+        if any(w != w.lower() or not w.strip() for w in said) or len(said) != len(set(said)):
+            raise ValueError(f"the {self.name} section's look words are lower case, each for one name: {said}")
 
     @property
     def keys(self) -> tuple[str, ...]:
@@ -209,6 +223,13 @@ class SectionContract:
         names = list(self.figures) + [c.name for c in self.controls] + list(self.look)
         first = self.look_first or names[0]
         return (first,) + tuple(n for n in names if n != first)
+
+    @property
+    def called(self) -> dict[str, str]:
+        """What step cards call its looks: each phrase (lower case) with the look name it stands for."""
+        out = {n.replace("_", " "): n for n in self.lookable if n.rsplit("_", 1)[-1] in LOOK_NOUNS}
+        out.update({w: n for n, words in self.look_words.items() for w in words})
+        return out
 
     def control(self, key: str) -> Control:
         return next(c for c in self.controls if c.key == key)

@@ -21,5 +21,9 @@ CONTRACT = SectionContract(
     build=build_routing, readouts=routing_readouts, conditions=CONDITIONS,
     figures=FIGURES,
     look=('routing_controls', 'routing_play', 'routing_step_slider', 'routing_input', 'routing_weights_box'),
+    # what the step cards call them (and the names that end in _plot or _slider: "routing step slider")
+    look_words={"routing_matrix_plot": ("matrix",), "routing_sense_plot": ("sense plot",),
+                "routing_clue_plot": ("plot of the deciding word",), "routing_accuracy_plot": ("plot of right answers",),
+                "routing_step_slider": ("step slider",)},
     setting_units={'qk_sentence': "a sentence's place in the routing section's menu, counted from 0"},
 )

@@ -101,6 +101,16 @@ details.more > summary { margin: 6px 0; }
 }
 """.replace("BLUE", BLUE).replace("ORANGE", ORANGE).replace("NARROW", str(theme.NARROW_WIDTH - 1))
 
+def _one_plot_a_row(media: str, page: str) -> str:
+    """The figure column's blocks in one column, in the order a step shows them together (CSS order)."""
+    sec = f"{page}.attn-sec-routing"
+    order = ("controls", "matrix", "clue", "key", "sense", "accuracy")
+    orders = " ".join(f"{sec} .b-routing-{b} {{ order: {k}; }}" for k, b in enumerate(order))
+    return (f"{media} {{ {sec} .attn-fig {{ display: flex; flex-direction: column; }}\n"
+            f"  {sec} .attn-stage, {sec} .attn-xplots {{ display: contents; }}\n"
+            f"  {sec} .attn-fig .attn-block {{ flex: 0 0 auto; }}\n  {orders} }}")
+
+
 # The stage holds the controls over the matrix and the sense plot side by side, the curves under them.  On a
 # wide screen the whole figure column stays in view (app/ui/layout.py), so its plots share the screen's height
 # left after the controls (--stage-rest); on a phone it is too tall to keep in view and scrolls with the page.
@@ -125,6 +135,10 @@ STAGE_CSS = f"""
   .attn-page[data-present="1"] .attn-sec-routing .attn-xplots {{ grid-template-columns: minmax(0, 1fr); }}
 }}
 @media (max-width: {WIDE - 1}px) {{ .attn-sec-routing .attn-stage {{ position: static; box-shadow: none; }} }}
+/* one plot a row (a phone; projected under 1600 px): the plot of the deciding word comes right under the matrix,
+   before the sense plot, so a step that talks of both has them on screen together above the docked card */
+{_one_plot_a_row("@media (max-width: 599px)", "")}
+{_one_plot_a_row("@media (max-width: 1599px)", '.attn-page[data-present="1"] ')}
 @media (min-width: {WIDE}px) {{
   .attn-sec-routing {{ --stage-rest: 250px; }}
   .attn-page[data-present="1"] .attn-sec-routing {{ --stage-rest: 380px; }}

@@ -24,4 +24,7 @@ CONTRACT = SectionContract(
     look=("heads_box", "sentence_controls", "preset_select"),
     # the matrix's box, which scrolls sideways on a phone when the sentence is long
     look_models={"attention_heatmap": "matrix_box"},
+    # what the step cards call them (and the names that end in _plot or _slider: "cost plot")
+    look_words={"attention_heatmap": ("attention matrix", "matrix"), "sense_plot": ("sense plot", "sense plane"),
+                "heads_box": ("small matrix", "small matrices"), "att_temperature_slider": ("temperature slider",)},
 )

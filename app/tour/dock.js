@@ -34,21 +34,30 @@ const AttnTourDock = (function (U) {
   // Where the card docks: on a wide screen, in a section with a side column, at the foot of that column, beside the
   // figure column, which keeps its whole height; elsewhere (a phone, a tablet, a section of one column) across the
   // foot of the screen.
-  function dockSide(section) {
-    if (innerWidth < 900) return null;
+  // Projected, a step that looks only at what the side column holds (the sense plot) has the card across the foot
+  // of the screen instead: at the foot of that column its large words would leave the plot too little of a small
+  // projector's height (tests/browser/test_in_view.py).
+  function dockSide(section, look, present) {
+    if (innerWidth < 900 || (present && sideOnly(look))) return null;
     const side = document.querySelector(`#attn-sec-${section} > .attn-grid > .attn-side`);
     const r = side && side.getBoundingClientRect();
     return r && r.width > 0 ? r : null;
   }
 
-  // redraw(): the card drawn again, when a resize may move it.
-  function dock(c, section, redraw) {
+  function sideOnly(look) {
+    const page = globalThis.AttnPage;
+    return !!(look && look.length && page && page.blockOf) &&
+      look.every((n) => { const b = page.blockOf(n); return !!b && b.place === "side"; });
+  }
+
+  // redraw(): the card drawn again, when a resize may move it.  look: the step's look; present: presentation mode.
+  function dock(c, section, redraw, look, present) {
     const el = dockEl();
     if (!el || !document.querySelector(".attn-page")) return;
     const root = document.documentElement, was = el.classList.contains("attn-docked");
     const room = was ? el.getBoundingClientRect().height : 0;
     const on = c.visible && root.scrollHeight - room > innerHeight + 2;
-    const side = on ? dockSide(section) : null;
+    const side = on ? dockSide(section, look, present) : null;
     el.classList.toggle("attn-docked", on);
     el.classList.toggle("attn-docked-side", !!side);
     el.style.left = side ? `${Math.round(side.left)}px` : "";

@@ -83,7 +83,7 @@ const AttnTour = (function (U, S, D) {
 
   function render(a, c) {
     const n = c.cfg.steps.length, k = c.step, step = c.cfg.steps[k - 1], end = !!c.closing;
-    dock(c, step.section, () => render(a, c));
+    dock(c, step.section, () => render(a, c), step.look, presenting(a));
     const open = expanded(a, c);
     set(a.card, "text", end ? c.cfg.closing : cardHtml(a, c, open));
     set(a.prev, "disabled", !end && k <= 1);
