@@ -21,6 +21,8 @@ CONTRACT = SectionContract(
     state=RegressionState, controls=CONTROLS,
     build=build_regression, readouts=regression_readouts, conditions=CONDITIONS,
     figures=FIGURES,
+    # what the tour's cards call them, besides their names in words ("weights plot")
+    look_words={"main_plot": ("plot",), "bias_variance_plot": ("bias and variance plot",)},
     look=("readouts",), untoured=UNTOURED,
     # the line under the main plot, which stays in view with it on every screen
     look_models={"readouts": "readout_strip"},

@@ -32,13 +32,8 @@ WORD = r"[\w'-]+"
 PHRASE = re.compile(rf"\bthe\s+((?:(?!the\b){WORD}\s+){{0,4}}(?:{'|'.join(LOOK_NOUNS)})\b"
                     rf"(?:\s+of\s+(?:the\s+)?{WORD}(?:\s+{WORD})?)?)", re.IGNORECASE)
 
-# Words of the regression section that its contract (app/regression/contract.py, not free to change while this
-# was written) does not declare yet: move them to its look_words.
-PENDING = {"regression": {"plot": "main_plot", "bias and variance plot": "bias_variance_plot"}}
-
-
 def called(section: str) -> dict:
-    return {**PENDING.get(section, {}), **CONTRACTS[section].called}
+    return CONTRACTS[section].called
 
 
 def plain(text: str) -> str:
@@ -101,10 +96,3 @@ def test_the_phrases_are_found_and_resolved_as_a_card_reads():
                                do="See where it lands in the sense plot.")
     assert [p[3:] for p in problems(Path("t.json"), [step])] == [
         ("do", "names sense_plot, which it does not look at ['attention_heatmap']")]
-
-
-def test_pending_words_are_lookable_and_not_declared_twice():
-    for section, words in PENDING.items():
-        c = CONTRACTS[section]
-        assert set(words.values()) <= set(c.lookable)
-        assert not set(words) & set(c.called), "declared in the contract now: drop them from PENDING"
