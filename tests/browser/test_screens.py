@@ -750,3 +750,43 @@ def test_many_samples_get_smaller_fainter_markers_under_the_curves(browser, stat
     assert many["dotGroups"] > 0 and few["dotGroups"] == 0, (few, many)
     assert 0 <= many["marksAt"] < many["curveAt"] and 0 <= many["dotsAt"] < many["curveAt"] < many["predAt"], many
     assert many["range"][0] == 0 and math.isclose(many["range"][1], math.log2(400) * 1.04, rel_tol=1e-9)
+
+
+# --------------------------------------------------------------------------- text spacing (last: it restyles the page)
+
+# WCAG 1.4.12: line height 1.5, letter spacing 0.12 em, word spacing 0.16 em, 2 em after paragraphs, in the page and
+# in every shadow root; then every text element that hides its overflow, and whether the page scrolls sideways.
+SPACING_CSS = ("* { line-height: 1.5 !important; letter-spacing: 0.12em !important; word-spacing: 0.16em !important; }"
+               " p { margin-bottom: 2em !important; }")
+SPACED_JS = """(css) => { const add = (root) => { const st = document.createElement('style');
+    st.className = 'attn-spacing-test'; st.textContent = css; (root.head || root).appendChild(st);
+    for (const e of root.querySelectorAll('*')) if (e.shadowRoot) add(e.shadowRoot); };
+  add(document); }"""
+CLIPPED_JS = """() => { const out = [];
+  const walk = (root) => {
+    for (const e of root.querySelectorAll('p, h1, h2, h3, h4, span, label, td, th, button, summary, li')) {
+      const cs = getComputedStyle(e);
+      if (cs.overflowX === 'visible' && cs.overflowY === 'visible') continue;
+      if (e.scrollHeight > e.clientHeight + 1 || e.scrollWidth > e.clientWidth + 1)
+        out.push([e.tagName, e.textContent.slice(0, 40), e.scrollHeight, e.clientHeight, e.scrollWidth, e.clientWidth]);
+    }
+    for (const e of root.querySelectorAll('*')) if (e.shadowRoot) walk(e.shadowRoot);
+  };
+  walk(document);
+  return { clipped: out, wide: document.documentElement.scrollWidth - document.documentElement.clientWidth }; }"""
+
+
+@pytest.mark.parametrize("screen", cases([PHONE_390, LAPTOP]), indirect=True)
+def test_wcag_text_spacing_clips_no_text_and_scrolls_nothing_sideways(screen):
+    """With the text spacing WCAG 1.4.12 asks a page to bear, no text element clips its words and the page does not
+    scroll sideways (issue 47), on the phone and the laptop, every block drawn."""
+    page = screen.page
+    page.evaluate(DRAW_ALL_JS)
+    page.evaluate(SPACED_JS, SPACING_CSS)
+    try:
+        wait_frames(page, 3)
+        got = page.evaluate(CLIPPED_JS)
+    finally:
+        page.evaluate("""() => { const rm = (root) => { for (const s of root.querySelectorAll('style.attn-spacing-test'))
+          s.remove(); for (const e of root.querySelectorAll('*')) if (e.shadowRoot) rm(e.shadowRoot); }; rm(document); }""")
+    assert got["clipped"] == [] and got["wide"] <= 0, f"{screen.where()}: {got}"
