@@ -13,9 +13,10 @@ from typing import NamedTuple
 
 import pytest
 
-from app.ui.engine import LIBRARY_FILES, read_js
+from app.ui.engine import read_js
 from tests.js.twins import CHECKS
 from tests.js.v8 import Twins, copy_sources
+from tests.parity import JS_FILES
 
 
 class Mutation(NamedTuple):
@@ -74,6 +75,13 @@ MUTATIONS = [
              "rotl(Math.imul(s1, 5) >>> 0, 7)", "rotl(Math.imul(s1, 5) >>> 0, 8)"),
     Mutation("train.js", "the slope of the leave-one-out loss loses its factor 4",
              "grad: (-4.0 / n) * rt", "grad: (-1.0 / n) * rt"),
+    # app/tour/steps.js and dock.js, the tour's decisions (issue 46)
+    Mutation("steps.js", "presentation mode shows a step only when it is turned to, not when a link opens it",
+             "const show = !!now.presenting;", 'const show = !!now.presenting && how === "turn";'),
+    Mutation("steps.js", "a step whose control is hidden is not made ready",
+             "now.hidden > 0 &&", "now.hidden > 1 &&"),
+    Mutation("dock.js", "Shift is not told apart: Shift+Space turns forward",
+             "t.shift === !!e.shiftKey", "true"),
 ]
 
 
@@ -88,7 +96,7 @@ def test_a_named_mutation_fails_the_twin_checks(m, tmp_path):
     source = path.read_text(encoding="utf-8")
     assert source.count(m.old) == 1, f"name the mutation {m.name!r} again: {m.old!r} is not once in {m.file}"
     path.write_text(source.replace(m.old, m.new), encoding="utf-8")
-    assert read_js(path) != read_js(LIBRARY_FILES[m.file]), "the mutation changes a comment only"
+    assert read_js(path) != read_js(JS_FILES[m.file]), "the mutation changes a comment only"
     js = Twins(folder)
     try:
         caught = None

@@ -24,15 +24,14 @@ from py_mini_racer import MiniRacer
 
 from app.ui import userdata
 from app.sentence.view import browser_model
-from app.ui.engine import LIBRARY_FILES
-
-from tests.parity import library_js
+from tests.parity import JS_FILES, library_js
 
 HERE = Path(__file__).resolve().parent
 # In the library's order (app/ui/engine.py LIBRARY): the mirror needs kernels.js, common.js format.js,
 # generator.js the mirror and common.js, words.js the mirror, userdata.js userwords.js and userparse.js.
+# Then the tour's steps.js and dock.js (tests/parity TOUR_FILES), which use common.js.
 FILES = ("kernels.js", "mirror.js", "format.js", "common.js", "words.js", "generator.js", "train.js", "userwords.js",
-         "userparse.js", "userdata.js")
+         "userparse.js", "userdata.js", "steps.js", "dock.js")
 
 # Out of V8 as JSON text that Python's json reads back: typed arrays become arrays, and NaN and the infinities
 # (which JSON.stringify would write as null) their bare names, which json.loads takes.
@@ -49,7 +48,7 @@ def copy_sources(folder: Path) -> Path:
     """The JS files of the page that tests/js runs, copied into ``folder`` (to be mutated there)."""
     folder.mkdir(parents=True, exist_ok=True)
     for name in FILES:
-        shutil.copyfile(LIBRARY_FILES[name], folder / name)
+        shutil.copyfile(JS_FILES[name], folder / name)
     return folder
 
 
