@@ -82,7 +82,7 @@ const AttnTourSteps = (function (U) {
     } catch (e) { /* a sandboxed frame may refuse; the tour works without it */ }
   }
 
-  // What opening step k does (tour.js open, the one way every step opens).  `how` it opens: "start" (the page
+  // What opening step k does (tour.js openStep, the one way every step opens).  `how` it opens: "start" (the page
   // opens on it: a link, or a notebook's synced step), "turn" (Next, Previous, Skip, a presenter's key, Start
   // again) or "synced" (a notebook moves the card); `now`: whether the page is in presentation mode, whether the
   // card is visible, and how many of the models the step looks at are hidden.  In presentation mode every step

@@ -44,7 +44,7 @@ const AttnTour = (function (U, S, D) {
     if (k === (c.visible ? c.step : 0)) return;   // the card's own change coming back
     if (k === 0) { stopTween(c); setVisible(a, c, false); return; }
     c.visible = true;
-    open(a, c, k, "synced");
+    openStep(a, c, k, "synced");
   }
 
   // ---- the card ----------------------------------------------------------------------------------
@@ -70,9 +70,9 @@ const AttnTour = (function (U, S, D) {
 
   function cardHtml(a, c, open) {
     const p = c.cfg.cards[c.step - 1], k = c.step;
-    // a phone's docked card keeps the line about what was found or shown for "More" (the check mark by the title
-    // says a find): the figure needs the screen
-    const brief = !open && docked() && innerWidth < 600;
+    // a phone's docked card, and a presenter's on a screen under 900 px tall (its words 22 px), keeps the line
+    // about what was found or shown for "More" (the check mark by the title says a find): the figure needs the screen
+    const brief = !open && docked() && (innerWidth < 600 || (presenting(a) && innerHeight < 900));
     const status = brief ? "" : c.status === "found" ? c.cfg.found[k - 1] : c.status === "shown" ? c.cfg.shown[k - 1] : "";
     const check = c.status === "found" ? c.cfg.check : "";   // found: a check mark by the title too, always in view
     // in presentation mode, what the keys do, until the presenter has used them once
@@ -181,7 +181,7 @@ const AttnTour = (function (U, S, D) {
 
   // Every step opens here (steps.js opening says what it does, `how` it opens): the page starting on it, a turn,
   // a notebook moving the card.  In presentation mode it opens shown, from a link as from a key.
-  function open(a, c, k, how) {
+  function openStep(a, c, k, how) {
     k = Math.min(Math.max(k, 1), c.cfg.steps.length);
     const step = c.cfg.steps[k - 1];
     const todo = opening(step, k, how, { presenting: presenting(a), visible: c.visible,
@@ -224,7 +224,7 @@ const AttnTour = (function (U, S, D) {
   }
 
   // The student turns the steps (Next, Previous, Skip, the keys): by `by` steps, past the last one to the closing
-  // card (in presentation mode each opens shown: open).
+  // card (in presentation mode each opens shown: openStep).
   function turn(a, c, by) {
     const n = c.cfg.steps.length, from = c.closing ? n + 1 : c.step;
     turnTo(a, c, Math.min(Math.max(from + by, 1), n + 1));
@@ -234,7 +234,7 @@ const AttnTour = (function (U, S, D) {
     const n = c.cfg.steps.length;
     if (k === (c.closing ? n + 1 : c.step)) return;
     if (k === n + 1) { stopTween(c); c.closing = true; c.status = null; render(a, c); return; }
-    open(a, c, k, "turn");
+    openStep(a, c, k, "turn");
   }
 
   function setVisible(a, c, visible) {
@@ -350,7 +350,7 @@ const AttnTour = (function (U, S, D) {
     c.foundSteps = new Set();
     c.ready = true;
     c.urlArmed = true;   // a corrected link is written back at once
-    open(a, c, c.step, "start");   // a link to a later step brings its figure into view, shown when presenting
+    openStep(a, c, c.step, "start");   // a link to a later step brings its figure into view, shown when presenting
     presenterKeys(a, c, (by) => turn(a, c, by));
     cardClicks(a, c);
   }

@@ -226,7 +226,7 @@ def _opening_want(step, k, how, now):
 
 
 def check_opening(js):
-    """app/tour/steps.js opening, the one rule every step opens by (tour.js open), on every step of the lesson."""
+    """app/tour/steps.js opening, the one rule every step opens by (tour.js openStep), on every step of the lesson."""
     tour, cfg = _tour()
     cases = [{"step": step, "k": k, "how": how, "now": {"presenting": p, "visible": v, "hidden": h}}
              for k, step in enumerate(cfg["steps"], 1) for how in ("start", "turn", "synced")
