@@ -117,16 +117,20 @@ const AttnTourDock = (function (U) {
     return !!page && page.getAttribute("data-present") === "1";
   }
 
-  // The keys that turn the steps in presentation mode: what a presenter's clicker sends (Page Down, Page Up), the
-  // arrows and the space bar (Shift for back).  Not while a control that uses them has the focus (a slider, a menu,
-  // a text field), and the space bar and Enter stay a focused button's own.
-  const FORWARD = new Set(["ArrowRight", "PageDown"]), BACK = new Set(["ArrowLeft", "PageUp"]);
-
-  function keyTurn(e) {
+  // The keys that turn the steps in presentation mode (app/tour/view.py TURN_KEYS, whose words the card's hint
+  // says): what a presenter's clicker sends (Page Down, Page Up), the arrows and the space bar (Shift for back),
+  // each row {keys, shift, by}.  Not while a control that uses them has the focus (a slider, a menu, a text
+  // field), and the space bar and Enter stay a focused button's own (usesKeys).
+  function keyTurn(e, table) {
     if (e.altKey || e.ctrlKey || e.metaKey || e.defaultPrevented) return 0;
-    if (e.key === " " || e.key === "Spacebar") return e.shiftKey ? -1 : 1;
-    if (e.shiftKey) return 0;
-    return FORWARD.has(e.key) ? 1 : BACK.has(e.key) ? -1 : 0;
+    const row = table.find((t) => t.keys.includes(e.key) && t.shift === !!e.shiftKey);
+    return row ? row.by : 0;
+  }
+
+  // How many of the models a step looks at (by name) are hidden now: a control shown only in some states (the
+  // key-norm tilt, for the dot kernel alone).
+  function hiddenLooks(doc, names) {
+    return names.filter((n) => { const m = doc && doc.get_model_by_name(n); return !!m && m.visible === false; }).length;
   }
 
   function usesKeys(e) {
@@ -140,5 +144,19 @@ const AttnTourDock = (function (U) {
     return false;
   }
 
-  return { markOverflow, docked, dock, moveCard, presenting, keyTurn, usesKeys };
+  // The keys turn the steps (`turn(by)`) while the page presents and the card shows a step; the card's hint goes
+  // once the presenter has used them (c.keysUsed).
+  function presenterKeys(a, c, turn) {
+    if (c.keys) return;
+    c.keys = true;
+    window.addEventListener("keydown", (e) => {
+      const by = keyTurn(e, c.cfg.turn_keys);
+      if (!by || !presenting(a) || !c.visible || usesKeys(e)) return;
+      e.preventDefault();
+      c.keysUsed = true;
+      try { turn(by); } catch (err) { console.error("attention explorable tour:", err); }
+    });
+  }
+
+  return { markOverflow, docked, dock, moveCard, presenting, keyTurn, usesKeys, presenterKeys, hiddenLooks };
 })(AttnCommon);

@@ -96,6 +96,12 @@ SECTION_WORDS: dict = {}
 # A step's "look" names the page's models by name; a few of them the page keeps in view through another model
 # (the sections' contracts say which).
 LOOK_MODELS: dict = {}
+# Every section's controls by their model names (what a step's "look" names), each with the setting it shows; and
+# each setting's control's kind (app/contract.py KINDS).
+CONTROL_KEYS: dict = {}
+CONTROL_KINDS: dict = {}
+# The kinds of control that switch a mode (a menu, a check box, a group of buttons): what may show another control.
+SWITCHES = ("select", "toggle", "radio")
 
 
 def figure_section(name: str) -> str:
@@ -894,6 +900,25 @@ def show_me_settings(step: Step) -> dict:
     return out
 
 
+def settings_owner(key: str, section: str) -> str:
+    """The section that owns a setting a step of ``section`` sets (a learning step may set the regression's
+    dataset, an ideas step the self-attention section's sentence)."""
+    return next((sec for sec, keys in SECTION_KEYS.items() if key in keys), section)
+
+
+def ready_settings(step: Step) -> dict:
+    """What shows a control the step asks for while it is hidden (the key-norm tilt shows for the dot kernel
+    alone), by the section that owns each setting: the switches (a menu, a check box) the step's state sets other
+    than those of the controls it looks at (``look``), which stay the student's to move.  The page sets them when
+    the step opens outside presentation mode with one of those controls hidden (app/tour/steps.js opening)."""
+    asked = {CONTROL_KEYS[n] for n in step.looks_at if n in CONTROL_KEYS}
+    out: dict = {}
+    for key, value in step.state.items():
+        if key not in asked and CONTROL_KINDS.get(key) in SWITCHES:
+            out.setdefault(settings_owner(key, step.section), {})[key] = value
+    return out
+
+
 def tour_sentences(tour: Tour) -> list[str]:
     """The sentences the steps' "Show me" sets: an offline page must carry their analyses (it cannot compute
     a sentence it has not got)."""
@@ -918,7 +943,7 @@ def use_sections(contracts) -> None:
     if unknown:
         raise ValueError(f"not sections of the tour: {', '.join(unknown)}")
     for table in (SECTION_KEYS, READS, LOOK, FIGURES, SECTION_WORDS, CONDITIONS, SETTING_UNITS, NAMES, STOPPED,
-                  LOOK_MODELS, _SECTION_READOUTS):
+                  LOOK_MODELS, CONTROL_KEYS, CONTROL_KINDS, _SECTION_READOUTS):
         table.clear()
     for c in sorted(contracts, key=lambda c: SECTIONS.index(c.name)):   # the page's order
         SECTION_KEYS[c.name] = c.step_keys
@@ -927,6 +952,8 @@ def use_sections(contracts) -> None:
         LOOK[c.name], SECTION_WORDS[c.name] = c.lookable, c.words
         FIGURES.update(c.figures)
         LOOK_MODELS.update(c.look_models)
+        CONTROL_KEYS.update({ctl.name: ctl.key for ctl in c.controls})
+        CONTROL_KINDS.update({ctl.key: ctl.kind for ctl in c.controls})
         CONDITIONS.update({n: Name(c.name, r.kind, r.description, r.units, r.runtime) for n, r in c.conditions.items()})
         SETTING_UNITS.update({k: "true or false" for k in c.step_keys
                               if k not in c.conditions and isinstance(c.state.param[k].default, bool)})

@@ -1,4 +1,5 @@
-// The guided tour's steps: what a step's goal compares and whether it holds, and the step a link opens.
+// The guided tour's steps: what a step's goal compares and whether it holds, the step a link opens, and what opening
+// a step does.
 //
 // compare and holds (twins of compare and holds in app/tour/model.py) on the readouts each section gives the
 // page's bus, and the link's tour value read and written back (twin of resolve_step).  The tour's engine (tour.js) runs after this file and dock.js, in one Bokeh CustomJS.
@@ -81,5 +82,20 @@ const AttnTourSteps = (function (U) {
     } catch (e) { /* a sandboxed frame may refuse; the tour works without it */ }
   }
 
-  return { compare, holds, resolveStep, stepFromUrl, writeUrl };
+  // What opening step k does (tour.js openStep, the one way every step opens).  `how` it opens: "start" (the page
+  // opens on it: a link, or a notebook's synced step), "turn" (Next, Previous, Skip, a presenter's key, Start
+  // again) or "synced" (a notebook moves the card); `now`: whether the page is in presentation mode, whether the
+  // card is visible, and how many of the models the step looks at are hidden.  In presentation mode every step
+  // opens shown (its Show me), a link's as a key's.  Elsewhere a turned step, or a linked one past the first, comes
+  // into view, and a step that asks for a control still hidden first sets what shows it (its `ready`: the settings
+  // of its state other than those of the controls it looks at, by the section that owns them).
+  function opening(step, k, how, now) {
+    if (!now.visible) return { show: false, look: false, ready: null };
+    const show = !!now.presenting;
+    const look = !show && (how === "turn" || (how === "start" && k > 1));
+    const ready = !show && now.hidden > 0 && Object.keys(step.ready || {}).length > 0 ? step.ready : null;
+    return { show, look, ready };
+  }
+
+  return { compare, holds, resolveStep, stepFromUrl, writeUrl, opening };
 })(AttnCommon);

@@ -16,8 +16,8 @@
 const AttnTour = (function (U, S, D) {
   "use strict";
 
-  const { holds, stepFromUrl, writeUrl } = S;
-  const { markOverflow, docked, dock, moveCard, presenting, keyTurn, usesKeys } = D;
+  const { holds, stepFromUrl, writeUrl, opening } = S;
+  const { markOverflow, docked, dock, moveCard, presenting, presenterKeys, hiddenLooks } = D;
 
   // ---- page state ------------------------------------------------------------------------------
 
@@ -44,7 +44,7 @@ const AttnTour = (function (U, S, D) {
     if (k === (c.visible ? c.step : 0)) return;   // the card's own change coming back
     if (k === 0) { stopTween(c); setVisible(a, c, false); return; }
     c.visible = true;
-    go(a, c, k);
+    openStep(a, c, k, "synced");
   }
 
   // ---- the card ----------------------------------------------------------------------------------
@@ -70,9 +70,9 @@ const AttnTour = (function (U, S, D) {
 
   function cardHtml(a, c, open) {
     const p = c.cfg.cards[c.step - 1], k = c.step;
-    // a phone's docked card keeps the line about what was found or shown for "More" (the check mark by the title
-    // says a find): the figure needs the screen
-    const brief = !open && docked() && innerWidth < 600;
+    // a phone's docked card, and a presenter's on a screen under 900 px tall (its words 22 px), keeps the line
+    // about what was found or shown for "More" (the check mark by the title says a find): the figure needs the screen
+    const brief = !open && docked() && (innerWidth < 600 || (presenting(a) && innerHeight < 900));
     const status = brief ? "" : c.status === "found" ? c.cfg.found[k - 1] : c.status === "shown" ? c.cfg.shown[k - 1] : "";
     const check = c.status === "found" ? c.cfg.check : "";   // found: a check mark by the title too, always in view
     // in presentation mode, what the keys do, until the presenter has used them once
@@ -145,16 +145,18 @@ const AttnTour = (function (U, S, D) {
     }
   }
 
-  // Each section that owns a setting of the step is asked for it (drawn first if it is not drawn yet).
+  // A section asked for settings (a step's Show me, or what shows its control), drawn first if it is not drawn yet.
+  function ask(a, c, section, values) {
+    const page = globalThis.AttnPage;
+    c.applySeq = (c.applySeq || 0) + 1;
+    const req = { seq: c.applySeq, values }, send = () => U.publish(a.card.document, `apply:${section}`, req);
+    if (page && page.ensure) page.ensure(section).then(send, send); else send();
+  }
+
+  // Each section that owns a setting of the step is asked for it.
   function showMeElsewhere(a, c, step) {
-    const page = globalThis.AttnPage, doc = a.card.document;
     c.showing = step.section;
-    for (const [section, values] of Object.entries(step.apply)) {
-      c.applySeq = (c.applySeq || 0) + 1;
-      const req = { seq: c.applySeq, values };
-      const ask = () => U.publish(doc, `apply:${section}`, req);
-      if (page && page.ensure) page.ensure(section).then(ask, ask); else ask();
-    }
+    for (const [section, values] of Object.entries(step.apply)) ask(a, c, section, values);
     reveal(c);
   }
 
@@ -177,14 +179,34 @@ const AttnTour = (function (U, S, D) {
     if (c.visible && step && step.more && a.more && a.more.visible !== true) a.more.visible = true;
   }
 
-  function go(a, c, k, look) {
-    const n = c.cfg.steps.length;
-    k = Math.min(Math.max(k, 1), n);
+  // Every step opens here (steps.js opening says what it does, `how` it opens): the page starting on it, a turn,
+  // a notebook moving the card.  In presentation mode it opens shown, from a link as from a key.
+  function openStep(a, c, k, how) {
+    k = Math.min(Math.max(k, 1), c.cfg.steps.length);
+    const step = c.cfg.steps[k - 1];
+    const todo = opening(step, k, how, { presenting: presenting(a), visible: c.visible,
+                                         hidden: hiddenLooks(a.card.document, step.look) });
+    go(a, c, k, todo.look, todo.ready);
+    if (todo.show) showMe(a, c);
+  }
+
+  // A step whose words ask for a control still hidden: the settings that show it (steps.js opening), set at once
+  // as a student would, the regression's through its widgets, another section's through the page's bus.
+  function ready(a, c, settings) {
+    for (const [section, values] of Object.entries(settings)) {
+      if (section !== "regression") { ask(a, c, section, values); continue; }
+      for (const t of c.cfg.controls.filter((t) => t.key in values))
+        set(a.w[t.widget], t.prop, t.log ? Math.log10(values[t.key]) : values[t.key]);
+    }
+  }
+
+  function go(a, c, k, look, settings) {
     stopTween(c);
     c.closing = false;
     c.step = k;
     c.showing = null;
     c.status = c.foundSteps.has(k) ? "found" : null;   // a step found earlier keeps its check mark
+    if (settings) ready(a, c, settings);
     c.held = holds(a, c);   // a state the page is already in is not a discovery: reaching it is
     render(a, c);
     openMore(a, c);
@@ -202,8 +224,7 @@ const AttnTour = (function (U, S, D) {
   }
 
   // The student turns the steps (Next, Previous, Skip, the keys): by `by` steps, past the last one to the closing
-  // card.  In presentation mode a turned step is shown at once (its Show me), so a lecturer with a clicker sees
-  // each step's picture; the card says so (config.keys).
+  // card (in presentation mode each opens shown: openStep).
   function turn(a, c, by) {
     const n = c.cfg.steps.length, from = c.closing ? n + 1 : c.step;
     turnTo(a, c, Math.min(Math.max(from + by, 1), n + 1));
@@ -213,8 +234,7 @@ const AttnTour = (function (U, S, D) {
     const n = c.cfg.steps.length;
     if (k === (c.closing ? n + 1 : c.step)) return;
     if (k === n + 1) { stopTween(c); c.closing = true; c.status = null; render(a, c); return; }
-    go(a, c, k, true);
-    if (presenting(a)) showMe(a, c);
+    openStep(a, c, k, "turn");
   }
 
   function setVisible(a, c, visible) {
@@ -311,18 +331,6 @@ const AttnTour = (function (U, S, D) {
     });
   }
 
-  function keys(a, c) {
-    if (c.keys) return;
-    c.keys = true;
-    window.addEventListener("keydown", (e) => {
-      const by = keyTurn(e);
-      if (!by || !presenting(a) || !c.visible || usesKeys(e)) return;
-      e.preventDefault();
-      c.keysUsed = true;
-      try { turn(a, c, by); } catch (err) { console.error("attention explorable tour:", err); }
-    });
-  }
-
   function init(a, c) {
     c.cfg = a.config;
     // in a notebook, the synced step (Python may have moved it since the page was built); else the link's
@@ -342,8 +350,8 @@ const AttnTour = (function (U, S, D) {
     c.foundSteps = new Set();
     c.ready = true;
     c.urlArmed = true;   // a corrected link is written back at once
-    go(a, c, c.step, c.step > 1);   // a link to a later step brings its figure into view
-    keys(a, c);
+    openStep(a, c, c.step, "start");   // a link to a later step brings its figure into view, shown when presenting
+    presenterKeys(a, c, (by) => turn(a, c, by));
     cardClicks(a, c);
   }
 

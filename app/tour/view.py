@@ -26,7 +26,7 @@ from app.ui.engine import by_name, engine_callback, engine_code
 from app.ui.layout import Block
 
 from .model import (EQUAL_TOLERANCE, LOOK_MODELS, MAX_ID, SECTION_KEYS, SECTION_WORDS, Tour, default_tour, full_state,
-                    resolve_step, show_me_settings)
+                    ready_settings, resolve_step, settings_owner, show_me_settings)
 
 HERE = Path(__file__).resolve().parent
 APP = HERE.parent
@@ -41,8 +41,6 @@ WORDS = {"prev": "\u2190 Previous", "next": "Next \u2192", "show": "Show me", "h
          # the card's own small buttons: its words open and close, and the card goes away (Free exploration)
          "more": "More \u25be", "less": "Less \u25b4", "more_name": "Read more", "less_name": "Read less",
          "close": "Close the guide",
-         # presentation mode: what the keys do (tour.js turns the steps and shows each one)
-         "keys": "Keys: \u2192 or Page Down turns to the next step and shows it, \u2190 or Page Up goes back.",
          # the card after the last step
          "end": "The end \u00b7 {n} steps", "again": "Start again", "explore": "Explore on your own",
          "closing_title": "That is the whole tour",
@@ -51,6 +49,26 @@ WORDS = {"prev": "\u2190 Previous", "next": "Next \u2192", "show": "Show me", "h
          "shipped": "This step is written for the shipped data, not for yours: its numbers and its goal are "
                     "theirs. Show me switches to them; your data stay in the dataset menu.",
          "switch": "Switch to the shipped data"}
+# The keys that turn the steps in presentation mode (app/tour/dock.js keyTurn takes them from here, and the card's
+# hint says each): the KeyboardEvent key names, whether Shift is held, the words the hint says, and the way they turn.
+TURN_KEYS = ((("ArrowRight",), False, "\u2192", 1), (("PageDown",), False, "Page Down", 1),
+             ((" ", "Spacebar"), False, "Space", 1),
+             (("ArrowLeft",), False, "\u2190", -1), (("PageUp",), False, "Page Up", -1),
+             ((" ", "Spacebar"), True, "Shift+Space", -1))
+
+
+def _either(words) -> str:
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " or " + words[-1]
+
+
+def keys_hint(table=TURN_KEYS) -> str:
+    """What the keys do, for the card in presentation mode (tour.js turns the steps and shows each one)."""
+    forward, back = ([w for _, _, w, by in table if by == way] for way in (1, -1))
+    return (f"Keys: {_either(forward)} turns to the next step and shows it; {_either(back)} goes back.")
+
+
+# presentation mode: what the keys do
+WORDS["keys"] = keys_hint()
 # The card's look, in the page's own sizes (app/ui/theme.py's PAGE_CSS sets the font and h3).
 CARD_CSS = """
 .tour-card { border: 1px solid #c8d3dc; border-left: 4px solid #0072B2; border-radius: 4px; background: #F4F8FB;
@@ -190,8 +208,7 @@ def _applies(step) -> dict:
         return {}
     out: dict = {}
     for key, value in show_me_settings(step).items():
-        owner = next((sec for sec, keys in SECTION_KEYS.items() if key in keys), step.section)
-        out.setdefault(owner, {})[key] = value
+        out.setdefault(settings_owner(key, step.section), {})[key] = value
     return out
 
 
@@ -220,13 +237,14 @@ def tour_config(tour: Tour, *, step, more_keys=(), controls=()) -> dict:
                    "state": dict(st.state) if st.section == "regression" else show_me_settings(st),
                    "when": [list(c) for c in st.when], "more": st.section == "regression" and needs_more(st.state, more_keys),
                    "look": [LOOK_MODELS.get(n, n) for n in st.looks_at], "optional": st.optional,
-                   "skip": nexts[k], "apply": _applies(st), "png": st.figure,
+                   "skip": nexts[k], "apply": _applies(st), "ready": ready_settings(st), "png": st.figure,
                    "shipped": bool(st.needs_shipped_data)}
                   for k, st in enumerate(tour.steps)],
         "cards": [card_parts(tour, k) for k in range(1, len(tour) + 1)],
         "tools": {"open": tools(True), "folded": tools(False)},
         "closing": closing_html(tour),
         "keys": f'<p class="tour-keys">{html.escape(WORDS["keys"])}</p>',
+        "turn_keys": [{"keys": list(keys), "shift": shift, "by": by} for keys, shift, _, by in TURN_KEYS],
         "check": '<span class="tour-check" aria-hidden="true">\u2713 </span>',
         "found": [_status(st, True) for st in tour.steps],
         "shown": [_status(st, False) for st in tour.steps],

@@ -170,6 +170,10 @@ body {{ margin: 0; background: #fff; color: #222; font-family: {theme.FONT}; }}
 #attn-b-tour.attn-docked-side {{ right: auto; padding: 6px 0 calc(6px + env(safe-area-inset-bottom, 0px));
   --tour-card-max: 40vh;
   box-shadow: 0 -6px 8px -4px rgba(0, 0, 0, 0.18); border-top: 0; }}
+/* a presenter's card (its words 22 px) keeps its title, its Try it line and the keys' hint whole on a projector of
+   1280 x 720 or 1024 x 768 (tour.js leaves the line about what is shown for "More" there) */
+.attn-page[data-present="1"] #attn-b-tour.attn-docked {{ --tour-card-max: 30vh; }}
+.attn-page[data-present="1"] #attn-b-tour.attn-docked-side {{ --tour-card-max: 48vh; }}
 /* a phone: the card's words take at most a fifth of the screen (the rest of them scroll inside it) */
 @media (max-width: 599px) {{ #attn-b-tour.attn-docked {{ --tour-card-max: 21vh; }} }}
 .attn-page {{ padding-bottom: calc(24px + var(--dock-h, 0px)); }}

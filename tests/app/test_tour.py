@@ -878,3 +878,20 @@ def test_the_figures_are_the_pages_plots_each_a_name_a_step_may_look_at():
     assert [figure_section(n) for n in FIGURES] == sorted((figure_section(n) for n in FIGURES), key=SECTIONS.index)
     for name, words in FIGURES.items():
         assert words[0].isupper() and len(words) <= 60 and "<" not in words and "&" not in words, name
+
+
+def test_what_shows_a_steps_hidden_control_is_its_own_switch_not_what_it_asks_the_student_to_move():
+    """Issue 46: a step opened outside presentation mode while a control it asks for is hidden first sets its own
+    switches (menus and check boxes of its state), never the settings of the controls it looks at: step 6 (the tilt,
+    shown for the dot kernel alone) switches to the dot kernel and leaves the tilt to the student."""
+    from app.tour.model import CONTROL_KEYS, CONTROL_KINDS, ready_settings
+
+    six = default_tour().steps[default_tour().number_of("long-keys-win") - 1]
+    assert ready_settings(six) == {"regression": {"kernel": "dot"}}
+    for step in default_tour().steps:
+        asked = {CONTROL_KEYS[n] for n in step.looks_at if n in CONTROL_KEYS}
+        for section, values in ready_settings(step).items():
+            assert section in SECTION_KEYS and set(values) <= set(SECTION_KEYS[section]), step.id
+            assert not set(values) & asked, step.id
+            assert all(CONTROL_KINDS[k] in ("select", "toggle", "radio") and step.state[k] == v
+                       for k, v in values.items()), step.id

@@ -84,13 +84,22 @@ CARD_JS = """() => { const d = Bokeh.documents[0], W = innerWidth, H = innerHeig
   return { title: share(title), next: share(button), centre: [cx, cy], reaches: inside(deep(cx, cy), button) }; }"""
 
 
+# The step card's words: their height and the height the card gives them (its words scroll inside it beyond that).
+CARD_WORDS_JS = """() => { const v = Bokeh.index.find_one(Bokeh.documents[0].get_model_by_name('tour_card'));
+  const el = v && v.shadow_el.querySelector('.tour-card'); return el ? [el.scrollHeight, el.clientHeight] : null; }"""
+
+
 def card_problems(page, screen, k, after) -> list:
-    """The step card after a turn: its title and Next at least 90 % on screen, and Next's middle reaching Next."""
+    """The step card after a turn: its title and Next at least 90 % on screen, and Next's middle reaching Next; on a
+    projector (issue 46: at 1280 x 720 the words were cut and faded), every word of the card in it, none to scroll."""
     page.evaluate(SETTLED_JS)
     got = page.evaluate(CARD_JS)
     if got is None:
         return [(screen, k, after, "the card", "not drawn")]
     out = [(screen, k, after, what, got[what]) for what in ("title", "next") if got[what] < 0.9]
+    words = page.evaluate(CARD_WORDS_JS) if screen in PRESENT else None
+    if words is not None and words[0] > words[1] + 1:
+        out.append((screen, k, after, "the card's words", f"cut: {words[0]} px in {words[1]} px"))
     return out + ([] if got["reaches"] else [(screen, k, after, "a tap on Next", "lands elsewhere")])
 
 

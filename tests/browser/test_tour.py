@@ -103,6 +103,20 @@ def test_show_me_reaches_every_steps_state(open_page):
         assert "tour-found" not in model_prop(page, "tour_card", "text"), "show me is not the student's find"
 
 
+def assert_regression_state(page, step):
+    """The regression's widgets hold ``step``'s state (what its Show me reaches), and its goal holds there by the
+    numpy core."""
+    target, state = full_state(step.state), page_state(page)
+    for key in ("query", "key_norm"):
+        assert state[key] == pytest.approx(target[key], abs=1e-9), (step.id, key)
+    for key in ("bandwidth", "temperature"):
+        assert state[key] == pytest.approx(target[key], rel=1e-9), (step.id, key)
+    assert (state["kernel"], state["dataset"]) == (target["kernel"], target["dataset"]), step.id
+    assert model_prop(page, "limits_toggle", "active") is target["limits"], step.id
+    values = {key: state[key] for key in ("query", "bandwidth", "temperature", "kernel", "key_norm", "dataset")}
+    assert holds(step.when, readouts(values)), (step.id, values)
+
+
 def test_show_me_moves_smoothly(open_tour):
     """Show me glides: the bandwidth passes through many values on its way down, never jumping back."""
     page = open_tour("?tour=2")
@@ -242,6 +256,9 @@ def test_a_clicker_turns_the_steps_and_each_step_opens_shown(open_tour):
 
     page = open_tour("?present=1")
     assert WORDS["keys"] in model_prop(page, "tour_card", "text")   # the card says what the keys do
+    # issue 46: the page opens on step 1 shown, as a key opens a step (its query reached, the card says it is shown)
+    wait_card(page, 'class="tour-shown"')
+    assert_regression_state(page, TOUR.steps[0])
     page.locator("body").click(position={"x": 2, "y": 2})
     for key, k in (("PageDown", 2), ("Space", 3), ("PageUp", 2), ("Shift+Space", 1), ("ArrowRight", 2)):
         page.keyboard.press(key)
@@ -385,6 +402,9 @@ def test_arrow_keys_turn_the_steps_across_a_section_and_bring_its_figure_into_vi
     assert after.section != before.section
     page = open_tour(f"?present=1&tour={before.id}")
     assert card_section(page) == before.section
+    # issue 46: a presentation link opens its step shown, in the step's state (its bandwidth), as a key would
+    wait_card(page, 'class="tour-shown"')
+    assert_regression_state(page, before)
     page.locator("body").click(position={"x": 2, "y": 2})
     for key, k, step in (("ArrowRight", last + 1, after), ("ArrowLeft", last, before)):
         page.keyboard.press(key)
@@ -504,6 +524,40 @@ def test_a_step_that_needs_the_kernel_opens_more_controls(open_tour):
     wait_card(page, 'class="tour-shown"')
     assert model_prop(page, "kernel_select", "value") == "dot"
     assert model_element(page, "kernel_select", "select").is_visible()
+
+
+# Whether each named model is shown: its own `visible`, and its view drawn with a box of some size.
+LOOKS_SHOWN_JS = """(names) => names.every((n) => { const m = Bokeh.documents[0].get_model_by_name(n);
+  const v = m && Bokeh.index.find_one(m), r = v && v.el.isConnected && v.el.getBoundingClientRect();
+  return !!m && m.visible !== false && !!r && r.width > 0 && r.height > 0; })"""
+
+
+def test_every_step_by_next_alone_shows_what_it_asks_for(open_tour):
+    """Issue 46: a step whose words ask for a control that is hidden shows it first.  Turned by Next alone (no Show me
+    anywhere), step 6 asks for the key-norm tilt, which shows for the dot kernel only: Next switches to the dot kernel
+    (the step's own switch, app/tour/model.py ready_settings) and leaves the tilt at 0 for the student to move.  Every
+    other step's look elements are shown too by Next alone."""
+    from tests.browser.test_in_view import looks
+
+    six = TOUR.number_of("long-keys-win")
+    page = open_tour()
+    for k in range(2, N + 1):
+        click(page, "tour_next")
+        wait_card(page, f"Step {k} of {N}")
+        page.wait_for_function(LOOKS_SHOWN_JS, arg=looks(TOUR.steps[k - 1]), timeout=20000)
+        if k == six:
+            assert model_element(page, "keynorm_slider", ".noUi-handle").is_visible()
+            assert (model_prop(page, "kernel_select", "value"), model_prop(page, "keynorm_slider", "value")) == ("dot", 0)
+            assert "tour-found" not in model_prop(page, "tour_card", "text")   # the switch is not the student's find
+            click(page, "tour_prev")                                       # back, by hand to the Gaussian kernel ...
+            wait_card(page, f"Step {six - 1} of {N}")
+            options = model_prop(page, "kernel_select", "options")   # (the menu's DOM values are its labels)
+            gaussian = next(o[1] for o in options if isinstance(o, list) and o[0] == "gaussian")
+            model_element(page, "kernel_select", "select").select_option(label=gaussian)
+            page.wait_for_function("() => !Bokeh.documents[0].get_model_by_name('keynorm_slider').visible")
+            click(page, "tour_next")                                       # ... and Next shows the tilt again
+            wait_card(page, f"Step {six} of {N}")
+            page.wait_for_function(LOOKS_SHOWN_JS, arg=["keynorm_slider"])
 
 
 TWEEN_STATE_JS = """() => { const card = Bokeh.documents[0].get_model_by_name('tour_card');

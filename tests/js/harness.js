@@ -1,7 +1,7 @@
 // The twins' entry points for tests/js (run by tests/js/v8.py in an embedded V8, after the page's pure files):
 // each takes one batch of cases as plain JSON and returns plain values.  The same calls as the browser
 // parity tests' harnesses (tests/browser/test_parity.py, test_words_parity.py, test_userdata_parity.py,
-// test_compute_parity.py), without a page.  Texts cross as lists of code points, as there: a Python string may
+// test_compute_parity.py), without a page; and the tour's pure decisions (app/tour/steps.js, dock.js).  Texts cross as lists of code points, as there: a Python string may
 // hold a lone surrogate.
 
 const twins = (function (M, W, U, G, T) {
@@ -79,5 +79,10 @@ const twins = (function (M, W, U, G, T) {
     // ---- the sections' pure files (tests/js/v8.py FILES)
     startSentences: (c) => c.cases.map(([start, w, p]) => LearningText.startSentence(start, w, p, c.limits)),
     readoutLines: (cases) => cases.map((c) => RoutingLines.readoutLines(c.s, c.row, c.point, c.p)),
+
+    // ---- app/tour/steps.js and app/tour/dock.js: what opening a step does, a link's step, the presenter's keys
+    opening: (cases) => cases.map((c) => AttnTourSteps.opening(c.step, c.k, c.how, c.now)),
+    resolveStep: ([cfg, raws]) => raws.map((r) => AttnTourSteps.resolveStep(r, cfg)),
+    keyTurn: ([table, events]) => events.map((e) => AttnTourDock.keyTurn(e, table)),
   };
 })(AttnMirror, AttnWords, AttnUserData, AttnGenerator, AttnTrain);

@@ -88,6 +88,13 @@ MUTATIONS = [
     # app/learned_qk/lines.js, the routing readout in words
     Mutation("app/learned_qk/lines.js", "a tie is a tie of the exact weights, not of the digits shown",
              "if (fixed(row[j], 2) === shown) at.push(j);", "if (row[j] === row[top]) at.push(j);"),
+    # app/tour/steps.js and dock.js, the tour's decisions (issue 46)
+    Mutation("app/tour/steps.js", "presentation mode shows a step only when it is turned to, not when a link opens it",
+             "const show = !!now.presenting;", 'const show = !!now.presenting && how === "turn";'),
+    Mutation("app/tour/steps.js", "a step whose control is hidden is not made ready",
+             "now.hidden > 0 &&", "now.hidden > 1 &&"),
+    Mutation("app/tour/dock.js", "Shift is not told apart: Shift+Space turns forward",
+             "t.shift === !!e.shiftKey", "true"),
 ]
 
 

@@ -12,6 +12,7 @@ of its JS alone.
 
 from __future__ import annotations
 
+import html
 import math
 import random
 from functools import cache
@@ -333,6 +334,90 @@ def check_readout_lines(js):
     assert first_of_opening[0].startswith("\u201cbank\u201d spreads its weight almost evenly: every word gets 0.20.")
 
 
+# ---- app/tour/steps.js and app/tour/dock.js ---------------------------------------------------------------------
+
+@cache
+def _tour():
+    """The shipped lesson and the config its card hands tour.js (app/tour/view.py tour_config)."""
+    import app.sections  # noqa: F401  (the composition hands the tour its sections)
+    from app.tour import default_tour
+    from app.tour.view import tour_config
+
+    tour = default_tour()
+    return tour, tour_config(tour, step="1")
+
+
+def _opening_want(step, k, how, now):
+    """What opening a step does (the README: in presentation mode each step opens already shown, from a link as
+    from a key; elsewhere a turned or linked step comes into view, and one whose control is hidden is made ready)."""
+    if not now["visible"]:
+        return {"show": False, "look": False, "ready": None}
+    if now["presenting"]:
+        return {"show": True, "look": False, "ready": None}
+    return {"show": False, "look": how == "turn" or (how == "start" and k > 1),
+            "ready": step["ready"] if now["hidden"] and step["ready"] else None}
+
+
+def check_opening(js):
+    """app/tour/steps.js opening, the one rule every step opens by (tour.js openStep), on every step of the lesson."""
+    tour, cfg = _tour()
+    cases = [{"step": step, "k": k, "how": how, "now": {"presenting": p, "visible": v, "hidden": h}}
+             for k, step in enumerate(cfg["steps"], 1) for how in ("start", "turn", "synced")
+             for p in (False, True) for v in (False, True) for h in (0, 1)]
+    got = answers(js, "opening", cases)
+    bad = [(c["step"]["id"], c["how"], c["now"], g) for c, g in zip(cases, got)
+           if g != _opening_want(c["step"], c["k"], c["how"], c["now"])]
+    assert bad == [], bad[:5]
+    # issue 46: a presentation link shows its step (step 2 and step 1 alike), as a key does
+    by = {(c["k"], c["how"], c["now"]["presenting"], c["now"]["visible"], c["now"]["hidden"]): g
+          for c, g in zip(cases, got)}
+    assert by[2, "start", True, True, 0]["show"] and by[1, "start", True, True, 0]["show"]
+    assert by[2, "turn", True, True, 0]["show"]
+    # ... and step 6 by Next, its tilt slider hidden, switches to the dot kernel first (the slider shows for it)
+    six = tour.number_of("long-keys-win")
+    assert by[six, "turn", False, True, 1]["ready"] == {"regression": {"kernel": "dot"}}
+    assert by[six, "turn", False, True, 0]["ready"] is None
+
+
+def check_resolve_step(js):
+    """app/tour/steps.js resolveStep, the twin of app/tour/model.py resolve_step (also through the page's engine in
+    tests/browser/test_lesson.py)."""
+    from app.tour.model import resolve_step
+
+    tour, cfg = _tour()
+    raws = ["1", "21", "22", "007", "0", "", " ", "x", "shrink-h", "Shrink-H", "bank-row", "1e3", "+2", "\u0663",
+            "a" * 41, "no-such-" + "x" * 30, "--", "a--b", "3.0", "tour", "-", "learn-play ", None]
+    got = js("resolveStep", [cfg, raws])
+    assert [(g["k"], g["notice"]) for g in got] == [resolve_step(r, tour) for r in raws]
+
+
+# What a person calls each key a presenter may press (KeyboardEvent key names), for the card's hint.
+KEY_WORDS = {"ArrowRight": "\u2192", "ArrowLeft": "\u2190", "PageDown": "Page Down", "PageUp": "Page Up", " ": "Space",
+             "Spacebar": "Space", "ArrowUp": "\u2191", "ArrowDown": "\u2193", "Enter": "Enter", "Home": "Home",
+             "End": "End", "Tab": "Tab", "Backspace": "Backspace", "b": "B", "n": "N", "p": "P", ".": "."}
+
+
+def check_turn_keys(js):
+    """app/tour/dock.js keyTurn with the card's key table: the arrows, Page Down and Page Up and the space bar (Shift
+    for back) turn the steps, no other key and no key with Ctrl, Alt or Meta; and the card's hint in presentation
+    mode names every key that turns a step (issue 46: it left the space bar out)."""
+    from app.tour.view import WORDS
+
+    _, cfg = _tour()
+    mods = ({}, {"ctrlKey": True}, {"altKey": True}, {"metaKey": True})
+    events = [{"key": key, "shiftKey": shift, **m} for key in KEY_WORDS for shift in (False, True) for m in mods]
+    got = js("keyTurn", [cfg["turn_keys"], events])
+    turns = {(e["key"], e["shiftKey"]): g for e, g in zip(events, got) if not set(e) - {"key", "shiftKey"}}
+    assert all(g == 0 for e, g in zip(events, got) if set(e) - {"key", "shiftKey"})
+    want = {("ArrowRight", False): 1, ("PageDown", False): 1, (" ", False): 1, ("Spacebar", False): 1,
+            ("ArrowLeft", False): -1, ("PageUp", False): -1, (" ", True): -1, ("Spacebar", True): -1}
+    assert {k: g for k, g in turns.items() if g} == want
+    hint = WORDS["keys"]
+    for key, shift in want:
+        assert ("Shift+" if shift else "") + KEY_WORDS[key] in hint, (key, shift, hint)
+    assert cfg["keys"].count(html.escape(hint)) == 1
+
+
 CHECKS = {
     "attention/kernels.js": [pm.check_weights, pm.check_dot_kernel_extremes, check_keys_too_close_to_square, pm.check_readout,
                    pm.check_nearest_neighbour, pm.check_key_norm_tilt, pm.check_true_functions],
@@ -350,4 +435,6 @@ CHECKS = {
     "app/ui/audiograph.js": [check_weight_tones],
     "app/learning/starttext.js": [check_start_sentences],
     "app/learned_qk/lines.js": [check_readout_lines],
+    "app/tour/steps.js": [check_opening, check_resolve_step],
+    "app/tour/dock.js": [check_turn_keys],
 }

@@ -35,7 +35,9 @@ FILES = ("attention/kernels.js", "attention/mirror.js", "app/ui/format.js", "app
          "attention/generator.js", "attention/train.js", "app/ui/userwords.js", "app/ui/userparse.js",
          "app/ui/userdata.js", "app/ui/audiograph.js",
          # sections' pure files (no DOM at load or in the functions tested), after the library they use
-         "app/learning/starttext.js", "app/learned_qk/head.js", "app/learned_qk/lines.js")
+         "app/learning/starttext.js", "app/learned_qk/head.js", "app/learned_qk/lines.js",
+         # the tour's pure files: what opening a step does, a link's step, the presenter's keys (common.js)
+         "app/tour/steps.js", "app/tour/dock.js")
 
 # Out of V8 as JSON text that Python's json reads back: typed arrays become arrays, and NaN and the infinities
 # (which JSON.stringify would write as null) their bare names, which json.loads takes.

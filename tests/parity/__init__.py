@@ -22,12 +22,18 @@ from pathlib import Path
 from app.ui.engine import LIBRARY_FILES, read_js, unicode_table_js
 
 
+# The pure files of the tour's engine (app/tour/view.py engine_source), which tests/js runs after the library's
+# (their names are unique among the library's: a file is known by its name).
+TOUR_FILES = {name: Path(__file__).resolve().parents[2] / "app" / "tour" / name for name in ("steps.js", "dock.js")}
+JS_FILES = {**LIBRARY_FILES, **TOUR_FILES}
+
+
 def library_js(names, folder: Path | None = None) -> str:
-    """The library's files ``names`` joined as an engine joins them (app/ui/engine.py): the text ``read_js``
-    ships, the Unicode table just before words.js.  From where they sit (attention/, app/ui/), or from
-    ``folder``, a test's mutated copy of them."""
+    """The library's files ``names`` (or the tour's, ``TOUR_FILES``) joined as an engine joins them
+    (app/ui/engine.py): the text ``read_js`` ships, the Unicode table just before words.js.  From where they sit
+    (attention/, app/ui/, app/tour/), or from ``folder``, a test's mutated copy of them."""
     def text(name):
-        return read_js(Path(folder) / name if folder is not None else LIBRARY_FILES[name])
+        return read_js(Path(folder) / name if folder is not None else JS_FILES[name])
     return "\n".join(unicode_table_js() + text(n) if n == "words.js" else text(n) for n in names)
 
 
