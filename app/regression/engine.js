@@ -130,11 +130,16 @@ const Regression = (function (M, U, A, R, V, S, O, C) {
 
   // A button held still for BokehJS's press time (300 ms) before it moves is a press, not a drag: BokehJS then
   // sends no pan for the moves that follow, only the plain moves of the pointer (tests/browser/test_bokeh_press.py).
-  // From the press to its release those moves drag the query as a pan's do.
+  // From the press to its release those moves drag the query as a pan's do.  (A release BokehJS does not report,
+  // a touch the browser took over for scrolling, ends the press too: a later hover moves nothing.)
   function onPress(name, ev, a, c) {
     if (name === "press") {
       c.pan = { sx: ev.sx, sy: ev.sy };
       c.pressing = true;
+      if (!c.pressEnds && typeof addEventListener === "function") {
+        c.pressEnds = true;
+        for (const t of ["pointerup", "pointercancel"]) addEventListener(t, () => { c.pressing = false; }, true);
+      }
       if (ev.x !== undefined && ev.x !== null) setQuery(a, c, ev.x);
     } else if (name === "mousemove") { if (c.pressing) onPan(ev, a, c); }
     else c.pressing = false;   // pressup
