@@ -3,7 +3,7 @@
 // One Bokeh CustomJS holds the section's modules, each using only those before it: text.js (the words),
 // address.js, units.js, querytexts.js, views.js (the plots), datasets.js, owndata.js (your own data), controls.js
 // and this file (the start and the events).  The page's library (attention/mirror.js, ui/common.js and the rest) is on
-// globalThis.  The engine is attached to every control, the query line and the main plot's pan/tap events, so
+// globalThis.  The engine is attached to every control, the query line and the main plot's pointer events, so
 // the served page and the offline file behave identically.  It reads the state from the widgets, computes with
 // AttnMirror and writes the plots' data sources and the readout texts.
 
@@ -128,12 +128,30 @@ const Regression = (function (M, U, A, R, V, S, O, C) {
     dataViews(a, c);
   }
 
-  // Bokeh's named events: on the main plot a drag, a tap or a press moves the query; the generator's button and
-  // Reset.  True when the event was one of them.
+  // A button held still for BokehJS's press time (300 ms) before it moves is a press, not a drag: BokehJS then
+  // sends no pan for the moves that follow, only the plain moves of the pointer (tests/browser/test_bokeh_press.py).
+  // From the press to its release those moves drag the query as a pan's do.  (A release BokehJS does not report,
+  // a touch the browser took over for scrolling, ends the press too: a later hover moves nothing.)
+  function onPress(name, ev, a, c) {
+    if (name === "press") {
+      c.pan = { sx: ev.sx, sy: ev.sy };
+      c.pressing = true;
+      if (!c.pressEnds && typeof addEventListener === "function") {
+        c.pressEnds = true;
+        for (const t of ["pointerup", "pointercancel"]) addEventListener(t, () => { c.pressing = false; }, true);
+      }
+      if (ev.x !== undefined && ev.x !== null) setQuery(a, c, ev.x);
+    } else if (name === "mousemove") { if (c.pressing) onPan(ev, a, c); }
+    else c.pressing = false;   // pressup
+  }
+
+  // Bokeh's named events: on the main plot a drag, a tap or a press (held and moved: onPress) moves the query; the
+  // generator's button and Reset.  True when the event was one of them.
   function onEvent(name, ev, a, c) {
-    if (name === "panstart") c.pan = { sx: ev.sx, sy: ev.sy };
+    if (name === "panstart") { c.pan = { sx: ev.sx, sy: ev.sy }; c.pressing = false; }
     else if (name === "pan") onPan(ev, a, c);
-    else if (name === "tap" || name === "press") { if (ev.x !== undefined && ev.x !== null) setQuery(a, c, ev.x); }
+    else if (name === "press" || name === "pressup" || name === "mousemove") onPress(name, ev, a, c);
+    else if (name === "tap") { c.pressing = false; if (ev.x !== undefined && ev.x !== null) setQuery(a, c, ev.x); }
     else if (name === "button_click" && ev.origin === a.g_go) onGenerate(a, c);
     else if (name === "button_click") onReset(a, c);
     else return false;

@@ -57,6 +57,10 @@ def engine_source() -> str:
 # overlay renderer repaints the top canvas only, so what follows the query lives there.
 DRAG_LAYER = "overlay"
 
+# What the engine hears of the main plot: a drag (panstart, pan), a tap, and a button held still before it moves,
+# which BokehJS calls a press and follows with plain moves instead of a pan (engine.js onPress).
+MAIN_PLOT_EVENTS = ("tap", "pan", "panstart", "press", "pressup", "mousemove")
+
 # The section's declared controls reach the engine as w_<widget> (g_<widget> in the dataset generator's form).
 MAIN_CONTROLS = tuple(c for c in CONTROLS if c.role != "generator")
 GENERATOR_CONTROLS = by_role(CONTROLS, "generator")
@@ -573,7 +577,7 @@ class RegressionSection:
         wire(MAIN_CONTROLS, w, engine)
         self.reset.js_on_event("button_click", engine)
         g["go"].js_on_event("button_click", engine)
-        for event in ("tap", "pan", "panstart"):
+        for event in MAIN_PLOT_EVENTS:
             f["main"].js_on_event(event, engine)
         self.ds.js_on_change("data", engine)
         self.user_data.js_on_change("data", engine)   # a notebook's e.data = ...

@@ -307,7 +307,7 @@ def _listen(engine, m: dict, w: dict, ds, main, table) -> None:
         if w[c["widget"]] is not None:
             w[c["widget"]].js_on_change(c["prop"], engine)
     if main is not None:   # a drag on the plot during "Show me" stops it, and the drag wins
-        for event in ("panstart", "pan", "tap"):
+        for event in ("panstart", "pan", "tap", "press"):   # (press: a button held still before it moves)
             main.js_on_event(event, engine)
     if ds is not None:
         ds.js_on_change("data", engine)

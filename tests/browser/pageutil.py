@@ -325,7 +325,9 @@ NEXT_FRAME_JS = "() => new Promise((done) => requestAnimationFrame(() => done(tr
 def drag(page, g, y, xs, steps=6):
     """A real mouse drag through the data x positions xs; returns the final pixel x.  The press, each stretch of
     moves and the release each wait for the page's next frame, as a hand's do: on a busy machine the browser
-    would otherwise deliver them in one batch, which a gesture recogniser may take for a tap."""
+    would otherwise deliver them in one batch, which a gesture recogniser may take for a tap.  (A press that rests
+    past BokehJS's 300 ms before the first move is a press, and the page follows the moves after it as a drag's:
+    tests/browser/test_bokeh_press.py.)"""
     px = data_to_page_x(g, xs[0])
     page.mouse.move(px, y)
     page.mouse.down()

@@ -23,9 +23,10 @@ from app.ui import text
 from app.ui.theme import WEIGHT_PALETTE
 
 from tests.browser.pageutil import (OFFLINE_ORIGINS, block_outside, check_against_core, core_curve_facts,
-                                    core_heaviest, draw, drag, model_element, model_prop, open_more_controls,
-                                    page_state, page_to_data_x, plot_geometry, readout_rows, set_model_prop,
-                                    shown_paragraphs, source_data, wait_prop, wait_query, wait_ready)
+                                    core_heaviest, data_to_page_x, draw, drag, model_element, model_prop,
+                                    open_more_controls, page_state, page_to_data_x, plot_geometry, readout_rows,
+                                    set_model_prop, shown_paragraphs, source_data, wait_frames, wait_prop,
+                                    wait_query, wait_ready)
 
 WORKED_EXAMPLE = ("0.163", "3.35 bits", "10.2", "\u22120.30", "\u22120.43")
 
@@ -77,6 +78,28 @@ def test_opening_then_dragging_the_plot_and_the_red_line(open_page):
     assert model_prop(page, "query_span", "location") == state["query"]
     page.wait_for_function("(q) => Math.abs(Number(new URLSearchParams(window.location.search).get('query')) - q)"
                            " < 0.0006", arg=state["query"])
+
+
+def test_a_button_held_still_then_moved_drags_the_query(offline):
+    """A mouse button held still on the plot for BokehJS's press time (300 ms) before it moves (a hand that pauses,
+    or a busy machine) is a press, after which BokehJS sends no pan (tests/browser/test_bokeh_press.py): the press
+    puts the query where the button went down, the moves drag it, and after the release a hover moves nothing."""
+    page = offline
+    g = plot_geometry(page)
+    per_px, y = (g["x1"] - g["x0"]) / g["width"], g["top"] + 0.25 * g["height"]
+    down_px = data_to_page_x(g, 1.0)
+    page.mouse.move(down_px, y)
+    page.mouse.down()
+    wait_query(page, page_to_data_x(g, down_px), 1.5 * per_px)   # the press, the button still held
+    end_px = data_to_page_x(g, 4.7)
+    page.mouse.move(end_px, y, steps=8)
+    page.mouse.up()
+    dropped = page_to_data_x(g, end_px)
+    wait_query(page, dropped, 1.5 * per_px)
+    check_against_core(page)
+    page.mouse.move(data_to_page_x(g, 2.0), y, steps=4)
+    wait_frames(page, 10)
+    assert abs(model_prop(page, "query_slider", "value") - dropped) <= 1.5 * per_px
 
 
 def test_query_slider_by_model_and_by_keyboard(offline):

@@ -20,9 +20,10 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeout
 import attention
 from app.tour import default_tour, full_state, holds, readouts
 
-from tests.browser.pageutil import (FINGER_DOWN_JS, block_outside, drag, model_element, model_prop,
-                                    open_more_controls, page_state, page_to_data_x, plot_geometry, shown_paragraphs,
-                                    source_data, wait_drawn, wait_frames, wait_query, wait_ready, wait_settled)
+from tests.browser.pageutil import (FINGER_DOWN_JS, block_outside, data_to_page_x, drag, model_element,
+                                    model_prop, open_more_controls, page_state, page_to_data_x, plot_geometry,
+                                    shown_paragraphs, source_data, wait_drawn, wait_frames, wait_query, wait_ready,
+                                    wait_settled)
 
 TOUR = default_tour()
 N = len(TOUR)
@@ -574,31 +575,51 @@ def test_a_drag_during_show_me_stops_it_and_the_drag_wins(open_tour):
     stops it at once, and the query stays where the drag put it."""
     page = open_tour()
     target = full_state(TOUR.steps[0].state)["query"]
-    # Known flake, left to look into: with the whole suite running (a load near 10) the drag was lost about
-    # one run in two, and never when run alone; so a second glide and drag are allowed, and both must take.
-    for attempt in (1, 2):
-        slow_tween(page)
-        click(page, "tour_show")
-        # the glide has begun: the query has left where it was on its way to the step's target
-        page.wait_for_function(f"""() => {{ const c = ({TWEEN_STATE_JS})();
-          return c.tweening && Math.abs(Bokeh.documents[0].get_model_by_name('query_slider').value - 1.0) > 0.2
-                 && Bokeh.documents[0].get_model_by_name('query_slider').value < 3.19; }}""")
-        # where the plot is once "Show me" has brought it into view (a busy machine may still be scrolling)
-        wait_settled(page, scroll_only=True)
-        g = plot_geometry(page)
-        per_px = (g["x1"] - g["x0"]) / g["width"]
-        end_px = drag(page, g, g["top"] + 0.3 * g["height"], [4.0, 4.8, 5.5])
-        dropped = page_to_data_x(g, end_px)
-        try:
-            wait_query(page, dropped, 1.5 * per_px, timeout=10000 if attempt == 1 else 30000)
-            break
-        except PlaywrightTimeout:
-            if attempt == 2:
-                raise
+    slow_tween(page)
+    click(page, "tour_show")
+    # the glide has begun: the query has left where it was on its way to the step's target
+    page.wait_for_function(f"""() => {{ const c = ({TWEEN_STATE_JS})();
+      return c.tweening && Math.abs(Bokeh.documents[0].get_model_by_name('query_slider').value - 1.0) > 0.2
+             && Bokeh.documents[0].get_model_by_name('query_slider').value < 3.19; }}""")
+    # where the plot is once "Show me" has brought it into view (a busy machine may still be scrolling)
+    wait_settled(page, scroll_only=True)
+    g = plot_geometry(page)
+    per_px = (g["x1"] - g["x0"]) / g["width"]
+    # (on a busy machine the button may rest longer than BokehJS's press time before it moves: a press, then
+    # moves, which the page follows as a drag; the next test holds the press on purpose)
+    end_px = drag(page, g, g["top"] + 0.3 * g["height"], [4.0, 4.8, 5.5])
+    dropped = page_to_data_x(g, end_px)
+    wait_query(page, dropped, 1.5 * per_px)
     assert page.evaluate(f"() => ({TWEEN_STATE_JS})().tweening") is False
     wait_frames(page, 30)   # had the glide gone on, these frames would have moved the query toward 1.0
     q = model_prop(page, "query_slider", "value")
     assert abs(q - dropped) <= 1.5 * per_px and abs(q - target) > 4
+    assert 'class="tour-shown"' not in model_prop(page, "tour_card", "text")
+
+
+def test_a_button_held_during_show_me_stops_it_and_the_drag_after_it_wins(open_tour):
+    """A mouse button held still on the plot during the glide is a press (BokehJS: 300 ms without moving,
+    tests/browser/test_bokeh_press.py): the press stops the glide at once, and the drag that follows puts the query
+    where the button is let go.  (A busy machine's drag was lost this way: tests/bench/RESULTS.md, 2026-12-06.)"""
+    page = open_tour()
+    slow_tween(page)
+    click(page, "tour_show")
+    page.wait_for_function(f"""() => {{ const c = ({TWEEN_STATE_JS})();
+      return c.tweening && Bokeh.documents[0].get_model_by_name('query_slider').value < 3.19; }}""")
+    wait_settled(page, scroll_only=True)
+    g = plot_geometry(page)
+    per_px, y = (g["x1"] - g["x0"]) / g["width"], g["top"] + 0.3 * g["height"]
+    page.mouse.move(data_to_page_x(g, 4.0), y)
+    page.mouse.down()
+    page.wait_for_function(f"() => !({TWEEN_STATE_JS})().tweening")   # the press, the button still held
+    wait_query(page, 4.0, 1.5 * per_px)
+    end_px = data_to_page_x(g, 5.5)
+    page.mouse.move(end_px, y, steps=6)
+    page.mouse.up()
+    dropped = page_to_data_x(g, end_px)
+    wait_query(page, dropped, 1.5 * per_px)
+    wait_frames(page, 30)
+    assert abs(model_prop(page, "query_slider", "value") - dropped) <= 1.5 * per_px
     assert 'class="tour-shown"' not in model_prop(page, "tour_card", "text")
 
 
