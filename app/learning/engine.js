@@ -109,10 +109,14 @@ const Learning = (function (E, State, Bandwidth, Metric, Playback) {
       else reset(a, c, w);
       return;
     }
-    if (name === "pan" || name === "panstart" || name === "tap" || name === "press") {
-      if (ev.x !== undefined && ev.x !== null) setMetricQuery(a, c, ev.x, ev.y);
+    if (name === "pan" || name === "panstart" || name === "tap" || name === "press" || name === "mousemove") {
+      // a button held still 300 ms is BokehJS's press, whose moves come as plain mouse moves until it is let go
+      if (name === "press") holdPress(c);
+      else if (name !== "mousemove") c.pressing = false;
+      if ((name !== "mousemove" || c.pressing) && ev.x !== undefined && ev.x !== null) setMetricQuery(a, c, ev.x, ev.y);
       return;
     }
+    if (name === "pressup") { c.pressing = false; return; }
     if (ev === a.bw_lr) {  // a new learning rate starts again from h0 (ignore the echo of our own change)
       if (a.bw_lr.value === c.bw.lr) return;
       loadBandwidth(a, c);
@@ -159,6 +163,15 @@ const Learning = (function (E, State, Bandwidth, Metric, Playback) {
       console.error("attention learning:", e);
       if (a.bw_status) a.bw_status.text = para("notice", `Something went wrong in the learning demo (${e.message}).`);
     });
+  }
+
+  // A press lasts until the button or the finger is let go anywhere (a touch the browser takes for a scroll sends
+  // BokehJS no pressup).
+  function holdPress(c) {
+    c.pressing = true;
+    if (c.pressEnds || typeof addEventListener !== "function") return;
+    c.pressEnds = true;
+    for (const t of ["pointerup", "pointercancel"]) addEventListener(t, () => { c.pressing = false; }, true);
   }
 
   return { handle, columnLengths: State.columnLengths, cacheFor, bwText: Bandwidth.bwText };

@@ -437,7 +437,8 @@ class LearningSection:
             w.js_on_change("value", engine)
         for b in (*self.bw_buttons, *self.m_buttons):
             b.js_on_event("button_click", engine)
-        for ev in ("tap", "pan", "panstart"):
+        # a drag, a tap, and a button held still before it moves (BokehJS's press, then plain moves: engine.js)
+        for ev in ("tap", "pan", "panstart", "press", "pressup", "mousemove"):
             figs["metric"].js_on_event(ev, engine)
         self.ds.js_on_change("data", engine)
         self.gen.js_on_change("data", engine)

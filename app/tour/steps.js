@@ -65,10 +65,13 @@ const AttnTourSteps = (function (U) {
     return { k: 1, notice: `Ignored tour=${quoted(raw, L)}: expected a step's number (0 to ${n}) or its id, such as ` +
                            `\u201c${L.first_id}\u201d; showing step 1.` };
   }
+  // The link's step, whether the link names it, and whether it carries a setting of the page (a prepared state).
   function stepFromUrl(cfg) {
-    let vals = [];
-    try { vals = new URLSearchParams(window.location.search).getAll("tour"); } catch (e) { vals = []; }
-    return resolveStep(vals.length ? vals[vals.length - 1] : null, cfg);
+    let params = null;
+    try { params = new URLSearchParams(window.location.search); } catch (e) { params = null; }
+    const vals = params ? params.getAll("tour") : [];
+    const prepared = !!params && [...params.keys()].some((k) => k !== "tour" && k !== "present" && k in cfg.defaults);
+    return Object.assign(resolveStep(vals.length ? vals[vals.length - 1] : null, cfg), { named: vals.length > 0, prepared });
   }
 
   function writeUrl(c) {   // not in a notebook, whose address is JupyterLab's (see app/delivery/page.py)
@@ -85,13 +88,16 @@ const AttnTourSteps = (function (U) {
   // What opening step k does (tour.js openStep, the one way every step opens).  `how` it opens: "start" (the page
   // opens on it: a link, or a notebook's synced step), "turn" (Next, Previous, Skip, a presenter's key, Start
   // again) or "synced" (a notebook moves the card); `now`: whether the page is in presentation mode, whether the
-  // card is visible, and how many of the models the step looks at are hidden.  In presentation mode every step
-  // opens shown (its Show me), a link's as a key's.  Elsewhere a turned step, or a linked one past the first, comes
-  // into view, and a step that asks for a control still hidden first sets what shows it (its `ready`: the settings
-  // of its state other than those of the controls it looks at, by the section that owns them).
+  // card is visible, how many of the models the step looks at are hidden, and at the start whether the link names
+  // the step (`named`) and whether the page opens in a prepared state (`prepared`: a link's or an export's settings).
+  // In presentation mode every step opens shown (its Show me), a link's as a key's, except the first step a page
+  // opens on unnamed in a prepared state: an instructor's `export --present --query 2.5` keeps its state.  Elsewhere
+  // a turned step, or a linked one past the first, comes into view, and a step that asks for a control still hidden
+  // first sets what shows it (its `ready`: the settings of its state other than those of the controls it looks at,
+  // by the section that owns them).
   function opening(step, k, how, now) {
     if (!now.visible) return { show: false, look: false, ready: null };
-    const show = !!now.presenting;
+    const show = !!now.presenting && !(how === "start" && !now.named && now.prepared);
     const look = !show && (how === "turn" || (how === "start" && k > 1));
     const ready = !show && now.hidden > 0 && Object.keys(step.ready || {}).length > 0 ? step.ready : null;
     return { show, look, ready };

@@ -184,8 +184,8 @@ const AttnTour = (function (U, S, D) {
   function openStep(a, c, k, how) {
     k = Math.min(Math.max(k, 1), c.cfg.steps.length);
     const step = c.cfg.steps[k - 1];
-    const todo = opening(step, k, how, { presenting: presenting(a), visible: c.visible,
-                                         hidden: hiddenLooks(a.card.document, step.look) });
+    const todo = opening(step, k, how, { presenting: presenting(a), visible: c.visible, named: c.named,
+                                         prepared: c.prepared, hidden: hiddenLooks(a.card.document, step.look) });
     go(a, c, k, todo.look, todo.ready);
     if (todo.show) showMe(a, c);
   }
@@ -337,11 +337,11 @@ const AttnTour = (function (U, S, D) {
     let k;
     if (globalThis.__attnHostOwnsAddress !== true) {
       const r = stepFromUrl(c.cfg);
-      k = r.k;
+      k = r.k; c.named = r.named; c.prepared = r.prepared || c.cfg.prepared;
       if (r.notice) notice(a, r.notice);
     } else {
       const synced = a.stepper && Number.isFinite(Number(a.stepper.value)) ? Number(a.stepper.value) : 1;
-      k = Math.min(Math.max(synced, 0), c.cfg.steps.length);
+      k = Math.min(Math.max(synced, 0), c.cfg.steps.length); c.named = true;
     }
     listen(a, c);
     c.visible = k > 0;

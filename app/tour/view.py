@@ -314,7 +314,7 @@ def _listen(engine, m: dict, w: dict, ds, main, table) -> None:
 
 
 def build_tour(layout=None, *, tour: Tour | None = None, step=1, named: dict | None = None, more_keys=(),
-               controls=()) -> TourView:
+               controls=(), prepared: bool = False) -> TourView:
     """The step card, whose regression widgets (``controls``, the section's declared ones) are found by name in
     ``named`` (or in ``layout``); ``step`` is the raw ``tour`` setting (a number or an id), resolved here for the
     card the page is built with."""
@@ -323,7 +323,7 @@ def build_tour(layout=None, *, tour: Tour | None = None, step=1, named: dict | N
     m = _card_models(tour, k)
     named = named if named is not None else (by_name(layout) if layout is not None else {})
     regression = any(st.section == "regression" for st in tour.steps)
-    config = tour_config(tour, step=step, more_keys=more_keys, controls=controls)
+    config = dict(tour_config(tour, step=step, more_keys=more_keys, controls=controls), prepared=prepared)
     wanted = {c["widget"]: c["name"] for c in config["controls"]}
     wanted.update({c.widget: c.name for c in controls if c.key in READ_ONLY})
     w = {key: _find(named, name) if regression else named.get(name) for key, name in wanted.items()}
@@ -363,7 +363,14 @@ def add_tour(regression, state, *, tour: Tour | None = None, more_keys=(), contr
     (app/sections.py); in the browser it moves to the section of the step it shows (tour.js)."""
     named = regression.named if regression is not None else {}
     return build_tour(tour=tour or default_tour(), step=getattr(state, "tour", 1), named=named, more_keys=more_keys,
-                      controls=controls)
+                      controls=controls, prepared=prepared(state))
+
+
+def prepared(state) -> bool:
+    """Whether the page is built in a state of its own (an export's ``--query 2.5``), which presentation mode keeps
+    when it opens on an unnamed first step (steps.js opening)."""
+    skip = {"name", "present", "tour"}
+    return any(getattr(state, k) != p.default for k, p in state.param.objects("existing").items() if k not in skip)
 
 
 def _theme():

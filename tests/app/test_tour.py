@@ -895,3 +895,14 @@ def test_what_shows_a_steps_hidden_control_is_its_own_switch_not_what_it_asks_th
             assert not set(values) & asked, step.id
             assert all(CONTROL_KINDS[k] in ("select", "toggle", "radio") and step.state[k] == v
                        for k, v in values.items()), step.id
+
+
+def test_a_page_built_in_a_state_of_its_own_is_prepared_and_presentation_keeps_it():
+    """export --present --query 2.5 builds a prepared page: presentation mode then opens its unnamed first step
+    without applying the step's state (app/tour/steps.js opening); the opening state, or presentation mode alone,
+    is no prepared state."""
+    from app.state import ExplorableState
+    from app.tour.view import prepared
+
+    assert not prepared(ExplorableState()) and not prepared(ExplorableState(present=True, tour=3))
+    assert prepared(ExplorableState(query=2.5, present=True)) and prepared(ExplorableState(sentence="a b c"))

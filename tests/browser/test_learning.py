@@ -26,7 +26,7 @@ from app.ui import text as words
 
 from tests.browser.pageutil import (FIRST_READOUTS_JS, OFFLINE_ORIGINS, block_outside, check_against_core,
                                     draw, first_readouts, harness_page, model_element, model_prop, plot_geometry,
-                                    source_data, wait_drawn, wait_ready)
+                                    source_data, wait_drawn, wait_frames, wait_ready)
 from tests.parity import library_js
 
 STEPS = lv.STEPS
@@ -307,6 +307,20 @@ def test_metric_weights_for_a_dragged_query_equal_numpys(opened):
     page.wait_for_function("([x, y, tol]) => { const m = Bokeh.documents[0].get_model_by_name('learn_metric_query');"
                            " return Math.abs(m.data.x[0] - x) <= tol && Math.abs(m.data.y[0] - y) <= tol; }",
                            arg=[x_end, y_end, 2 * per_px])
+    # a button held still until BokehJS calls it a press (300 ms), then moved: the press puts the query there, the
+    # moves drag it, and after the release a hover moves nothing (BokehJS sends no pan after a press)
+    query_at = ("([x, y, tol]) => { const m = Bokeh.documents[0].get_model_by_name('learn_metric_query');"
+                " return Math.abs(m.data.x[0] - x) <= tol && Math.abs(m.data.y[0] - y) <= tol; }")
+    page.mouse.move(*_to_page(g, 0.5, -0.5))
+    page.mouse.down()
+    page.wait_for_function(query_at, arg=[0.5, -0.5, 2 * per_px])
+    end = _to_page(g, 1.5, 1.0)
+    page.mouse.move(*end, steps=6)
+    page.mouse.up()
+    page.wait_for_function(query_at, arg=[1.5, 1.0, 2 * per_px])
+    page.mouse.move(*_to_page(g, -1.0, -1.0), steps=4)
+    wait_frames(page, 10)
+    assert page.evaluate(query_at, [1.5, 1.0, 2 * per_px])
     mt = metric_traj()
     m = learn.load_metric_dataset()
     for k in range(1, 6):

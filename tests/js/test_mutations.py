@@ -90,7 +90,11 @@ MUTATIONS = [
              "if (fixed(row[j], 2) === shown) at.push(j);", "if (row[j] === row[top]) at.push(j);"),
     # app/tour/steps.js and dock.js, the tour's decisions (issue 46)
     Mutation("app/tour/steps.js", "presentation mode shows a step only when it is turned to, not when a link opens it",
-             "const show = !!now.presenting;", 'const show = !!now.presenting && how === "turn";'),
+             'const show = !!now.presenting && !(how === "start" && !now.named && now.prepared);',
+             'const show = !!now.presenting && how === "turn";'),
+    Mutation("app/tour/steps.js", "a presentation page opened in a prepared state loses it to step 1's",
+             'const show = !!now.presenting && !(how === "start" && !now.named && now.prepared);',
+             "const show = !!now.presenting;"),
     Mutation("app/tour/steps.js", "a step whose control is hidden is not made ready",
              "now.hidden > 0 &&", "now.hidden > 1 &&"),
     Mutation("app/tour/dock.js", "Shift is not told apart: Shift+Space turns forward",

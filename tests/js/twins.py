@@ -352,7 +352,7 @@ def _opening_want(step, k, how, now):
     from a key; elsewhere a turned or linked step comes into view, and one whose control is hidden is made ready)."""
     if not now["visible"]:
         return {"show": False, "look": False, "ready": None}
-    if now["presenting"]:
+    if now["presenting"] and not (how == "start" and not now["named"] and now["prepared"]):
         return {"show": True, "look": False, "ready": None}
     return {"show": False, "look": how == "turn" or (how == "start" and k > 1),
             "ready": step["ready"] if now["hidden"] and step["ready"] else None}
@@ -361,18 +361,24 @@ def _opening_want(step, k, how, now):
 def check_opening(js):
     """app/tour/steps.js opening, the one rule every step opens by (tour.js openStep), on every step of the lesson."""
     tour, cfg = _tour()
-    cases = [{"step": step, "k": k, "how": how, "now": {"presenting": p, "visible": v, "hidden": h}}
+    cases = [{"step": step, "k": k, "how": how, "now": {"presenting": p, "visible": v, "hidden": h, "named": nm,
+                                                        "prepared": pr}}
              for k, step in enumerate(cfg["steps"], 1) for how in ("start", "turn", "synced")
-             for p in (False, True) for v in (False, True) for h in (0, 1)]
+             for p in (False, True) for v in (False, True) for h in (0, 1) for nm in (False, True)
+             for pr in (False, True)]
     got = answers(js, "opening", cases)
     bad = [(c["step"]["id"], c["how"], c["now"], g) for c, g in zip(cases, got)
            if g != _opening_want(c["step"], c["k"], c["how"], c["now"])]
     assert bad == [], bad[:5]
     # issue 46: a presentation link shows its step (step 2 and step 1 alike), as a key does
     by = {(c["k"], c["how"], c["now"]["presenting"], c["now"]["visible"], c["now"]["hidden"]): g
-          for c, g in zip(cases, got)}
+          for c, g in zip(cases, got) if c["now"]["named"] and not c["now"]["prepared"]}
     assert by[2, "start", True, True, 0]["show"] and by[1, "start", True, True, 0]["show"]
     assert by[2, "turn", True, True, 0]["show"]
+    # ... but a page opened in a prepared state (export --present --query 2.5) keeps it on an unnamed first step
+    kept = [g for c, g in zip(cases, got) if c["k"] == 1 and c["how"] == "start" and c["now"]["presenting"]
+            and c["now"]["visible"] and not c["now"]["named"] and c["now"]["prepared"]]
+    assert kept and not any(g["show"] for g in kept)
     # ... and step 6 by Next, its tilt slider hidden, switches to the dot kernel first (the slider shows for it)
     six = tour.number_of("long-keys-win")
     assert by[six, "turn", False, True, 1]["ready"] == {"regression": {"kernel": "dot"}}
