@@ -11,6 +11,8 @@ from app.ui.text import plain, signed
 _EXPONENT_NUMBER = re.compile(r"[-+]?\d+(?:\.\d+)?[eE][-+]?\d+")
 _TRY = re.compile(r"try [^)]*\)")
 _RANGE = re.compile(r"outside \[([^,\]]+), ([^\]]+)\]")
+_INFINITE = re.compile(r"would become inf\b")
+TOO_LARGE = "would become too large to compute"   # the core's "inf": a step whose log h the core does not exp
 
 
 def smaller_preset(lr: float, presets) -> str | None:
@@ -22,9 +24,9 @@ def smaller_preset(lr: float, presets) -> str | None:
 def refusal_text(message: str, lr: float, presets) -> str:
     """The core's message for a refused step, as the page shows it.
 
-    Numbers in exponent notation become plain words (``plain``), and the hint suggests the next
-    smaller learning rate the page's drop-down offers instead of one it does not (the core says
-    "try lr/10", which may be no choice at all).
+    Numbers in exponent notation become plain words (``plain``), the core's "inf" too (TOO_LARGE), and the
+    hint suggests the next smaller learning rate the page's drop-down offers instead of one it does not (the
+    core says "try lr/10", which may be no choice at all).
     """
     if not message:
         return message
@@ -34,6 +36,7 @@ def refusal_text(message: str, lr: float, presets) -> str:
 
     out = _EXPONENT_NUMBER.sub(number, message)
     out = _RANGE.sub(r"outside the range \1 to \2", out)
+    out = _INFINITE.sub(TOO_LARGE, out)
     pick = smaller_preset(lr, presets)
     hint = f"pick {pick} or less from the list)" if pick else "the list offers no smaller rate)"
     return _TRY.sub(hint, out)
