@@ -1,5 +1,6 @@
 """The learning section's words: where training starts, and a refused step of gradient descent, as the page
-shows them.  ``start_sentence`` has a twin, ``startSentence`` in app/learning/starttext.js."""
+shows them.  ``h_text`` and ``start_sentence`` have twins, ``hText`` and ``startSentence`` in
+app/learning/starttext.js."""
 
 from __future__ import annotations
 
@@ -48,6 +49,17 @@ NEARLY_COPIES = 0.9   # this or more: the query nearly copies its nearest sample
 LEANS_MOSTLY = 0.55   # this or more: it leans mostly on its nearest sample
 A_FEW = 0.2           # this or more: it mixes its nearest few samples; below, it averages many
 FOCUS_LIMITS = {"nearly_copies": NEARLY_COPIES, "leans_mostly": LEANS_MOSTLY, "a_few": A_FEW}
+
+
+def h_text(h: float, p: int, scale=None, x_name: str | None = None) -> str:
+    """h as the readouts write it, to ``p`` significant digits; on your own data (``scale``: its ``span`` and
+    ``uspan``, app/ui/userdata.Scale) in the data's units, named (twin: hText in starttext.js).
+
+    >>> from types import SimpleNamespace
+    >>> h_text(0.15, 4), h_text(0.15, 4, SimpleNamespace(span=364.0, uspan=6.0), "day")
+    ('0.15', '9.1 (day)')
+    """
+    return f"{plain(h * scale.span / scale.uspan, p)} ({x_name or 'x'})" if scale is not None else plain(h, p)
 
 
 def points_text(points: float) -> str:

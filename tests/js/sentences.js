@@ -14,12 +14,11 @@ const sentences = (function (D, R) {
     })),
 
     // app/learning/starttext.js: where training starts, from the mirror's typical focus over the curve's x grid
-    // (bandwidth.js startFocus), h written as bandwidth.js hText writes it (in the data's units on your own data)
+    // (bandwidth.js startFocus), h written by LearningText.hText (in the data's units on your own data)
     learning: (c) => c.cases.map((s) => {
       const f = AttnMirror.typicalFocus(AttnMirror.linspace(...c.grid), s.x,
                                         { kernel: "gaussian", bandwidth: s.h, temperature: 1, keyScale: null });
-      const h = s.scale ? `${AttnCommon.plain(s.h * s.scale.span / s.scale.uspan, 4)} (${s.x_name})`
-        : AttnCommon.plain(s.h, 4);
+      const h = LearningText.hText(s.h, 4, s.scale, s.x_name);
       return LearningText.startSentence(`${s.hname} = ${h}`, f.max_weight, f.effective_points, c.limits);
     }),
     // attention/train.js: a path's messages, refused steps written by refusalText (app/learning/text.py's twin)

@@ -4,7 +4,7 @@ check them against the numpy core (attention.typical_focus, attention.train_band
 
 The page says where training starts once per dataset: at the path's first h, H0 = 0.15 on the sliders' scale (T = 1:
 with T != 1 the path is followed in h·√T and the sentence says "h·√T = 0.15"), in the data's units on your own
-data (bandwidth.js hText), with the typical largest weight and effective points of attention.typical_focus over the
+data (text.h_text), with the typical largest weight and effective points of attention.typical_focus over the
 regression curve's x grid (view.py start_focus).  The words mean, against the core's typical numbers:
 
 - "nearly copies its nearest sample": the largest weight is 0.90 or more at the digits shown, the effective points
@@ -26,7 +26,6 @@ import attention
 from app.learning import text as LT
 from app.learning import view as LV
 from app.learning.state import BANDWIDTH_LR_PRESETS
-from app.ui.text import plain
 from tests.app.sweep import states as S
 from tests.app.sweep.claims import NUM, bump_group, claim, swap
 
@@ -51,10 +50,10 @@ class Start:
         return focus_of(self.name, self.h)
 
     def start_text(self) -> str:
-        """The start as bandwidth.js hText writes it: h on the sliders' scale, or in the data's units on your own
-        data (four significant digits)."""
+        """The start as the page writes it (text.h_text, bandwidth.js hText): h on the sliders' scale, or in the
+        data's units on your own data (four significant digits)."""
         d = self.data
-        h = f"{plain(d.scale.h_to_units(self.h), 4)} ({d.own.x_name})" if d.units else plain(self.h, 4)
+        h = LT.h_text(self.h, 4, d.scale, d.own.x_name) if d.units else LT.h_text(self.h, 4)
         return f"{self.hname} = {h}"
 
     def case(self) -> dict:
