@@ -21,6 +21,7 @@ from functools import cache
 
 import pytest
 
+from app.learning import view as LV
 from app.regression import text
 from app.tour import default_tour
 from app.tour.model import holds, readouts
@@ -116,7 +117,7 @@ ALL_CLAIMS = [*C.REGRESSION, *L.LEARNING, *L.REFUSAL, *RS.READOUT, *RS.SHARED, *
 def examples(builders) -> dict:
     """{claim name: (state, sentence)}: the first sentence of the learning and routing sweeps each claim finds."""
     said = [(st, L.start_python(st)) for st in L.starts()]
-    said += [(r, note) for r in L.refused() for note in L.refusal_python(r)]
+    said += [(r, note) for r in [*L.refused(), L.MetricRefused()] for note in L.refusal_python(r)]
     said += [(x, line) for x, lines in zip(RS.said(), builders.readout(RS.said())) for line in lines]
     said += [(sh, RS.shared_python(sh)) for sh in RS.shared_states()]
     said += list(zip(RS.status_states(), builders.status(RS.status_states())))
@@ -202,21 +203,25 @@ def test_nearly_copies_at_the_default_start_is_refused():
 
 
 def test_a_refused_step_is_said_truly(builders):
-    """At the refused preset (lr 300) on every dataset whose path refuses a step: the note's step, where h would go
-    (about 58.7 million on the default data; almost 0; too large to compute), the range, the rate and the one to
-    pick are the core's; the last good h is kept.  Python's messages and the browser's (AttnTrain) the same."""
+    """At the refused preset (lr 300) on every dataset whose path refuses a step, and the metric's at its largest
+    rate: the note's step, where h (or 1/||W||) would go (about 58.7 million on the default data; almost 0; too
+    large to compute), the range, the rate and the one to pick are the core's; the last good h (W) is kept.
+    Python's messages and the browser's (AttnTrain, which trains your own data's path) the same."""
     refused = L.refused()
     assert {"default", "own-mm-10"} <= {r.name for r in refused}
     for r, messages in zip(refused, builders.refusals(refused)):
         assert [L.refusal_note(k, m) for k, m in enumerate(messages) if m] == L.refusal_python(r), r.name
-    said = [(r, note) for r in refused for note in L.refusal_python(r)]
+    metric = L.MetricRefused()
+    shipped = [m for m in LV.metric_trajectory(metric.lr)["message"] if m]      # what the page ships (metric.js)
+    assert [L.refusal_note(metric.step, m, "W") for m in shipped] == L.refusal_python(metric)
+    said = [(r, note) for r in [*refused, metric] for note in L.refusal_python(r)]
     assert check_all(said, L.REFUSAL) == {c.name for c in L.REFUSAL}
     assert any("about 58.7 million" in t for _, t in said) and not any(" inf" in t for _, t in said)
+    assert any("1/||W|| (the metric's length scale) would become" in t for _, t in said)
 
 
 def test_the_bandwidth_texts_fixed_words_carry_no_numbers():
     """Only the start sentence carries numbers in the bandwidth demo's words: the rest claims none."""
-    from app.learning import view as LV
     assert "{start}" in LV.BANDWIDTH_TEXT and not re.search(r"\d", LV.BANDWIDTH_TEXT.replace("{start}", ""))
 
 

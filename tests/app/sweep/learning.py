@@ -17,15 +17,17 @@ regression curve's x grid (view.py start_focus).  The words mean, against the co
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from functools import cache
 
 import numpy as np
 
 import attention
+from attention import learn
 from app.learning import text as LT
 from app.learning import view as LV
-from app.learning.state import BANDWIDTH_LR_PRESETS
+from app.learning.state import BANDWIDTH_LR_PRESETS, METRIC_LR_PRESETS
 from tests.app.sweep import states as S
 from tests.app.sweep.claims import NUM, bump_group, claim, swap
 
@@ -148,10 +150,14 @@ LEARNING = [
 
 @dataclass(frozen=True)
 class Refused:
-    """The path at a learning rate on one dataset, and its first refused step (the page's note: "Step k: ...")."""
+    """The bandwidth's path at a learning rate on one dataset, and its first refused step (the page's note:
+    "Step k: ...", bandwidth.js bwReadout)."""
 
     name: str
     lr: str = REFUSED_LR
+    what = "h"                   # what the message says would leave its range
+    kept = "h"                   # what the note says is kept
+    presets = BANDWIDTH_LR_PRESETS
 
     @property
     def path(self):
@@ -161,15 +167,49 @@ class Refused:
     def step(self) -> int:
         return int(np.flatnonzero(np.asarray(self.path.status) == "diverged")[0])
 
-    def proposed_log_h(self) -> float:
+    def proposed_log(self) -> float:
         """log h after the refused step: it moves by −(learning rate × slope) from the last good step."""
         p, k = self.path, self.step
         return float(np.log(p.h[k - 1]) - float(self.lr) * p.grad[k - 1])
+
+    def too_large(self) -> bool:
+        """The core does not take the exponential: log h of 700 or more (attention.learn's cut-off)."""
+        return self.proposed_log() >= 700.0
+
+    def kept_last_good(self) -> bool:
+        return self.path.h[self.step] == self.path.h[self.step - 1]
 
     def case(self) -> dict:
         d = S.dataset(self.name)
         return {"x": d.x.tolist(), "y": d.y.tolist(), "lr": self.lr, "h0": LV.H0, "steps": LV.STEPS,
                 "presets": list(BANDWIDTH_LR_PRESETS)}
+
+
+@dataclass(frozen=True)
+class MetricRefused(Refused):
+    """The metric's path (view.metric_trajectory) at its largest preset, which the core refuses."""
+
+    name: str = "metric2d"
+    lr: str = METRIC_LR_PRESETS[-1]
+    what = "1/||W|| (the metric's length scale)"
+    kept = "W"
+    presets = METRIC_LR_PRESETS
+
+    @property
+    def path(self):
+        return metric_path(self.lr)
+
+    def proposed_log(self) -> float:
+        """log 1/||W|| after the refused step, W moved by −(learning rate × gradient) from the last good step."""
+        p, k = self.path, self.step
+        size = float(np.linalg.norm(p.W[k - 1] - float(self.lr) * p.grad[k - 1]))
+        return -math.log(size) if 0 < size < math.inf else (math.inf if size == 0 else -math.inf)
+
+    def too_large(self) -> bool:
+        return self.proposed_log() == math.inf
+
+    def kept_last_good(self) -> bool:
+        return bool(np.array_equal(self.path.W[self.step], self.path.W[self.step - 1]))
 
 
 @cache
@@ -178,32 +218,38 @@ def bandwidth_path(name: str, lr: str):
     return attention.train_bandwidth(d.x, d.y, h0=LV.H0, learning_rate=float(lr), steps=LV.STEPS)
 
 
+@cache
+def metric_path(lr: str):
+    m = learn.load_metric_dataset()
+    return attention.train_metric(m.X, m.y, W0=np.eye(2), learning_rate=float(lr), steps=LV.METRIC_STEPS)
+
+
 def refused() -> list[Refused]:
     """Every dataset of the sweep whose path refuses a step at the refused preset."""
     return [r for r in map(Refused, S.DATASETS) if "diverged" in list(r.path.status)]
 
 
-def refusal_note(k: int, message: str) -> str:
-    """The page's note on a refused step (bandwidth.js bwReadout)."""
-    return f"Step {k}: {message}. The last good h is kept."
+def refusal_note(k: int, message: str, kept: str = "h") -> str:
+    """The page's note on a refused step (bandwidth.js bwReadout, metric.js)."""
+    return f"Step {k}: {message}. The last good {kept} is kept."
 
 
 def refusal_python(r: Refused) -> list[str]:
     """The page's notes on the path's refused steps, the messages written by text.refusal_text."""
     p = r.path
-    return [refusal_note(k, LT.refusal_text(m, p.learning_rate, BANDWIDTH_LR_PRESETS))
+    return [refusal_note(k, LT.refusal_text(m, p.learning_rate, r.presets), r.kept)
             for k, m in enumerate(p.message) if m]
 
 
 def _would_become(m, r: Refused) -> bool:
-    """Where h would go, at the digits shown: below the range's floor ("almost 0"), too large for the core to
-    take its exponential (log h of 700 or more: attention.learn's cut-off), or a number above the range."""
-    u = r.proposed_log_h()
+    """Where it would go, at the digits shown: below the range's floor ("almost 0"), too large for the core to
+    compute, or a number above the range."""
+    u = r.proposed_log()
     if m["almost"]:
-        return u < np.log(float(m["floor"])) and float(m["floor"]) == float(m["lo"])
+        return u < math.log(float(m["floor"])) and float(m["floor"]) == float(m["lo"])
     if m["huge"]:
-        return u >= 700.0
-    return u < 700.0 and S.same_sig(m["hv"], float(np.exp(u))) and np.exp(u) > float(m["hi"])
+        return r.too_large()
+    return not r.too_large() and S.same_sig(m["hv"], math.exp(u)) and math.exp(u) > float(m["hi"])
 
 
 def _range(m) -> bool:
@@ -212,21 +258,22 @@ def _range(m) -> bool:
 
 
 def _pick(m, r: Refused) -> bool:
-    below = [p for p in BANDWIDTH_LR_PRESETS if float(p) < float(r.lr)]
-    return m["lr"] == r.lr and m["pick"] == max(below, key=float)
+    below = [p for p in r.presets if float(p) < float(r.lr)]
+    return m["lr"] == r.lr and m["pick"] == max(below, key=float) and m["what"] == r.what
 
 
 REFUSAL = [
-    claim("refused: the step, where h would go, the rate and the one to pick",
-          r"Step (?P<k>\d+): step refused: h would become (?:about (?P<hv>" + NUM + r")|(?P<almost>almost 0 \(below "
-          r"(?P<floor>[\d.]+)\))|(?P<huge>too large to compute)), outside the range (?P<lo>[\d.]+) to "
+    claim("refused: the step, where h or 1/||W|| would go, the rate and the one to pick",
+          r"Step (?P<k>\d+): step refused: (?P<what>h|1/\|\|W\|\| \(the metric's length scale\)) would become "
+          r"(?:about (?P<hv>" + NUM + r")|(?P<almost>almost 0 \(below (?P<floor>[\d.]+)\))|(?P<huge>too large to "
+          r"compute)), outside the range (?P<lo>[\d.]+) to "
           r"(?P<hi>[\d.]+); learning rate too large \u2014 lower it \(learning rate (?P<lr>[\d.]+), pick "
           r"(?P<pick>[\d.]+) or less from the list\)\.",
           lambda m, r: (int(m["k"]) == r.step and _would_become(m, r) and _range(m) and _pick(m, r)),
           "the step moves by one", bump_group("k")),
-    claim("refused: the last good h is kept",
-          r"The last good h is (?P<kept>kept|dropped)\.",
-          lambda m, r: m["kept"] == "kept" and r.path.h[r.step] == r.path.h[r.step - 1],
+    claim("refused: the last good h (or W) is kept",
+          r"The last good (?P<which>h|W) is (?P<kept>kept|dropped)\.",
+          lambda m, r: m["which"] == r.kept and m["kept"] == "kept" and r.kept_last_good(),
           "\"kept\" for \"dropped\"", swap("is kept", "is dropped")),
 ]
 
@@ -234,5 +281,5 @@ for c in LEARNING + REFUSAL:
     if hasattr(c.mutate, "group"):
         c.mutate.pattern = c.pattern
 
-__all__ = ["Start", "Refused", "starts", "refused", "start_python", "refusal_python", "LEARNING", "REFUSAL",
-           "HNAMES", "REFUSED_LR"]
+__all__ = ["Start", "Refused", "MetricRefused", "starts", "refused", "start_python", "refusal_python", "LEARNING",
+           "REFUSAL", "HNAMES", "REFUSED_LR"]
