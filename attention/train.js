@@ -184,7 +184,7 @@ const AttnTrain = (function (E) {
     return best;
   }
 
-  // text.refusal_text: the core's refusal as the page shows it (no exponent notation; the hint names a
+  // text.refusal_text: the core's refusal as the page shows it (no exponent notation, no "inf"; the hint names a
   // learning rate the page offers)
   function refusalText(message, lr, presets) {
     if (!message) return message;
@@ -194,6 +194,7 @@ const AttnTrain = (function (E) {
     };
     let out = message.replace(/[-+]?\d+(?:\.\d+)?[eE][-+]?\d+/g, number);
     out = out.replace(/outside \[([^,\]]+), ([^\]]+)\]/g, "outside the range $1 to $2");
+    out = out.replace(/would become inf\b/g, "would become too large to compute");   // (text.TOO_LARGE)
     const pick = smallerPreset(lr, presets);
     const hint = pick ? `pick ${pick} or less from the list)` : "the list offers no smaller rate)";
     return out.replace(/try [^)]*\)/g, () => hint);

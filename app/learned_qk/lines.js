@@ -60,5 +60,23 @@ const RoutingLines = (function (E, Head) {
     return out;
   }
 
-  return { quote, listing, largest, readoutLines };
+  // The status line at recorded frame f, in plain words: the step (head, which the page writes in bold), its loss
+  // and its right, undecided and wrong sentences (the accuracy counts an undecided one as half right); moment:
+  // { clue, share, weight } at the frame playback holds at (the deciding word's weight there), else null.
+  function statusText(p, f, moment) {
+    const k = p.frame_steps[f];
+    const counts = (acc, ties, n) => {
+      const right = Math.round(acc * n - ties / 2), wrong = n - right - ties;
+      return [`${right} right`].concat(ties ? [`${ties} undecided`] : [], wrong ? [`${wrong} wrong`] : []).join(", ");
+    };
+    const body = `loss ${fixed(p.loss[k], 3)} training, ${fixed(p.held_out_loss[k], 3)} held out. ` +
+      `Training: ${counts(p.train_accuracy[k], p.train_undecided[k], p.train_size)}; ` +
+      `held out: ${counts(p.held_out_accuracy[k], p.held_out_undecided[k], p.held_out_size)}.`;
+    const share = moment && (moment.share === 0.5 ? "half" : fixed(moment.share, 2));
+    return { head: `Step ${k} of ${p.steps}`, body,
+             moment: moment ? `Here ${quote(p.word)} first gives ${quote(moment.clue)} ${share} of its weight or ` +
+               `more (${fixed(moment.weight, 2)}).` : "" };
+  }
+
+  return { quote, listing, largest, readoutLines, statusText };
 })(AttnCommon, RoutingHead);

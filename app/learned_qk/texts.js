@@ -4,30 +4,20 @@
 const RoutingTexts = (function (E, Head, State, Lines) {
   "use strict";
 
-  const esc = E.esc, fixed = E.fixed, signed = E.signed, setHtml = E.setHtml;
+  const esc = E.esc, signed = E.signed, setHtml = E.setHtml;
   const { preference, wordX, sharedColumns, sharedSummary } = Head;
   const { range, para, quote } = State;
 
   // ---- texts --------------------------------------------------------------------------------------------
 
-  // The shown step, its loss and its right, undecided and wrong sentences (the accuracy plot counts an
-  // undecided one as half right); at the moment playback holds, what happened there.
+  // The shown step, its loss and its right, undecided and wrong sentences, and at the moment playback holds, what
+  // happened there: RoutingLines.statusText's words (lines.js), escaped.
   function drawStatus(a, c) {
-    const p = c.cfg.plain, k = p.frame_steps[c.frame];
-    const counts = (acc, ties, n) => {
-      const right = Math.round(acc * n - ties / 2), wrong = n - right - ties;
-      return [`${right} right`].concat(ties ? [`${ties} undecided`] : [], wrong ? [`${wrong} wrong`] : []).join(", ");
-    };
-    let html = `<p class="step" aria-live="polite"><b>${esc(`Step ${k} of ${p.steps}`)}</b>: ` +
-      esc(`loss ${fixed(p.loss[k], 3)} training, ${fixed(p.held_out_loss[k], 3)} held out. ` +
-          `Training: ${counts(p.train_accuracy[k], p.train_undecided[k], p.train_size)}; ` +
-          `held out: ${counts(p.held_out_accuracy[k], p.held_out_undecided[k], p.held_out_size)}.`);
-    const s = c.sent;
-    if (!s.own && c.frame === c.hold) {
-      const share = c.cfg.hold_share === 0.5 ? "half" : fixed(c.cfg.hold_share, 2);
-      html += ` <b class="moment">${esc(`Here ${quote(p.word)} first gives ${quote(s.clue)} ${share} of its ` +
-        `weight or more (${fixed(c.clue[c.shown][c.frame], 2)}).`)}</b>`;
-    }
+    const s = c.sent, moment = !s.own && c.frame === c.hold
+      ? { clue: s.clue, share: c.cfg.hold_share, weight: c.clue[c.shown][c.frame] } : null;
+    const t = Lines.statusText(c.cfg.plain, c.frame, moment);
+    const html = `<p class="step" aria-live="polite"><b>${esc(t.head)}</b>: ${esc(t.body)}` +
+      (t.moment ? ` <b class="moment">${esc(t.moment)}</b>` : "");
     setHtml(a.status_div, html + `</p>`);
   }
 

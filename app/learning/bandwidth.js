@@ -87,8 +87,8 @@ const LearningBandwidth = (function (E, M, State, Text) {
   // On your own data (the dataset's tag holds the scale of its x to the sliders'), h in the data's units:
   // the path is trained on the sliders' scale, where h0 = 0.15 means the same everywhere.
   function hText(a, h, p) {
-    const sc = datasetMeta(a).scale;
-    return sc ? `${plain(h * sc.span / sc.uspan, p)} (${datasetMeta(a).x_name || "x"})` : plain(h, p);
+    const meta = datasetMeta(a);
+    return Text.hText(h, p, meta.scale, meta.x_name);
   }
 
   // The demo's words name where training starts as the readout writes it, and how sharply a typical query

@@ -1,5 +1,6 @@
 """The learning section's words: where training starts, and a refused step of gradient descent, as the page
-shows them.  ``start_sentence`` has a twin, ``startSentence`` in app/learning/starttext.js."""
+shows them.  ``h_text`` and ``start_sentence`` have twins, ``hText`` and ``startSentence`` in
+app/learning/starttext.js."""
 
 from __future__ import annotations
 
@@ -11,6 +12,8 @@ from app.ui.text import plain, signed
 _EXPONENT_NUMBER = re.compile(r"[-+]?\d+(?:\.\d+)?[eE][-+]?\d+")
 _TRY = re.compile(r"try [^)]*\)")
 _RANGE = re.compile(r"outside \[([^,\]]+), ([^\]]+)\]")
+_INFINITE = re.compile(r"would become inf\b")
+TOO_LARGE = "would become too large to compute"   # the core's "inf": a step whose log h the core does not exp
 
 
 def smaller_preset(lr: float, presets) -> str | None:
@@ -22,9 +25,9 @@ def smaller_preset(lr: float, presets) -> str | None:
 def refusal_text(message: str, lr: float, presets) -> str:
     """The core's message for a refused step, as the page shows it.
 
-    Numbers in exponent notation become plain words (``plain``), and the hint suggests the next
-    smaller learning rate the page's drop-down offers instead of one it does not (the core says
-    "try lr/10", which may be no choice at all).
+    Numbers in exponent notation become plain words (``plain``), the core's "inf" too (TOO_LARGE), and the
+    hint suggests the next smaller learning rate the page's drop-down offers instead of one it does not (the
+    core says "try lr/10", which may be no choice at all).
     """
     if not message:
         return message
@@ -34,6 +37,7 @@ def refusal_text(message: str, lr: float, presets) -> str:
 
     out = _EXPONENT_NUMBER.sub(number, message)
     out = _RANGE.sub(r"outside the range \1 to \2", out)
+    out = _INFINITE.sub(TOO_LARGE, out)
     pick = smaller_preset(lr, presets)
     hint = f"pick {pick} or less from the list)" if pick else "the list offers no smaller rate)"
     return _TRY.sub(hint, out)
@@ -45,6 +49,17 @@ NEARLY_COPIES = 0.9   # this or more: the query nearly copies its nearest sample
 LEANS_MOSTLY = 0.55   # this or more: it leans mostly on its nearest sample
 A_FEW = 0.2           # this or more: it mixes its nearest few samples; below, it averages many
 FOCUS_LIMITS = {"nearly_copies": NEARLY_COPIES, "leans_mostly": LEANS_MOSTLY, "a_few": A_FEW}
+
+
+def h_text(h: float, p: int, scale=None, x_name: str | None = None) -> str:
+    """h as the readouts write it, to ``p`` significant digits; on your own data (``scale``: its ``span`` and
+    ``uspan``, app/ui/userdata.Scale) in the data's units, named (twin: hText in starttext.js).
+
+    >>> from types import SimpleNamespace
+    >>> h_text(0.15, 4), h_text(0.15, 4, SimpleNamespace(span=364.0, uspan=6.0), "day")
+    ('0.15', '9.1 (day)')
+    """
+    return f"{plain(h * scale.span / scale.uspan, p)} ({x_name or 'x'})" if scale is not None else plain(h, p)
 
 
 def points_text(points: float) -> str:

@@ -38,7 +38,7 @@ from attention import learn
 
 from app.ui import theme
 from app.ui.controls import build_control
-from app.ui.text import escape, plain
+from app.ui.text import escape
 from app.ui.engine import engine_args, engine_callback, engine_code, url_rules, worker_modules
 from app.ui.layout import Block
 from app.ui.theme import BLUE, GREEN, GREY, PAGE_CSS, PAGE_STYLES, VERMILLION
@@ -384,7 +384,7 @@ class LearningSection:
         self.bw_buttons = _buttons("learn")
         self.bw_readout, self.bw_status = div("learn_bw_readout"), div("learn_bw_status")
         hname = "h" if state.temperature == 1 else "h\u00b7\u221aT"
-        self.bw_text = Div(text=bandwidth_text(f"{hname} = {plain(H0, 4)}", start_focus(self.ds.data["x"])),
+        self.bw_text = Div(text=bandwidth_text(f"{hname} = {text.h_text(H0, 4)}", start_focus(self.ds.data["x"])),
                            name="learn_bw_text", stylesheets=css, sizing_mode="stretch_width")
         self.m_lr = build_control(c["metric_lr"], state, width=170,
                                   options=_lr_options(METRIC_LR_PRESETS, spec["metric_lr"]["default"]))

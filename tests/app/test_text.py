@@ -153,6 +153,14 @@ def test_refusal_without_a_smaller_preset_says_so():
     assert "about 3120" in m and "the list offers no smaller rate" in m and "0.05" not in m
 
 
+def test_refusal_of_a_step_the_core_cannot_take_says_so_in_words():
+    """The core writes a step whose log h is 700 or more as h "inf" (10 rows in millimetres at lr 300): the page
+    says it in words."""
+    m = refusal_text("step refused: h would become inf, outside [0.0001, 10000]; learning rate too large \u2014 "
+                     "lower it (learning rate 300, try 30)", 300.0, BANDWIDTH_LR_PRESETS)
+    assert "h would become too large to compute, outside the range 0.0001 to 10000" in m and "inf" not in m
+
+
 def _page_texts():
     return [text.INTRO, text.EXPLAIN_REGRESSION, text.bias_note(0.3), text.bias_note(None, own=True), sentence_view.INTRO,
             sentence_view.ROUTING, sentence_view.MULTIHEAD, sentence_view.COST, sentence_view.PERSPECTIVE,

@@ -12,5 +12,29 @@ const sentences = (function (D, R) {
       notices: R.limitNotices(c.r, R.heaviestSample(c.q, c.x, c.y, c.w), c.curve, c.limits, c.tilt, at(c)),
       announcement: R.announcement(c.r),
     })),
+
+    // app/learning/starttext.js: where training starts, from the mirror's typical focus over the curve's x grid
+    // (bandwidth.js startFocus), h written by LearningText.hText (in the data's units on your own data)
+    learning: (c) => c.cases.map((s) => {
+      const f = AttnMirror.typicalFocus(AttnMirror.linspace(...c.grid), s.x,
+                                        { kernel: "gaussian", bandwidth: s.h, temperature: 1, keyScale: null });
+      const h = LearningText.hText(s.h, 4, s.scale, s.x_name);
+      return LearningText.startSentence(`${s.hname} = ${h}`, f.max_weight, f.effective_points, c.limits);
+    }),
+    // attention/train.js: a path's messages, refused steps written by refusalText (app/learning/text.py's twin)
+    refusals: (cases) => cases.map((c) => AttnTrain.trainColumns(c).message),
+
+    // app/learned_qk/head.js: what the word's query and the other word's key share (texts.js drawWeights)
+    shared: (c) => c.cases.map((s) => {
+      const cfg = { words_model: c.model }, xw = RoutingHead.wordX(cfg, s.word), xo = RoutingHead.wordX(cfg, s.other);
+      return RoutingHead.sharedSummary(s.word, s.other, RoutingHead.sharedColumns(xw, xo, s.wq, s.wk, c.names, c.share,
+                                                                                 c.from_share), c.share);
+    }),
+    // app/learned_qk/lines.js: the readout's lines (texts.js drawReadout) and the status line (drawStatus)
+    readout: (cases) => cases.map((c) => RoutingLines.readoutLines(c.s, c.row, c.point, c.p)),
+    status: (c) => c.frames.map(([f, moment]) => {
+      const t = RoutingLines.statusText(c.plain, f, moment);
+      return `${t.head}: ${t.body}` + (t.moment ? ` ${t.moment}` : "");
+    }),
   };
 })(AttnUserData, RegressionText);

@@ -7,6 +7,7 @@ holds the two to each other character for character where both exist, and checks
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 from app.regression import text
@@ -50,6 +51,39 @@ class Builders:
         for i in range(0, len(states), batch):
             out += self.js("regression", [regression_case(s) for s in states[i:i + batch]])
         return out
+
+    def learning(self, starts) -> list[str]:
+        """LearningText.startSentence at each start, from the mirror's typical focus (tests/app/sweep/learning.py)."""
+        from app.learning import text as LT, view as LV
+        return self.js("learning", {"cases": [s.case() for s in starts], "grid": list(LV.FOCUS_GRID),
+                                    "limits": LT.FOCUS_LIMITS})
+
+    def refusals(self, paths) -> list[list[str]]:
+        """AttnTrain.trainColumns's messages (refusalText) on each path's dataset at its rate."""
+        return self.js("refusals", [r.case() for r in paths])
+
+    def shared(self, states) -> list[str]:
+        """RoutingHead.sharedSummary at each (step, other word) (tests/app/sweep/routing.py)."""
+        from attention import learn_qk
+        from app.learned_qk import view as RV
+        from tests.app.sweep import routing as RS
+        m = RS.path().model
+        return self.js("shared", {"cases": [s.case() for s in states], "model": json.loads(RV._words_model_json()),
+                                  "names": list(m.dims), "share": learn_qk.FEATURE_SHARE,
+                                  "from_share": learn_qk.FROM_SHARE})
+
+    def readout(self, said, batch=200) -> list[list[str]]:
+        """RoutingLines.readoutLines for each sentence at its frame."""
+        out = []
+        for i in range(0, len(said), batch):
+            out += self.js("readout", [s.case() for s in said[i:i + batch]])
+        return out
+
+    def status(self, states) -> list[str]:
+        """RoutingLines.statusText at each frame, with its moment, as the page joins it (texts.js drawStatus)."""
+        from tests.app.sweep import routing as RS
+        p = {k: v for k, v in RS.plain().items() if k not in ("sentences", "w_q", "w_k")}
+        return self.js("status", {"plain": p, "frames": [[st.frame, st.moment()] for st in states]})
 
     def close(self):
         self.js.close()
