@@ -90,7 +90,7 @@ def build_document(state: ExplorableState | None = None, *, sections=SECTIONS, t
 # lesson), past the figure's and the sections' many controls.
 SKIP_LINK = '<a class="attn-skip" href="#attn-b-tour">Skip to the lesson: the step card of the guided tour</a>\n'
 SKIP_CSS = """
-.attn-skip { position: absolute; left: -10000px; top: 0; }
+.attn-skip { position: absolute; left: -10000px; top: 0; font-size: var(--page-font-size, 16px); }
 .attn-skip:focus { position: fixed; left: 8px; top: 8px; z-index: 1000; padding: 6px 10px; background: #fff;
                    color: #1F5F99; border: 2px solid #1F5F99; border-radius: 4px; font-weight: bold; }
 """
