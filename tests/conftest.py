@@ -29,8 +29,8 @@ BROWSER = Path(__file__).resolve().parent / "browser"
 # the browser tests, then the many short ones: the processes then finish together instead of one waiting on a
 # long file at the end (xdist hands out whole files in this order).
 LONGEST_FIRST = ("test_in_view.py", "test_plugin.py", "test_lesson.py", "test_own_data.py", "test_sentence.py",
-                 "test_screens.py", "test_engines.py", "test_learning.py", "test_parity.py", "test_bench_smoke.py",
-                 "test_hardening.py", "test_tour.py", "test_lecture_notebook.py", "test_jupyterlab.py", "test_routing.py",
+                 "test_screens.py", "test_engines.py", "test_figures_at_scale.py", "test_learning.py", "test_tour.py",
+                 "test_parity.py", "test_bench_smoke.py", "test_hardening.py", "test_lecture_notebook.py", "test_jupyterlab.py", "test_routing.py",
                  "test_regression_page.py", "test_words_parity.py", "test_true_sentences.py", "test_compute_parity.py",
                  "test_export.py", "test_page.py")
 

@@ -138,7 +138,7 @@ def test_on_the_large_dataset_the_largest_weight_fills_the_zoomed_axis_as_query_
         seen = {"on load": weights_axis(page)}
         # a sweep of the query as a drag makes it: the top changes seldom, and never back and forth at once
         sweep = []
-        for k in range(61):
+        for k in range(0, 61, 2):
             set_slider(page, "query_slider", round(k * 0.1, 2))
             sweep.append(weights_axis(page))
         for logh, logt in ((-1.0, 0.0), (0.5, 0.0), (0.5, 1.0), (-2.3, 0.0), (-0.2, -1.0)):
@@ -163,7 +163,7 @@ def test_on_the_large_dataset_the_largest_weight_fills_the_zoomed_axis_as_query_
     assert bad == [] and changes <= 6 and flips == 0, (bad, changes, flips, tops)
     assert seen["back on the default dataset"]["end"] == WEIGHT_AXIS_PAD
     zoomed = [r for r in [*seen.values(), *sweep] if r["end"] < WEIGHT_AXIS_PAD]
-    assert len(zoomed) >= 60, "the large dataset's axis is zoomed nearly everywhere at these settings"
+    assert len(zoomed) >= 30, "the large dataset's axis is zoomed nearly everywhere at these settings"
 
 
 @pytest.mark.parametrize("name", list(CSVS))
