@@ -36,8 +36,9 @@ const AttnAudio = (function () {
   }
 
   // One sweep through the Web Audio graph: an oscillator, a gain with a short fade in and out, a stereo panner.
+  // Returns the oscillators, so that a newer sweep can cut this one short.
   function play(ctx, list) {
-    const t0 = ctx.currentTime + 0.05;
+    const t0 = ctx.currentTime + 0.05, oscs = [];
     for (const k of list) {
       const osc = ctx.createOscillator(), gain = ctx.createGain(), a = t0 + k.start, b = a + k.dur;
       osc.frequency.value = k.freq;
@@ -53,24 +54,38 @@ const AttnAudio = (function () {
       } else gain.connect(ctx.destination);
       osc.start(a);
       osc.stop(b + 0.02);
+      oscs.push(osc);
     }
+    return oscs;
   }
 
-  const S = { ctx: null, on: false, listening: null };
+  // What is sounding: the sweep's tones as a key, when it ends (the context's clock) and its oscillators.
+  const S = { ctx: null, on: false, listening: null, playing: null };
 
+  // Play the weights now.  The same weights while their sweep still sounds are not started again (the description
+  // can be written twice for one resting state); new weights cut the old sweep short, so sweeps never overlap.
   function sweep(doc, names) {
     const src = doc.get_model_by_name(names.samples), fig = doc.get_model_by_name(names.plot);
     if (!src || !fig || !S.ctx) return;
-    const r = fig.x_range, d = src.data;
-    play(S.ctx, tones(Array.from(d[names.x]), Array.from(d[names.w]), r.start, r.end));
+    const r = fig.x_range, d = src.data, list = tones(Array.from(d[names.x]), Array.from(d[names.w]), r.start, r.end);
+    const key = JSON.stringify(list.map((k) => [k.freq, k.pan])), now = S.ctx.currentTime, p = S.playing;
+    if (p && p.key === key && now < p.until) return;
+    stopAll();
+    S.playing = { key, until: now + 0.1 + SOUND.seconds, oscs: play(S.ctx, list) };
+  }
+
+  function stopAll() {
+    const p = S.playing, now = S.ctx ? S.ctx.currentTime : 0;
+    if (p) for (const osc of p.oscs) { try { osc.stop(now); } catch (e) { /* already ended */ } }
+    S.playing = null;
   }
 
   // The toggle's press: on, it makes the AudioContext (the browser lets a page sound only after a gesture) and
-  // plays the weights now; then again each time the samples' weights rest.  Off, it stops listening.
+  // plays the weights now; then again each time the samples' weights rest.  Off, it stops the sweep and listening.
   function toggle(button, names) {
     const doc = button.document;
     S.on = !!button.active;
-    if (!S.on) return;
+    if (!S.on) { stopAll(); return; }
     const Ctx = globalThis.AudioContext || globalThis.webkitAudioContext;
     if (!Ctx) { button.label = names.unavailable; button.active = false; return; }
     if (!S.ctx) S.ctx = new Ctx();
