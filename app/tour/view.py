@@ -79,7 +79,7 @@ CARD_CSS = """
 /* words that go on below the card's foot fade out there: there is more, one scroll of the card away */
 .tour-card.tour-more-below { -webkit-mask-image: linear-gradient(to bottom, #000 calc(100% - 1.6em), transparent);
                              mask-image: linear-gradient(to bottom, #000 calc(100% - 1.6em), transparent); }
-span.tour-optional { font-size: 0.85em; color: #444; border: 1px solid #aaa; border-radius: 3px; padding: 0 4px;
+span.tour-optional { font-size: var(--card-badge-size, 0.85em); color: #444; border: 1px solid #aaa; border-radius: 3px; padding: 0 4px;
                      margin-left: 6px; }
 /* the count line with the card's small buttons at its right, the title under them across the card, then the rest;
    on a phone the count goes into the title's line ("7/21"), beside the buttons, and the section's own title says

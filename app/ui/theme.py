@@ -31,13 +31,16 @@ MONO_FONT = '"DejaVu Sans Mono", Menlo, Consolas, monospace'
 
 SIZES = {
     "normal": {"card": "16px", "page": "16px", "widget": "15px", "title": "16px", "axis_label": "15px", "tick": "14px",
-               "legend": "14px", "glyph": "13px", "small": "14px", "max_width": "1200px"},
+               "legend": "14px", "glyph": "13px", "small": "14px", "max_width": "1200px",
+               "badge": "0.85em"},
     "present": {"card": "clamp(22px, 2.6vh, 28px)", "page": "24px", "widget": "22px", "title": "24px", "axis_label": "22px", "tick": "20px",
-                "legend": "22px", "glyph": "20px", "small": "22px", "max_width": "1800px"},
+                "legend": "22px", "glyph": "20px", "small": "22px", "max_width": "1800px",
+                "badge": "1em"},
 }
 # ("glyph": words drawn inside a plot, Text glyphs; projected they are present_text_size of the normal size)
 # (the projected step card: 28 px on a 1080 px high screen, the same share of a lower one's height, at least 22 px:
 #  a 1280 x 720 picture fills the same wall, so its 22 px read as large as 33 px at 1080)
+# ("badge": the step card's "optional" mark, a little smaller than the card's words, but projected as large as them)
 
 # The figures that share the query's x axis keep their frames at the same screen x: the same borders,
 # wide enough for the widest axis among them (the entropy plot's right axis of effective points).
@@ -166,7 +169,7 @@ def root_styles(present: bool = False) -> dict:
     key = "present" if present else "normal"
     s, (left, right) = SIZES[key], SHARED_X_BORDERS[key]
     return {"--page-font-size": s["page"], "--card-font-size": s["card"], "--bokeh-font-size": s["widget"],
-            "--bokeh-base-font": FONT,
+            "--bokeh-base-font": FONT, "--card-badge-size": s["badge"],
             "--page-max-width": s["max_width"], "--small-font-size": s["small"],
             "--shared-x-left": f"{left}px", "--shared-x-right": f"{right}px"}
 
