@@ -151,16 +151,19 @@ def name_figures(s: Sections) -> None:
     BokehJS keeps on the view's element through every re-render), the role figure and the name its section
     declares for it (a contract's figures), else the name its view gave it, else its title.  Engines add a
     description that follows the state."""
+    from bokeh.model.util import collect_models
     from bokeh.models import Plot
 
     names = {n: words for c in CONTRACTS.values() for n, words in c.figures.items()}
-    for _, view in s.in_page_order():
-        for block in view.blocks:
-            for m in block.model.select({"type": Plot}):
-                have = dict(m.html_attributes)
-                label = names.get(m.name) or have.get("aria-label") or (m.title.text if m.title else "")
-                if have.get("role") != "figure" or have.get("aria-label") != label:
-                    m.html_attributes = {**have, "role": "figure", "aria-label": label}
+    # one walk through every block's models (a walk per block took 1.6 s of the page's 5 s build: the blocks share
+    # their data sources)
+    blocks = [block.model for _, view in s.in_page_order() for block in view.blocks]
+    for m in collect_models(*blocks):
+        if isinstance(m, Plot):
+            have = dict(m.html_attributes)
+            label = names.get(m.name) or have.get("aria-label") or (m.title.text if m.title else "")
+            if have.get("role") != "figure" or have.get("aria-label") != label:
+                m.html_attributes = {**have, "role": "figure", "aria-label": label}
 
 
 def synced_controls() -> list[tuple]:
