@@ -138,6 +138,7 @@ const AttnTour = (function (U, S, D) {
             if (c.status !== "found") c.status = "shown";
             render(a, c);
             reveal(c);   // the card's new line moved what is under it
+            shownHeard(a, c);
           }
           else moved(a, c);
         }
@@ -164,6 +165,31 @@ const AttnTour = (function (U, S, D) {
   function savePng(a, c) {
     const step = c.cfg.steps[c.step - 1], page = globalThis.AttnPage;
     if (step.png && page && page.savePng) page.savePng(step.png, step.id).catch((e) => console.error(e));
+  }
+
+  // ---- a screen reader and a keyboard -----------------------------------------------------------------------
+
+  // A step reached by a turn is said in the page's live region ("Step 3 of 21: ..."); after Next or Previous
+  // pressed on the card, the focus goes to the card (its words are what to read next), so a screen reader's
+  // reading and the Tab order start there.
+  function turned(a, c, byButton) {
+    if (c.closing) return;
+    U.say(c.cfg.cards[c.step - 1].said);
+    if (byButton) U.focusModel(a.card, true);
+  }
+
+  // Show me's state reached: its line said, and, after the Show me button was pressed, the focus on the step's
+  // control (the first control the step looks at), where the student acts next; the card when it has none.
+  function shownHeard(a, c) {
+    if (c.status === "shown") U.say(c.cfg.said.shown[c.step - 1]);
+    if (!c.focusAfterShow) return;
+    c.focusAfterShow = false;
+    const doc = a.card.document, step = c.cfg.steps[c.step - 1];
+    const models = step.look.map((name) => doc.get_model_by_name(name)).filter((m) => m);
+    // a slider, a menu or a button first; a plot that takes keys itself (the main plot) when the step has none
+    const inner = (m) => { const el = U.actionElement(m), v = U.findView(m); return !!el && !!v && el !== v.el; };
+    const pick = models.find(inner) || models.find((m) => U.actionElement(m));
+    if (!(pick && U.focusModel(pick))) U.focusModel(a.card, true);
   }
 
   function stopTween(c) {
@@ -202,6 +228,7 @@ const AttnTour = (function (U, S, D) {
 
   function go(a, c, k, look, settings) {
     stopTween(c);
+    c.focusAfterShow = false;
     c.closing = false;
     c.step = k;
     c.showing = null;
@@ -292,6 +319,7 @@ const AttnTour = (function (U, S, D) {
       if (c.held && c.status !== "found") c.status = "shown";
       render(a, c);
       reveal(c);   // the state is reached: what it talks about, on screen (a column that opened moved things)
+      shownHeard(a, c);
     };
     c.tween = requestAnimationFrame(frame);
   }
@@ -316,6 +344,7 @@ const AttnTour = (function (U, S, D) {
   function takeOver(a, c) {
     const target = c.target;
     stopTween(c);
+    c.focusAfterShow = false;   // the student is acting already: the focus stays where they are
     if (target) set(a.w.link, "active", target.link);
   }
 
@@ -326,7 +355,10 @@ const AttnTour = (function (U, S, D) {
       c.pending = null;
       if (c.tweening) return;
       const now = holds(a, c);
-      if (now && !c.held && c.status !== "found") { c.status = "found"; c.foundSteps.add(c.step); render(a, c); }
+      if (now && !c.held && c.status !== "found") {
+        c.status = "found"; c.foundSteps.add(c.step); render(a, c);
+        U.say(c.cfg.said.found[c.step - 1]);
+      }
       c.held = now;
     });
   }
@@ -351,7 +383,7 @@ const AttnTour = (function (U, S, D) {
     c.ready = true;
     c.urlArmed = true;   // a corrected link is written back at once
     openStep(a, c, c.step, "start");   // a link to a later step brings its figure into view, shown when presenting
-    presenterKeys(a, c, (by) => turn(a, c, by));
+    presenterKeys(a, c, (by) => { turn(a, c, by); turned(a, c, false); });
     cardClicks(a, c);
   }
 
@@ -375,9 +407,9 @@ const AttnTour = (function (U, S, D) {
       if (ready) return;
       const origin = ev && ev.origin;
       if (ev && ev.event_name === "button_click") {
-        if (origin === a.next) turn(a, c, 1);
-        else if (origin === a.prev) turn(a, c, -1);
-        else if (origin === a.show) showMe(a, c);
+        if (origin === a.next) { turn(a, c, 1); turned(a, c, true); }
+        else if (origin === a.prev) { turn(a, c, -1); turned(a, c, true); }
+        else if (origin === a.show) { c.focusAfterShow = true; showMe(a, c); }
         else if (origin === a.hide) { stopTween(c); c.closing = false; setVisible(a, c, false); }
         else if (origin === a.open) setVisible(a, c, true);
         else if (origin === a.skip) { const sk = c.cfg.steps[c.step - 1].skip; if (sk) turnTo(a, c, sk[0]); }

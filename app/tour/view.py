@@ -122,6 +122,11 @@ class TourView:
         return Block("tour", self.layout, "side", height=300, first=True)
 
 
+def _plain(text: str) -> str:
+    """A card's words as plain text: the emphasis marks of ``_markup`` left out."""
+    return re.sub(r"\*([^*\n]+)\*", r"\1", text)
+
+
 def _markup(text: str) -> str:
     return re.sub(r"\*([^*\n]+)\*", r"<em>\1</em>", html.escape(text, quote=True))
 
@@ -138,7 +143,9 @@ def card_parts(tour: Tour, k: int) -> dict:
                      f'{html.escape(SECTION_WORDS[s.section])}</span>{optional}',
             "num": f'<span class="tour-num" aria-hidden="true">{k}/{n} </span>',
             "title": _markup(s.title), "text": f'<p class="tour-text">{_markup(s.text)}</p>',
-            "do": f'<p class="tour-do"><b>{WORDS["try"]}</b> {_markup(s.do)}</p>'}
+            "do": f'<p class="tour-do"><b>{WORDS["try"]}</b> {_markup(s.do)}</p>',
+            # what a screen reader hears when the step opens (plain text: tour.js sets it as text)
+            "said": f"{count}: {_plain(s.title)}"}
 
 
 CLOSE_BUTTON = (f'<button type="button" class="tour-close" data-tour-act="hide" aria-label="{WORDS["close"]}" '
@@ -175,10 +182,16 @@ def closing_html(tour: Tour) -> str:
 
 
 def _status(s, found: bool) -> str:
+    """The card's status line (a screen reader hears it through the page's live region: ``_said``)."""
     if found:
-        return (f'<p class="tour-found" aria-live="polite"><span aria-hidden="true">\u2713</span> '
+        return (f'<p class="tour-found"><span aria-hidden="true">\u2713</span> '
                 f'{WORDS["found"]} {_markup(s.found)}</p>')
-    return f'<p class="tour-shown" aria-live="polite">{_markup(s.found)}</p>'
+    return f'<p class="tour-shown">{_markup(s.found)}</p>'
+
+
+def _said(s, found: bool) -> str:
+    """The status line as plain text, for the page's live region (tour.js)."""
+    return f'{WORDS["found"]} {_plain(s.found)}' if found else _plain(s.found)
 
 
 ENGINE_ARGS = ["config", "card", "box", "prev", "next", "show", "hide", "open", "skip", "png", "more_buttons", "w",
@@ -248,6 +261,7 @@ def tour_config(tour: Tour, *, step, more_keys=(), controls=()) -> dict:
         "check": '<span class="tour-check" aria-hidden="true">\u2713 </span>',
         "found": [_status(st, True) for st in tour.steps],
         "shown": [_status(st, False) for st in tour.steps],
+        "said": {"found": [_said(st, True) for st in tour.steps], "shown": [_said(st, False) for st in tour.steps]},
         "words": {"open": WORDS["open"]},
         "link": {"max_id": MAX_ID, "shown_max": 40, "first_id": tour.steps[0].id},
     }

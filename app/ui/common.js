@@ -326,7 +326,50 @@ const AttnCommon = (function (F) {
     });
   }
 
+  // ---- for a screen reader and a keyboard -----------------------------------------------------------------
+
+  // One polite live region for the page, outside every shadow root (a region re-drawn with its text is not
+  // heard reliably): `say(text)` has it read once, after what is being read now.  Plain text, never HTML.
+  function say(text) {
+    if (typeof document === "undefined" || !document.body) return;
+    let el = document.getElementById("attn-say");
+    if (!el) {
+      el = document.createElement("div");
+      el.id = "attn-say";
+      el.setAttribute("role", "status");
+      el.setAttribute("aria-live", "polite");
+      el.className = "attn-visually-hidden";
+      el.style.cssText = "position:absolute;width:1px;height:1px;margin:-1px;padding:0;border:0;overflow:hidden;" +
+        "clip:rect(0 0 0 0);white-space:nowrap";
+      document.body.appendChild(el);
+    }
+    // the same words again (Next, then Previous and Next back) are read again: empty it first, fill it a frame on
+    el.textContent = "";
+    requestAnimationFrame(() => { el.textContent = String(text); });
+  }
+
+  // The element a student acts on in a model's view: a slider's handle, a menu, a text field, a button, or a
+  // plot that takes keys itself (tabIndex 0 on its element); null for anything else.
+  function actionElement(model) {
+    const v = model ? findView(model) : null;
+    if (!v || !v.el || !v.el.isConnected) return null;
+    if (v.el.tabIndex >= 0 && v.el.getAttribute("tabindex") !== null) return v.el;
+    const root = v.shadow_el || v.el;
+    return root.querySelector(".noUi-handle, select, input, textarea, button") || null;
+  }
+
+  // Focus that element (or, with `host`, the view's own element, made focusable by script only), without
+  // scrolling: the page's reveal has put it on screen.  Whether focus moved.
+  function focusModel(model, host) {
+    const v = model ? findView(model) : null;
+    const el = host ? (v && v.el) : actionElement(model);
+    if (!el || !el.isConnected || typeof el.focus !== "function") return false;
+    if (host && el.getAttribute("tabindex") === null) el.setAttribute("tabindex", "-1");
+    el.focus({ preventScroll: true });
+    return (el.getRootNode && el.getRootNode().activeElement === el) || document.activeElement === el;
+  }
+
   return { ...F, pageState, runGuarded, clamp, setWidget, quiet, tellReadouts, offerReadouts, askReadouts, onApply, findView, plotView, relabel,
            framePaints, paintSoon, relayoutWhenReady, setHtml, afterPaint, scheduleUrl, hostOwnsAddress, publish,
-           subscribe, heard };
+           subscribe, heard, say, actionElement, focusModel };
 })(AttnFormat);

@@ -507,3 +507,24 @@ def touch_gesture(cdp, points):
     for x, y in rest:
         cdp.send("Input.dispatchTouchEvent", {"type": "touchMove", "touchPoints": [{"x": x, "y": y, "id": 1}]})
     cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+
+
+# Where the keyboard's focus is: the name of the model whose view holds the deepest focused element (through the
+# shadow roots BokehJS draws into), and what that element is: "host" (the view's own element), a slider's
+# "handle", or its tag name.  null when nothing of a model has the focus.
+FOCUSED_JS = """() => { let e = document.activeElement;
+  while (e && e.shadowRoot && e.shadowRoot.activeElement) e = e.shadowRoot.activeElement;
+  if (!e || e === document.body) return null;
+  const doc = Bokeh.documents[0];
+  for (const m of doc.all_models) {
+    if (!m.name) continue;
+    const v = Bokeh.index.find_one(m);
+    if (!v || !v.el) continue;
+    if (v.el === e) return [m.name, 'host'];
+    if (v.shadow_el && v.shadow_el.contains(e))
+      return [m.name, e.classList.contains('noUi-handle') ? 'handle' : e.tagName.toLowerCase()];
+  }
+  return ['?', e.tagName.toLowerCase()]; }"""
+
+# What the page's live region (app/ui/common.js say) says now.
+SAID_JS = "() => { const el = document.getElementById('attn-say'); return el ? el.textContent : null; }"

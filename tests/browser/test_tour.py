@@ -20,8 +20,8 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeout
 import attention
 from app.tour import default_tour, full_state, holds, readouts
 
-from tests.browser.pageutil import (FINGER_DOWN_JS, block_outside, data_to_page_x, drag, model_element,
-                                    model_prop, open_more_controls, page_state, page_to_data_x, plot_geometry,
+from tests.browser.pageutil import (FINGER_DOWN_JS, FOCUSED_JS, SAID_JS, block_outside, data_to_page_x, drag,
+                                    model_element, model_prop, open_more_controls, page_state, page_to_data_x, plot_geometry,
                                     shown_paragraphs, source_data, wait_drawn, wait_frames, wait_query, wait_ready,
                                     wait_settled)
 
@@ -56,6 +56,32 @@ def wait_tour(page, timeout=30000):
                            timeout=timeout)
 
 
+def said(k: int) -> str:
+    """What the live region says when step ``k`` opens (app/tour/view.py card_parts)."""
+    return f"Step {k} of {N}: {plain(TOUR.steps[k - 1].title)}"
+
+
+def plain(text: str) -> str:
+    import re
+
+    return re.sub(r"\*([^*\n]+)\*", r"\1", text)
+
+
+def first_control(page, step) -> list:
+    """Where the focus goes after Show me: the first of a step's looks that is a control, as [its name, the
+    element]: a slider's handle, a menu's select, a button; else the first plot that takes keys itself."""
+    kinds = page.evaluate("""(names) => names.map((n) => { const m = Bokeh.documents[0].get_model_by_name(n);
+      const t = m ? m.type : ''; return /Slider$/.test(t) ? 'handle' : t === 'Select' ? 'select'
+        : /Button|Toggle/.test(t) ? 'button' : /Input$/.test(t) ? 'input' : null; })""", looks_of(step))
+    return next(([n, k] for n, k in zip(looks_of(step), kinds) if k), ["main_plot", "host"])
+
+
+def looks_of(step):
+    from tests.browser.test_in_view import looks
+
+    return looks(step)
+
+
 def wait_card(page, needle, timeout=30000):
     page.wait_for_function(f"() => ({CARD_JS})().includes({needle!r})", timeout=timeout)
 
@@ -83,6 +109,9 @@ def test_show_me_reaches_every_steps_state(open_page):
             wait_card(page, f"Step {k} of {N}")
         click(page, "tour_show")
         wait_card(page, 'class="tour-shown"')   # the tween has ended and its state meets the condition
+        # issue 47: the shown line is said, and the focus is on the step's control, where the student acts next
+        page.wait_for_function(f"() => ({SAID_JS})() === {plain(step.found)!r}")
+        assert page.evaluate(FOCUSED_JS) == first_control(page, step), k
         target, state = full_state(step.state), page_state(page)
         assert state["query"] == pytest.approx(target["query"], abs=1e-9), k
         assert state["bandwidth"] == pytest.approx(target["bandwidth"], rel=1e-9), k
@@ -546,6 +575,9 @@ def test_every_step_by_next_alone_shows_what_it_asks_for(open_tour):
         click(page, "tour_next")
         wait_card(page, f"Step {k} of {N}")
         page.wait_for_function(LOOKS_SHOWN_JS, arg=looks(TOUR.steps[k - 1]), timeout=20000)
+        # issue 47: the step is said in the page's live region, and the focus is on the card, where to read next
+        page.wait_for_function(f"() => ({SAID_JS})() === {said(k)!r}")
+        assert page.evaluate(FOCUSED_JS) == ["tour_card", "host"], k
         if k == six:
             assert model_element(page, "keynorm_slider", ".noUi-handle").is_visible()
             assert (model_prop(page, "kernel_select", "value"), model_prop(page, "keynorm_slider", "value")) == ("dot", 0)
