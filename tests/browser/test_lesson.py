@@ -194,38 +194,45 @@ def test_served_every_later_steps_show_me_meets_its_goal_in_one_page(browser, se
         ctx.close()
 
 
-@pytest.mark.parametrize("raw", ["-1", "99", "no-such-step", "<b>3</b>", "", "  shrink-h  ", "SHRINK-H", "0", "7"])
-def test_a_tour_value_opens_the_step_the_core_says_with_its_notice(browser, static_file, raw):
-    want, notice = resolve_step(raw, TOUR)
+@pytest.fixture(scope="module")
+def one_tab(browser):
+    """One tab for the links below, each opened in it as a new page (a link typed into the address bar): the
+    browser keeps the page's compiled scripts between them, which a fresh tab each would compile again."""
     ctx = browser.new_context(viewport={"width": 1366, "height": 768}, reduced_motion="reduce")
     page = ctx.new_page()
-    try:
-        block_outside(page)
-        page.goto(static_file.as_uri() + "?" + "tour=" + raw.replace(" ", "%20").replace("<", "%3C").replace(">", "%3E"))
-        wait_ready(page)
-        card = page.evaluate(CARD)
-        if want > 0:
-            assert f"Step {want} of {len(TOUR)}" in card
-        else:
-            assert page.evaluate("() => Bokeh.documents[0].get_model_by_name('tour_box').visible") is False
-        # the step the card says is the one a notebook's e.tour reads (the synced stepper; 0: the card hidden)
-        assert model_prop(page, "tour_step", "value") == want
-        notices = page.evaluate("() => Bokeh.documents[0].get_model_by_name('notices').text")
-        if notice is None:
-            assert "tour" not in notices
-        else:
-            assert html.unescape(notices) == f'<p class="notice">{notice}</p>'
-            # on screen as text: the student reads the value as written, and no element was made of it
-            shown = model_element(page, "notices", "p.notice")
-            page.wait_for_function("(el) => el.getBoundingClientRect().height > 0", arg=shown)
-            assert shown.inner_text() == notice
-            assert page.evaluate("() => Bokeh.index.find_one(Bokeh.documents[0].get_model_by_name('notices'))"
-                                 ".shadow_el.querySelectorAll('b, script').length") == 0
-        page.evaluate(SETTLED_JS)
-        page.wait_for_function("(w) => (new URLSearchParams(location.search).get('tour') || '1') === w",
-                               arg="1" if want == 1 else ("0" if want == 0 else TOUR.steps[want - 1].id))
-    finally:
-        ctx.close()
+    page.set_default_timeout(30000)
+    block_outside(page)
+    yield page
+    ctx.close()
+
+
+@pytest.mark.parametrize("raw", ["-1", "99", "no-such-step", "<b>3</b>", "", "  shrink-h  ", "SHRINK-H", "0", "7"])
+def test_a_tour_value_opens_the_step_the_core_says_with_its_notice(one_tab, static_file, raw):
+    want, notice = resolve_step(raw, TOUR)
+    page = one_tab
+    page.goto(static_file.as_uri() + "?" + "tour=" + raw.replace(" ", "%20").replace("<", "%3C").replace(">", "%3E"))
+    wait_ready(page)
+    card = page.evaluate(CARD)
+    if want > 0:
+        assert f"Step {want} of {len(TOUR)}" in card
+    else:
+        assert page.evaluate("() => Bokeh.documents[0].get_model_by_name('tour_box').visible") is False
+    # the step the card says is the one a notebook's e.tour reads (the synced stepper; 0: the card hidden)
+    assert model_prop(page, "tour_step", "value") == want
+    notices = page.evaluate("() => Bokeh.documents[0].get_model_by_name('notices').text")
+    if notice is None:
+        assert "tour" not in notices
+    else:
+        assert html.unescape(notices) == f'<p class="notice">{notice}</p>'
+        # on screen as text: the student reads the value as written, and no element was made of it
+        shown = model_element(page, "notices", "p.notice")
+        page.wait_for_function("(el) => el.getBoundingClientRect().height > 0", arg=shown)
+        assert shown.inner_text() == notice
+        assert page.evaluate("() => Bokeh.index.find_one(Bokeh.documents[0].get_model_by_name('notices'))"
+                             ".shadow_el.querySelectorAll('b, script').length") == 0
+    page.evaluate(SETTLED_JS)
+    page.wait_for_function("(w) => (new URLSearchParams(location.search).get('tour') || '1') === w",
+                           arg="1" if want == 1 else ("0" if want == 0 else TOUR.steps[want - 1].id))
 
 
 def test_the_browser_reads_tour_values_as_the_core_does(browser, static_file):
