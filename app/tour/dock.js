@@ -1,6 +1,6 @@
 // Where the guided tour's step card stands on the page: docked at the foot of the screen, moved into the
-// section of the step it shows, faded where its words go on below its foot; and presentation mode, whose keys
-// turn the steps.  Reads and moves the page's elements only; the tour's engine (tour.js, after this file)
+// section of the step it shows, faded where its words go on below its foot; presentation mode, whose keys
+// turn the steps; and what a screen reader hears of a turn, and where the focus goes.  Reads and moves the page's elements only; the tour's engine (tour.js, after this file)
 // decides what the card says.
 
 const AttnTourDock = (function (U) {
@@ -158,5 +158,31 @@ const AttnTourDock = (function (U) {
     });
   }
 
-  return { markOverflow, docked, dock, moveCard, presenting, keyTurn, usesKeys, presenterKeys, hiddenLooks };
+  // ---- a screen reader and a keyboard -----------------------------------------------------------------------
+
+  // A step reached by a turn is said in the page's live region ("Step 3 of 21: ..."); after Next or Previous
+  // pressed on the card, the focus goes to the card (its words are what to read next), so a screen reader's
+  // reading and the Tab order start there.
+  function turned(a, c, byButton) {
+    if (c.closing) return;
+    U.say(c.cfg.cards[c.step - 1].said);
+    if (byButton) U.focusModel(a.card, true);
+  }
+
+  // Show me's state reached: its line said, and, after the Show me button was pressed, the focus on the step's
+  // control (the first control the step looks at), where the student acts next; the card when it has none.
+  function shownHeard(a, c) {
+    if (c.status === "shown") U.say(c.cfg.said.shown[c.step - 1]);
+    if (!c.focusAfterShow) return;
+    c.focusAfterShow = false;
+    const doc = a.card.document, step = c.cfg.steps[c.step - 1];
+    const models = step.look.map((name) => doc.get_model_by_name(name)).filter((m) => m);
+    // a slider, a menu or a button first; a plot that takes keys itself (the main plot) when the step has none
+    const inner = (m) => { const el = U.actionElement(m), v = U.findView(m); return !!el && !!v && el !== v.el; };
+    const pick = models.find(inner) || models.find((m) => U.actionElement(m));
+    if (!(pick && U.focusModel(pick))) U.focusModel(a.card, true);
+  }
+
+  return { markOverflow, docked, dock, moveCard, presenting, keyTurn, usesKeys, presenterKeys, hiddenLooks, turned,
+           shownHeard };
 })(AttnCommon);

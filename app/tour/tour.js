@@ -6,18 +6,14 @@
 // section's numbers from the page's bus ("readouts:<section>", which each engine publishes) and its Show me asks
 // the section to reach its state ("apply:<section>"), after drawing the section if it is not drawn yet.
 //
-// The regression's numbers it asks for on the same bus (AttnCommon.askReadouts: app/regression/readouts.js works
-// out the names a step compares, when asked), and its Show me moves the regression's declared controls
-// (app/tour/view.py control_table), found by their names in the document, as a student moves them, so the
-// regression engine redraws as it does for a drag.
-// The card's HTML is built and escaped in Python (app/tour/view.py); this file only chooses among
-// those texts, so nothing from a tour file or a link is ever inserted here as HTML.
+// The regression's numbers it asks for on the same bus (app/regression/readouts.js), and its Show me moves the
+// regression's declared controls (view.py control_table) as a student moves them, so its engine redraws as for a
+// drag.  The card's HTML is built and escaped in Python (view.py); this file only chooses among those texts.
 
 const AttnTour = (function (U, S, D) {
   "use strict";
-
   const { holds, stepFromUrl, writeUrl, opening } = S;
-  const { markOverflow, docked, dock, moveCard, presenting, presenterKeys, hiddenLooks } = D;
+  const { markOverflow, docked, dock, moveCard, presenting, presenterKeys, hiddenLooks, turned, shownHeard } = D;
 
   // ---- page state ------------------------------------------------------------------------------
 
@@ -165,31 +161,6 @@ const AttnTour = (function (U, S, D) {
   function savePng(a, c) {
     const step = c.cfg.steps[c.step - 1], page = globalThis.AttnPage;
     if (step.png && page && page.savePng) page.savePng(step.png, step.id).catch((e) => console.error(e));
-  }
-
-  // ---- a screen reader and a keyboard -----------------------------------------------------------------------
-
-  // A step reached by a turn is said in the page's live region ("Step 3 of 21: ..."); after Next or Previous
-  // pressed on the card, the focus goes to the card (its words are what to read next), so a screen reader's
-  // reading and the Tab order start there.
-  function turned(a, c, byButton) {
-    if (c.closing) return;
-    U.say(c.cfg.cards[c.step - 1].said);
-    if (byButton) U.focusModel(a.card, true);
-  }
-
-  // Show me's state reached: its line said, and, after the Show me button was pressed, the focus on the step's
-  // control (the first control the step looks at), where the student acts next; the card when it has none.
-  function shownHeard(a, c) {
-    if (c.status === "shown") U.say(c.cfg.said.shown[c.step - 1]);
-    if (!c.focusAfterShow) return;
-    c.focusAfterShow = false;
-    const doc = a.card.document, step = c.cfg.steps[c.step - 1];
-    const models = step.look.map((name) => doc.get_model_by_name(name)).filter((m) => m);
-    // a slider, a menu or a button first; a plot that takes keys itself (the main plot) when the step has none
-    const inner = (m) => { const el = U.actionElement(m), v = U.findView(m); return !!el && !!v && el !== v.el; };
-    const pick = models.find(inner) || models.find((m) => U.actionElement(m));
-    if (!(pick && U.focusModel(pick))) U.focusModel(a.card, true);
   }
 
   function stopTween(c) {
