@@ -353,7 +353,26 @@ const AttnPage = (function (U) {
     return link.download;
   }
 
-  return { start, ensure, drawn, allDrawn, reveal, blockOf, savePng, unescape, get doc() { return S.doc; },
+  // A figure's numbers: for each data source a visible glyph of the plot draws from, its name and columns (each
+  // column a plain array), after drawing the figure's block if it is not drawn yet.
+  async function figureSources(name) {
+    const b = blockOf(name);
+    if (b) await draw(b);
+    const m = S.doc.get_model_by_name(name);
+    if (!m || !Array.isArray(m.renderers)) throw new Error(`no plot named ${name}`);
+    const out = [], seen = new Set();
+    for (const r of m.renderers) {
+      const src = r && r.visible !== false ? r.data_source : null;
+      if (!src || !src.data || seen.has(src)) continue;
+      seen.add(src);
+      const columns = {};
+      for (const [k, v] of Object.entries(src.data)) columns[k] = Array.from(v, (e) => (ArrayBuffer.isView(e) ? Array.from(e) : e));
+      out.push({ name: src.name || (r.glyph ? r.glyph.type : "data"), columns });
+    }
+    return out;
+  }
+
+  return { start, ensure, drawn, allDrawn, reveal, blockOf, savePng, figureSources, unescape, get doc() { return S.doc; },
            get timings() { return S.timings; },
            get whole() { return !!S.plan && !S.parts.length && !S.decodeFailed; },
            get drawnWhole() { return !!S.whole; },

@@ -151,8 +151,81 @@ const AttnShare = (function () {
       g.items.map((f) => `<option value="${esc(f.name)}">${esc(f.label)}</option>`).join("") + "</optgroup>").join("");
     return `<div class="png-row"><label class="png-pick" for="png-figure">${esc(t.pick)}</label>` +
       `<select class="png-figure" id="png-figure">${options}</select>` +
-      `<button type="button" class="share-save png-save">${esc(t.save)}</button></div>` +
-      `<p class="png-said" role="status"></p>`;
+      `<button type="button" class="share-save png-save">${esc(t.save)}</button>` +
+      `<button type="button" class="share-save png-numbers">${esc(t.numbers)}</button></div>` +
+      `<p class="png-said" role="status"></p><div class="figure-numbers"></div>`;
+  }
+
+  // ---- a figure's numbers as a table, for a student who cannot see the plot ----------------------------
+
+  const ROWS_SHOWN = 2000;
+
+  // The tables of a figure's data sources ({name, columns} each, AttnPage.figureSources): the columns of the
+  // source's length (the rows the glyphs draw), the first ROWS_SHOWN rows of each; its CSV holds every row.
+  // Numbers are shown to 4 significant digits with a true minus sign, and written whole into the CSV.
+  // `style`: the columns that only style a mark, left out.
+  function numbersTables(sources, style) {
+    const skip = new Set(style || []);
+    return sources.map((s) => {
+      const names = Object.keys(s.columns).filter((k) => !skip.has(k));
+      const n = Math.max(0, ...names.map((k) => s.columns[k].length));
+      const cols = names.filter((k) => s.columns[k].length === n && s.columns[k].every((v) => typeof v !== "object" || v === null));
+      const rows = [];
+      for (let i = 0; i < n; i++) rows.push(cols.map((k) => s.columns[k][i]));
+      return { name: s.name, columns: cols, rows };
+    }).filter((tb) => tb.columns.length && tb.rows.length);
+  }
+
+  function shownNumber(v) {
+    if (typeof v !== "number") return String(v);
+    if (!Number.isFinite(v)) return Number.isNaN(v) ? "not a number" : (v > 0 ? "infinite" : "\u2212infinite");
+    const s = Math.abs(v) >= 1e6 || (v !== 0 && Math.abs(v) < 1e-4) ? v.toPrecision(4).replace(/e\+?/, " \u00d7 10^")
+      : String(Number(v.toPrecision(4)));
+    return s.replace(/^-/, "\u2212");
+  }
+
+  // heads: the columns' words ({name: words}; a name without words is its own head)
+  function head(heads, k) { return (heads && heads[k]) || k; }
+
+  function csvOf(tb, heads) {
+    const cell = (v) => { const s = String(v); return /[",\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s; };
+    return [tb.columns.map((k) => cell(head(heads, k))).join(","), ...tb.rows.map((r) => r.map(cell).join(","))]
+      .join("\n") + "\n";
+  }
+
+  function tablesHtml(t, label, tables) {
+    return tables.map((tb, j) => {
+      const shown = tb.rows.slice(0, ROWS_SHOWN), more = tb.rows.length - shown.length;
+      const caption = t.caption.replace("{figure}", label).replace("{source}", head(t.sources, tb.name)).replace("{n}", String(tb.rows.length));
+      return `<div class="numbers-box" tabindex="0" role="region" aria-label="${esc(caption)}">` +
+        `<table class="figure-numbers"><caption>${esc(caption)}</caption><thead><tr>` +
+        tb.columns.map((c) => `<th scope="col">${esc(head(t.columns, c))}</th>`).join("") + `</tr></thead><tbody>` +
+        shown.map((r) => `<tr>${r.map((v) => `<td>${esc(shownNumber(v))}</td>`).join("")}</tr>`).join("") +
+        `</tbody></table></div>` + (more > 0 ? `<p>${esc(t.more.replace("{k}", String(more)))}</p>` : "") +
+        `<button type="button" class="share-save numbers-csv" data-table="${j}">${esc(t.csv)}</button>`;
+    }).join("");
+  }
+
+  function showNumbers(select, root, t) {
+    const box = root.querySelector("div.figure-numbers"), said = root.querySelector("p.png-said");
+    const label = select.options[select.selectedIndex] ? select.options[select.selectedIndex].textContent : select.value;
+    said.textContent = t.counting;
+    globalThis.AttnPage.figureSources(select.value).then((sources) => {
+      const tables = numbersTables(sources, t.style);
+      box.innerHTML = tables.length ? tablesHtml(t, label, tables) : `<p>${esc(t.empty)}</p>`;
+      for (const b of box.querySelectorAll("button.numbers-csv"))
+        b.addEventListener("click", () => saveCsv(tables[Number(b.dataset.table)], t.columns, `${select.value}-${tables[Number(b.dataset.table)].name}.csv`));
+      said.textContent = t.counted.replace("{figure}", label);
+    }, (e) => { said.textContent = t.failed; console.error("attention explorable:", e); });
+  }
+
+  function saveCsv(tb, heads, file) {
+    const url = URL.createObjectURL(new Blob([csvOf(tb, heads)], { type: "text/csv" }));
+    const link = document.createElement("a");
+    link.href = url;
+    link.download = file;
+    link.dispatchEvent(new MouseEvent("click"));
+    setTimeout(() => URL.revokeObjectURL(url), 5000);
   }
 
   function savePicked(select, said, t) {
@@ -172,10 +245,12 @@ const AttnShare = (function () {
       if (save && !save.dataset.wired) {
         save.dataset.wired = "1";
         save.addEventListener("click", () => savePicked(select, root.querySelector("p.png-said"), t));
+        const numbers = root.querySelector("button.png-numbers");
+        if (numbers) numbers.addEventListener("click", () => showNumbers(select, root, t));
       }
       select.focus();
     }, 30);
   }
 
-  return { handle, figures, esc, currentLink, pageWithData, download };
+  return { handle, figures, esc, currentLink, pageWithData, download, numbersTables, shownNumber, csvOf };
 })();

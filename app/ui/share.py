@@ -33,7 +33,7 @@ HEAR_LABEL = "Hear the weights"
 # range the sweep runs over.
 HEAR = {"samples": "samples", "x": "x", "w": "w", "plot": "main_plot",
         "unavailable": "This browser cannot play sound"}
-PNG_LABEL = "Save a figure as PNG"
+PNG_LABEL = "A figure: PNG or numbers"
 PNG_TEXTS = {
     "pick": "Figure",
     "save": "Save PNG",
@@ -41,7 +41,26 @@ PNG_TEXTS = {
     "saved": "Saved {file}: it is in your downloads.",
     "failed": "The page could not save that figure.",
     "none": "Here the page cannot save its figures; the offline file and the served page can.",
+    # a figure's numbers as a table (app/ui/share.js numbersTables): every row its glyphs draw
+    "numbers": "Show its numbers",
+    "counting": "Gathering the figure's numbers\u2026",
+    "counted": "The numbers of \u201c{figure}\u201d are in the tables below.",
+    "caption": "{figure}: {source}, {n} rows",
+    "more": "The table shows the first 2000 rows; the CSV has the other {k}.",
+    "csv": "Download CSV",
+    "empty": "This figure draws no numbers of its own.",
 }
+# The tables' column heads: a source's columns in words where the page's sources share a meaning; a column that
+# only styles a mark (its size, opacity, colour, text placement) is left out of the table and the CSV.
+COLUMN_WORDS = {"x": "x", "y": "y", "w": "weight", "wn": "weight \u00f7 the largest", "pred": "prediction",
+                "ent": "entropy (bits)", "eff": "effective points", "nn": "nearest sample's y", "truth": "true f(x)",
+                "h": "h", "loo": "leave-one-out error", "bias2": "bias\u00b2", "variance": "variance",
+                "error": "error", "loss": "loss", "step": "step", "train": "training accuracy (%)",
+                "held": "held-out accuracy (%)", "tok": "word", "q_tok": "query word", "k_tok": "key word"}
+# The sources' names in words, where a plain name helps (any other source keeps its model name).
+SOURCE_WORDS = {"sample_marks": "the samples", "curve": "along x", "qtrue": "the true value at the query",
+                "qpred": "the prediction at the query", "query_line": "the query", "hent": "along h"}
+STYLE_COLUMNS = ("size", "alpha", "color", "width", "dash", "align", "baseline", "dx", "dy", "tc", "dw", "dh")
 CSS = """
 p { margin: 2px 0; line-height: 1.4; }
 p.share-done { color: #1b5e20; font-weight: bold; }
@@ -52,6 +71,10 @@ button.share-save { font: inherit; padding: 3px 10px; border: 1px solid #1F5F99;
 input.share-link { width: 100%; box-sizing: border-box; font: inherit; padding: 4px; }
 div.png-row { display: flex; flex-wrap: wrap; align-items: center; gap: 4px 8px; margin: 2px 0; }
 .bk-clearfix { max-width: 100%; }   /* the menu shrinks to a phone's width, rather than the box growing past it */
+div.numbers-box { max-height: 18em; overflow: auto; max-width: 100%; }
+table.figure-numbers { border-collapse: collapse; font-variant-numeric: tabular-nums; }
+table.figure-numbers caption { text-align: left; font-weight: bold; }
+table.figure-numbers th, table.figure-numbers td { padding: 1px 8px; text-align: right; border-bottom: 1px solid #ddd; }
 select.png-figure { font: inherit; padding: 3px; flex: 1 1 12em; min-width: 0; max-width: 30em; }
 """
 
@@ -93,7 +116,9 @@ def build_share(figures=()) -> ShareView:
     png_button = Button(label=PNG_LABEL, button_type="default", name="figure_png_button")
     png_box = _status_div("figure_png_box")
     callback = engine_callback(dict(status=status, texts=dict(TEXTS), png_button=png_button, png_box=png_box,
-                                    png_texts=dict(PNG_TEXTS), figures=list(figures)), share_source())
+                                    png_texts=dict(PNG_TEXTS, columns=COLUMN_WORDS, sources=SOURCE_WORDS,
+                                                   style=list(STYLE_COLUMNS)),
+                                    figures=list(figures)), share_source())
     callback.name = "share_engine"   # the composition gives it the page's figures
     button.js_on_event("button_click", callback)
     png_button.js_on_event("button_click", callback)

@@ -13,8 +13,8 @@ from urllib.parse import parse_qs, urlsplit
 import pytest
 
 from app.tour.model import FIGURES
-from app.ui.share import PNG_TEXTS, TEXTS
-from tests.browser.pageutil import (block_outside, free_port, model_element, model_prop, open_more_controls,
+from app.ui.share import COLUMN_WORDS, PNG_TEXTS, SOURCE_WORDS, STYLE_COLUMNS, TEXTS
+from tests.browser.pageutil import (source_data, block_outside, free_port, model_element, model_prop, open_more_controls,
                                     set_model_prop, wait_prop, wait_ready)
 
 CLIPBOARD = ["clipboard-read", "clipboard-write"]
@@ -246,6 +246,39 @@ def test_any_figure_is_saved_as_a_png_of_its_size(browser, static_file, tmp_path
                 assert colors is None or len(colors) > 20, (name, colors and len(colors))   # lines, text: not blank
                 assert rgba.getchannel("A").getextrema()[1] == 255, name                    # painted, not empty
             page.get_by_role("status").filter(has_text=f"Saved {name}.png").wait_for()
+        # issue 47: its numbers as a table, from the plot's own data, and the whole as CSV
+        menu.select_option("main_plot")
+        page.get_by_role("button", name=PNG_TEXTS["numbers"], exact=True).click()
+        marks = source_data(page, "sample_marks")   # the samples as the main plot draws them
+        n = len(marks["x"])
+        caption = PNG_TEXTS["caption"].format(figure=FIGURES["main_plot"], source=SOURCE_WORDS["sample_marks"], n=n)
+        table = page.get_by_role("table", name=caption)
+        table.wait_for()
+        names = [k for k in marks if k not in STYLE_COLUMNS]
+        heads = table.locator("thead th").all_inner_texts()
+        assert heads == [COLUMN_WORDS.get(k, k) for k in names] and len(table.locator("tbody tr").all()) == n
+        assert "weight \u00f7 the largest" in heads and "size" not in names
+        cells = table.locator("tbody tr").first.locator("td").all_inner_texts()
+        for name, cell in zip(names, cells):
+            v = marks[name][0]
+            if isinstance(v, (int, float)):
+                assert float(cell.replace("\u2212", "-")) == pytest.approx(v, rel=5e-4, abs=1e-12), name
+        assert "-" not in "".join(cells)   # a true minus sign
+        page.get_by_role("status").filter(has_text=FIGURES["main_plot"]).wait_for()
+        box = page.get_by_role("region", name=caption)
+        with page.expect_download() as info:
+            box.locator("xpath=following-sibling::button[1]").click()
+        assert info.value.suggested_filename == "main_plot-sample_marks.csv"
+        path = tmp_path / "main_plot-sample_marks.csv"
+        info.value.save_as(path)
+        import csv
+
+        rows = list(csv.reader(path.open(encoding="utf-8")))
+        assert rows[0] == heads and len(rows) == n + 1
+        for i, row in enumerate(rows[1:]):
+            for name, cell in zip(names, row):
+                v = marks[name][i]
+                assert (float(cell) == v) if isinstance(v, (int, float)) else cell == str(v), (i, name)
     finally:
         ctx.close()
 
