@@ -628,3 +628,32 @@ def test_what_the_plots_draw_of_the_samples_follows_their_weights_at_any_n(offli
         first = [min(wn for (x, y), wn in zip(zip(s["x"], s["y"]), s["wn"]) if group_of[(x, y)] == k) for k in fills]
         assert first == sorted(first)
         _check_stems(d)
+
+
+def test_in_forced_colours_the_curve_and_the_query_line_still_show(offline):
+    """Issue 47: under forced colours (Windows' contrast themes; Chromium's emulation) the page's HTML takes the
+    theme's colours, and the canvas keeps its own: the prediction curve and the query line still differ from the
+    plot's background in pixels, where they are drawn."""
+    import io
+
+    from PIL import Image
+
+    from app.ui.theme import BLUE
+
+    page = offline
+    page.emulate_media(forced_colors="active")
+    assert page.evaluate("() => matchMedia('(forced-colors: active)').matches")
+    wait_frames(page, 3)
+    g = plot_geometry(page)
+    shot = Image.open(io.BytesIO(page.screenshot())).convert("RGB")
+    ratio = shot.width / page.evaluate("innerWidth")
+    px = lambda x, y: shot.getpixel((int(x * ratio), int(y * ratio)))   # noqa: E731
+    far = lambda a, b: sum(abs(p - q) for p, q in zip(a, b)) > 90        # noqa: E731
+    background = px(g["left"] + 3, g["top"] + 3)
+    q = model_prop(page, "query_slider", "value")
+    column = [px(data_to_page_x(g, q), g["top"] + g["height"] * k / 40) for k in range(2, 39)]
+    assert sum(far(c, background) for c in column) >= 0.9 * len(column)   # the query line, top to bottom
+    blue = tuple(int(BLUE[i:i + 2], 16) for i in (1, 3, 5))
+    x = data_to_page_x(g, 1.0)
+    curve = [px(x, g["top"] + y) for y in range(2, int(g["height"]) - 2)]
+    assert any(not far(c, blue) and far(c, background) for c in curve)      # the prediction curve crosses x = 1
