@@ -528,3 +528,16 @@ FOCUSED_JS = """() => { let e = document.activeElement;
 
 # What the page's live region (app/ui/common.js say) says now.
 SAID_JS = "() => { const el = document.getElementById('attn-say'); return el ? el.textContent : null; }"
+
+
+WCAG_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"]
+
+
+def axe_violations(page) -> list:
+    """axe-core (shipped inside axe-playwright-python: nothing fetched) with the WCAG 2.0, 2.1 and 2.2 A and AA
+    rules on the page as it is: (impact, rule, nodes, help, the first nodes' HTML) for each violation."""
+    from axe_playwright_python.sync_playwright import Axe
+
+    result = Axe().run(page, options={"runOnly": {"type": "tag", "values": WCAG_TAGS}})
+    return [(v["impact"], v["id"], len(v["nodes"]), v["help"],
+             [" ".join(n.get("html", "").split())[:100] for n in v["nodes"][:3]]) for v in result.response["violations"]]

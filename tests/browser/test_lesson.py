@@ -26,7 +26,8 @@ from app.state import parse_query
 from app.tour import default_tour
 from app.tour.model import holds, resolve_step, section_readouts
 from app.tour.view import LOOK_MODELS
-from tests.browser.pageutil import FIND_VIEW_JS, SETTLED_JS, block_outside, draw, model_element, model_prop, wait_ready
+from tests.browser.pageutil import (FIND_VIEW_JS, SETTLED_JS, axe_violations, block_outside, draw, model_element, model_prop,
+                                    wait_ready)
 from tests.browser.test_in_view import SHOWN_JS
 
 TOUR = default_tour()
@@ -148,6 +149,8 @@ def test_show_me_meets_the_goal_by_the_core_and_by_hand_is_recognised(request, b
     ctx, page = open_step(browser, base, step.id, offline=offline, present=present)
     try:
         show_me_meets_the_goal(page, k, step, press=False)
+        # issue 47: a tour step of each section, presented, meets WCAG 2.2 A and AA as axe-core checks it
+        assert axe_violations(page) == [], step.id
         shown = page.evaluate(SHOWN_JS, [LOOK_MODELS.get(n, n) for n in step.looks_at])
         assert all(f >= 0.99 for f in shown.values()), shown
     finally:

@@ -29,7 +29,7 @@ from app.learning.view import H0
 from app.regression import text
 from app.regression.view import H_GRID
 from app.state import BANDWIDTH_LR_PRESETS
-from tests.browser.pageutil import (ROOT, block_outside, draw, free_port, model_element, model_prop,
+from tests.browser.pageutil import (ROOT, axe_violations, block_outside, draw, free_port, model_element, model_prop,
                                     open_more_controls, set_model_prop, shown_paragraphs, source_data, wait_ready,
                                     wait_settled, wait_texts)
 from tests.core.test_userdata import LONG_HEAD, LONG_ROW_JS, long_row
@@ -260,6 +260,7 @@ def test_with_your_data_every_word_follows_them(page_at):
     assert named == []
     said = [r["text"] for r in runs if "cannot be computed" in r["text"]]
     assert len(said) == 1 and said[0].startswith("Your data have no known true function")
+    assert axe_violations(page) == []   # issue 47: your own data loaded, every block drawn
     # where the student looks: right under the plot and its legend, on screen with the plot's top
     top = model_element(page, "bias_variance_plot").bounding_box()["y"]
     page.evaluate("(y) => scrollBy({top: y, behavior: 'instant'})", top - 8)

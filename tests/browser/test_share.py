@@ -14,8 +14,8 @@ import pytest
 
 from app.tour.model import FIGURES
 from app.ui.share import COLUMN_WORDS, PNG_TEXTS, SOURCE_WORDS, STYLE_COLUMNS, TEXTS
-from tests.browser.pageutil import (source_data, block_outside, free_port, model_element, model_prop, open_more_controls,
-                                    set_model_prop, wait_prop, wait_ready)
+from tests.browser.pageutil import (axe_violations, block_outside, free_port, model_element, model_prop,
+                                    open_more_controls, set_model_prop, source_data, wait_prop, wait_ready)
 
 CLIPBOARD = ["clipboard-read", "clipboard-write"]
 SLOW = 60000  # ms: a page opening on a busy machine
@@ -265,6 +265,7 @@ def test_any_figure_is_saved_as_a_png_of_its_size(browser, static_file, tmp_path
                 assert float(cell.replace("\u2212", "-")) == pytest.approx(v, rel=5e-4, abs=1e-12), name
         assert "-" not in "".join(cells)   # a true minus sign
         page.get_by_role("status").filter(has_text=FIGURES["main_plot"]).wait_for()
+        assert axe_violations(page) == []   # the table, its box and its buttons too (issue 47)
         box = page.get_by_role("region", name=caption)
         with page.expect_download() as info:
             box.locator("xpath=following-sibling::button[1]").click()
