@@ -170,11 +170,13 @@ const AttnTourDock = (function (U) {
   }
 
   // Show me's state reached: its line said, and, after the Show me button was pressed, the focus on the step's
-  // control (the first control the step looks at), where the student acts next; the card when it has none.
+  // control (the first control the step looks at), where the student acts next; the card when it has none, and
+  // in presentation mode, whose arrows turn the steps unless a control has the focus.
   function shownHeard(a, c) {
     if (c.status === "shown") U.say(c.cfg.said.shown[c.step - 1]);
     if (!c.focusAfterShow) return;
     c.focusAfterShow = false;
+    if (presenting(a)) { U.focusModel(a.card, true); return; }
     const doc = a.card.document, step = c.cfg.steps[c.step - 1];
     const models = step.look.map((name) => doc.get_model_by_name(name)).filter((m) => m);
     // a slider, a menu or a button first; a plot that takes keys itself (the main plot) when the step has none

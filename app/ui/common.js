@@ -340,8 +340,9 @@ const AttnCommon = (function (F) {
       el.setAttribute("aria-live", "polite");
       el.className = "attn-visually-hidden";
       el.style.cssText = "position:absolute;width:1px;height:1px;margin:-1px;padding:0;border:0;overflow:hidden;" +
-        "clip:rect(0 0 0 0);white-space:nowrap";
-      document.body.appendChild(el);
+        "clip:rect(0 0 0 0);white-space:nowrap;font-size:var(--page-font-size, 1em)";
+      // inside the page's <main>, so it has the page's text sizes (projected too)
+      (document.querySelector(".attn-page") || document.body).appendChild(el);
     }
     // the same words again (Next, then Previous and Next back) are read again: empty it first, fill it a frame on
     el.textContent = "";

@@ -188,7 +188,9 @@ const AttnShare = (function () {
   function head(heads, k) { return (heads && heads[k]) || k; }
 
   function csvOf(tb, heads) {
-    const cell = (v) => { const s = String(v); return /[",\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s; };
+    // a cell holding a comma, a line break or a double quote is quoted, its quotes doubled (RFC 4180)
+    const q = String.fromCharCode(34);
+    const cell = (v) => { const s = String(v); return /[,\n\u0022]/.test(s) ? q + s.split(q).join(q + q) + q : s; };
     return [tb.columns.map((k) => cell(head(heads, k))).join(","), ...tb.rows.map((r) => r.map(cell).join(","))]
       .join("\n") + "\n";
   }
