@@ -64,6 +64,7 @@ const RegressionQueryTexts = (function (M, U, T, A, N) {
   // role and name): the caption, once the readouts rest, as the live region is written.
   function describeMain(a, text) {
     const main = a.shared_figs && a.shared_figs[0], have = main && main.html_attributes;
+    if (main && globalThis.AttnDescribe) AttnDescribe.own(main.name);   // its own words, not its ranges
     if (!main || !text || (have && have["aria-description"] === text)) return;
     main.html_attributes = Object.assign({}, have || {}, { "aria-description": text });
   }

@@ -280,6 +280,8 @@ const AttnCommon = (function (F) {
     }
     if (typeof window !== "undefined" && typeof CustomEvent === "function")
       window.dispatchEvent(new CustomEvent(`attention-explorable:${topic}`, { detail: value }));
+    // a section said something: its figures may have changed (their descriptions follow once the page rests)
+    if (globalThis.AttnDescribe) globalThis.AttnDescribe.changed(doc);
   }
 
   // The last value published on a topic (undefined: none yet), for a handler that runs now and then (a click).

@@ -57,6 +57,7 @@ def read_js(path: Path) -> str:
 # defines, in the order they use one another (a file uses only the modules before it).
 LIBRARY = ((CORE / "kernels.js", "AttnKernels"), (CORE / "mirror.js", "AttnMirror"), (UI / "theme.js", "Theme"),
            (UI / "bokehjs.js", "AttnBokeh"), (UI / "format.js", "AttnFormat"), (UI / "common.js", "AttnCommon"),
+           (UI / "describe.js", "AttnDescribe"),
            (CORE / "words.js", "AttnWords"), (CORE / "generator.js", "AttnGenerator"),
            (CORE / "train.js", "AttnTrain"), (UI / "worker.js", "AttnWorker"), (UI / "userwords.js", "AttnUserWords"),
            (UI / "userparse.js", "AttnUserParse"), (UI / "userdata.js", "AttnUserData"), (UI / "share.js", "AttnShare"),

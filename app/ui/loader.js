@@ -64,6 +64,7 @@ const AttnPage = (function (U) {
       el.style.minHeight = "";
       el.setAttribute("data-drawn", "");
       if (start) await startSection(b.section);
+      if (globalThis.AttnDescribe) AttnDescribe.start(S.doc);   // its figures' descriptions (app/ui/describe.js)
       U.publish(S.doc, "drawn", b.name);
       return view;
     })();

@@ -176,12 +176,9 @@ const AttnShare = (function () {
     }).filter((tb) => tb.columns.length && tb.rows.length);
   }
 
+  // a number as students read it: 4 significant digits, no exponent, a true minus (AttnFormat.plain)
   function shownNumber(v) {
-    if (typeof v !== "number") return String(v);
-    if (!Number.isFinite(v)) return Number.isNaN(v) ? "not a number" : (v > 0 ? "infinite" : "\u2212infinite");
-    const s = Math.abs(v) >= 1e6 || (v !== 0 && Math.abs(v) < 1e-4) ? v.toPrecision(4).replace(/e\+?/, " \u00d7 10^")
-      : String(Number(v.toPrecision(4)));
-    return s.replace(/^-/, "\u2212");
+    return typeof v === "number" ? globalThis.AttnFormat.plain(v, 4) : String(v);
   }
 
   // heads: the columns' words ({name: words}; a name without words is its own head)
