@@ -227,10 +227,15 @@ const AttnShare = (function () {
     setTimeout(() => URL.revokeObjectURL(url), 5000);
   }
 
+  // Whether the page runs inside a frame (a course page, a slide, a learning management system).
+  function framed() {
+    try { return window.parent !== window; } catch (e) { return true; }
+  }
+
   function savePicked(select, said, t) {
     said.textContent = t.saving;
     globalThis.AttnPage.savePng(select.value).then(
-      (file) => { said.textContent = t.saved.replace("{file}", file); },
+      (file) => { said.textContent = (framed() ? t.saved_framed : t.saved).replace("{file}", file); },
       (e) => { said.textContent = t.failed; console.error("attention explorable:", e); });
   }
 

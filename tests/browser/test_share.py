@@ -194,6 +194,13 @@ def test_the_button_inside_a_cross_origin_iframe(host, served_page, browser, all
             assert field.input_value() == frame_url
             frame.wait_for_function("""(el) => el.selectionStart === 0 && el.selectionEnd === el.value.length""",
                                     arg=field, timeout=10000)
+            # issue 48: in a frame the page cannot know whether it may download, and does not claim it did
+            model_element(frame, "figure_png_button", "button").click()
+            frame.get_by_label(PNG_TEXTS["pick"], exact=True).wait_for(state="visible")
+            frame.get_by_role("button", name=PNG_TEXTS["save"], exact=True).click()
+            said = PNG_TEXTS["saved_framed"].format(file="main_plot.png")
+            frame.get_by_role("status").filter(has_text=said).wait_for()
+            assert "it is in your downloads" not in model_prop(frame, "figure_png_box", "text")
         assert model_prop(frame, "share_status", "visible") is True
     finally:
         ctx.close()
