@@ -61,7 +61,7 @@ LIBRARY = ((CORE / "kernels.js", "AttnKernels"), (CORE / "mirror.js", "AttnMirro
            (CORE / "words.js", "AttnWords"), (CORE / "generator.js", "AttnGenerator"),
            (CORE / "train.js", "AttnTrain"), (UI / "worker.js", "AttnWorker"), (UI / "userwords.js", "AttnUserWords"),
            (UI / "userparse.js", "AttnUserParse"), (UI / "userdata.js", "AttnUserData"), (UI / "share.js", "AttnShare"),
-           (UI / "audiograph.js", "AttnAudio"))
+           (UI / "audiograph.js", "AttnAudio"), (UI / "frame.js", "AttnFrame"))
 # The same files by their names, unique across the folders (LIBRARY_FILES["mirror.js"] is attention/mirror.js).
 LIBRARY_FILES = {path.name: path for path, _ in LIBRARY}
 LIBRARY_FLAG = "__attnLibrary"   # set on globalThis once the library has run

@@ -320,3 +320,67 @@ def test_the_figure_menu_is_small_on_a_phone_and_lists_only_the_pages_sections(b
         assert box["height"] <= 3 * save.bounding_box()["height"] + 40, box   # the row and its status line
     finally:
         ctx.close()
+
+
+KEYS_HEARD_JS = """() => { window.__keys = []; addEventListener('message', (e) => {
+  if (e.data && e.data.type === 'attention-explorable:key') window.__keys.push(e.data.key); }); }"""
+
+
+# A stand-in for reveal.js: what the deck was told to do.
+REVEAL_STUB = """<script>window.deck = [];
+window.Reveal = { next: () => deck.push('next'), prev: () => deck.push('prev'), togglePause: () => deck.push('pause') };
+</script>"""
+
+
+@pytest.fixture
+def deck(tmp_path, served_page):
+    """data/examples/deck.html around the served page, with a stand-in for reveal.js, on another origin."""
+    from tests.browser.pageutil import ROOT
+
+    html = (ROOT / "data" / "examples" / "deck.html").read_text(encoding="utf-8")
+    html = html.replace('src="attention-explorable.html?tour=1"', f'src="{served_page}?tour=1"')
+    (tmp_path / "deck.html").write_text(html.replace("<body>", "<body>" + REVEAL_STUB, 1), encoding="utf-8")
+    port = free_port()
+    handler = partial(http.server.SimpleHTTPRequestHandler, directory=str(tmp_path))
+    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", port), handler)
+    threading.Thread(target=httpd.serve_forever, daemon=True).start()
+    yield f"http://localhost:{port}/deck.html"
+    httpd.shutdown()
+
+
+def test_a_framed_page_leaves_the_deck_its_keys(deck, browser):
+    """Issue 48: in a slide deck's frame, once the presenter has clicked into the page, the keys that turn slides
+    are posted to the host ({type: "attention-explorable:key", key}) and the page does not act on them (Page Down
+    does not scroll the frame, the arrows do not move the query); a focused slider keeps its arrows, but Page Down
+    still goes to the deck; Escape is posted, and data/examples/deck.html's script turns the slides with them and
+    takes the focus back on Escape."""
+    ctx = _context(browser)
+    page = ctx.new_page()
+    try:
+        page.goto(deck)
+        page.evaluate(KEYS_HEARD_JS)
+        frame = _frame(page)
+        heard = lambda: page.evaluate("() => window.__keys.slice()")   # noqa: E731
+        query = lambda: model_prop(frame, "query_slider", "value")     # noqa: E731
+        frame.get_by_text("Attention compares a", exact=False).first.click()   # text, not a control
+        y, q = frame.evaluate("() => scrollY"), query()
+        for key in ("PageDown", "Space", "ArrowRight", "b"):
+            page.keyboard.press(key)
+        page.wait_for_function("() => window.__keys.length >= 4")
+        assert heard() == ["PageDown", " ", "ArrowRight", "b"]
+        assert (frame.evaluate("() => scrollY"), query()) == (y, q)   # neither scrolled nor moved
+        # a focused slider keeps its arrows; Page Down still turns the slide
+        model_element(frame, "query_slider", ".noUi-handle").focus()
+        page.keyboard.press("ArrowRight")
+        frame.wait_for_function("(q) => Bokeh.documents[0].get_model_by_name('query_slider').value > q", arg=q)
+        moved = query()
+        page.keyboard.press("PageDown")
+        page.keyboard.press("Escape")
+        page.wait_for_function("() => window.__keys.length >= 6")
+        assert heard()[4:] == ["PageDown", "Escape"] and query() == moved
+        # the example deck's script: Page Down, the space bar, -> next; b a blank screen; Escape gives it the focus
+        page.wait_for_function("() => window.deck.length >= 5")
+        assert page.evaluate("() => window.deck") == ["next", "next", "next", "pause", "next"]
+        page.wait_for_function("() => document.activeElement !== document.getElementById('explorable')")
+    finally:
+        ctx.close()

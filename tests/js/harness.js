@@ -84,5 +84,7 @@ const twins = (function (M, W, U, G, T) {
     opening: (cases) => cases.map((c) => AttnTourSteps.opening(c.step, c.k, c.how, c.now)),
     resolveStep: ([cfg, raws]) => raws.map((r) => AttnTourSteps.resolveStep(r, cfg)),
     keyTurn: ([table, events]) => events.map((e) => AttnTourDock.keyTurn(e, table)),
+    // ---- app/ui/frame.js: which keys a framed page leaves to its host
+    toHost: (cases) => cases.map((c) => AttnFrame.toHost(c.key, c.kind, c.mods)),
   };
 })(AttnMirror, AttnWords, AttnUserData, AttnGenerator, AttnTrain);

@@ -78,6 +78,9 @@ MUTATIONS = [
              "pan: Math.min(1, Math.max(-1, 1 - 2 * (at[b] - lo) / (hi - lo))),"),
     Mutation("app/ui/audiograph.js", "a stretch of x keeps its last sample's weight, not their sum",
              "w[b] += ws[i];", "w[b] = ws[i];"),
+    # app/ui/frame.js, the keys a framed page leaves to its host
+    Mutation("app/ui/frame.js", "a focused slider's arrows go to the deck",
+             "if (ARROWS.includes(key)) return kind === null;", "if (ARROWS.includes(key)) return kind !== \"text\";"),
     Mutation("attention/train.js", "the slope of the leave-one-out loss loses its factor 4",
              "grad: (-4.0 / n) * rt", "grad: (-1.0 / n) * rt"),
     Mutation("attention/mirror.js", "the median of an even count takes the upper middle value",

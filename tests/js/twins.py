@@ -424,6 +424,36 @@ def check_turn_keys(js):
     assert cfg["keys"].count(html.escape(hint)) == 1
 
 
+# ---- app/ui/frame.js: a framed page leaves the deck its keys (issue 48) ------------------------------------------
+
+def check_frame_keys(js):
+    """Which keys a framed page posts to its host and does not act on: Escape always (the host takes the focus
+    back); Page Down, Page Up, "b" and "." unless a text field has the focus; the space bar unless a text field or a
+    button has it; the arrows only while no control has it; nothing with Ctrl, Alt or Meta, and no other key."""
+    kinds = (None, "control", "button", "text")
+    keys = ("PageDown", "PageUp", " ", "b", ".", "ArrowLeft", "ArrowRight", "ArrowUp", "ArrowDown", "Escape", "Enter",
+            "Tab", "Home", "a")
+    mods = (None, {"ctrl": True}, {"alt": True}, {"meta": True})
+    cases = [{"key": k, "kind": kind, "mods": m} for k in keys for kind in kinds for m in mods]
+
+    def want(c):
+        k, kind = c["key"], c["kind"]
+        if c["mods"]:
+            return False
+        if k == "Escape":
+            return True
+        if kind == "text":
+            return False
+        if k.startswith("Arrow"):
+            return kind is None
+        if k == " ":
+            return kind != "button"
+        return k in ("PageDown", "PageUp", "b", ".")
+
+    got = js("toHost", cases)
+    assert [(c["key"], c["kind"], c["mods"]) for c, g in zip(cases, got) if g != want(c)] == []
+
+
 CHECKS = {
     "attention/kernels.js": [pm.check_weights, pm.check_dot_kernel_extremes, check_keys_too_close_to_square, pm.check_readout,
                    pm.check_nearest_neighbour, pm.check_key_norm_tilt, pm.check_true_functions],
@@ -439,6 +469,7 @@ CHECKS = {
     "attention/generator.js": [pc.check_generated_samples, pc.check_random_stream, pc.check_generator_refusals],
     "attention/train.js": [check_training, pc.check_lowest_loo, pc.check_trainers_exponential],
     "app/ui/audiograph.js": [check_weight_tones],
+    "app/ui/frame.js": [check_frame_keys],
     "app/learning/starttext.js": [check_start_sentences],
     "app/learned_qk/lines.js": [check_readout_lines],
     "app/tour/steps.js": [check_opening, check_resolve_step],

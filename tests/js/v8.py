@@ -33,7 +33,7 @@ ROOT = HERE.parents[1]
 # mirror, userdata.js userwords.js and userparse.js.
 FILES = ("attention/kernels.js", "attention/mirror.js", "app/ui/format.js", "app/ui/common.js", "attention/words.js",
          "attention/generator.js", "attention/train.js", "app/ui/userwords.js", "app/ui/userparse.js",
-         "app/ui/userdata.js", "app/ui/audiograph.js",
+         "app/ui/userdata.js", "app/ui/audiograph.js", "app/ui/frame.js",
          # sections' pure files (no DOM at load or in the functions tested), after the library they use
          "app/learning/starttext.js", "app/learned_qk/head.js", "app/learned_qk/lines.js",
          # the tour's pure files: what opening a step does, a link's step, the presenter's keys (common.js)
