@@ -72,7 +72,7 @@ const AttnTour = (function (U, S, D) {
     const status = brief ? "" : c.status === "found" ? c.cfg.found[k - 1] : c.status === "shown" ? c.cfg.shown[k - 1] : "";
     const check = c.status === "found" ? c.cfg.check : "";   // found: a check mark by the title too, always in view
     // in presentation mode, what the keys do, until the presenter has used them once
-    const keys = presenting(a) && !c.keysUsed ? c.cfg.keys : "";
+    const keys = !presenting(a) || c.keysUsed ? "" : globalThis.AttnFrame && AttnFrame.framed() ? c.cfg.keys_framed : c.cfg.keys;
     return `<div class="tour-card" role="region" aria-label="${p.label}">${p.count}</p><h2>${p.num}${check}` +
       `${p.title}</h2>${open ? c.cfg.tools.open : c.cfg.tools.folded}${open ? p.text : ""}${p.do}${keys}${status}</div>`;
   }

@@ -69,6 +69,9 @@ def keys_hint(table=TURN_KEYS) -> str:
 
 # presentation mode: what the keys do
 WORDS["keys"] = keys_hint()
+# in a frame (a slide of a deck), the deck's keys are the deck's (app/ui/frame.js): the card says so instead
+WORDS["keys_framed"] = ("In this slide the deck's keys turn the slides; the card's buttons turn the steps, and "
+                        "Escape gives the keys back to the deck.")
 # The card's look, in the page's own sizes (app/ui/theme.py's PAGE_CSS sets the font and h3).
 CARD_CSS = """
 .tour-card { border: 1px solid #c8d3dc; border-left: 4px solid #0072B2; border-radius: 4px; background: #F4F8FB;
@@ -257,6 +260,7 @@ def tour_config(tour: Tour, *, step, more_keys=(), controls=()) -> dict:
         "tools": {"open": tools(True), "folded": tools(False)},
         "closing": closing_html(tour),
         "keys": f'<p class="tour-keys">{html.escape(WORDS["keys"])}</p>',
+        "keys_framed": f'<p class="tour-keys">{html.escape(WORDS["keys_framed"])}</p>',
         "turn_keys": [{"keys": list(keys), "shift": shift, "by": by} for keys, shift, _, by in TURN_KEYS],
         "check": '<span class="tour-check" aria-hidden="true">\u2713 </span>',
         "found": [_status(st, True) for st in tour.steps],

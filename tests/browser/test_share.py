@@ -338,7 +338,8 @@ def deck(tmp_path, served_page):
     from tests.browser.pageutil import ROOT
 
     html = (ROOT / "data" / "examples" / "deck.html").read_text(encoding="utf-8")
-    html = html.replace('src="attention-explorable.html?tour=1"', f'src="{served_page}?tour=1"')
+    html = html.replace('src="attention-explorable.html?present=1&tour=1"', f'src="{served_page}?present=1&tour=1"')
+    assert served_page in html
     (tmp_path / "deck.html").write_text(html.replace("<body>", "<body>" + REVEAL_STUB, 1), encoding="utf-8")
     port = free_port()
     handler = partial(http.server.SimpleHTTPRequestHandler, directory=str(tmp_path))
@@ -362,6 +363,15 @@ def test_a_framed_page_leaves_the_deck_its_keys(deck, browser):
         frame = _frame(page)
         heard = lambda: page.evaluate("() => window.__keys.slice()")   # noqa: E731
         query = lambda: model_prop(frame, "query_slider", "value")     # noqa: E731
+        # presenting in a slide, the card says whose keys are whose (not the presenter's keys' hint)
+        from app.tour.view import WORDS
+
+        card = lambda: model_prop(frame, "tour_card", "text")   # noqa: E731
+        import html
+
+        frame.wait_for_function("""() => { const card = Bokeh.documents[0].get_model_by_name('tour_card');
+          const c = globalThis.__attnTour && globalThis.__attnTour.get(card); return !!c && c.status === 'shown'; }""")
+        assert html.escape(WORDS["keys_framed"]) in card() and html.escape(WORDS["keys"]) not in card()
         frame.get_by_text("Attention compares a", exact=False).first.click()   # text, not a control
         y, q = frame.evaluate("() => scrollY"), query()
         for key in ("PageDown", "Space", "ArrowRight", "b"):
@@ -369,6 +379,7 @@ def test_a_framed_page_leaves_the_deck_its_keys(deck, browser):
         page.wait_for_function("() => window.__keys.length >= 4")
         assert heard() == ["PageDown", " ", "ArrowRight", "b"]
         assert (frame.evaluate("() => scrollY"), query()) == (y, q)   # neither scrolled nor moved
+        assert "Step 1 of" in card()                                   # nor turned the tour's step
         # a focused slider keeps its arrows; Page Down still turns the slide
         model_element(frame, "query_slider", ".noUi-handle").focus()
         page.keyboard.press("ArrowRight")
