@@ -36,10 +36,11 @@ const RegressionQueryTexts = (function (M, U, T, A, N) {
     const tilt = c.kernel === "dot" ? c.key_norm : 0;
     c.captionText = caption(r, c.kernel, c.h, c.t, tilt, u ? unitsWords(c, q, c.h) : null);
     setHtml(a.caption_div, `<p class="caption">${esc(c.captionText)}</p>`);
-    announce(a, c, r);
     const at = u ? (v) => `${u.xName} = ${unitText(D.toUnits(u.scale, v), u.span)}` : undefined;
     const notes = c.curveFacts ? limitNotices(r, heaviestSample(q, c.x, c.y, w), c.curveFacts, c.cfg.limits, tilt, at) : [];
     setHtml(a.limits_div, notes.map((s) => `<p class="limit">${esc(s)}</p>`).join(""));
+    c.limitTexts = notes;
+    announce(a, c, r);
     scheduleUrl(a, c);
   }
 
@@ -53,7 +54,10 @@ const RegressionQueryTexts = (function (M, U, T, A, N) {
     const say = () => {
       c.announceTimer = null;
       c.announcedAt = performance.now();
-      setHtml(a.announce_div, `<p>${esc(c.toAnnounce)}</p>`);
+      // a limit the readouts reach is said with them, once, when it is new (the notices under the plot stay)
+      const limits = (c.limitTexts || []).join(" "), fresh = limits && limits !== c.saidLimits;
+      c.saidLimits = limits;
+      setHtml(a.announce_div, `<p>${esc(c.toAnnounce)}</p>` + (fresh ? `<p>${esc(limits)}</p>` : ""));
       describeMain(a, c.captionText);
     };
     if (c.announcedAt !== undefined && now - c.announcedAt >= ANNOUNCE_MAX_MS) { say(); return; }

@@ -29,7 +29,7 @@ from app.learning.view import H0
 from app.regression import text
 from app.regression.view import H_GRID
 from app.state import BANDWIDTH_LR_PRESETS
-from tests.browser.pageutil import (ROOT, axe_violations, block_outside, draw, free_port, model_element, model_prop,
+from tests.browser.pageutil import (ROOT, SAID_JS, axe_violations, block_outside, draw, free_port, model_element, model_prop,
                                     open_more_controls, set_model_prop, shown_paragraphs, source_data, wait_ready,
                                     wait_settled, wait_texts)
 from tests.core.test_userdata import LONG_HEAD, LONG_ROW_JS, long_row
@@ -668,6 +668,8 @@ def expect_refused(page, sentence, before):
                            arg=html.escape(sentence, quote=True))
     assert status(page) == [sentence, "The page keeps showing what it showed before."]
     assert shown_data(page) == before
+    # issue 47: a screen reader hears it too, once, in the page's live region
+    page.wait_for_function(f"(s) => ({SAID_JS})() === s", arg=f"{sentence} The page keeps showing what it showed before.")
 
 
 def bad_inputs_keep_the_data(page):

@@ -10,6 +10,7 @@ curves, which a worker works out.  The rest runs offline.
 
 from __future__ import annotations
 
+import html
 import json
 import math
 from urllib.parse import parse_qs, urlsplit
@@ -239,6 +240,9 @@ def test_limit_notices_and_presentation_mode(offline):
     _, r = check_against_core(page)
     notes = shown_paragraphs(page, "limits")
     assert len(notes) == 1 and "(1-nearest-neighbour)" in notes[0] and r.max_weight >= 0.95
+    # issue 47: the live region says the limit with the readouts, once the page rests
+    page.wait_for_function("(s) => Bokeh.documents[0].get_model_by_name('readout_announcer').text.includes(s)",
+                           arg=html.escape(notes[0], quote=True))
 
     set_model_prop(page, "bandwidth_slider", "value", math.log10(50))
     page.wait_for_function("() => Bokeh.documents[0].get_model_by_name('limits').text.includes('global mean')")
