@@ -133,7 +133,11 @@ const LearningBandwidth = (function (E, M, State, Text) {
     const notes = [];
     const st = T.status[k];
     if (st === "diverged") notes.push(["notice", `Step ${k}: ${T.message[k]}. The last good h is kept.`]);
-    else if (k === lastStep(s) && k > 0) notes.push(["dataset", `Done: after ${k} steps h = ${hText(a, T.h[k], 4)}.`]);
+    else if (k === lastStep(s) && k > 0) {
+      const done = `Done: after ${k} steps h = ${hText(a, T.h[k], 4)}.`;
+      notes.push(["dataset", done]);
+      if (s.saidDone !== T) { s.saidDone = T; E.say(done); }   // heard once per training (app/ui/common.js say)
+    }
     if (s.moved && t !== 1)
       notes.push(["dataset", `Training runs at T = 1. With T = ${plain(t, 3)} only h\u00b7\u221aT matters, so the ` +
         `path is followed in h\u00b7\u221aT and the slider shows h = (h\u00b7\u221aT) / \u221aT.`]);

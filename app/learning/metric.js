@@ -34,7 +34,10 @@ const LearningMetric = (function (M, E, State) {
         `a step along x\u2082 counts ${pct < 10 ? fixed(pct, 1) : fixed(pct, 0)} % as much as one along x\u2081.`));
     const notes = [];
     if (T.status[k] === "diverged") notes.push(para("notice", `Step ${k}: ${T.message[k]}. The last good W is kept.`));
-    else if (k === lastStep(s) && k > 0) notes.push(para("dataset", `Done after ${k} steps.`));
+    else if (k === lastStep(s) && k > 0) {
+      notes.push(para("dataset", `Done after ${k} steps.`));
+      if (s.saidDone !== T) { s.saidDone = T; E.say(`Done after ${k} steps.`); }   // heard once per training
+    }
     setHtml(a.m_status, notes.join(""));
     scheduleUrl(a, c);
   }

@@ -24,7 +24,7 @@ from attention import learn
 from app.learning import view as lv
 from app.ui import text as words
 
-from tests.browser.pageutil import (FIRST_READOUTS_JS, OFFLINE_ORIGINS, block_outside, check_against_core,
+from tests.browser.pageutil import (FIRST_READOUTS_JS, OFFLINE_ORIGINS, SAID_JS, block_outside, check_against_core,
                                     draw, first_readouts, harness_page, model_element, model_prop, plot_geometry,
                                     source_data, wait_drawn, wait_frames, wait_ready)
 from tests.parity import library_js
@@ -186,6 +186,10 @@ def test_play_runs_to_the_end_near_the_loo_optimum(opened):
     assert len(source_data(page, "learn_bw_loss")["loss"]) == STEPS + 1
     page.wait_for_function("() => Bokeh.documents[0].get_model_by_name('learn_play').disabled === false")
     assert "Done" in model_prop(page, "learn_bw_status", "text")
+    # issue 47: the finished training is said once in the page's live region, as the status line says it
+    page.wait_for_function(f"() => (({SAID_JS})() || '').startsWith('Done')")
+    done = page.evaluate(SAID_JS)
+    assert done.startswith(f"Done: after {STEPS} steps h = ") and done in model_prop(page, "learn_bw_status", "text")
     check_against_core(page)
 
 
@@ -358,6 +362,7 @@ def test_metric_play_stretches_the_curve_along_x2(opened):
     W = metric_traj().W[-1]
     assert source_data(page, "learn_metric_loss")["loss"][-1] == pytest.approx(metric_traj().loss[-1], abs=1e-15)
     assert f"{W[0, 0]:.3f}" in model_prop(page, "learn_metric_W", "text")
+    page.wait_for_function(f"(s) => ({SAID_JS})() === s", arg=f"Done after {lv.METRIC_STEPS} steps.")   # said once
 
 
 def test_metric_diverging_rate_shows_the_hint(opened):
