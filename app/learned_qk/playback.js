@@ -97,6 +97,7 @@ const RoutingPlayback = (function (E, W, Head, State, Plots, Texts) {
     if (typeof matchMedia === "function" && matchMedia("(prefers-reduced-motion: reduce)").matches) {
       c.frame = lastFrame(c);
       showFrame(a, c);
+      E.say(Texts.saidStatus(c), "routing");
       return;
     }
     quiet(a.w_play, "disabled", true);
@@ -106,7 +107,7 @@ const RoutingPlayback = (function (E, W, Head, State, Plots, Texts) {
       E.runGuarded(c, () => {
         const due = Math.min(lastFrame(c), dueFrame(performance.now() - t0, f0, schedule));
         if (due > c.frame) { c.frame = due; showFrame(a, c); }
-        if (c.frame >= lastFrame(c)) stop(a, c);
+        if (c.frame >= lastFrame(c)) { stop(a, c); E.say(Texts.saidStatus(c), "routing"); }   // heard once, at the end
         flush(c);
       }, (e) => { c.pending = []; stop(a, c); fail(a, e); });
     }, 40);

@@ -21,6 +21,12 @@ const RoutingTexts = (function (E, Head, State, Lines) {
     setHtml(a.status_div, html + `</p>`);
   }
 
+  // The status line as plain words, for the page's live region once Play has finished.
+  function saidStatus(c) {
+    const t = Lines.statusText(c.cfg.plain, c.frame, null);
+    return `Training finished. ${t.head}: ${t.body}`;
+  }
+
   // The word the ambiguous word looks at most, itself left out (-1: no other word).
   function topOther(row, b) {
     let top = -1;
@@ -110,5 +116,5 @@ const RoutingTexts = (function (E, Head, State, Lines) {
     setHtml(a.own_div, html);
   }
 
-  return { drawStatus, drawReadout, drawWeights, prefMax, ownInfo };
+  return { drawStatus, saidStatus, drawReadout, drawWeights, prefMax, ownInfo };
 })(AttnCommon, RoutingHead, RoutingState, RoutingLines);

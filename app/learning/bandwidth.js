@@ -136,7 +136,7 @@ const LearningBandwidth = (function (E, M, State, Text) {
     else if (k === lastStep(s) && k > 0) {
       const done = `Done: after ${k} steps h = ${hText(a, T.h[k], 4)}.`;
       notes.push(["dataset", done]);
-      if (s.saidDone !== T) { s.saidDone = T; E.say(done); }   // heard once per training (app/ui/common.js say)
+      if (s.saidDone !== T) { s.saidDone = T; E.say(done, "learning"); }   // heard once per training (app/ui/common.js say)
     }
     if (s.moved && t !== 1)
       notes.push(["dataset", `Training runs at T = 1. With T = ${plain(t, 3)} only h\u00b7\u221aT matters, so the ` +

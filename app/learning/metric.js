@@ -36,7 +36,7 @@ const LearningMetric = (function (M, E, State) {
     if (T.status[k] === "diverged") notes.push(para("notice", `Step ${k}: ${T.message[k]}. The last good W is kept.`));
     else if (k === lastStep(s) && k > 0) {
       notes.push(para("dataset", `Done after ${k} steps.`));
-      if (s.saidDone !== T) { s.saidDone = T; E.say(`Done after ${k} steps.`); }   // heard once per training
+      if (s.saidDone !== T) { s.saidDone = T; E.say(`Done after ${k} steps.`, "learning"); }   // heard once per training
     }
     setHtml(a.m_status, notes.join(""));
     scheduleUrl(a, c);

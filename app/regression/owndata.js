@@ -115,7 +115,7 @@ const RegressionOwnData = (function (U, A, R, V, S) {
 
   function ownRefused(a, c, sentence) {
     ownSay(a, c, [["notice", sentence], ["small", c.cfg.own.kept]]);
-    U.say(`${sentence} ${c.cfg.own.kept}`);   // heard once, politely (app/ui/common.js say)
+    U.say(`${sentence} ${c.cfg.own.kept}`, "data");   // heard once, politely (app/ui/common.js say)
     return false;
   }
 

@@ -165,7 +165,7 @@ const AttnTourDock = (function (U) {
   // reading and the Tab order start there.
   function turned(a, c, byButton) {
     if (c.closing) return;
-    U.say(c.cfg.cards[c.step - 1].said);
+    U.say(c.cfg.cards[c.step - 1].said, "tour");
     if (byButton) U.focusModel(a.card, true);
   }
 
@@ -173,7 +173,7 @@ const AttnTourDock = (function (U) {
   // control (the first control the step looks at), where the student acts next; the card when it has none, and
   // in presentation mode, whose arrows turn the steps unless a control has the focus.
   function shownHeard(a, c) {
-    if (c.status === "shown") U.say(c.cfg.said.shown[c.step - 1]);
+    if (c.status === "shown") U.say(c.cfg.said.shown[c.step - 1], "tour-shown");   // joins the step said just before
     if (!c.focusAfterShow) return;
     c.focusAfterShow = false;
     if (presenting(a)) { U.focusModel(a.card, true); return; }

@@ -328,7 +328,7 @@ const AttnTour = (function (U, S, D) {
       const now = holds(a, c);
       if (now && !c.held && c.status !== "found") {
         c.status = "found"; c.foundSteps.add(c.step); render(a, c);
-        U.say(c.cfg.said.found[c.step - 1]);
+        U.say(c.cfg.said.found[c.step - 1], "tour");
       }
       c.held = now;
     });

@@ -331,8 +331,8 @@ const AttnCommon = (function (F) {
   // ---- for a screen reader and a keyboard -----------------------------------------------------------------
 
   // One polite live region for the page, outside every shadow root (a region re-drawn with its text is not
-  // heard reliably): `say(text)` has it read once, after what is being read now.  Plain text, never HTML.
-  function say(text) {
+  // heard reliably): `say(text, source)` has it read once, after what is being read now.  Plain text, never HTML.
+  function say(text, source) {
     if (typeof document === "undefined" || !document.body) return;
     let el = document.getElementById("attn-say");
     if (!el) {
@@ -346,9 +346,17 @@ const AttnCommon = (function (F) {
       // inside the page's <main>, so it has the page's text sizes (projected too)
       (document.querySelector(".attn-page") || document.body).appendChild(el);
     }
-    // the same words again (Next, then Previous and Next back) are read again: empty it first, fill it a frame on
+    // the same words again (Next, then Previous and Next back) are read again: empty it first, fill it a frame on.
+    // Words from another `source` said while the last are still fresh (a training's end, then the tour's find)
+    // join them; the same source's newer words replace them (Next pressed twice says the step it reached).
+    const now = typeof performance !== "undefined" ? performance.now() : 0;
+    const join = now - (el.__saidAt || -1e9) < 1500 && el.__source !== source;
+    el.__saidAt = now;
+    el.__source = source;
+    if (join) { el.__pending = `${el.__pending || el.textContent} ${text}`; el.textContent = el.__pending; return; }
+    el.__pending = String(text);
     el.textContent = "";
-    requestAnimationFrame(() => { el.textContent = String(text); });
+    requestAnimationFrame(() => { el.textContent = el.__pending; });
   }
 
   // The element a student acts on in a model's view: a slider's handle, a menu, a text field, a button, or a

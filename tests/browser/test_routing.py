@@ -175,6 +175,11 @@ def test_play_runs_to_the_end_and_bank_looks_at_the_deciding_word(opened):
     page.wait_for_function("() => AttnPage.doc.get_model_by_name('routing_pause').disabled === false")
     wait_step(page, PLAIN["steps"])
     page.wait_for_function("() => AttnPage.doc.get_model_by_name('routing_play').disabled === false")
+    # issue 47: the end of training is said once in the page's live region, with the last step's status words
+    page.wait_for_function("() => ((document.getElementById('attn-say') || {}).textContent || '')"
+                           ".includes('Training finished. Step ')")
+    said = page.evaluate("() => document.getElementById('attn-say').textContent")
+    assert f"Training finished. Step {PLAIN['steps']} of {PLAIN['steps']}: loss " in said, said
     a = drawn_matrix(page)
     row = a[s["index"]]
     assert s["tokens"][int(np.argmax(row))] == s["clue"] == "river"
