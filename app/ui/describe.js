@@ -72,8 +72,8 @@ const AttnDescribe = (function (F) {
 
   function soon(what) {
     S.dirty.add(what);
-    if (S.timer === null) S.timer = setTimeout(flush, REST_MS);
-    else { clearTimeout(S.timer); S.timer = setTimeout(flush, REST_MS); }
+    if (S.timer !== null) clearTimeout(S.timer);
+    S.timer = setTimeout(flush, REST_MS);
   }
 
   // Describe the document's figures now, and again whenever their data or ranges have changed and rested.

@@ -54,8 +54,13 @@ const AttnShare = (function () {
   function download(embed, filename) {
     const html = pageWithData(embed);
     if (html === null) return false;
-    const url = URL.createObjectURL(new Blob([html], { type: "text/html" }));
-    const a = document.createElement("a");
+    saveBlob(new Blob([html], { type: "text/html" }), filename);
+    return true;
+  }
+
+  // A download made in the browser: the blob offered under `filename` through a link clicked once.
+  function saveBlob(blob, filename) {
+    const url = URL.createObjectURL(blob), a = document.createElement("a");
     a.href = url;
     a.download = filename;
     a.style.display = "none";
@@ -63,7 +68,6 @@ const AttnShare = (function () {
     a.click();
     a.remove();
     setTimeout(() => URL.revokeObjectURL(url), 60000);
-    return true;
   }
 
   // ---- the button ---------------------------------------------------------------------------------
@@ -158,10 +162,8 @@ const AttnShare = (function () {
 
   // ---- a figure's numbers as a table, for a student who cannot see the plot ----------------------------
 
-  const ROWS_SHOWN = 2000;
-
   // The tables of a figure's data sources ({name, columns} each, AttnPage.figureSources): the columns of the
-  // source's length (the rows the glyphs draw), the first ROWS_SHOWN rows of each; its CSV holds every row.
+  // source's length (the rows the glyphs draw); the page shows the first t.rows_shown of each, its CSV every row.
   // Numbers are shown to 4 significant digits with a true minus sign, and written whole into the CSV.
   // `style`: the columns that only style a mark, left out.
   function numbersTables(sources, style) {
@@ -194,13 +196,14 @@ const AttnShare = (function () {
 
   function tablesHtml(t, label, tables) {
     return tables.map((tb, j) => {
-      const shown = tb.rows.slice(0, ROWS_SHOWN), more = tb.rows.length - shown.length;
+      const shown = tb.rows.slice(0, t.rows_shown), more = tb.rows.length - shown.length;
+      const rest = t.more.replace("{shown}", String(t.rows_shown)).replace("{k}", String(more));
       const caption = t.caption.replace("{figure}", label).replace("{source}", head(t.sources, tb.name)).replace("{n}", String(tb.rows.length));
       return `<div class="numbers-box" tabindex="0" role="region" aria-label="${esc(caption)}">` +
         `<table class="figure-numbers"><caption>${esc(caption)}</caption><thead><tr>` +
         tb.columns.map((c) => `<th scope="col">${esc(head(t.columns, c))}</th>`).join("") + `</tr></thead><tbody>` +
         shown.map((r) => `<tr>${r.map((v) => `<td>${esc(shownNumber(v))}</td>`).join("")}</tr>`).join("") +
-        `</tbody></table></div>` + (more > 0 ? `<p>${esc(t.more.replace("{k}", String(more)))}</p>` : "") +
+        `</tbody></table></div>` + (more > 0 ? `<p>${esc(rest)}</p>` : "") +
         `<button type="button" class="share-save numbers-csv" data-table="${j}">${esc(t.csv)}</button>`;
     }).join("");
   }
@@ -218,24 +221,12 @@ const AttnShare = (function () {
     }, (e) => { said.textContent = t.failed; console.error("attention explorable:", e); });
   }
 
-  function saveCsv(tb, heads, file) {
-    const url = URL.createObjectURL(new Blob([csvOf(tb, heads)], { type: "text/csv" }));
-    const link = document.createElement("a");
-    link.href = url;
-    link.download = file;
-    link.dispatchEvent(new MouseEvent("click"));
-    setTimeout(() => URL.revokeObjectURL(url), 5000);
-  }
-
-  // Whether the page runs inside a frame (a course page, a slide, a learning management system).
-  function framed() {
-    try { return window.parent !== window; } catch (e) { return true; }
-  }
+  function saveCsv(tb, heads, file) { saveBlob(new Blob([csvOf(tb, heads)], { type: "text/csv" }), file); }
 
   function savePicked(select, said, t) {
     said.textContent = t.saving;
     globalThis.AttnPage.savePng(select.value).then(
-      (file) => { said.textContent = (framed() ? t.saved_framed : t.saved).replace("{file}", file); },
+      (file) => { said.textContent = (globalThis.AttnFrame && AttnFrame.framed() ? t.saved_framed : t.saved).replace("{file}", file); },
       (e) => { said.textContent = t.failed; console.error("attention explorable:", e); });
   }
 

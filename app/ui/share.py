@@ -50,10 +50,12 @@ PNG_TEXTS = {
     "counting": "Gathering the figure's numbers\u2026",
     "counted": "The numbers of \u201c{figure}\u201d are in the tables below.",
     "caption": "{figure}: {source}, {n} rows",
-    "more": "The table shows the first 2000 rows; the CSV has the other {k}.",
+    "more": "The table shows the first {shown} rows; the CSV has the other {k}.",
     "csv": "Download CSV",
     "empty": "This figure draws no numbers of its own.",
 }
+# A figure's table shows at most this many rows of a source (the CSV has them all).
+ROWS_SHOWN = 2000
 # The tables' column heads: a source's columns in words where the page's sources share a meaning; a column that
 # only styles a mark (its size, opacity, colour, text placement) is left out of the table and the CSV.
 COLUMN_WORDS = {"x": "x", "y": "y", "w": "weight", "wn": "weight \u00f7 the largest", "pred": "prediction",
@@ -119,10 +121,10 @@ def build_share(figures=()) -> ShareView:
     status = _status_div("share_status")
     png_button = Button(label=PNG_LABEL, button_type="default", name="figure_png_button")
     png_box = _status_div("figure_png_box")
+    png_texts = dict(PNG_TEXTS, rows_shown=ROWS_SHOWN, columns=COLUMN_WORDS, sources=SOURCE_WORDS,
+                     style=list(STYLE_COLUMNS))
     callback = engine_callback(dict(status=status, texts=dict(TEXTS), png_button=png_button, png_box=png_box,
-                                    png_texts=dict(PNG_TEXTS, columns=COLUMN_WORDS, sources=SOURCE_WORDS,
-                                                   style=list(STYLE_COLUMNS)),
-                                    figures=list(figures)), share_source())
+                                    png_texts=png_texts, figures=list(figures)), share_source())
     callback.name = "share_engine"   # the composition gives it the page's figures
     button.js_on_event("button_click", callback)
     png_button.js_on_event("button_click", callback)

@@ -35,7 +35,7 @@ from app.ui import text as words
 from app.ui import theme
 from app.ui.engine import library_source
 
-from tests.browser.pageutil import AXIS_LABELS_JS, ROOT, SETTLED_JS, block_outside, draw, wait_ready
+from tests.browser.pageutil import AXIS_LABELS_JS, ROOT, SAID_JS, SETTLED_JS, block_outside, draw, wait_ready
 
 TOL = 1e-9
 TRAJ = attention.train_qk()
@@ -176,9 +176,8 @@ def test_play_runs_to_the_end_and_bank_looks_at_the_deciding_word(opened):
     wait_step(page, PLAIN["steps"])
     page.wait_for_function("() => AttnPage.doc.get_model_by_name('routing_play').disabled === false")
     # issue 47: the end of training is said once in the page's live region, with the last step's status words
-    page.wait_for_function("() => ((document.getElementById('attn-say') || {}).textContent || '')"
-                           ".includes('Training finished. Step ')")
-    said = page.evaluate("() => document.getElementById('attn-say').textContent")
+    page.wait_for_function(f"() => (({SAID_JS})() || '').includes('Training finished. Step ')")
+    said = page.evaluate(SAID_JS)
     assert f"Training finished. Step {PLAIN['steps']} of {PLAIN['steps']}: loss " in said, said
     a = drawn_matrix(page)
     row = a[s["index"]]

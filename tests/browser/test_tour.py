@@ -62,9 +62,10 @@ def said(k: int) -> str:
 
 
 def plain(text: str) -> str:
-    import re
+    """A card's words as the live region says them (app/tour/view.py)."""
+    from app.tour.view import _plain
 
-    return re.sub(r"\*([^*\n]+)\*", r"\1", text)
+    return _plain(text)
 
 
 def first_control(page, step) -> list:
