@@ -45,6 +45,12 @@ class ExplorableState(RegressionState, SentenceState, LearningState, RoutingStat
     tour = param.ClassSelector(class_=(int, str), default=1,
                                doc="Step of the guided tour shown: its number (1 is the first, 0 hides the card) "
                                    "or its id.")
+    # Inside a frame (a slide deck), in presentation mode: whose are the presenter's keys (Page Down, Page Up, the
+    # space bar, the arrows)?  The deck's by default (app/ui/frame.js posts them to the host); "tour" lets them turn
+    # the tour's steps, as they do outside a frame.
+    keys = param.Selector(default="deck", objects=["deck", "tour"],
+                          doc="Inside a frame in presentation mode: 'deck' leaves the presenter's keys to the host's "
+                              "slides, 'tour' lets them turn the tour's steps.")
 
 
 def _fmt(v) -> str:

@@ -144,14 +144,28 @@ const AttnTourDock = (function (U) {
     return false;
   }
 
+  // Whose the presenter's keys are in a frame (a slide deck): the link's keys=tour (in a notebook, Python's
+  // setting) gives them to the tour; by default they are the deck's (app/ui/frame.js).
+  function tourKeys(s) {
+    if (!s) return false;
+    const v = U.hostOwnsAddress() ? undefined : U.parseQuery(window.location.search, s.spec, s.url_rules).values.keys;
+    return (v === undefined ? s.initial : v) === "tour";
+  }
+
+  // Whether the card's hint says the deck's keys are the deck's: framed, and the tour not given them.
+  function framedKeys(c) { return !!globalThis.AttnFrame && AttnFrame.framed() && !c.tourKeys; }
+
   // The keys turn the steps (`turn(by)`) while the page presents and the card shows a step; the card's hint goes
-  // once the presenter has used them (c.keysUsed).
+  // once the presenter has used them (c.keysUsed).  Framed with keys=tour, the tour claims the keys it turns with.
   function presenterKeys(a, c, turn) {
     if (c.keys) return;
     c.keys = true;
+    c.tourKeys = tourKeys(c.cfg.keys_setting);
+    const turns = (e) => !!keyTurn(e, c.cfg.turn_keys) && presenting(a) && c.visible && !usesKeys(e);
+    if (c.tourKeys && globalThis.AttnFrame) AttnFrame.claim(turns);
     window.addEventListener("keydown", (e) => {
+      if (!turns(e)) return;
       const by = keyTurn(e, c.cfg.turn_keys);
-      if (!by || !presenting(a) || !c.visible || usesKeys(e)) return;
       e.preventDefault();
       c.keysUsed = true;
       try { turn(by); } catch (err) { console.error("attention explorable tour:", err); }
@@ -185,6 +199,6 @@ const AttnTourDock = (function (U) {
     if (!(pick && U.focusModel(pick))) U.focusModel(a.card, true);
   }
 
-  return { markOverflow, docked, dock, moveCard, presenting, keyTurn, usesKeys, presenterKeys, hiddenLooks, turned,
-           shownHeard };
+  return { markOverflow, docked, dock, moveCard, presenting, keyTurn, usesKeys, presenterKeys, framedKeys, hiddenLooks,
+           turned, shownHeard };
 })(AttnCommon);

@@ -70,7 +70,7 @@ const AttnTourSteps = (function (U) {
     let params = null;
     try { params = new URLSearchParams(window.location.search); } catch (e) { params = null; }
     const vals = params ? params.getAll("tour") : [];
-    const prepared = !!params && [...params.keys()].some((k) => k !== "tour" && k !== "present" && k in cfg.defaults);
+    const prepared = !!params && [...params.keys()].some((k) => !cfg.how_shown.includes(k) && k in cfg.defaults);
     return Object.assign(resolveStep(vals.length ? vals[vals.length - 1] : null, cfg), { named: vals.length > 0, prepared });
   }
 

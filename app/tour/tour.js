@@ -13,7 +13,7 @@
 const AttnTour = (function (U, S, D) {
   "use strict";
   const { holds, stepFromUrl, writeUrl, opening } = S;
-  const { markOverflow, docked, dock, moveCard, presenting, presenterKeys, hiddenLooks, turned, shownHeard } = D;
+  const { markOverflow, docked, dock, moveCard, presenting, presenterKeys, framedKeys, hiddenLooks, turned, shownHeard } = D;
 
   // ---- page state ------------------------------------------------------------------------------
 
@@ -72,7 +72,7 @@ const AttnTour = (function (U, S, D) {
     const status = brief ? "" : c.status === "found" ? c.cfg.found[k - 1] : c.status === "shown" ? c.cfg.shown[k - 1] : "";
     const check = c.status === "found" ? c.cfg.check : "";   // found: a check mark by the title too, always in view
     // in presentation mode, what the keys do, until the presenter has used them once
-    const keys = !presenting(a) || c.keysUsed ? "" : globalThis.AttnFrame && AttnFrame.framed() ? c.cfg.keys_framed : c.cfg.keys;
+    const keys = !presenting(a) || c.keysUsed ? "" : framedKeys(c) ? c.cfg.keys_framed : c.cfg.keys;
     return `<div class="tour-card" role="region" aria-label="${p.label}">${p.count}</p><h2>${p.num}${check}` +
       `${p.title}</h2>${open ? c.cfg.tools.open : c.cfg.tools.folded}${open ? p.text : ""}${p.do}${keys}${status}</div>`;
   }
@@ -353,8 +353,8 @@ const AttnTour = (function (U, S, D) {
     c.foundSteps = new Set();
     c.ready = true;
     c.urlArmed = true;   // a corrected link is written back at once
-    openStep(a, c, c.step, "start");   // a link to a later step brings its figure into view, shown when presenting
     presenterKeys(a, c, (by) => { turn(a, c, by); turned(a, c, false); });
+    openStep(a, c, c.step, "start");   // a link to a later step brings its figure into view, shown when presenting
     cardClicks(a, c);
   }
 

@@ -22,7 +22,8 @@ from pathlib import Path
 from bokeh.layouts import column, row
 from bokeh.models import Button, CustomJS, Div, InlineStyleSheet, NumericInput
 
-from app.ui.engine import by_name, engine_callback, engine_code
+from app.state import url_spec
+from app.ui.engine import by_name, engine_callback, engine_code, url_rules
 from app.ui.layout import Block
 
 from .model import (EQUAL_TOLERANCE, LOOK_MODELS, MAX_ID, SECTION_KEYS, SECTION_WORDS, Tour, default_tour, full_state,
@@ -237,7 +238,7 @@ def control_table(controls) -> list[dict]:
              "glide": c.kind in ("slider", "log_slider")} for c in controls if c.key in keys]
 
 
-def tour_config(tour: Tour, *, step, more_keys=(), controls=()) -> dict:
+def tour_config(tour: Tour, *, step, more_keys=(), controls=(), keys: str = "deck") -> dict:
     """What tour.js needs: the steps (their sections, states, conditions and what they look at), the card texts
     (already HTML), and the link's rule (``step``: the raw ``tour`` value, resolved in the browser by the twin of
     ``app.tour.model.resolve_step``); ``more_keys``: the settings behind "More controls" (``needs_more``)."""
@@ -248,7 +249,7 @@ def tour_config(tour: Tour, *, step, more_keys=(), controls=()) -> dict:
         nexts[k] = None if later is None else [later + 1, WORDS["skip"].format(section=SECTION_WORDS[sections[later]])]
     return {
         "initial_step": step, "tween_ms": TWEEN_MS, "min_frames": MIN_FRAMES, "tolerance": EQUAL_TOLERANCE,
-        "defaults": full_state({}), "controls": control_table(controls),
+        "defaults": full_state({}), "how_shown": list(HOW_SHOWN), "controls": control_table(controls),
         "steps": [{"id": st.id, "section": st.section,
                    "state": dict(st.state) if st.section == "regression" else show_me_settings(st),
                    "when": [list(c) for c in st.when], "more": st.section == "regression" and needs_more(st.state, more_keys),
@@ -261,7 +262,9 @@ def tour_config(tour: Tour, *, step, more_keys=(), controls=()) -> dict:
         "closing": closing_html(tour),
         "keys": f'<p class="tour-keys">{html.escape(WORDS["keys"])}</p>',
         "keys_framed": f'<p class="tour-keys">{html.escape(WORDS["keys_framed"])}</p>',
-        "turn_keys": [{"keys": list(keys), "shift": shift, "by": by} for keys, shift, _, by in TURN_KEYS],
+        "turn_keys": [{"keys": list(ks), "shift": shift, "by": by} for ks, shift, _, by in TURN_KEYS],
+        # whose the presenter's keys are in a frame: this page's setting, which the link's keys= overrides (dock.js)
+        "keys_setting": {"initial": keys, "spec": {"keys": url_spec()["keys"]}, "url_rules": url_rules()},
         "check": '<span class="tour-check" aria-hidden="true">\u2713 </span>',
         "found": [_status(st, True) for st in tour.steps],
         "shown": [_status(st, False) for st in tour.steps],
@@ -332,7 +335,7 @@ def _listen(engine, m: dict, w: dict, ds, main, table) -> None:
 
 
 def build_tour(layout=None, *, tour: Tour | None = None, step=1, named: dict | None = None, more_keys=(),
-               controls=(), prepared: bool = False) -> TourView:
+               controls=(), prepared: bool = False, keys: str = "deck") -> TourView:
     """The step card, whose regression widgets (``controls``, the section's declared ones) are found by name in
     ``named`` (or in ``layout``); ``step`` is the raw ``tour`` setting (a number or an id), resolved here for the
     card the page is built with."""
@@ -341,7 +344,7 @@ def build_tour(layout=None, *, tour: Tour | None = None, step=1, named: dict | N
     m = _card_models(tour, k)
     named = named if named is not None else (by_name(layout) if layout is not None else {})
     regression = any(st.section == "regression" for st in tour.steps)
-    config = dict(tour_config(tour, step=step, more_keys=more_keys, controls=controls), prepared=prepared)
+    config = dict(tour_config(tour, step=step, more_keys=more_keys, controls=controls, keys=keys), prepared=prepared)
     wanted = {c["widget"]: c["name"] for c in config["controls"]}
     wanted.update({c.widget: c.name for c in controls if c.key in READ_ONLY})
     w = {key: _find(named, name) if regression else named.get(name) for key, name in wanted.items()}
@@ -381,13 +384,18 @@ def add_tour(regression, state, *, tour: Tour | None = None, more_keys=(), contr
     (app/sections.py); in the browser it moves to the section of the step it shows (tour.js)."""
     named = regression.named if regression is not None else {}
     return build_tour(tour=tour or default_tour(), step=getattr(state, "tour", 1), named=named, more_keys=more_keys,
-                      controls=controls, prepared=prepared(state))
+                      controls=controls, prepared=prepared(state), keys=getattr(state, "keys", "deck"))
+
+
+# The settings of a link that say how the page is shown, not what it shows: presentation mode, the tour's step, and
+# whose keys turn what in a frame.  A link with only these opens in the lesson's state (steps.js stepFromUrl).
+HOW_SHOWN = ("present", "tour", "keys")
 
 
 def prepared(state) -> bool:
     """Whether the page is built in a state of its own (an export's ``--query 2.5``), which presentation mode keeps
     when it opens on an unnamed first step (steps.js opening)."""
-    skip = {"name", "present", "tour"}
+    skip = {"name", *HOW_SHOWN}
     return any(getattr(state, k) != p.default for k, p in state.param.objects("existing").items() if k not in skip)
 
 

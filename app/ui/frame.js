@@ -5,7 +5,8 @@
 // parent, {type: "attention-explorable:key", key, shift}, in the page's message namespace (as its height is), and
 // Escape too, so that the host can take the focus back (README, "Slides and learning management systems").  A
 // focused control keeps its own keys: a slider's arrows, a text field's letters and spaces, a button's space bar.
-// Outside a frame nothing changes.
+// A link with keys=tour gives the presenter's keys to the tour in presentation mode: the tour claims each key it
+// turns a step with (claim()), and that key stays in the page.  Outside a frame nothing changes.
 
 const AttnFrame = (function () {
   "use strict";
@@ -37,15 +38,20 @@ const AttnFrame = (function () {
     return null;
   }
 
-  // Whether a key goes to the host: the pure rule, `kind` being focusKind's answer (tests/js checks it).
-  function toHost(key, kind, mods) {
+  // Whether a key goes to the host: the pure rule, `kind` being focusKind's answer, `taken` whether the page's tour
+  // turns a step with it now (keys=tour in presentation mode; tests/js checks it).
+  function toHost(key, kind, mods, taken) {
     if (mods && (mods.alt || mods.ctrl || mods.meta)) return false;
     if (key === "Escape") return true;
-    if (kind === "text") return false;
+    if (kind === "text" || taken) return false;
     if (ARROWS.includes(key)) return kind === null;
     if (key === " " || key === "Spacebar") return kind !== "button";
     return DECK.includes(key);
   }
+
+  // The tour's claim on a key event: a function of the event, true where the tour turns a step with it.
+  let claimed = null;
+  function claim(fn) { claimed = fn; }
 
   function post(key, shift) {
     try { window.parent.postMessage({ type: "attention-explorable:key", key, shift: !!shift }, "*"); }
@@ -60,7 +66,9 @@ const AttnFrame = (function () {
     globalThis.__attnFrameKeys = true;
     window.addEventListener("keydown", (e) => {
       const mods = { alt: e.altKey, ctrl: e.ctrlKey, meta: e.metaKey };
-      if (!toHost(e.key, focusKind(e), mods)) return;
+      let taken = false;
+      try { taken = !!claimed && !!claimed(e); } catch (err) { console.error("attention explorable:", err); }
+      if (!toHost(e.key, focusKind(e), mods, taken)) return;
       post(e.key, e.shiftKey);
       if (e.key === "Escape") return;
       e.preventDefault();
@@ -68,6 +76,6 @@ const AttnFrame = (function () {
     }, { capture: true });
   }
 
-  return { start, toHost, focusKind, framed };
+  return { start, toHost, focusKind, framed, claim };
 })();
 AttnFrame.start();

@@ -333,12 +333,14 @@ window.Reveal = { next: () => deck.push('next'), prev: () => deck.push('prev'), 
 
 
 @pytest.fixture
-def deck(tmp_path, served_page):
-    """data/examples/deck.html around the served page, with a stand-in for reveal.js, on another origin."""
+def deck(tmp_path, served_page, request):
+    """data/examples/deck.html around the served page, with a stand-in for reveal.js, on another origin; a test's
+    parameter adds to the frame's link (``&keys=tour``)."""
     from tests.browser.pageutil import ROOT
 
+    more = getattr(request, "param", "")
     html = (ROOT / "data" / "examples" / "deck.html").read_text(encoding="utf-8")
-    html = html.replace('src="attention-explorable.html?present=1&tour=1"', f'src="{served_page}?present=1&tour=1"')
+    html = html.replace('src="attention-explorable.html?present=1&tour=1"', f'src="{served_page}?present=1&tour=1{more}"')
     assert served_page in html
     (tmp_path / "deck.html").write_text(html.replace("<body>", "<body>" + REVEAL_STUB, 1), encoding="utf-8")
     port = free_port()
@@ -393,5 +395,38 @@ def test_a_framed_page_leaves_the_deck_its_keys(deck, browser):
         page.wait_for_function("() => window.deck.length >= 5")
         assert page.evaluate("() => window.deck") == ["next", "next", "next", "pause", "next"]
         page.wait_for_function("() => document.activeElement !== document.getElementById('explorable')")
+    finally:
+        ctx.close()
+
+
+@pytest.mark.parametrize("deck", ["&keys=tour"], indirect=True)
+def test_keys_tour_in_a_framed_page_turns_the_tours_steps(deck, browser):
+    """Issue 48: with keys=tour in the frame's link, the presenter's keys turn the tour's steps in presentation mode,
+    as outside a frame, and are not posted; "b" (a blank screen) and Escape still go to the deck, and the card gives
+    the presenter's keys' hint, not the deck's."""
+    from app.tour.view import WORDS
+    import html
+
+    ctx = _context(browser)
+    page = ctx.new_page()
+    try:
+        page.goto(deck)
+        page.evaluate(KEYS_HEARD_JS)
+        frame = _frame(page)
+        card = lambda: model_prop(frame, "tour_card", "text")   # noqa: E731
+        frame.wait_for_function("""() => { const card = Bokeh.documents[0].get_model_by_name('tour_card');
+          const c = globalThis.__attnTour && globalThis.__attnTour.get(card); return !!c && c.status === 'shown'; }""")
+        assert html.escape(WORDS["keys"]) in card() and html.escape(WORDS["keys_framed"]) not in card()
+        frame.get_by_text("Attention compares a", exact=False).first.click()   # text, not a control
+        page.keyboard.press("PageDown")
+        frame.wait_for_function("() => Bokeh.documents[0].get_model_by_name('tour_card').text.includes('Step 2 of')")
+        page.keyboard.press("ArrowLeft")
+        frame.wait_for_function("() => Bokeh.documents[0].get_model_by_name('tour_card').text.includes('Step 1 of')")
+        page.keyboard.press("b")
+        page.keyboard.press("Escape")
+        page.wait_for_function("() => window.__keys.length >= 2")
+        assert page.evaluate("() => window.__keys.slice()") == ["b", "Escape"]
+        page.wait_for_function("() => window.deck.length >= 1")
+        assert page.evaluate("() => window.deck") == ["pause"]
     finally:
         ctx.close()

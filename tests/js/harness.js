@@ -85,6 +85,6 @@ const twins = (function (M, W, U, G, T) {
     resolveStep: ([cfg, raws]) => raws.map((r) => AttnTourSteps.resolveStep(r, cfg)),
     keyTurn: ([table, events]) => events.map((e) => AttnTourDock.keyTurn(e, table)),
     // ---- app/ui/frame.js: which keys a framed page leaves to its host
-    toHost: (cases) => cases.map((c) => AttnFrame.toHost(c.key, c.kind, c.mods)),
+    toHost: (cases) => cases.map((c) => AttnFrame.toHost(c.key, c.kind, c.mods, c.taken)),
   };
 })(AttnMirror, AttnWords, AttnUserData, AttnGenerator, AttnTrain);

@@ -81,6 +81,8 @@ MUTATIONS = [
     # app/ui/frame.js, the keys a framed page leaves to its host
     Mutation("app/ui/frame.js", "a focused slider's arrows go to the deck",
              "if (ARROWS.includes(key)) return kind === null;", "if (ARROWS.includes(key)) return kind !== \"text\";"),
+    Mutation("app/ui/frame.js", "with keys=tour, a key the tour turns with still goes to the deck",
+             'if (kind === "text" || taken) return false;', 'if (kind === "text") return false;'),
     Mutation("attention/train.js", "the slope of the leave-one-out loss loses its factor 4",
              "grad: (-4.0 / n) * rt", "grad: (-1.0 / n) * rt"),
     Mutation("attention/mirror.js", "the median of an even count takes the upper middle value",

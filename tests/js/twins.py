@@ -429,12 +429,14 @@ def check_turn_keys(js):
 def check_frame_keys(js):
     """Which keys a framed page posts to its host and does not act on: Escape always (the host takes the focus
     back); Page Down, Page Up, "b" and "." unless a text field has the focus; the space bar unless a text field or a
-    button has it; the arrows only while no control has it; nothing with Ctrl, Alt or Meta, and no other key."""
+    button has it; the arrows only while no control has it; nothing with Ctrl, Alt or Meta, and no other key.  A key
+    the tour has taken (keys=tour, presenting) stays in the page, Escape excepted."""
     kinds = (None, "control", "button", "text")
     keys = ("PageDown", "PageUp", " ", "b", ".", "ArrowLeft", "ArrowRight", "ArrowUp", "ArrowDown", "Escape", "Enter",
             "Tab", "Home", "a")
     mods = (None, {"ctrl": True}, {"alt": True}, {"meta": True})
-    cases = [{"key": k, "kind": kind, "mods": m} for k in keys for kind in kinds for m in mods]
+    cases = [{"key": k, "kind": kind, "mods": m, "taken": t} for k in keys for kind in kinds for m in mods
+             for t in (False, True)]
 
     def want(c):
         k, kind = c["key"], c["kind"]
@@ -442,7 +444,7 @@ def check_frame_keys(js):
             return False
         if k == "Escape":
             return True
-        if kind == "text":
+        if kind == "text" or c["taken"]:
             return False
         if k.startswith("Arrow"):
             return kind is None
