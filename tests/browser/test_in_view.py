@@ -102,9 +102,9 @@ CARD_SIZES_JS = """() => { const v = Bokeh.index.find_one(Bokeh.documents[0].get
 
 
 def card_problems(page, screen, k, after) -> list:
-    """The step card after a turn: its title and Next at least 90 % on screen, and Next's middle reaching Next; on a
-    projector (issue 46: at 1280 x 720 the words were cut and faded), every word of the card in it, none to scroll."""
-    page.evaluate(SETTLED_JS)
+    """The step card after a turn, once the page has settled (the caller waits, once per state): its title and Next
+    at least 90 % on screen, and Next's middle reaching Next; on a projector (issue 46: at 1280 x 720 the words were
+    cut and faded), every word of the card in it, none to scroll."""
     got = page.evaluate(CARD_JS)
     if got is None:
         return [(screen, k, after, "the card", "not drawn")]
@@ -144,6 +144,7 @@ def walk_tour(page, screen, steps=None, *, back=None):
     back = screen in BACK_SCREENS if back is None else back
     if screen in PRESENT:   # the keys turn the steps when the page has the keyboard's focus
         page.locator("body").click(position={"x": 2, "y": 2})
+    page.evaluate(SETTLED_JS)
     problems += card_problems(page, screen, 1, "opening")
     for k, step in enumerate(tour.steps[:steps], 1):
         if k > 1:
