@@ -168,48 +168,6 @@ def test_opens_at_step_zero_with_bank_spreading_its_attention(opened):
     assert all(len(xs) == 1 for xs in clue["xs"])
 
 
-def test_play_runs_to_the_end_and_bank_looks_at_the_deciding_word(opened):
-    page = opened()
-    s = SHOWN[OPENING]
-    click(page, "routing_play")
-    page.wait_for_function("() => AttnPage.doc.get_model_by_name('routing_pause').disabled === false")
-    wait_step(page, PLAIN["steps"])
-    page.wait_for_function("() => AttnPage.doc.get_model_by_name('routing_play').disabled === false")
-    # issue 47: the end of training is said once in the page's live region, with the last step's status words
-    page.wait_for_function(f"() => (({SAID_JS})() || '').includes('Training finished. Step ')")
-    said = page.evaluate(SAID_JS)
-    assert f"Training finished. Step {PLAIN['steps']} of {PLAIN['steps']}: loss " in said, said
-    a = drawn_matrix(page)
-    row = a[s["index"]]
-    assert s["tokens"][int(np.argmax(row))] == s["clue"] == "river"
-    np.testing.assert_allclose(row, PLAIN["sentences"][OPENING]["weights"][LAST], rtol=0, atol=TOL)
-    point = columns(page, "routing_sense_point")
-    r = TRAJ.readout(s["text"])                    # the trained projections: the path's last entry
-    assert abs(point["x"][0] - r.point[0]) <= TOL and abs(point["y"][0] - r.point[1]) <= TOL
-    assert len(columns(page, "routing_sense_trail")["x"]) == len(STEPS)
-    np.testing.assert_allclose(columns(page, "routing_accuracy")["held"], 100 * TRAJ.held_out_accuracy, atol=1e-12)
-    # the plot of what is learned: each shown sentence's weight on its deciding word at every recorded step (the
-    # chosen one last, bold, named at its end), rising on the held-out sentences too
-    clue = columns(page, "routing_clue")
-    by_text = {t: j for j, t in enumerate(x.text for x in TRAJ.corpus.shown)}
-    for text_, xs, ys, dash, width in zip(clue["text"], clue["xs"], clue["ys"], clue["dash"], clue["width"]):
-        j = by_text[text_]
-        assert list(xs) == STEPS
-        np.testing.assert_allclose(ys, CLUE[:, j], rtol=0, atol=TOL)
-        assert dash == ("dashed" if SHOWN[j]["split"] == "held_out" else "solid")
-        assert width == (3.5 if j == OPENING else 1.5)
-        if SHOWN[j]["split"] == "held_out":
-            assert ys[-1] > 0.5 and ys[-1] > 3 * ys[0], text_
-    now = columns(page, "routing_clue_now")
-    assert now["x"] == [PLAIN["steps"]] and now["y"] == pytest.approx([CLUE[-1, OPENING]], abs=TOL)
-    assert now["label"] == ["river"]
-    page.wait_for_function("() => !(globalThis.__attnTextsPending > 0)")
-    text = prop(page, "routing_readout", "text")
-    assert f"looks most at \u201criver\u201d, with {row.max():.2f} of its weight" in text
-    assert f"Its output moved {r.z:.2f} towards water from where an even spread lands: water" in text
-    assert text.count("Right:") == 1
-
-
 def test_play_with_reduced_motion_shows_the_end_at_once(browser, routing_file):
     """prefers-reduced-motion: Play draws training's last step straight away, with no animation between."""
     ctx = browser.new_context(viewport={"width": 1366, "height": 768}, reduced_motion="reduce")
@@ -702,6 +660,47 @@ def test_on_a_phone_the_table_of_w_q_and_w_k_fits_the_screen(opened, watch):
     assert box["font"] >= 14, box
 
 
+def trained_to_the_end(page):
+    """After Play has run to its end: bank looks at the deciding word, every figure shows the core's last step, the
+    clue plot every recorded step, and the end was said once in the live region."""
+    s = SHOWN[OPENING]
+    wait_step(page, PLAIN["steps"])
+    page.wait_for_function("() => AttnPage.doc.get_model_by_name('routing_play').disabled === false")
+    # issue 47: the end of training is said once in the page's live region, with the last step's status words
+    page.wait_for_function(f"() => (({SAID_JS})() || '').includes('Training finished. Step ')")
+    said = page.evaluate(SAID_JS)
+    assert f"Training finished. Step {PLAIN['steps']} of {PLAIN['steps']}: loss " in said, said
+    a = drawn_matrix(page)
+    row = a[s["index"]]
+    assert s["tokens"][int(np.argmax(row))] == s["clue"] == "river"
+    np.testing.assert_allclose(row, PLAIN["sentences"][OPENING]["weights"][LAST], rtol=0, atol=TOL)
+    point = columns(page, "routing_sense_point")
+    r = TRAJ.readout(s["text"])                    # the trained projections: the path's last entry
+    assert abs(point["x"][0] - r.point[0]) <= TOL and abs(point["y"][0] - r.point[1]) <= TOL
+    assert len(columns(page, "routing_sense_trail")["x"]) == len(STEPS)
+    np.testing.assert_allclose(columns(page, "routing_accuracy")["held"], 100 * TRAJ.held_out_accuracy, atol=1e-12)
+    # the plot of what is learned: each shown sentence's weight on its deciding word at every recorded step (the
+    # chosen one last, bold, named at its end), rising on the held-out sentences too
+    clue = columns(page, "routing_clue")
+    by_text = {t: j for j, t in enumerate(x.text for x in TRAJ.corpus.shown)}
+    for text_, xs, ys, dash, width in zip(clue["text"], clue["xs"], clue["ys"], clue["dash"], clue["width"]):
+        j = by_text[text_]
+        assert list(xs) == STEPS
+        np.testing.assert_allclose(ys, CLUE[:, j], rtol=0, atol=TOL)
+        assert dash == ("dashed" if SHOWN[j]["split"] == "held_out" else "solid")
+        assert width == (3.5 if j == OPENING else 1.5)
+        if SHOWN[j]["split"] == "held_out":
+            assert ys[-1] > 0.5 and ys[-1] > 3 * ys[0], text_
+    now = columns(page, "routing_clue_now")
+    assert now["x"] == [PLAIN["steps"]] and now["y"] == pytest.approx([CLUE[-1, OPENING]], abs=TOL)
+    assert now["label"] == ["river"]
+    page.wait_for_function("() => !(globalThis.__attnTextsPending > 0)")
+    text = prop(page, "routing_readout", "text")
+    assert f"looks most at \u201criver\u201d, with {row.max():.2f} of its weight" in text
+    assert f"Its output moved {r.z:.2f} towards water from where an even spread lands: water" in text
+    assert text.count("Right:") == 1
+
+
 # ---- the pace of playback ------------------------------------------------------------------------------------------
 
 PLAY_CLOCK = """async () => {
@@ -723,11 +722,12 @@ PLAY_CLOCK = """async () => {
 }"""
 
 
-def test_play_takes_10_to_15_seconds_and_holds_where_the_deciding_word_gets_half(opened):
+def test_play_takes_10_to_15_seconds_holds_where_the_deciding_word_gets_half_and_ends_trained(opened):
     """Measured with the page's own clock: Play from step 0 to the end takes as long as the schedule it is given
     (app/learned_qk/pace.py: slow while the accuracy climbs, fast once it is settled, a hold at the moment the
     deciding word first gets half of bank's weight), and that is 10 to 15 s; the frame it holds on is the core's
-    moment, named in the status line, and it stays longer than the settled frames around it."""
+    moment, named in the status line, and it stays longer than the settled frames around it.  At the end bank looks
+    at the deciding word (trained_to_the_end)."""
     page = opened()
     r = page.evaluate(PLAY_CLOCK)
     schedule, seen = r["config"]["pace"]["shown"][OPENING], r["seen"]
@@ -753,6 +753,7 @@ def test_play_takes_10_to_15_seconds_and_holds_where_the_deciding_word_gets_half
     assert {k for _, _, k, _ in seen if k >= 0} == {STEPS[hold]}          # and says why, there only
     # the climb is watched: every frame before the moment is seen, each for a good part of its time
     assert all(f in spans and spans[f][1] - spans[f][0] >= schedule[f] / 2 for f in range(hold) if schedule[f] > 500)
+    trained_to_the_end(page)
 
 
 def test_pause_during_playback_stops_it_and_play_goes_on_from_there(opened):
