@@ -59,17 +59,111 @@ def _need_chromium():
 HOLD_IDLE_JS = "globalThis.AttnLoaderOptions = Object.assign({}, globalThis.AttnLoaderOptions, {idle: false});"
 
 
+# A page opened in a fresh context gets a fresh renderer process, which compiles BokehJS and the page's 2.5 MB of
+# inline scripts again: 0.9-1.1 s to the first readouts, against 0.54 s for a new page in a context whose renderer
+# is warm (V8 keeps what it compiled per process; --process-per-site gives a context's file:// pages one process,
+# kept alive between tests by an idle "keeper" page).  So the contexts the tests ask for are lent from a pool, one
+# real context per kind (idle drawing, touch, mobile, pixel ratio...); the viewport and reduced motion, which a
+# page can set for itself, are set on each new page.  Each test still gets new pages, closed when it closes its
+# context.  A test that does anything else to its context (an init script, permissions, a route, a listener)
+# closes that real context at the end instead of giving it back.
+PAGE_OPTIONS = ("viewport", "reduced_motion")
+LENT = ("new_page", "pages", "close", "set_default_timeout", "set_default_navigation_timeout", "new_cdp_session",
+        "expect_page")
+
+
+class LentContext:
+    """A context of the pool, lent to one test until it calls ``close()``."""
+
+    def __init__(self, pool, key, ctx, page_options):
+        self._pool, self._key, self._ctx, self._page_options = pool, key, ctx, page_options
+        self._pages, self._timeouts, self._dirty, self._closed = [], {}, False, False
+
+    def new_page(self):
+        page = self._ctx.new_page()
+        if "viewport" in self._page_options:
+            page.set_viewport_size(self._page_options["viewport"])
+        if "reduced_motion" in self._page_options:
+            page.emulate_media(reduced_motion=self._page_options["reduced_motion"])
+        for name, ms in self._timeouts.items():
+            getattr(page, name)(ms)
+        self._pages.append(page)
+        return page
+
+    @property
+    def pages(self):
+        return [p for p in self._pages if not p.is_closed()]
+
+    def set_default_timeout(self, ms):
+        self._timeouts["set_default_timeout"] = ms
+        for p in self.pages:
+            p.set_default_timeout(ms)
+
+    def set_default_navigation_timeout(self, ms):
+        self._timeouts["set_default_navigation_timeout"] = ms
+        for p in self.pages:
+            p.set_default_navigation_timeout(ms)
+
+    def new_cdp_session(self, page):
+        return self._ctx.new_cdp_session(page)
+
+    def expect_page(self, *a, **kw):
+        return self._ctx.expect_page(*a, **kw)
+
+    def close(self):
+        if self._closed:
+            return
+        self._closed = True
+        for p in self.pages:
+            p.close()
+        self._pool.give_back(self._key, self._ctx, keep=not self._dirty)
+
+    def __getattr__(self, name):   # anything else changes the real context: it is not lent again
+        self._dirty = True
+        return getattr(self._ctx, name)
+
+
+class ContextPool:
+    """The real contexts, by kind, each with its keeper page; one lent at a time."""
+
+    def __init__(self, browser, keeper_url):
+        self._browser, self._keeper_url, self._free = browser, keeper_url, {}
+
+    def lend(self, idle_drawing, kw):
+        page_options = {k: kw.pop(k) for k in PAGE_OPTIONS if k in kw}
+        key = (idle_drawing, repr(sorted(kw.items())))
+        free = self._free.get(key) or []
+        ctx = free.pop() if free else self._new(idle_drawing, kw)
+        return LentContext(self, key, ctx, page_options)
+
+    def _new(self, idle_drawing, kw):
+        ctx = self._browser.new_context(**kw)
+        if not idle_drawing:
+            ctx.add_init_script(HOLD_IDLE_JS)
+        ctx.new_page().goto(self._keeper_url)   # keeps the context's file:// renderer (and what it compiled) alive
+        return ctx
+
+    def give_back(self, key, ctx, keep):
+        if keep and len(ctx.pages) == 1:
+            ctx.clear_cookies()
+            self._free.setdefault(key, []).append(ctx)
+        else:
+            ctx.close()
+
+
 class HeldBrowser:
     """The session's Browser, whose new contexts (and pages) hold the loader's idle drawing unless they are
-    asked for with ``idle_drawing=True``."""
+    asked for with ``idle_drawing=True``; contexts are lent from a pool (ContextPool)."""
 
-    def __init__(self, browser):
-        self._browser = browser
+    def __init__(self, browser, pool=None):
+        self._browser, self._pool = browser, pool
 
     def __getattr__(self, name):
         return getattr(self._browser, name)
 
     def new_context(self, idle_drawing=False, **kw):
+        if self._pool is not None:
+            return self._pool.lend(idle_drawing, dict(kw))
         ctx = self._browser.new_context(**kw)
         if not idle_drawing:
             ctx.add_init_script(HOLD_IDLE_JS)
@@ -83,13 +177,15 @@ class HeldBrowser:
 
 
 @pytest.fixture(scope="session")
-def browser():
+def browser(tmp_path_factory):
     _need_chromium()
     from playwright.sync_api import sync_playwright
 
+    keeper = tmp_path_factory.mktemp("keeper") / "keeper.html"
+    keeper.write_text("<!doctype html><title>keeper</title>", encoding="utf-8")
     with sync_playwright() as pw:
-        b = pw.chromium.launch(executable_path=CHROMIUM, args=LAUNCH_ARGS)
-        yield HeldBrowser(b)
+        b = pw.chromium.launch(executable_path=CHROMIUM, args=LAUNCH_ARGS + ["--process-per-site"])
+        yield HeldBrowser(b, ContextPool(b, keeper.as_uri()))
         b.close()
 
 
