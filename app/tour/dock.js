@@ -1,6 +1,7 @@
 // Where the guided tour's step card stands on the page: docked at the foot of the screen, moved into the
 // section of the step it shows, faded where its words go on below its foot; presentation mode, whose keys
-// turn the steps; and what a screen reader hears of a turn, and where the focus goes.  Reads and moves the page's elements only; the tour's engine (tour.js, after this file)
+// turn the steps; what a screen reader hears of a turn, and where the focus goes; the step figure's PNG.  Reads and
+// moves the page's elements only; the tour's engine (tour.js, after this file)
 // decides what the card says.
 
 const AttnTourDock = (function (U) {
@@ -172,6 +173,15 @@ const AttnTourDock = (function (U) {
     });
   }
 
+  // A step's figure as a PNG for slides (the first plot the step looks at: app/tour/model.py Step.figure); the card
+  // says what was done, as the page's figure menu does (share.js savedHtml: in a frame, what to do if nothing came).
+  function savePng(a, c, render) {
+    const step = c.cfg.steps[c.step - 1], page = globalThis.AttnPage, k = c.step, t = c.cfg.png_texts;
+    const said = (html) => { c.pngSaid = { k, html }; render(); };
+    if (step.png && page && page.savePng) page.savePng(step.png, step.id).then((file) => said(AttnShare.savedHtml(t, file)),
+      (e) => { said(U.esc(t.failed)); console.error("attention explorable tour:", e); });
+  }
+
   // ---- a screen reader and a keyboard -----------------------------------------------------------------------
 
   // A step reached by a turn is said in the page's live region ("Step 3 of 21: ..."); after Next or Previous
@@ -200,5 +210,5 @@ const AttnTourDock = (function (U) {
   }
 
   return { markOverflow, docked, dock, moveCard, presenting, keyTurn, usesKeys, presenterKeys, framedKeys, hiddenLooks,
-           turned, shownHeard };
+           turned, shownHeard, savePng };
 })(AttnCommon);

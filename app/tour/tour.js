@@ -13,7 +13,8 @@
 const AttnTour = (function (U, S, D) {
   "use strict";
   const { holds, stepFromUrl, writeUrl, opening } = S;
-  const { markOverflow, docked, dock, moveCard, presenting, presenterKeys, framedKeys, hiddenLooks, turned, shownHeard } = D;
+  const { markOverflow, docked, dock, moveCard, presenting, presenterKeys, framedKeys, hiddenLooks, turned, shownHeard,
+          savePng } = D;
 
   // ---- page state ------------------------------------------------------------------------------
 
@@ -73,8 +74,9 @@ const AttnTour = (function (U, S, D) {
     const check = c.status === "found" ? c.cfg.check : "";   // found: a check mark by the title too, always in view
     // in presentation mode, what the keys do, until the presenter has used them once
     const keys = !presenting(a) || c.keysUsed ? "" : framedKeys(c) ? c.cfg.keys_framed : c.cfg.keys;
+    const png = c.pngSaid && c.pngSaid.k === k ? `<p class="tour-png-said" role="status">${c.pngSaid.html}</p>` : "";
     return `<div class="tour-card" role="region" aria-label="${p.label}">${p.count}</p><h2>${p.num}${check}` +
-      `${p.title}</h2>${open ? c.cfg.tools.open : c.cfg.tools.folded}${open ? p.text : ""}${p.do}${keys}${status}</div>`;
+      `${p.title}</h2>${open ? c.cfg.tools.open : c.cfg.tools.folded}${open ? p.text : ""}${p.do}${keys}${status}${png}</div>`;
   }
 
   function render(a, c) {
@@ -155,12 +157,6 @@ const AttnTour = (function (U, S, D) {
     c.showing = step.section;
     for (const [section, values] of Object.entries(step.apply)) ask(a, c, section, values);
     reveal(c);
-  }
-
-  // A step's figure as a PNG for slides (the first plot the step looks at: app/tour/model.py Step.figure).
-  function savePng(a, c) {
-    const step = c.cfg.steps[c.step - 1], page = globalThis.AttnPage;
-    if (step.png && page && page.savePng) page.savePng(step.png, step.id).catch((e) => console.error(e));
   }
 
   function stopTween(c) {
@@ -384,7 +380,7 @@ const AttnTour = (function (U, S, D) {
         else if (origin === a.hide) { stopTween(c); c.closing = false; setVisible(a, c, false); }
         else if (origin === a.open) setVisible(a, c, true);
         else if (origin === a.skip) { const sk = c.cfg.steps[c.step - 1].skip; if (sk) turnTo(a, c, sk[0]); }
-        else if (origin === a.png) savePng(a, c);
+        else if (origin === a.png) savePng(a, c, () => render(a, c));
         return;
       }
       if (ev === a.stepper) { fromStepper(a, c); return; }

@@ -25,6 +25,7 @@ from bokeh.models import Button, CustomJS, Div, InlineStyleSheet, NumericInput
 from app.state import url_spec
 from app.ui.engine import by_name, engine_callback, engine_code, url_rules
 from app.ui.layout import Block
+from app.ui.share import PNG_TEXTS
 
 from .model import (EQUAL_TOLERANCE, LOOK_MODELS, MAX_ID, SECTION_KEYS, SECTION_WORDS, Tour, default_tour, full_state,
                     ready_settings, resolve_step, settings_owner, show_me_settings)
@@ -270,6 +271,8 @@ def tour_config(tour: Tour, *, step, more_keys=(), controls=(), keys: str = "dec
         "shown": [_status(st, False) for st in tour.steps],
         "said": {"found": [_said(st, True) for st in tour.steps], "shown": [_said(st, False) for st in tour.steps]},
         "words": {"open": WORDS["open"]},
+        # what the card's PNG button says once it has handed the figure to the browser (dock.js savePng)
+        "png_texts": {k: PNG_TEXTS[k] for k in ("saved", "saved_framed", "own_tab", "failed")},
         "link": {"max_id": MAX_ID, "shown_max": 40, "first_id": tour.steps[0].id},
     }
 

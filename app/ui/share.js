@@ -223,10 +223,18 @@ const AttnShare = (function () {
 
   function saveCsv(tb, heads, file) { saveBlob(new Blob([csvOf(tb, heads)], { type: "text/csv" }), file); }
 
+  // What the status line says once a file was handed to the browser, as HTML.  In a frame the page cannot know
+  // whether the host lets it download: it says what it did, and offers this state in a tab of its own.
+  function savedHtml(t, file) {
+    if (!(globalThis.AttnFrame && AttnFrame.framed())) return esc(t.saved.replace("{file}", file));
+    const link = currentLink(window.location);
+    return `${esc(t.saved_framed.replace("{file}", file))} <a href="${esc(link)}" target="_blank" rel="noopener">${esc(t.own_tab)}</a>.`;
+  }
+
   function savePicked(select, said, t) {
     said.textContent = t.saving;
     globalThis.AttnPage.savePng(select.value).then(
-      (file) => { said.textContent = (globalThis.AttnFrame && AttnFrame.framed() ? t.saved_framed : t.saved).replace("{file}", file); },
+      (file) => { said.innerHTML = savedHtml(t, file); },
       (e) => { said.textContent = t.failed; console.error("attention explorable:", e); });
   }
 
@@ -247,5 +255,5 @@ const AttnShare = (function () {
     }, 30);
   }
 
-  return { handle, figures, esc, currentLink, pageWithData, download, numbersTables, shownNumber, csvOf };
+  return { handle, figures, esc, currentLink, pageWithData, download, numbersTables, shownNumber, csvOf, savedHtml };
 })();

@@ -40,9 +40,10 @@ PNG_TEXTS = {
     "saving": "Saving the figure\u2026",
     "saved": "Saved {file}: it is in your downloads.",
     # inside a frame the page cannot know whether the host lets it download (a sandbox without allow-downloads
-    # does not, and says nothing): it says what it did, and what to do if nothing came
-    "saved_framed": "The page handed {file} to your browser. If it is not in your downloads, this frame does not "
-                    "let the page download: open the page in a tab of its own.",
+    # does not, and says nothing): it says what it did, and what to do if nothing came, with a link to this state
+    # (and your data, where they fit in a link) that opens outside the frame (share.js savedHtml)
+    "saved_framed": "The page handed {file} to your browser. If no file appeared, this frame blocks downloads:",
+    "own_tab": "open this state in a tab of its own",
     "failed": "The page could not save that figure.",
     "none": "Here the page cannot save its figures; the offline file and the served page can.",
     # a figure's numbers as a table (app/ui/share.js numbersTables): every row its glyphs draw

@@ -4,6 +4,7 @@ with its widgets.  'Save a figure as PNG' beside it: any figure of the page, dow
 
 from __future__ import annotations
 
+import html
 import http.server
 import math
 import threading
@@ -12,6 +13,7 @@ from urllib.parse import parse_qs, urlsplit
 
 import pytest
 
+from app.tour import default_tour
 from app.tour.model import FIGURES
 from app.ui.share import COLUMN_WORDS, PNG_TEXTS, SOURCE_WORDS, STYLE_COLUMNS, TEXTS
 from tests.browser.pageutil import (axe_violations, block_outside, free_port, model_element, model_prop,
@@ -201,7 +203,67 @@ def test_the_button_inside_a_cross_origin_iframe(host, served_page, browser, all
             said = PNG_TEXTS["saved_framed"].format(file="main_plot.png")
             frame.get_by_role("status").filter(has_text=said).wait_for()
             assert "it is in your downloads" not in model_prop(frame, "figure_png_box", "text")
+            link = frame.get_by_role("link", name=PNG_TEXTS["own_tab"])
+            assert link.get_attribute("href") == frame.evaluate("() => location.href")   # the state, outside the frame
+            assert link.get_attribute("target") == "_blank"
         assert model_prop(frame, "share_status", "visible") is True
+    finally:
+        ctx.close()
+
+
+# Frames as learning management systems embed them: sandboxed, with and without the page's own origin, and with the
+# attributes the README recommends.
+SANDBOXES = {
+    "scripts": 'sandbox="allow-scripts"',
+    "scripts-same-origin": 'sandbox="allow-scripts allow-same-origin"',
+    "recommended": 'sandbox="allow-scripts allow-downloads allow-popups allow-popups-to-escape-sandbox" '
+                   'allow="clipboard-write"',
+}
+
+
+@pytest.mark.parametrize("sandbox", list(SANDBOXES))
+def test_a_sandboxed_frame_claims_nothing_it_cannot_know_and_offers_a_tab_of_its_own(host, browser, sandbox):
+    """Issue 48: in a sandboxed frame the page cannot know whether a download happened.  Both PNG buttons (the
+    figure menu's and the tour card's) say that they handed the file over and, if none appeared, offer this state
+    in a tab of its own (a link with the state); Copy a link copies or shows the link selected.  With the README's
+    attributes, the PNG does download."""
+    ctx = _context(browser)
+    page = ctx.new_page()
+    try:
+        page.goto(host(f"{sandbox}.html", SANDBOXES[sandbox]))
+        frame = _frame(page)
+        here = frame.evaluate("() => location.href")
+        said = PNG_TEXTS["saved_framed"].format(file="main_plot.png")
+        # the figure menu (under More controls)
+        open_more_controls(frame)
+        model_element(frame, "figure_png_button", "button").click()
+        frame.get_by_label(PNG_TEXTS["pick"], exact=True).wait_for(state="visible")
+        save = frame.get_by_role("button", name=PNG_TEXTS["save"], exact=True)
+        if sandbox == "recommended":
+            with page.expect_download() as got:
+                save.click()
+            assert got.value.suggested_filename == "main_plot.png"
+        else:
+            save.click()
+        box = frame.get_by_role("status").filter(has_text=said)
+        box.wait_for()
+        assert box.get_by_role("link", name=PNG_TEXTS["own_tab"]).get_attribute("href") == here
+        # the tour card's PNG button says the same, in the card
+        card_png = model_element(frame, "tour_png", "button")
+        if not card_png.is_visible():
+            frame.locator("[data-tour-act=more]").first.click()
+        card_png.click()
+        card_said = PNG_TEXTS["saved_framed"].format(file=f"{default_tour().steps[0].id}.png")   # step 1's figure
+        frame.wait_for_function("(t) => Bokeh.documents[0].get_model_by_name('tour_card').text.includes(t)",
+                                arg=html.escape(card_said))
+        assert f'href="{html.escape(here)}"' in model_prop(frame, "tour_card", "text")
+        assert "in your downloads" not in model_prop(frame, "tour_card", "text")
+        # Copy a link: copied, or the link shown selected to copy by hand; never a claim it cannot back
+        _click_share(frame)
+        wait_prop(frame, "share_status", "text", "(t) => t.includes('Link copied') || t.includes('copy it by hand')",
+                  timeout=SLOW)
+        if "copy it by hand" in model_prop(frame, "share_status", "text"):
+            assert model_element(frame, "share_status", "input.share-link").input_value() == here
     finally:
         ctx.close()
 
@@ -369,8 +431,6 @@ def test_a_framed_page_leaves_the_deck_its_keys(deck, browser):
         from app.tour.view import WORDS
 
         card = lambda: model_prop(frame, "tour_card", "text")   # noqa: E731
-        import html
-
         frame.wait_for_function("""() => { const card = Bokeh.documents[0].get_model_by_name('tour_card');
           const c = globalThis.__attnTour && globalThis.__attnTour.get(card); return !!c && c.status === 'shown'; }""")
         assert html.escape(WORDS["keys_framed"]) in card() and html.escape(WORDS["keys"]) not in card()
@@ -405,7 +465,6 @@ def test_keys_tour_in_a_framed_page_turns_the_tours_steps(deck, browser):
     as outside a frame, and are not posted; "b" (a blank screen) and Escape still go to the deck, and the card gives
     the presenter's keys' hint, not the deck's."""
     from app.tour.view import WORDS
-    import html
 
     ctx = _context(browser)
     page = ctx.new_page()

@@ -19,6 +19,7 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 import attention
 from app.tour import default_tour, full_state, holds, readouts
+from app.ui.share import PNG_TEXTS
 
 from tests.browser.pageutil import (FINGER_DOWN_JS, FOCUSED_JS, SAID_JS, block_outside, data_to_page_x, drag,
                                     model_element, model_prop, open_more_controls, page_state, page_to_data_x, plot_geometry,
@@ -391,6 +392,9 @@ def test_the_card_saves_the_steps_figure_and_offers_no_png_for_controls_only(ope
     with page.expect_download() as info:
         click(page, "tour_png")
     assert info.value.suggested_filename == "bank-row.png"
+    # the card says so (issue 48: it said nothing either way)
+    said = PNG_TEXTS["saved"].format(file="bank-row.png")
+    page.wait_for_function("(t) => Bokeh.documents[0].get_model_by_name('tour_card').text.includes(t)", arg=said)
     path = tmp_path / "bank-row.png"
     info.value.save_as(path)
     size = page.evaluate("""() => { const v = Bokeh.index.find_one(Bokeh.documents[0].get_model_by_name(
