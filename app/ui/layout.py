@@ -177,6 +177,8 @@ body {{ margin: 0; background: #fff; color: #222; font-family: {theme.FONT}; }}
 /* a phone: the card's words take at most a fifth of the screen (the rest of them scroll inside it) */
 @media (max-width: 599px) {{ #attn-b-tour.attn-docked {{ --tour-card-max: 21vh; }} }}
 .attn-page {{ padding-bottom: calc(24px + var(--dock-h, 0px)); }}
+/* what the keyboard's focus scrolls into view lands above the docked card, not under it (WCAG 2.4.11) */
+html {{ scroll-padding-bottom: calc(8px + var(--dock-h, 0px)); }}
 /* a wide screen's figure column, when the card docks across it, keeps to the room above the card and scrolls
    inside itself if it is taller */
 @media (min-width: {WIDE}px) {{ .attn-fig {{ max-height: calc(100vh - var(--dock-fig, 0px)); overflow-x: hidden;

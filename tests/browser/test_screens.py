@@ -633,7 +633,26 @@ TAB_STOP_JS = """() => { let e = document.activeElement;
     .map((id) => (e.getRootNode().getElementById ? e.getRootNode().getElementById(id) : null)).filter(Boolean);
   const name = (e.getAttribute('aria-label') || labelled.map((l) => l.textContent).join(' ') ||
     (e.labels && e.labels.length ? e.labels[0].textContent : '') || e.getAttribute('title') || e.textContent || '').trim();
-  return { name, layer: e.classList.contains('bk-events'), html: e.outerHTML.slice(0, 120) }; }"""
+  window.__attnStop = e;
+  const r = e.getBoundingClientRect();
+  return { name, layer: e.classList.contains('bk-events'), html: e.outerHTML.slice(0, 120),
+           box: [r.left, r.top, r.width, r.height] }; }"""
+
+
+def focus_ring_seen(page, box) -> bool:
+    """Whether the stop the walk is on (window.__attnStop) looks different focused and blurred, in the pixels of its
+    box and 4 px around it (the ring), the caret hidden; the focus is put back so the walk goes on from it."""
+    width, height = page.viewport_size["width"], page.viewport_size["height"]
+    x0, y0 = max(0, box[0] - 4), max(0, box[1] - 4)
+    x1, y1 = min(width, box[0] + box[2] + 4), min(height, box[1] + box[3] + 4)
+    if x1 - x0 < 1 or y1 - y0 < 1:
+        return False
+    clip = {"x": x0, "y": y0, "width": x1 - x0, "height": y1 - y0}
+    focused = page.screenshot(clip=clip, animations="disabled", caret="hide")
+    page.evaluate("() => window.__attnStop.blur()")
+    blurred = page.screenshot(clip=clip, animations="disabled", caret="hide")
+    page.evaluate("() => window.__attnStop.focus({ preventScroll: true })")
+    return focused != blurred
 
 
 # The next Tab starts from the top of the page, whatever had the focus before (a blur keeps the place it left).
@@ -645,7 +664,7 @@ FROM_THE_TOP_JS = """() => { window.scrollTo(0, 0); const r = document.documentE
 def test_a_tab_walk_meets_only_named_stops_and_no_plot_layer(screen):
     """Tab from the top through the whole page, every block drawn: every stop has a name, none is a plot's event
     layer (BokehJS gives each plot one; a plot that is not a control is no Tab stop), and there are at most 200
-    (issue 47: 296 stops, 117 with no name)."""
+    (issue 47: 296 stops, 117 with no name); each stop looks different focused, in pixels (its focus ring)."""
     page = screen.page
     page.evaluate(DRAW_ALL_JS)
     page.evaluate(FROM_THE_TOP_JS)
@@ -666,8 +685,10 @@ def test_a_tab_walk_meets_only_named_stops_and_no_plot_layer(screen):
         if stop == "again":
             break
         if stop is not None:
+            stop["ring"] = focus_ring_seen(page, stop["box"])
             stops.append(stop)
     assert 40 <= len(stops) <= 200, len(stops)
+    assert [(s["html"], s["box"]) for s in stops if not s["ring"]] == []
     assert [s["html"] for s in stops if not s["name"]] == []
     assert [s["html"] for s in stops if s["layer"]] == []
 
