@@ -524,9 +524,24 @@ def open_year(watch, year_file, tail=""):
 
 
 def test_the_export_with_data_opens_on_them_and_equals_the_core(watch, year_file):
+    from tests.browser.test_regression_page import spoken
+
     page = open_year(watch, year_file)
     assert shown_data(page)["xu"] == YEAR.x.tolist()
     check_against_core(page)
+    # issue 47: on your data too, every slider's handle says the value its title shows, in the data's units, at
+    # load and after Home, End, Page Up and three arrows
+    said = spoken(page)
+    assert {"query_slider", "bandwidth_slider", "temperature_slider"} <= set(said), said
+    assert [n for n, (a, b) in said.items() if a != b] == [], said
+    for name in ("query_slider", "bandwidth_slider", "temperature_slider"):
+        model_element(page, name, ".noUi-handle").focus()
+        for key in ("End", "Home", "PageUp", "ArrowRight", "ArrowRight", "ArrowRight"):
+            before = model_prop(page, name, "value")
+            page.keyboard.press(key)
+            page.wait_for_function(f"() => Bokeh.documents[0].get_model_by_name('{name}').value !== {before}")
+            a, b = spoken(page)[name]
+            assert a == b, (name, key, a, b)
     for q, logh, logt in [(0.3, -1.2, 0.0), (5.8, 0.4, 0.5), (3.0, -0.5, -0.3)]:
         set_model_prop(page, "query_slider", "value", q)
         set_model_prop(page, "bandwidth_slider", "value", logh)
