@@ -65,7 +65,7 @@ const RegressionControls = (function (U, T, R, V, S) {
 
   // The main plot takes the keyboard's focus (the first Tab stop) and its keys move the query as the query
   // slider's own do: the arrows by the slider's step (Shift: ten steps), Page Up and Page Down by ten steps, Home
-  // and End to the slider's ends; outside presentation mode, where these keys turn the tour's steps.
+  // and End to the slider's ends.  Presenting, Page Up and Page Down turn the tour's steps instead (a clicker's).
   const PLOT_KEYS = { ArrowRight: 1, ArrowLeft: -1, PageUp: 10, PageDown: -10, Home: -Infinity, End: Infinity };
 
   function plotKeyQuery(key, shift, query, slider) {
@@ -83,7 +83,9 @@ const RegressionControls = (function (U, T, R, V, S) {
     el.setAttribute("role", "application");
     el.setAttribute("aria-label", "the main plot: the arrow keys, Page Up, Page Down, Home and End move the query");
     el.addEventListener("keydown", (e) => {
-      if (!Object.prototype.hasOwnProperty.call(PLOT_KEYS, e.key) || e.altKey || e.ctrlKey || e.metaKey || c.present) return;
+      // presenting, Page Up and Page Down are the clicker's: they turn the tour's steps (app/tour/dock.js)
+      if (!Object.prototype.hasOwnProperty.call(PLOT_KEYS, e.key) || e.altKey || e.ctrlKey || e.metaKey) return;
+      if (c.present && (e.key === "PageUp" || e.key === "PageDown")) return;
       e.preventDefault();
       e.stopPropagation();
       const q = plotKeyQuery(e.key, e.shiftKey, c.query, a.w_query);

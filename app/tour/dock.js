@@ -120,8 +120,9 @@ const AttnTourDock = (function (U) {
 
   // The keys that turn the steps in presentation mode (app/tour/view.py TURN_KEYS, whose words the card's hint
   // says): what a presenter's clicker sends (Page Down, Page Up), the arrows and the space bar (Shift for back),
-  // each row {keys, shift, by}.  Not while a control that uses them has the focus (a slider, a menu, a text
-  // field), and the space bar and Enter stay a focused button's own (usesKeys).
+  // each row {keys, shift, by}.  The arrows and the space bar not while a control that uses them has the focus (a
+  // slider, a menu, a text field, the main plot), and the space bar stays a focused button's own (usesKeys); the
+  // clicker's keys turn the step whatever has the focus (clicker).
   function keyTurn(e, table) {
     if (e.altKey || e.ctrlKey || e.metaKey || e.defaultPrevented) return 0;
     const row = table.find((t) => t.keys.includes(e.key) && t.shift === !!e.shiftKey);
@@ -134,12 +135,15 @@ const AttnTourDock = (function (U) {
     return names.filter((n) => { const m = doc && doc.get_model_by_name(n); return !!m && m.visible === false; }).length;
   }
 
+  function clicker(e) { return e.key === "PageDown" || e.key === "PageUp"; }
+
   function usesKeys(e) {
     for (const el of e.composedPath ? e.composedPath() : []) {
       if (!el || !el.tagName) continue;
       if (/^(INPUT|SELECT|TEXTAREA)$/.test(el.tagName)) return true;
       const role = el.getAttribute && el.getAttribute("role");
-      if (role === "slider" || (el.classList && el.classList.contains("noUi-handle")) || el.isContentEditable) return true;
+      if (role === "slider" || role === "application" || (el.classList && el.classList.contains("noUi-handle")) ||
+          el.isContentEditable) return true;
       if ((e.key === " " || e.key === "Spacebar") && (el.tagName === "BUTTON" || role === "button")) return true;
     }
     return false;
@@ -158,19 +162,21 @@ const AttnTourDock = (function (U) {
 
   // The keys turn the steps (`turn(by)`) while the page presents and the card shows a step; the card's hint goes
   // once the presenter has used them (c.keysUsed).  Framed with keys=tour, the tour claims the keys it turns with.
+  // It listens first (capturing): a focused slider, menu or plot does not also act on the clicker's key.
   function presenterKeys(a, c, turn) {
     if (c.keys) return;
     c.keys = true;
     c.tourKeys = tourKeys(c.cfg.keys_setting);
-    const turns = (e) => !!keyTurn(e, c.cfg.turn_keys) && presenting(a) && c.visible && !usesKeys(e);
+    const turns = (e) => !!keyTurn(e, c.cfg.turn_keys) && presenting(a) && c.visible && (clicker(e) || !usesKeys(e));
     if (c.tourKeys && globalThis.AttnFrame) AttnFrame.claim(turns);
     window.addEventListener("keydown", (e) => {
       if (!turns(e)) return;
       const by = keyTurn(e, c.cfg.turn_keys);
       e.preventDefault();
+      e.stopImmediatePropagation();
       c.keysUsed = true;
       try { turn(by); } catch (err) { console.error("attention explorable tour:", err); }
-    });
+    }, { capture: true });
   }
 
   // A step's figure as a PNG for slides (the first plot the step looks at: app/tour/model.py Step.figure); the card

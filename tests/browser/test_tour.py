@@ -21,7 +21,7 @@ import attention
 from app.tour import default_tour, full_state, holds, readouts
 from app.ui.share import PNG_TEXTS
 
-from tests.browser.pageutil import (FINGER_DOWN_JS, FOCUSED_JS, SAID_JS, block_outside, data_to_page_x, drag,
+from tests.browser.pageutil import (FIND_VIEW_JS, FINGER_DOWN_JS, FOCUSED_JS, SAID_JS, block_outside, data_to_page_x, drag,
                                     model_element, model_prop, open_more_controls, page_state, page_to_data_x, plot_geometry,
                                     shown_paragraphs, source_data, wait_drawn, wait_frames, wait_query, wait_ready,
                                     wait_settled)
@@ -275,6 +275,26 @@ def test_arrow_keys_turn_the_steps_in_presentation_mode_only(open_tour):
     page.wait_for_function(f"() => Bokeh.documents[0].get_model_by_name('query_slider').value > {before}")
     assert step_shown(page) == 1
     assert math.isfinite(model_prop(page, "query_slider", "value"))
+    # issue 47: the clicker's Page Down and Page Up turn the step whatever has the focus (a slider, the main plot, a
+    # menu), and the control does not also act on them; the main plot keeps its arrows
+    page.keyboard.press("PageDown")
+    wait_card(page, f"Step 2 of {N}")
+    page.keyboard.press("PageUp")
+    wait_card(page, f"Step 1 of {N}")
+    page.wait_for_function("(q) => Bokeh.documents[0].get_model_by_name('query_slider').value === q",
+                           arg=TOUR.steps[0].state["query"])
+    page.evaluate(f"() => ({FIND_VIEW_JS})('main_plot').canvas_view.el.focus()")
+    before = model_prop(page, "query_slider", "value")
+    page.keyboard.press("ArrowLeft")
+    page.wait_for_function(f"() => Bokeh.documents[0].get_model_by_name('query_slider').value < {before}")
+    assert step_shown(page) == 1
+    page.keyboard.press("PageDown")
+    wait_card(page, f"Step 2 of {N}")
+    kernel = model_prop(page, "kernel_select", "value")
+    model_element(page, "kernel_select", "select").focus()
+    page.keyboard.press("PageDown")
+    wait_card(page, f"Step 3 of {N}")
+    assert model_prop(page, "kernel_select", "value") == kernel
 
 
 def logh(page) -> float:
