@@ -345,8 +345,9 @@ class LearningSection:
         self.m_query = ColumnDataSource({"x": [], "y": []}, name="learn_metric_query")
         lo, hi = METRIC_RANGE
         # a square frame, so distances look like distances ("min" policies: the frame size wins over the row's);
-        # 240 px, so the frame and its axes fit 320 px (1280 px at 400 % zoom: WCAG 1.4.10's reflow)
-        m_fig = theme.style_figure(figure(frame_width=240, frame_height=240, width=None, height=None,
+        # 224 px, so the frame and its axes fit 320 px (1280 px at 400 % zoom: WCAG 1.4.10's reflow) less a
+        # desktop browser's scrollbar (Firefox's and WebKit's take 12 to 15 px of it)
+        m_fig = theme.style_figure(figure(frame_width=224, frame_height=224, width=None, height=None,
                                           x_range=Range1d(lo, hi, bounds=(lo, hi)),
                                           y_range=Range1d(lo, hi, bounds=(lo, hi)), tools="", width_policy="min",
                                           height_policy="min", name="metric_plot", title="Drag the query"))

@@ -295,8 +295,11 @@ def test_metric_weights_for_a_dragged_query_equal_numpys(opened):
     watch, _ = opened
     page = watch.page
     g = _metric_geometry(page)
-    page.mouse.click(*_to_page(g, 1.0, 0.0))            # a tap moves the query too
-    page.wait_for_function("() => Bokeh.documents[0].get_model_by_name('learn_metric_query').data.x[0] !== 1.0")
+    per_px = (g["x1"] - g["x0"]) / g["width"]
+    page.mouse.click(*_to_page(g, 0.6, -0.4))           # a tap moves the query too (it opens elsewhere)
+    page.wait_for_function("([x, y, tol]) => { const m = Bokeh.documents[0].get_model_by_name('learn_metric_query');"
+                           " return Math.abs(m.data.x[0] - x) <= tol && Math.abs(m.data.y[0] - y) <= tol; }",
+                           arg=[0.6, -0.4, 2 * per_px])
     g = _metric_geometry(page)
     page.mouse.move(*_to_page(g, 1.0, 0.0))
     page.mouse.down()

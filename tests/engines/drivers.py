@@ -218,6 +218,10 @@ class FirefoxPage(EnginePage):
     def screenshot(self, path):
         self._send("screenshot", 60, path=str(path))
 
+    def resize(self, width, height):
+        """The viewport to ``width`` x ``height`` CSS px."""
+        self._send("resize", 60, width=width, height=height)
+
     def close(self):
         try:
             if self.proc.poll() is None:
@@ -321,7 +325,8 @@ class WebKitPage(EnginePage):
             self.driver.set_script_timeout(600)
             self.driver.set_window_size(width, height)
             inner = self.driver.execute_script("return [innerWidth, innerHeight]")   # less the window's toolbar
-            self.driver.set_window_size(2 * width - inner[0], 2 * height - inner[1])
+            self.chrome = (width - inner[0], height - inner[1])   # the window's frame and toolbar
+            self.driver.set_window_size(width + self.chrome[0], height + self.chrome[1])
             self.driver.get(url)
         except BaseException:
             self.driver.quit()
@@ -338,6 +343,10 @@ class WebKitPage(EnginePage):
 
     def screenshot(self, path):
         self.driver.save_screenshot(str(path))
+
+    def resize(self, width, height):
+        """The viewport to ``width`` x ``height`` CSS px (the window, its frame and toolbar added)."""
+        self.driver.set_window_size(width + self.chrome[0], height + self.chrome[1])
 
     def close(self):
         self.driver.quit()

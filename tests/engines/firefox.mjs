@@ -6,6 +6,7 @@
 //   {op: "eval", expr}                 the value of a JavaScript expression in the page (a promise is awaited)
 //   {op: "mouse", steps: [...]}        real pointer input: ["move", x, y, n] | ["down"] | ["up"] | ["click", x, y]
 //   {op: "keys", steps: [...]}         real keys: ["type", text] | ["press", key] | ["down", key] | ["up", key]
+//   {op: "resize", width, height}     the page's viewport to that size
 //   {op: "screenshot", path}          a PNG of the viewport
 //   {op: "errors"}                     the console errors and uncaught exceptions the page has had
 //   {op: "version"}                    the browser's name and version
@@ -49,6 +50,9 @@ async function run(cmd) {
         else if (what === "up") await page.keyboard.up(k);
         else throw new Error(`no key step ${what}`);
       }
+      return true;
+    case "resize":
+      await page.setViewport({ width: cmd.width, height: cmd.height });
       return true;
     case "screenshot":
       await page.screenshot({ path: cmd.path });

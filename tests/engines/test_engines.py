@@ -8,7 +8,9 @@ engine's own pointer and keys) and checked with the Chromium tests' helpers agai
   address name, its card shows its title, and Show me reaches a state that meets the step's goal by the core;
 * a typed sentence in the self-attention section changes the matrix to numpy's for it;
 * a CSV pasted (copied and pasted with the keyboard) into "Your data", under "More controls", loads;
-* by then the loader has drawn every block (as it does while the page is idle).
+* by then the loader has drawn every block (as it does while the page is idle);
+* at 320 and 683 px wide (1280 px at 400 % and 1366 px at 200 % zoom), nothing scrolls sideways (WCAG 1.4.10;
+  WebKit at 683 only: its window is at least 447 px wide).
 After each test: no console error, uncaught exception or request outside the file (conftest.py ``walk``).
 Buttons are found by their accessible names wherever they are, and pressed where a student's pointer lands: a
 press fails when something else covers the button there.  Every wait is for a condition.
@@ -213,3 +215,41 @@ def test_every_block_is_drawn(walk):
     """By now the loader has drawn every block of the page, as it does for a student while the page is idle: the
     check after this test (no console error) then covers every block in this engine."""
     walk.wait_for_function("() => AttnPage.allDrawn()", timeout=90000)
+
+
+# Whether anything of the page reaches past the viewport's right edge: the document's width, and the widest element
+# (through shadow roots) that is not inside something that scrolls sideways itself.
+WIDER_JS = """() => { const W = document.documentElement.clientWidth, out = [];
+  if (document.documentElement.scrollWidth <= W + 1) return out;
+  out.push(['document', document.documentElement.scrollWidth, W]);
+  const clipped = (el) => { for (let p = el.parentElement || (el.parentNode && el.parentNode.host); p;
+      p = p.parentElement || (p.parentNode && p.parentNode.host)) {
+      const o = getComputedStyle(p).overflowX; if (o !== 'visible') return true; } return false; };
+  const visit = (root) => { for (const el of root.querySelectorAll('*')) {
+    if (el.shadowRoot) visit(el.shadowRoot);
+    const r = el.getBoundingClientRect();
+    if (r.width && r.right > W + 1 && !clipped(el) && out.length < 8)
+      out.push([el.tagName.toLowerCase() + '.' + String(el.className || '').slice(0, 40), Math.round(r.left),
+                Math.round(r.right)]); } };
+  visit(document); return out; }"""
+
+
+# The widths each engine's window can take: MiniBrowser's toolbar keeps WebKitGTK's window at least 447 px wide, so
+# WebKit is tried at 683 only (320 and 390 there are not tested yet).
+REFLOW_WIDTHS = {"firefox": (320, 683), "webkit": (683,)}
+
+
+def test_nothing_scrolls_sideways_at_320_and_683_px(walk):
+    """Issue 47 (WCAG 1.4.10, reflow): at 320 and 683 CSS px (REFLOW_WIDTHS), every block drawn, nothing reaches past
+    the viewport's right edge (a desktop scrollbar taken from it)."""
+    widths = REFLOW_WIDTHS[walk.engine]
+    try:
+        for width in widths:
+            walk.resize(width, 768)
+            walk.wait_for_function(f"() => innerWidth === {width}")
+            walk.evaluate(SETTLED_JS, {"scroll": True})
+            wider = walk.evaluate(WIDER_JS)
+            assert wider == [], f"{walk.engine} at {width} px: (the document's width, the viewport's), then " \
+                                f"what reaches past it (element, left, right): {wider}"
+    finally:
+        walk.resize(1366, 768)
