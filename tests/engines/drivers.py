@@ -26,6 +26,7 @@ import subprocess
 import threading
 import warnings
 from pathlib import Path
+from urllib.parse import unquote, urlsplit
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
@@ -326,6 +327,7 @@ class WebKitPage(EnginePage):
             self.driver.set_window_size(width, height)
             inner = self.driver.execute_script("return [innerWidth, innerHeight]")   # less the window's toolbar
             self.chrome = (width - inner[0], height - inner[1])   # the window's frame and toolbar
+            self.url = url
             self.driver.set_window_size(width + self.chrome[0], height + self.chrome[1])
             self.driver.get(url)
         except BaseException:
@@ -347,6 +349,17 @@ class WebKitPage(EnginePage):
     def resize(self, width, height):
         """The viewport to ``width`` x ``height`` CSS px (the window, its frame and toolbar added)."""
         self.driver.set_window_size(width + self.chrome[0], height + self.chrome[1])
+
+    def framed(self, width, height):
+        """The page again, inside a ``width`` x ``height`` frame of a host page beside it, where the scripts run from
+        now on: a viewport narrower than MiniBrowser's window can be (its toolbar keeps it 447 px wide or more)."""
+        page = Path(unquote(urlsplit(self.url).path))
+        host = page.with_name(f"host-{width}.html")
+        host.write_text(f'<!doctype html><html><body style="margin:0"><iframe src="{page.name}" title="page" '
+                        f'style="width:{width}px;height:{height}px;border:0"></iframe></body></html>', encoding="utf-8")
+        self.driver.switch_to.default_content()
+        self.driver.get(host.as_uri())
+        self.driver.switch_to.frame(0)
 
     def close(self):
         self.driver.quit()
