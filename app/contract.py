@@ -162,6 +162,10 @@ class SectionContract:
         The words a step card uses for a look name ("sense plot", "plot of the deciding word"), lower case; a
         card that uses them looks at that name (tests/app/test_look_words.py).  A name ending in ``_plot``,
         ``_slider``, ``_matrix`` or ``_bar`` is called by its name in words too (``called``).
+    said_with : dict of str to str, optional
+        A figure whose description, for a screen reader, begins with the words of a text the section's engine
+        writes from the state (its readouts), by that text's model name: the figure says its state in the
+        sentences the page shows (app/ui/describe.js).
     """
 
     name: str
@@ -179,6 +183,7 @@ class SectionContract:
     look_first: str = ""
     look_models: dict = field(default_factory=dict)
     look_words: dict = field(default_factory=dict)
+    said_with: dict = field(default_factory=dict)
 
     def __post_init__(self):
         if not (self.name and self.name.isidentifier()):
@@ -198,6 +203,9 @@ class SectionContract:
         unknown = sorted(set(self.look_words) - set(names))
         if unknown:
             raise ValueError(f"the {self.name} section gives words for {', '.join(unknown)}, which it cannot look at")
+        if set(self.said_with) - set(self.figures):
+            raise ValueError(f"the {self.name} section describes {', '.join(sorted(set(self.said_with) - set(self.figures)))}, "
+                             "which are not its figures")
         said = [w for ws in self.look_words.values() for w in ws]
         if any(w != w.lower() or not w.strip() for w in said) or len(said) != len(set(said)):
             raise ValueError(f"the {self.name} section's look words are lower case, each for one name: {said}")

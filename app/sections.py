@@ -149,12 +149,13 @@ def build_sections(state, *, sections=SECTIONS, tour=None, notices=(), dataset=N
 def name_figures(s: Sections) -> None:
     """Every plot tells a screen reader what it is: on its host element (the model's html_attributes, which
     BokehJS keeps on the view's element through every re-render), the role figure and the name its section
-    declares for it (a contract's figures), else the name its view gave it, else its title.  Engines add a
-    description that follows the state."""
+    declares for it (a contract's figures), else the name its view gave it, else its title, and the text whose
+    words begin its description (a contract's said_with).  Engines add a description that follows the state."""
     from bokeh.model.util import collect_models
     from bokeh.models import Plot
 
     names = {n: words for c in CONTRACTS.values() for n, words in c.figures.items()}
+    said_with = {n: text for c in CONTRACTS.values() for n, text in c.said_with.items()}
     # one walk through every block's models (a walk per block took 1.6 s of the page's 5 s build: the blocks share
     # their data sources)
     blocks = [block.model for _, view in s.in_page_order() for block in view.blocks]
@@ -162,8 +163,11 @@ def name_figures(s: Sections) -> None:
         if isinstance(m, Plot):
             have = dict(m.html_attributes)
             label = names.get(m.name) or have.get("aria-label") or (m.title.text if m.title else "")
-            if have.get("role") != "figure" or have.get("aria-label") != label:
-                m.html_attributes = {**have, "role": "figure", "aria-label": label}
+            want = {"role": "figure", "aria-label": label}
+            if m.name in said_with:   # the text whose words begin its description (app/ui/describe.js)
+                want["data-said-with"] = said_with[m.name]
+            if any(have.get(k) != v for k, v in want.items()):
+                m.html_attributes = {**have, **want}
 
 
 def synced_controls() -> list[tuple]:

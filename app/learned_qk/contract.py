@@ -26,4 +26,6 @@ CONTRACT = SectionContract(
                 "routing_clue_plot": ("plot of the deciding word",), "routing_accuracy_plot": ("plot of right answers",),
                 "routing_step_slider": ("step slider",)},
     setting_units={'qk_sentence': "a sentence's place in the routing section's menu, counted from 0"},
+    said_with={"routing_matrix_plot": "routing_readout", "routing_sense_plot": "routing_readout",
+               "routing_clue_plot": "routing_status", "routing_accuracy_plot": "routing_status"},
 )

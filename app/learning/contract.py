@@ -23,4 +23,5 @@ CONTRACT = SectionContract(
     figures=FIGURES,
     look=('learn_bw_controls', 'learn_bw_status', 'learn_metric_controls'),
     reads=('dataset',),
+    said_with={"learn_path_plot": "learn_bw_readout", "metric_plot": "learn_metric_readout"},
 )

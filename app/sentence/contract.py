@@ -27,4 +27,7 @@ CONTRACT = SectionContract(
     # what the step cards call them (and the names that end in _plot or _slider: "cost plot")
     look_words={"attention_heatmap": ("attention matrix", "matrix"), "sense_plot": ("sense plot", "sense plane"),
                 "heads_box": ("small matrix", "small matrices"), "att_temperature_slider": ("temperature slider",)},
+    # the chosen word's row and output in words (the readouts beside the matrix)
+    said_with={"attention_heatmap": "sentence_readouts", "row_bars": "sentence_readouts",
+               "sense_plot": "sentence_readouts"},
 )

@@ -2,7 +2,8 @@
 // which BokehJS keeps through every re-render; app/sections.py name_figures gave it its role and name).
 // A section that says more of a figure (the main plot's caption, app/regression/querytexts.js) writes its own and
 // tells this file so (`own`); every other figure is described from what it draws: its axes and their ranges, and
-// how many points each of its data sources holds.  Written once the page rests after a change (a drag changes the
+// how many points each of its data sources holds, after the words of the text its section declares for it (its
+// readouts: app/contract.py said_with).  Written once the page rests after a change (a drag changes the
 // data every frame): a change the document hears, or any message on the page's bus.
 
 const AttnDescribe = (function (F) {
@@ -48,8 +49,26 @@ const AttnDescribe = (function (F) {
     return parts.length ? `${parts.join("; ")}${drawn}.` : "";
   }
 
+  // The words of a text the section writes from the state (a Div's HTML, which the page's own engines build and
+  // escape), as one plain sentence: parsed inert (DOMParser runs no script and loads nothing); a table's cells
+  // one space apart and its rows a semicolon apart, paragraphs a space apart; a full stop at the end.
+  function plainWords(html) {
+    if (typeof html !== "string" || !html || typeof DOMParser !== "function") return "";
+    const doc = new DOMParser().parseFromString(html, "text/html");
+    if (!doc.body) return "";
+    for (const el of doc.body.querySelectorAll("th, td, p, div, li, br, h1, h2, h3, h4")) el.append(" ");
+    for (const tr of doc.body.querySelectorAll("tr")) tr.append("; ");
+    const words = doc.body.textContent.replace(/\s+/g, " ").replace(/ ;/g, ";").replace(/[;,\s]+$/, "").trim();
+    return !words || /[.!?]$/.test(words) ? words : `${words}.`;
+  }
+
+  // A figure's description: the state in the words of its section's text (app/contract.py said_with), if it
+  // declares one, then what it draws.
   function write(plot) {
-    const text = describe(plot), have = plot.html_attributes || {};
+    const have = plot.html_attributes || {}, withName = have["data-said-with"];
+    const said = withName && S.doc ? S.doc.get_model_by_name(withName) : null;
+    const words = said ? plainWords(said.text) : "", drawn = describe(plot);
+    const text = words && drawn ? `${words} ${drawn.charAt(0).toUpperCase()}${drawn.slice(1)}` : words || drawn;
     if (text && have["aria-description"] !== text)
       plot.html_attributes = Object.assign({}, have, { "aria-description": text });
   }
@@ -86,6 +105,7 @@ const AttnDescribe = (function (F) {
         const m = ev && ev.model, attr = ev && ev.attr;
         if (!m) return;
         if (attr === "data" || attr === "start" || attr === "end" || attr === "factors") soon(m);
+        else if (attr === "text") soon("*");   // a section's text, which a figure's description may begin with
       });
     }
     soon("*");
@@ -98,5 +118,5 @@ const AttnDescribe = (function (F) {
   // A section writes this figure's description itself.
   function own(name) { S.owned.add(name); }
 
-  return { start, changed, own, describe, rangeWords };
+  return { start, changed, own, describe, rangeWords, plainWords };
 })(AttnFormat);

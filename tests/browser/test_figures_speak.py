@@ -1,7 +1,8 @@
 """Every figure speaks its state (issue 47): what Chromium's accessibility tree, which a screen reader reads, gives
 for each plot the page draws: the role figure, its section's name for it (app/sections.py name_figures), and a
 description: the main plot's caption (app/regression/querytexts.js), every other figure's axes, ranges and points
-(app/ui/describe.js), written again when the page rests after a change."""
+(app/ui/describe.js), after the words of its section's readouts where the section declares them (said_with),
+written again when the page rests after a change."""
 
 from __future__ import annotations
 
@@ -78,3 +79,21 @@ def test_every_drawn_plot_is_a_named_figure_with_a_description_that_follows_the_
                            " return m.html_attributes['aria-description'] !== b; }", arg=before)
     after = figures_heard(page)[FIGURES["attention_heatmap"]]
     assert "from 8.5 to \u22120.5" in after and "from 4.5 to \u22120.5" in before, (before, after)   # 9 rows, not 5
+    # issue 47: a figure whose section declares its readouts (said_with) begins with their words, as the page shows
+    # them, and they follow the state: the matrix's row after the longer sentence's, the words as written there
+    from app.sections import CONTRACTS
+
+    said_with = {n: text for c in CONTRACTS.values() for n, text in c.said_with.items()}
+    assert {"attention_heatmap", "sense_plot", "routing_clue_plot", "dependency_graph", "lag_weights",
+            "learn_path_plot", "metric_plot", "routing_matrix_plot"} <= set(said_with)
+    page.wait_for_function("() => !(globalThis.__attnTextsPending > 0)")
+    shown_words = page.evaluate("""(pairs) => pairs.map(([fig, text]) => [fig,
+      AttnDescribe.plainWords(Bokeh.documents[0].get_model_by_name(text).text)])""", sorted(said_with.items()))
+    page.wait_for_function("""(pairs) => pairs.every(([fig, words]) => (Bokeh.documents[0].get_model_by_name(fig)
+      .html_attributes['aria-description'] || '').startsWith(words))""", arg=shown_words)
+    heard = figures_heard(page)
+    for fig, words in shown_words:
+        if fig in shown:
+            assert words and heard[FIGURES[fig]].startswith(words), (fig, words, heard[FIGURES[fig]])
+    row = dict(shown_words)["attention_heatmap"]
+    assert "max weight" in row and "loan" in after and row in after, (row, after)
