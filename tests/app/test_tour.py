@@ -736,7 +736,7 @@ def test_the_readmes_example_tour_is_valid():
     from pathlib import Path
 
     readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
-    block = re.search(r"```json\n(\{\n  \"title\".*?)```", readme, re.S)
+    block = re.search(r"```json\n(\{\s*\"title\".*?)```", readme, re.S)
     assert block, "the README shows an example tour"
     tour = parse_tour(json.loads(block[1]))
     step = tour.steps[0]

@@ -378,14 +378,21 @@ def test_the_main_plot_by_keyboard_and_by_drag_and_what_a_screen_reader_hears(br
         after = [s for t, s in heard if t >= strip[-1][0] - 1]
         assert after == [want], (after, want)   # once, with the last state, after the last change of the numbers
 
-        # presentation mode: the arrows turn the tour's steps (each shown as it opens), not the query by a slider step
+        # presentation mode (issue 47): the focused plot keeps its arrows (the query moves a slider step, the step
+        # stays), and the clicker's Page Down turns the tour's step, shown as it opens
         set_model_prop(page, "present_toggle", "active", True)
         page.wait_for_function("() => document.querySelector('.attn-page').getAttribute('data-present') === '1'")
         page.evaluate(f"() => ({FIND_VIEW_JS})('main_plot').canvas_view.el.focus()")
         assert page.evaluate(FOCUSED_IS_PLOT_JS)
         card = model_prop(page, "tour_card", "text")
         k = int(re.search(r"Step (\d+) of", card)[1])
-        page.keyboard.press("ArrowRight")
+        page.evaluate(SETTLED_JS)
+        q = model_prop(page, "query_slider", "value")
+        page.keyboard.press("ArrowRight")   # one slider step, onto the slider's grid (the drag left it between)
+        page.wait_for_function("(q) => Math.abs(Bokeh.documents[0].get_model_by_name('query_slider').value - q) < 1e-9",
+                               arg=round((q + step) / step) * step)
+        assert f"Step {k} of" in model_prop(page, "tour_card", "text")
+        page.keyboard.press("PageDown")
         page.wait_for_function("(s) => Bokeh.documents[0].get_model_by_name('tour_card').text.includes(s)",
                                arg=f"Step {k + 1} of")
         from app.tour import default_tour, full_state
