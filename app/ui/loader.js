@@ -36,6 +36,21 @@ const AttnPage = (function (U) {
     // a pointer that moves with a button down (a drag) or a finger; a mouse merely passing over does not count
     addEventListener("pointermove", (e) => { if (e.buttons || e.pointerType === "touch") drag(); }, { capture: true, passive: true });
     for (const t of ["keydown", "wheel", "touchmove"]) addEventListener(t, busy, { capture: true, passive: true });
+    focusClearOfStage();
+  }
+
+  // On a narrow screen the stage (the plot and its sliders) is pinned at the top: what the keyboard's focus reaches
+  // outside it is brought out from under it, as the docked card's room keeps it clear at the foot (WCAG 2.4.11).
+  function focusClearOfStage() {
+    addEventListener("focusin", (e) => {
+      const stage = document.querySelector(".attn-stage"), el = e.composedPath ? e.composedPath()[0] : e.target;
+      if (!stage || !el || !el.getBoundingClientRect || stage.contains(e.target)) return;
+      if (getComputedStyle(stage).position !== "sticky") return;
+      requestAnimationFrame(() => {
+        const r = el.getBoundingClientRect(), st = stage.getBoundingClientRect();
+        if (st.bottom > 0 && r.top < st.bottom && r.bottom > st.top) scrollBy(0, r.top - st.bottom - 8);
+      });
+    });
   }
 
   // How long to wait before drawing block b (0: now): while a pointer is down, and for a moment after the

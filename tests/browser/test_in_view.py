@@ -287,3 +287,41 @@ def test_no_section_widens_the_page_once_everything_is_drawn(browser, static_fil
         assert page.evaluate("[innerWidth, document.documentElement.scrollWidth]") == [width, width]
     finally:
         ctx.close()
+
+
+# Whether the focused element (inside shadow roots) is seen where it is: the point at its middle (10 px down, for a
+# tall one) hits it, not the pinned stage or the docked card over it.
+FOCUS_SEEN_JS = """() => { let e = document.activeElement;
+  while (e && e.shadowRoot && e.shadowRoot.activeElement) e = e.shadowRoot.activeElement;
+  if (!e || e === document.body || e === document.documentElement) return null;
+  const r = e.getBoundingClientRect(), x = r.left + r.width / 2, y = r.top + Math.min(r.height / 2, 10);
+  let h = document.elementFromPoint(x, y);
+  while (h && h.shadowRoot && h.shadowRoot.elementFromPoint) {
+    const f = h.shadowRoot.elementFromPoint(x, y); if (!f || f === h) break; h = f; }
+  for (let p = h; p; p = p.parentNode || p.host) if (p === e) return { seen: true };
+  return { seen: false, what: (e.getAttribute('aria-label') || e.textContent || '').trim().slice(0, 50),
+           top: Math.round(r.top) }; }"""
+
+
+def test_the_keyboards_focus_is_never_under_the_pinned_stage_or_the_card_on_a_phone(browser, static_file):
+    """Issue 47 (WCAG 2.4.11, focus not obscured): on a phone the stage (the plot and its sliders) is pinned at the
+    top and the step card docked at the foot.  Tab forward through the first section, then Shift+Tab back: every
+    stop the focus reaches is seen where it is, under neither."""
+    ctx = browser.new_context(reduced_motion="reduce", **SCREENS["phone"])
+    page = ctx.new_page()
+    try:
+        block_outside(page)
+        page.goto(static_file.as_uri())
+        wait_ready(page)
+        hidden, seen = [], 0
+        for key in ["Tab"] * 13 + ["Shift+Tab"] * 12:
+            page.keyboard.press(key)
+            page.evaluate(SETTLED_JS, {"scroll": True})
+            got = page.evaluate(FOCUS_SEEN_JS)
+            if got is not None:
+                seen += 1
+                if not got["seen"]:
+                    hidden.append((key, got))
+        assert seen >= 20 and hidden == [], (seen, hidden)
+    finally:
+        ctx.close()
