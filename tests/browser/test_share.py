@@ -413,26 +413,32 @@ def deck(tmp_path, served_page, request):
     httpd.shutdown()
 
 
+def _open_deck(browser, deck):
+    """The deck opened, listening for the page's key messages: (context, page, frame, card), ``card()`` the tour
+    card's HTML once the card shows step 1 shown (presentation mode opens it so)."""
+    ctx = _context(browser)
+    page = ctx.new_page()
+    page.goto(deck)
+    page.evaluate(KEYS_HEARD_JS)
+    frame = _frame(page)
+    frame.wait_for_function("""() => { const card = Bokeh.documents[0].get_model_by_name('tour_card');
+      const c = globalThis.__attnTour && globalThis.__attnTour.get(card); return !!c && c.status === 'shown'; }""")
+    return ctx, page, frame, lambda: model_prop(frame, "tour_card", "text")
+
+
 def test_a_framed_page_leaves_the_deck_its_keys(deck, browser):
     """Issue 48: in a slide deck's frame, once the presenter has clicked into the page, the keys that turn slides
     are posted to the host ({type: "attention-explorable:key", key}) and the page does not act on them (Page Down
     does not scroll the frame, the arrows do not move the query); a focused slider keeps its arrows, but Page Down
     still goes to the deck; Escape is posted, and data/examples/deck.html's script turns the slides with them and
     takes the focus back on Escape."""
-    ctx = _context(browser)
-    page = ctx.new_page()
+    from app.tour.view import WORDS
+
+    ctx, page, frame, card = _open_deck(browser, deck)
     try:
-        page.goto(deck)
-        page.evaluate(KEYS_HEARD_JS)
-        frame = _frame(page)
         heard = lambda: page.evaluate("() => window.__keys.slice()")   # noqa: E731
         query = lambda: model_prop(frame, "query_slider", "value")     # noqa: E731
         # presenting in a slide, the card says whose keys are whose (not the presenter's keys' hint)
-        from app.tour.view import WORDS
-
-        card = lambda: model_prop(frame, "tour_card", "text")   # noqa: E731
-        frame.wait_for_function("""() => { const card = Bokeh.documents[0].get_model_by_name('tour_card');
-          const c = globalThis.__attnTour && globalThis.__attnTour.get(card); return !!c && c.status === 'shown'; }""")
         assert html.escape(WORDS["keys_framed"]) in card() and html.escape(WORDS["keys"]) not in card()
         frame.get_by_text("Attention compares a", exact=False).first.click()   # text, not a control
         y, q = frame.evaluate("() => scrollY"), query()
@@ -466,15 +472,8 @@ def test_keys_tour_in_a_framed_page_turns_the_tours_steps(deck, browser):
     the presenter's keys' hint, not the deck's."""
     from app.tour.view import WORDS
 
-    ctx = _context(browser)
-    page = ctx.new_page()
+    ctx, page, frame, card = _open_deck(browser, deck)
     try:
-        page.goto(deck)
-        page.evaluate(KEYS_HEARD_JS)
-        frame = _frame(page)
-        card = lambda: model_prop(frame, "tour_card", "text")   # noqa: E731
-        frame.wait_for_function("""() => { const card = Bokeh.documents[0].get_model_by_name('tour_card');
-          const c = globalThis.__attnTour && globalThis.__attnTour.get(card); return !!c && c.status === 'shown'; }""")
         assert html.escape(WORDS["keys"]) in card() and html.escape(WORDS["keys_framed"]) not in card()
         frame.get_by_text("Attention compares a", exact=False).first.click()   # text, not a control
         page.keyboard.press("PageDown")
