@@ -26,4 +26,6 @@ CONTRACT = SectionContract(
     look=("readouts",), untoured=UNTOURED,
     # the line under the main plot, which stays in view with it on every screen
     look_models={"readouts": "readout_strip"},
+    # where the error plot's curves are lowest and where its marker stands (the line under it)
+    said_with={"bias_variance_plot": "bias_words"},
 )

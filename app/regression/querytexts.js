@@ -8,7 +8,7 @@ const RegressionQueryTexts = (function (M, U, T, A, N) {
 
   const esc = U.esc, fixed = U.fixed, signed = U.signed, plain = U.plain;
   const setWidget = U.setWidget, setHtml = U.setHtml, quiet = U.quiet;
-  const { caption, heaviestSample, limitNotices, announcement, unitText } = T;
+  const { caption, heaviestSample, limitNotices, announcement, unitText, errorWords, lengthText } = T;
   const { scheduleUrl } = A;
   const { unitsWords } = N;
 
@@ -102,6 +102,21 @@ const RegressionQueryTexts = (function (M, U, T, A, N) {
   }
   const LOO_REST_MS = 120;
 
+  // Under the error plot, and in its description: where its curves are lowest and where the marker stands
+  // (text.js errorWords), from the curves it draws; nothing while they are being worked out.
+  function errorText(a, c) {
+    if (!a.bias_words) return;
+    const d = a.hcurve.data, u = c.units, marker = c.h * Math.sqrt(c.t);
+    const hText = u ? (h) => `${lengthText(D.hToUnits(u.scale, h))} on the ${u.xName} axis` : lengthText;
+    const words = d.loo && d.loo.length ? errorWords(c.cfg.error_words, d.h, d.loo,
+                                                     c.noise === null || c.noise === undefined ? null : d.error,
+                                                     marker, hText) : "";
+    const html = words ? `<p class="bias-words">${esc(words)}</p>` : "";
+    if (a.bias_words.text === html) return;
+    setHtml(a.bias_words, html);
+    if (globalThis.AttnDescribe) AttnDescribe.changed(a.ds.document);
+  }
+
   // The 1-NN curve and the global mean, and their entries in the legend under the plot.
   function showLimits(a, c) {
     setWidget(a.nn_renderer, "visible", c.limits);
@@ -122,5 +137,5 @@ const RegressionQueryTexts = (function (M, U, T, A, N) {
     }
   }
 
-  return { queryTexts, looHere, showLimits, showNotices, showError };
+  return { queryTexts, looHere, errorText, showLimits, showNotices, showError };
 })(AttnMirror, AttnCommon, RegressionText, RegressionAddress, RegressionUnits);

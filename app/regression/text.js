@@ -87,6 +87,21 @@ const RegressionText = (function (U) {
     return note.truth.split("{sigma}").join(sigma);
   }
 
+  // Where the error plot's curves are lowest over the bandwidths hs, and where its marker h·√T stands (twin of
+  // error_words in app/regression/text.py, from the same templates: words).  error: null without a true function;
+  // "" while a curve is not worked out (NaN).  hText writes a bandwidth (in the data's units on your own data).
+  function errorWords(words, hs, loo, error, marker, hText) {
+    const out = [];
+    for (const [key, ys] of [["loo", loo], ["error", error]]) {
+      if (ys === null || ys === undefined) continue;
+      if (!ys.length || Array.from(ys).some((v) => Number.isNaN(v))) return "";
+      let i = 0;
+      for (let j = 1; j < ys.length; j++) if (ys[j] < ys[i]) i = j;
+      out.push(words[key].split("{v}").join(plain(ys[i], 3)).split("{h}").join(hText(hs[i])));
+    }
+    return out.length ? out.concat([words.marker.split("{h}").join(hText(marker))]).join(" ") : "";
+  }
+
   // A position in the data's units: decimals that tell apart two positions a six-hundredth of the data's span
   // apart; a length (a bandwidth): three significant digits.  Never exponent notation.  (Twins of unit_text and
   // length_text in app/regression/text.py.)
@@ -97,5 +112,6 @@ const RegressionText = (function (U) {
     return fixed(v, Math.min(2 - Math.floor(Math.log10(v)), 20));
   }
 
-  return { similarityWords, caption, heaviestSample, limitNotices, announcement, kernelOptions, biasNote, unitText, lengthText };
+  return { similarityWords, caption, heaviestSample, limitNotices, announcement, kernelOptions, biasNote, errorWords,
+           unitText, lengthText };
 })(AttnCommon);

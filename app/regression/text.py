@@ -226,6 +226,29 @@ BIAS_NOTE = {
 }
 
 
+# Under the error plot: where each of its curves is lowest, and where its marker stands (the twin of errorWords in
+# app/regression/text.js).  {v}: an error, three significant digits; {h}: a bandwidth as the h axis writes it.
+ERROR_WORDS = {"loo": "The leave-one-out error is lowest, {v}, at h\u00b7\u221aT = {h}.",
+               "error": "Bias\u00b2 + variance is lowest, {v}, at h\u00b7\u221aT = {h}.",
+               "marker": "The marker stands at h\u00b7\u221aT = {h}."}
+
+
+def error_words(hs, loo, error, marker: float, h_text=length_text) -> str:
+    """Where the leave-one-out error (and, with a true function, bias² + variance: ``error``, else None) is lowest
+    over the bandwidths ``hs``, and where the marker h·√T stands; "" while a curve is not worked out (NaN).
+    ``h_text`` writes a bandwidth (in the data's units on your own data)."""
+    out = []
+    for key, ys in (("loo", loo), ("error", error)):
+        if ys is None:
+            continue
+        ys = [float(v) for v in ys]
+        if not ys or any(v != v for v in ys):
+            return ""
+        i = min(range(len(ys)), key=lambda j: ys[j])    # the first lowest, as Array.reduce finds it
+        out.append(ERROR_WORDS[key].format(v=plain(ys[i], 3), h=h_text(float(hs[i]))))
+    return " ".join(out + [ERROR_WORDS["marker"].format(h=h_text(float(marker)))]) if out else ""
+
+
 def bias_note(noise: float | None, own: bool = False) -> str:
     """The words under the error plot for a dataset with this noise (None: unknown), or your own data."""
     if own:

@@ -62,6 +62,12 @@ const RegressionUnits = (function (U, T) {
       w.format = f;
       w.setv({ title: w.title }, { check_eq: false });   // a slider writes its value anew on a title change only
     }
+    if (globalThis.AttnDescribe && !c.unitsDescribed) {   // the figures' descriptions say their ranges in the units too
+      c.unitsDescribed = true;
+      const now = (f) => (v) => (c.units && c.units.scale.scaled ? f(c.units, v) : "");
+      AttnDescribe.units(m.x_format, now((u, v) => unitText(D.toUnits(u.scale, v), u.span)));
+      AttnDescribe.units(m.h_format, now((u, v) => lengthText(D.hToUnits(u.scale, v))));
+    }
     U.publish(a.ds.document, "units", u ? { key, scaled, x_ticker: m.x_ticker, x_format: m.x_format,
                                             h_ticker: m.h_ticker, h_format: m.h_format, x_label: m.x_label,
                                             y_label: m.y_label, h_label: m.h_label } : null);

@@ -70,7 +70,7 @@ ENGINE_ARGS = [
     "ent_range", *(f"w_{c.widget}" for c in MAIN_CONTROLS), "w_reset",
     *(f"g_{c.widget}" for c in GENERATOR_CONTROLS), "g_go", "readout_div", "caption_div", "limits_div", "notice_div",
     "dataset_div", "strip_div", "legend_div", "announce_div",
-    "user_data", "own_form", "own_status", "bias_note", "bias_legend", "units",
+    "user_data", "own_form", "own_status", "bias_note", "bias_words", "bias_legend", "units",
 ]
 # A Div that screen readers read and eyes do not see.
 VISUALLY_HIDDEN = {"position": "absolute", "width": "1px", "height": "1px", "overflow": "hidden",
@@ -508,6 +508,8 @@ class RegressionSection:
             own_status=Div(text="", name="own_data_status", stylesheets=css, sizing_mode="stretch_width",
                            ),
             # under the error plot: what it shows, for the data shown (the engine writes it when they change)
+            # under the error plot: where its curves are lowest, and where its marker stands (the engine writes it)
+            bias_words=Div(text="", name="bias_words", stylesheets=css, sizing_mode="stretch_width"),
             bias_note=Div(text=text.bias_note(self.dataset.noise if self.dataset.function else None),
                           name="bias_note", stylesheets=css, sizing_mode="stretch_width"),
         )
@@ -517,6 +519,7 @@ class RegressionSection:
         state, spec = self.state, url_spec()
         return {
             "spec": spec, "x_range": list(X_RANGE), "grid_n": GRID_N, "h_grid": list(H_GRID),
+            "error_words": text.ERROR_WORDS,
             "generator_keys": list(GENERATOR_KEYS),
             # the error curves against h of a large dataset are worked out in a Web Worker (ui/worker.js)
             "worker_modules": worker_modules("AttnMirror"), "worker_above_n": WORKER_ABOVE_N,
@@ -568,7 +571,7 @@ class RegressionSection:
                               caption_div=divs["caption"], limits_div=divs["limits"], notice_div=divs["notice"],
                               dataset_div=divs["dataset"], strip_div=divs["strip"], legend_div=divs["legend"],
                               announce_div=divs["announce"], own_form=divs["own_form"],
-                              own_status=divs["own_status"], bias_note=divs["bias_note"],
+                              own_status=divs["own_status"], bias_note=divs["bias_note"], bias_words=divs["bias_words"],
                               bias_legend=self.bias_legend))
         if set(models) != set(ENGINE_ARGS):
             raise RuntimeError(f"the engine's arguments and ENGINE_ARGS differ: {set(models) ^ set(ENGINE_ARGS)}")
@@ -668,7 +671,7 @@ class RegressionSection:
             Block("regression-more", more, "side", height=330 if more.visible else 0),
             Block("regression-words", texts, "side", height=150),
             Block("regression-spread-h", f["entropy_h"], "side", height=260),
-            Block("regression-bias", column(f["bias_variance"], self.bias_legend, divs["bias_note"],
+            Block("regression-bias", column(f["bias_variance"], self.bias_legend, divs["bias_words"], divs["bias_note"],
                                             sizing_mode="stretch_width"), "side", height=460),
             Block("regression-explain", explain, "side", height=60),
         ]

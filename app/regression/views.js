@@ -5,7 +5,7 @@ const RegressionViews = (function (M, U, R) {
   "use strict";
 
   const clamp = U.clamp, setWidget = U.setWidget;
-  const { queryTexts, looHere, showNotices, showError } = R;
+  const { queryTexts, looHere, errorText, showNotices, showError } = R;
 
   function options(c) {
     const kernel = c.kernel;
@@ -181,6 +181,7 @@ const RegressionViews = (function (M, U, R) {
     c.curveFacts = facts;
     const heff = c.h * Math.sqrt(c.t);
     for (const s of [a.hspan_ent, a.hspan_bv]) setWidget(s, "location", heff);
+    errorText(a, c);
     looHere(a, c);
     queryViews(a, c);
   }
@@ -197,6 +198,7 @@ const RegressionViews = (function (M, U, R) {
       if (token !== c.curvesToken) return;
       c.hcols = cols;
       a.hcurve.data = Object.assign({ h: c.hlist }, cols);
+      errorText(a, c);
     };
     if (c.x.length <= c.cfg.worker_above_n) { show(M.errorCurves(payload)); return; }
     const nan = c.hlist.map(() => NaN), shown = a.hcurve.data.loo;
@@ -231,6 +233,7 @@ const RegressionViews = (function (M, U, R) {
     if (a.hcurve.data.loo.length) {   // the old errors would lie about the new data until the Worker answers
       const nan = c.hlist.map(() => NaN);
       a.hcurve.data = { h: c.hlist, loo: nan, bias2: nan, variance: nan, error: nan };
+      errorText(a, c);
     }
     c.curveFacts = null;
     queryViews(a, c);

@@ -10,16 +10,25 @@ const AttnDescribe = (function (F) {
   "use strict";
 
   const REST_MS = 600;
-  const S = { doc: null, owned: new Set(), timer: null, dirty: new Set() };
+  const S = { doc: null, owned: new Set(), timer: null, dirty: new Set(), formats: new Map() };
 
-  // A range in words: "from −0.50 to 6.50", or for words on an axis "5 words, bank to loan".
-  function rangeWords(r) {
+  // A range in words: "from −0.50 to 6.50", or for words on an axis "5 words, bank to loan".  words: how the
+  // axis writes a number, where its ticks are not the range's own numbers (your data's units, see `units`).
+  function rangeWords(r, words) {
     if (!r) return "";
     if (Array.isArray(r.factors)) {
       const f = r.factors.map(String);
       return f.length ? `${f.length} ${f.length === 1 ? "word" : "words"}, ${f[0]} to ${f[f.length - 1]}` : "no words";
     }
-    return Number.isFinite(r.start) && Number.isFinite(r.end) ? `from ${F.plain(r.start, 3)} to ${F.plain(r.end, 3)}` : "";
+    const say = words || ((v) => F.plain(v, 3));
+    return Number.isFinite(r.start) && Number.isFinite(r.end) ? `from ${say(r.start)} to ${say(r.end)}` : "";
+  }
+
+  function axisOf(plot, side) { return (plot[side] || []).find((a) => a && a.formatter !== undefined) || null; }
+
+  function axisWords(plot, side) {
+    const axis = axisOf(plot, side), words = axis ? S.formats.get(axis.formatter) : null;
+    return words ? (v) => words(v) || F.plain(v, 3) : null;
   }
 
   function axisLabel(plot, side) {
@@ -34,19 +43,34 @@ const AttnDescribe = (function (F) {
   // The description of a plot from what it draws (a pure function of the model; tests/browser checks it).
   function describe(plot) {
     const parts = [];
-    const x = rangeWords(plot.x_range), y = rangeWords(plot.y_range);
+    const x = rangeWords(plot.x_range, axisWords(plot, "below")), y = rangeWords(plot.y_range, axisWords(plot, "left"));
     if (x) parts.push(`${axisLabel(plot, "below")} ${x}`);
     if (y) parts.push(`${axisLabel(plot, "left")} ${y}`);
-    const seen = new Set(), series = [];
+    const seen = new Set(), series = [], labels = [];
     for (const r of plot.renderers || []) {
       const src = r && r.visible !== false ? r.data_source : null;
-      if (!src || !src.data || seen.has(src)) continue;
+      if (!src || !src.data) continue;
+      labels.push(...labelsOf(r.glyph, src));
+      if (seen.has(src)) continue;
       seen.add(src);
       const n = typeof src.get_length === "function" ? src.get_length() : null;
       if (n) series.push(`${n} ${n === 1 ? "point" : "points"}`);
     }
-    const drawn = series.length ? `; it draws ${series.join(", ")}` : "";
-    return parts.length ? `${parts.join("; ")}${drawn}.` : "";
+    const drawn = series.length ? ` It draws ${series.join(", ")}.` : "";
+    // (a plot that writes more, a matrix's cells, says them in its table: "Show its numbers")
+    const written = labels.length && labels.length <= LABELS_SAID ?
+      ` It writes ${labels.map((t) => `\u201c${t}\u201d`).join(", ")}.` : "";
+    return parts.length ? `Axes: ${parts.join("; ")}.${drawn}${written}` : "";
+  }
+
+  // The words a text glyph writes on the plot (a label "this sentence\nn = 12" as "this sentence, n = 12"), said
+  // where a plot writes at most LABELS_SAID of them.
+  const LABELS_SAID = 6;
+  function labelsOf(glyph, src) {
+    const spec = glyph ? glyph.text : null, col = spec && typeof spec.field === "string" ? src.data[spec.field] : null;
+    if (!col || typeof col.length !== "number") return [];
+    return Array.from(col).filter((t) => typeof t === "string" && t.trim())
+      .map((t) => t.trim().split(/\s*\n\s*/).join(", "));
   }
 
   // The words of a text the section writes from the state (a Div's HTML, which the page's own engines build and
@@ -68,7 +92,7 @@ const AttnDescribe = (function (F) {
     const have = plot.html_attributes || {}, withName = have["data-said-with"];
     const said = withName && S.doc ? S.doc.get_model_by_name(withName) : null;
     const words = said ? plainWords(said.text) : "", drawn = describe(plot);
-    const text = words && drawn ? `${words} ${drawn.charAt(0).toUpperCase()}${drawn.slice(1)}` : words || drawn;
+    const text = words && drawn ? `${words} ${drawn}` : words || drawn;
     if (text && have["aria-description"] !== text)
       plot.html_attributes = Object.assign({}, have, { "aria-description": text });
   }
@@ -118,5 +142,14 @@ const AttnDescribe = (function (F) {
   // A section writes this figure's description itself.
   function own(name) { S.owned.add(name); }
 
-  return { start, changed, own, describe, rangeWords, plainWords };
+  // A tick formatter whose labels are not the axis's own numbers (your data's units, app/regression/units.js):
+  // every axis that writes its ticks with it says its range's ends in the same words (words(v); "" for the
+  // plain number).
+  function units(formatter, words) {
+    if (!formatter) return;
+    if (words) S.formats.set(formatter, words); else S.formats.delete(formatter);
+    soon("*");
+  }
+
+  return { start, changed, own, units, describe, rangeWords, plainWords };
 })(AttnFormat);

@@ -68,13 +68,14 @@ def state_name(s) -> str:
 
 @pytest.mark.parametrize("dataset", S.DATASETS)
 def test_every_regression_sentence_is_true_in_its_state(dataset, builders):
-    """The caption, the limit notices and the screen reader's readouts, Python's and the browser's, on one
+    """The caption, the limit notices, the error plot's words and the screen reader's readouts, Python's and the browser's, on one
     dataset: the same characters, and every sentence true."""
     cores = [S.core(*args) for args in S.states(dataset)]
     used = set()
     for s, js in zip(cores, builders.regression(cores)):
         py = regression_python(s)
         assert js["caption"] == py["caption"] and js["notices"] == py["notices"], state_name(s)
+        assert js["errors"] == py["errors"], state_name(s)
         for _, sentence in said_sentences({**py, "announcement": js["announcement"]}):
             c = check_sentence(sentence, s, C.REGRESSION)
             used.add(c.name if c else sentence)

@@ -85,7 +85,7 @@ def test_every_drawn_plot_is_a_named_figure_with_a_description_that_follows_the_
 
     said_with = {n: text for c in CONTRACTS.values() for n, text in c.said_with.items()}
     assert {"attention_heatmap", "sense_plot", "routing_clue_plot", "dependency_graph", "lag_weights",
-            "learn_path_plot", "metric_plot", "routing_matrix_plot"} <= set(said_with)
+            "learn_path_plot", "metric_plot", "routing_matrix_plot", "bias_variance_plot"} <= set(said_with)
     page.wait_for_function("() => !(globalThis.__attnTextsPending > 0)")
     shown_words = page.evaluate("""(pairs) => pairs.map(([fig, text]) => [fig,
       AttnDescribe.plainWords(Bokeh.documents[0].get_model_by_name(text).text)])""", sorted(said_with.items()))
@@ -95,5 +95,8 @@ def test_every_drawn_plot_is_a_named_figure_with_a_description_that_follows_the_
     for fig, words in shown_words:
         if fig in shown:
             assert words and heard[FIGURES[fig]].startswith(words), (fig, words, heard[FIGURES[fig]])
+    # the error plot says where its curves are lowest; the cost plot what it writes on itself (the sentence's n)
+    assert "lowest" in dict(shown_words)["bias_variance_plot"], shown_words
+    assert "\u201cthis sentence, n = 9, 81 scores\u201d" in heard[FIGURES["cost_plot"]], heard[FIGURES["cost_plot"]]
     row = dict(shown_words)["attention_heatmap"]
     assert "max weight" in row and "loan" in after and row in after, (row, after)

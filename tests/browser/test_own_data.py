@@ -196,7 +196,7 @@ def check_against_core(page, kernel="gaussian", key_norm=0.0):
     # come from a Web Worker (NaN meanwhile, or the last state's): wait for this state's first value
     hs = np.geomspace(*H_GRID)
     loo = attention.loo_error(x, y, bandwidths=s.h_to_units(hs), kernel=kernel, key_scale=ks)
-    draw(page, "regression-bias")   # (their plot's block: the page works them out once it is drawn)
+    draw(page, "regression")   # (their plot's block: the page works them out once it is drawn)
     page.wait_for_function("(v) => Math.abs(Bokeh.documents[0].get_model_by_name('hcurve').data.loo[0] - v) <= 1e-9",
                            arg=loo[0], timeout=SLOW)
     hc = source_data(page, "hcurve")
@@ -542,6 +542,18 @@ def test_the_export_with_data_opens_on_them_and_equals_the_core(watch, year_file
             page.wait_for_function(f"() => Bokeh.documents[0].get_model_by_name('{name}').value !== {before}")
             a, b = spoken(page)[name]
             assert a == b, (name, key, a, b)
+    # issue 47: the figures' descriptions give their axes' ranges in the data's units, as their ticks do, and the
+    # error plot's says where its curve is lowest on the day axis
+    from app.state import X_RANGE
+
+    sc, span = u.scale_for(YEAR.x), float(YEAR.x.max() - YEAR.x.min())
+    days = f"day from {text.unit_text(sc.to_units(X_RANGE[0]), span)} to {text.unit_text(sc.to_units(X_RANGE[1]), span)}"
+    draw(page, "regression")
+    page.wait_for_function("(want) => ['weights_plot', 'bias_variance_plot'].map((n) => Bokeh.documents[0]"
+                           ".get_model_by_name(n).html_attributes['aria-description'] || '').every((d, i) => "
+                           "d.includes(want[i]))", arg=[days, "lowest"])
+    bias = model_prop(page, "bias_variance_plot", "html_attributes")["aria-description"]
+    assert "on the day axis" in bias and f"bandwidth h\u00b7\u221aT (day) from {text.length_text(sc.h_to_units(H_GRID[0]))}" in bias, bias
     for q, logh, logt in [(0.3, -1.2, 0.0), (5.8, 0.4, 0.5), (3.0, -0.5, -0.3)]:
         set_model_prop(page, "query_slider", "value", q)
         set_model_prop(page, "bandwidth_slider", "value", logh)

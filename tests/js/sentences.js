@@ -11,6 +11,9 @@ const sentences = (function (D, R) {
       caption: R.caption(c.r, c.kernel, c.h, c.t, c.tilt, c.units),
       notices: R.limitNotices(c.r, R.heaviestSample(c.q, c.x, c.y, c.w), c.curve, c.limits, c.tilt, at(c)),
       announcement: R.announcement(c.r),
+      // the words under the error plot (querytexts.js errorText)
+      errors: R.errorWords(c.words, c.hs, c.loo, c.err, c.h * Math.sqrt(c.t), c.units ?
+        (h) => `${R.lengthText(D.hToUnits(c.scale, h))} on the ${c.x_name} axis` : R.lengthText),
     })),
 
     // app/learning/starttext.js: where training starts, from the mirror's typical focus over the curve's x grid

@@ -13,7 +13,10 @@ import re
 from dataclasses import dataclass
 from typing import Callable
 
+import numpy as np
+
 from app.regression import text
+from tests.app.sweep import states as S
 from tests.app.sweep.states import MINUS, digits_of, parse_number, same_at_digits, same_sig
 
 # A number as the page writes it: the minus sign U+2212 (a hyphen does not match), no exponent, and "million" and
@@ -185,6 +188,35 @@ REGRESSION = [
                         and same_at_digits(m["gm"], s.r.global_mean)
                         and abs(s.r.prediction - s.r.global_mean) <= 0.25 * s.span),
           "the global mean moves by one unit in its last digit", bump_group("gm")),
+]
+
+
+
+def _lowest(which: int):
+    """The error plot's words: the curve (0: the leave-one-out error, 1: bias² + variance) is lowest at the value
+    and the bandwidth said, on the core's curve over the plot's bandwidths (in the data's units on your data)."""
+    def check(m, s) -> bool:
+        ys = s.errors()[which]
+        if ys is None:
+            return False
+        i = int(np.argmin(ys))
+        return (same_sig(m["v"], float(ys[i])) and same_sig(m["h"], s.h_shown(float(S.H_GRID[i])))
+                and (m["axis"] is None) == (not s.data.units) and (m["axis"] is None or m["axis"] == s.data.own.x_name))
+    return check
+
+
+ON_AXIS = r"(?: on the (?P<axis>.+) axis)?"
+REGRESSION += [
+    claim("error plot: where the leave-one-out error is lowest",
+          rf"The leave-one-out error is lowest, (?P<v>{NUM}), at h\u00b7\u221aT = (?P<h>{NUM}){ON_AXIS}\.",
+          _lowest(0), "the lowest error moves by one unit in its last digit", bump_group("v")),
+    claim("error plot: where bias\u00b2 + variance is lowest",
+          rf"Bias\u00b2 \+ variance is lowest, (?P<v>{NUM}), at h\u00b7\u221aT = (?P<h>{NUM}){ON_AXIS}\.",
+          _lowest(1), "the bandwidth moves by one unit in its last digit", bump_group("h")),
+    claim("error plot: where the marker stands",
+          rf"The marker stands at h\u00b7\u221aT = (?P<h>{NUM}){ON_AXIS}\.",
+          lambda m, s: (same_sig(m["h"], s.h_shown(s.marker)) and (m["axis"] is None) == (not s.data.units)),
+          "the bandwidth moves by one unit in its last digit", bump_group("h")),
 ]
 
 for c in REGRESSION:          # a number's mutation finds its number through the claim's own pattern

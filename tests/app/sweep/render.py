@@ -11,6 +11,7 @@ import json
 from pathlib import Path
 
 from app.regression import text
+from tests.app.sweep import states as S
 from tests.js.v8 import FILES, HERE as JS_HERE, Twins
 
 # The builders, by their paths from the root, after the library's pure files.
@@ -20,11 +21,13 @@ LIMITS = {"one_sample": text.ONE_SAMPLE_WEIGHT, "near_uniform": text.NEAR_UNIFOR
 
 
 def regression_python(s) -> dict:
-    """The regression section's texts in a state: the caption and the limit notices (app/regression/text.py)."""
+    """The regression section's texts in a state: the caption, the limit notices and the words under the error
+    plot (app/regression/text.py)."""
     units = s.units_words()
     return {"caption": text.caption(s.r, kernel=s.kernel, bandwidth=s.h, temperature=s.t, key_norm=s.shown_tilt,
                                     units=units),
-            "notices": text.limit_notices(s.r, s.heaviest, s.curve, s.shown_tilt, at=s.at())}
+            "notices": text.limit_notices(s.r, s.heaviest, s.curve, s.shown_tilt, at=s.at()),
+            "errors": text.error_words(S.H_GRID, *s.errors(), s.marker, s.h_text())}
 
 
 def regression_case(s) -> dict:
@@ -32,11 +35,12 @@ def regression_case(s) -> dict:
     d = s.data
     case = {"r": s.r.as_dict(), "kernel": s.kernel, "h": s.h, "t": s.t, "tilt": s.shown_tilt, "q": s.q,
             "x": s.x.tolist(), "y": s.y.tolist(), "w": s.w.tolist(), "curve": s.curve, "limits": LIMITS,
-            "units": s.units_words()}
+            "units": s.units_words(), "hs": S.H_GRID.tolist(), "loo": s.errors()[0].tolist(),
+            "err": None if s.errors()[1] is None else s.errors()[1].tolist(), "words": text.ERROR_WORDS}
     if d.units:
         sc = d.scale
         case.update(scale={"scaled": sc.scaled, "x0": sc.x0, "span": sc.span, "u0": sc.u0, "uspan": sc.uspan},
-                    span=d.span)
+                    span=d.span, x_name=d.own.x_name)
     return case
 
 

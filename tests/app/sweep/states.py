@@ -18,6 +18,7 @@ import numpy as np
 
 import attention
 from app.regression import text
+from app.regression import view as RV
 from app.state import GRID_N, SHARP_WEIGHT, X_RANGE
 from app.ui import userdata
 
@@ -34,6 +35,7 @@ class Data:
     true_function: object = None
     own: userdata.UserData | None = None
     scale: userdata.Scale | None = None
+    noise: float | None = None
 
     @property
     def units(self) -> bool:
@@ -78,7 +80,7 @@ def dataset(name: str) -> Data:
         s = userdata.scale_for(own.x)
         return Data(name, np.asarray(s.from_units(own.x), float), own.y, None, own, s)
     d = attention.make_dataset(**GENERATED) if name == "generated" else attention.load_dataset(name)
-    return Data(name, d.x, d.y, d.true_function)
+    return Data(name, d.x, d.y, d.true_function, noise=d.noise if d.true_function else None)
 
 
 # The grid of states: every kernel and tilt, bandwidths from the sharp limit to the flat one, three temperatures, and
@@ -98,6 +100,23 @@ def states(name: str):
                   (SMALL["kernels"], SMALL["bandwidths"], SMALL["temperatures"], SMALL["queries"]))
     for (kernel, tilt), h, temp, query in itertools.product(k, b, t, q):
         yield name, kernel, tilt, h, temp, query
+
+
+# The error plot's bandwidths (at T = 1): app/regression/view.py H_GRID.
+H_GRID = np.geomspace(*RV.H_GRID[:2], RV.H_GRID[2])
+
+
+@cache
+def error_curves(name: str, kernel: str, tilt: float) -> tuple:
+    """The error plot's curves on a dataset with a kernel: the leave-one-out error over ``H_GRID`` and, with a true
+    function, bias² + variance (exact expectations, as the page draws them), else None."""
+    d = dataset(name)
+    scale = attention.key_norm_tilt(d.x, tilt) if kernel == "dot" and tilt else None
+    kw = dict(bandwidths=H_GRID, kernel=kernel, temperature=1.0, key_scale=scale)
+    loo = attention.loo_error(d.x, d.y, **kw)
+    err = (attention.bias_variance(d.x, d.true_function, noise=d.noise, n_resamples=None, **kw)["error"]
+           if d.true_function is not None and d.noise is not None else None)
+    return loo, err
 
 
 class Core:
@@ -135,6 +154,26 @@ class Core:
         if not d.units:
             return None
         return text.units_words(d.own.x_name, d.scale, d.span, self.q, self.h)
+
+    def errors(self) -> tuple:
+        """(leave-one-out error, bias² + variance or None) over ``H_GRID``, as the error plot draws them."""
+        return error_curves(self.data.name, self.kernel, self.shown_tilt)
+
+    @property
+    def marker(self) -> float:
+        """Where the error plot's marker stands: h·√T."""
+        return self.h * math.sqrt(self.t)
+
+    def h_text(self):
+        """How the error plot's words write a bandwidth (in the data's units on your own data)."""
+        d = self.data
+        if not d.units:
+            return text.length_text
+        return lambda h: f"{text.length_text(d.scale.h_to_units(h))} on the {d.own.x_name} axis"
+
+    def h_shown(self, h: float) -> float:
+        """A bandwidth as the words give it: in the data's units on your own data."""
+        return self.data.scale.h_to_units(h) if self.data.units else h
 
     def at(self):
         """How a notice writes a sample's position (None: the default, "x = 2.10")."""
