@@ -1,10 +1,10 @@
 // The self-attention section's drawing: the matrix, the small matrices of the heads, the selected word's row and
 // readouts, the sense plane and the cost, and the widgets set to the state.
 
-const SentenceDrawing = (function (M, X, State, Analysis) {
+const SentenceDrawing = (function (X, State, Analysis, RowText) {
   "use strict";
 
-  const esc = X.esc, fixed = X.fixed, plain = X.plain, signed = X.signed, setWidget = X.setWidget;
+  const esc = X.esc, fixed = X.fixed, setWidget = X.setWidget;
   const { put, setText, scheduleUrl } = State;
   const { compute, senseRange } = Analysis;
 
@@ -81,29 +81,9 @@ const SentenceDrawing = (function (M, X, State, Analysis) {
     put(c, a.rowmark, { x: [(n - 1) / 2], y: [i], width: [n] });
     put(c, a.bars, { x: toks.map((_, j) => j), w: Array.from(w), tok: toks.slice(),
                     color: toks.map((_, j) => (j === i ? c.cfg.colors.selected : c.cfg.colors.row)) });
-    let mx = 0, arg = 0;
-    for (let j = 0; j < n; j++) if (w[j] > mx) { mx = w[j]; arg = j; }
     // (the bars' axis stays at 0 to 1, as the regression's weights do: a row's peakedness compares by eye)
-    const H = M.entropyBits(w);
-    // with the causal mask, row i sees only words 0..i: its spread is out of those k words
-    const k = c.causal ? i + 1 : n;
-    const row = (k, v, extra) => `<tr><th scope="row">${k}</th><td>${v}</td><td class="extra">${extra || ""}</td></tr>`;
-    const o = c.outXY[c.head][i], cb = c.combXY[i];
-    setText(c, a.readout_div,
-      `<table class="readouts" aria-live="polite" aria-label="readouts for the selected word">` +
-      row("query word", esc(toks[i]), `row ${i}`) +
-      row("max weight", fixed(mx, 3), `on \u201c${esc(toks[arg])}\u201d`) +
-      row("entropy", `${fixed(H, 2)} bits`, `of ${fixed(Math.log2(k), 2)}${c.causal ? ` (${k} visible)` : ""}`) +
-      row("effective tokens", fixed(2 ** H, 1), `of ${k}${c.causal ? " visible" : ""}`) +
-      row("output (water, money)", `${signed(o[0], 2)}, ${signed(o[1], 2)}`, "this head") +
-      row("all heads (water, money)", `${signed(cb[0], 2)}, ${signed(cb[1], 2)}`, "after W\u2092") +
-      `</table>`);
-    const t = c.t === 1 ? "" : ` and by T = ${plain(c.t, 3)}`;
-    setText(c, a.caption_div,
-      `<p class="rowline">Row ${i} is one regression query, like the orange-red line above: ` +
-      `\u201c${esc(toks[i])}\u201d compares its query with every word's key, a softmax turns the scores ` +
-      `into weights, and its output is the weighted average of the values. Only the similarity is new: ` +
-      `a dot product of vectors, divided by \u221ad\u2096 = ${plain(Math.sqrt(c.plain.d_k), 3)}${t}.</p>`);
+    setText(c, a.readout_div, RowText.rowReadouts(toks, i, w, c.causal, c.outXY[c.head][i], c.combXY[i]));
+    setText(c, a.caption_div, RowText.rowLine(toks, i, c.plain.d_k, c.t));
   }
 
   function drawSense(a, c) {
@@ -174,4 +154,4 @@ const SentenceDrawing = (function (M, X, State, Analysis) {
   }
 
   return { cellText, redrawSelection, redrawHead, redrawAll };
-})(AttnMirror, AttnCommon, SentenceState, SentenceAnalysis);
+})(AttnCommon, SentenceState, SentenceAnalysis, SentenceRowText);

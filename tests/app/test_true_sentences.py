@@ -11,7 +11,10 @@ clauses that claim nothing (each with its reason).  Each claim has a named mutat
 The learning section's start sentence (on the same eight datasets) and refused step (tests/app/sweep/learning.py),
 and the routing section's readout, shared column and status line at every recorded frame of the W_Q/W_K path
 (tests/app/sweep/routing.py) are swept the same way, against attention.typical_focus, attention.train_bandwidth and
-attention.learn_qk.
+attention.learn_qk.  So are the words that begin the figures' descriptions (issue 47): the error plot's (where its
+curves are lowest), the self-attention section's row readouts and the line under its matrix, on every word, head,
+temperature and mask of its example sentences (tests/app/sweep/sentence.py, against attention.analyze_sentence), and
+the ideas section's graph caption and lag errors (tests/app/sweep/ideas.py).
 """
 
 from __future__ import annotations
@@ -28,6 +31,8 @@ from app.tour.model import holds, readouts
 from tests.app.sweep import claims as C
 from tests.app.sweep import learning as L
 from tests.app.sweep import routing as RS
+from tests.app.sweep import ideas as I
+from tests.app.sweep import sentence as SS
 from tests.app.sweep import states as S
 from tests.app.sweep.render import Builders, regression_python
 
@@ -384,3 +389,67 @@ def test_a_card_number_moved_by_one_unit_fails(change):
         assert len(found) != 1 or not found[0].check(K.value_of(n), step), (tour, sid, wrong)
         hits += 1
     assert hits > 0
+
+
+# ---- the self-attention section: the selected row's readouts and the line under the matrix (issue 47) ----------
+
+@cache
+def sentence_rows(builders) -> list:
+    return list(zip(SS.rows(), builders.sentence(SS.rows())))
+
+
+def test_every_sentence_row_readout_is_true(builders):
+    """The readout table beside the matrix (which begins the matrix's, the row's and the sense plot's
+    descriptions) and the line under it, as the page's own files compute and write them, for every word, head,
+    temperature and mask of the example sentences and one with an unknown word: every row true against
+    attention.analyze_sentence."""
+    said = sentence_rows(builders)
+    assert len(said) >= 500
+    wrong = [(r, SS.table_true(table, r)) for r, (table, _) in said if SS.table_true(table, r)]
+    assert wrong == [], wrong[:3]
+    assert [r for r, (_, line) in said if not SS.line_true(line, r)] == []
+
+
+@pytest.mark.parametrize("change", [*SS.TABLE_MUTATIONS, *SS.LINE_MUTATIONS])
+def test_a_sentence_readout_changed_by_one_unit_is_refused(change, builders):
+    """Each named change of the table or the line, on rows where it changes the text, is found false: one unit
+    up, or where the value sits exactly on a rounding tie (true written either way), one unit down."""
+    tried = 0
+    for r, (table, line) in sentence_rows(builders)[::7]:
+        text, mutate = (table, SS.TABLE_MUTATIONS[change]) if change in SS.TABLE_MUTATIONS else \
+            (line, SS.LINE_MUTATIONS[change])
+        true = (lambda t: SS.table_true(t, r) == []) if text is table else (lambda t: SS.line_true(t, r))
+        up, down = mutate(text), mutate(text, by=-1)
+        tried += up != text
+        assert up == text or not true(up) or not true(down), (change, r, up)
+    assert tried >= 20
+
+
+# ---- the ideas section: the line under the dependency graphs and the lag panel's errors (issue 47) -------------
+
+def test_every_ideas_sentence_is_true_and_its_twins_agree(builders):
+    """graph_caption at every sentence length and errors_html for every period: Python's and the engine's the same
+    characters, and true against attention.attention_cost and attention.compare_lag_models."""
+    from app.why_attention import view as IV
+
+    graphs, errors = I.python_texts()
+    assert builders.ideas() == (graphs, errors)
+    assert [n for n, g in zip(I.LENGTHS, graphs) if not I.graph_true(g, n)] == []
+    assert [p for p, e in zip(IV.PERIODS, errors) if not I.errors_true(e, p)] == []
+
+
+@pytest.mark.parametrize("change", [*I.GRAPH_MUTATIONS, *I.ERRORS_MUTATIONS])
+def test_an_ideas_number_changed_by_one_unit_is_refused(change):
+    from app.why_attention import view as IV
+
+    graphs, errors = I.python_texts()
+    if change in I.GRAPH_MUTATIONS:
+        said = [(g, lambda t, n=n: I.graph_true(t, n)) for n, g in zip(I.LENGTHS, graphs)]
+        pattern = I.GRAPH_MUTATIONS[change]
+    else:
+        said = [(e, lambda t, p=p: I.errors_true(t, p)) for p, e in zip(IV.PERIODS, errors)]
+        pattern = I.ERRORS_MUTATIONS[change]
+    for text, true in said:
+        up, down = I.bump(text, pattern), I.bump(text, pattern, by=-1)
+        assert up != text and true(text) and (not true(up) or not true(down)), (change, up)
+

@@ -33,6 +33,19 @@ const sentences = (function (D, R) {
       return RoutingHead.sharedSummary(s.word, s.other, RoutingHead.sharedColumns(xw, xo, s.wq, s.wk, c.names, c.share,
                                                                                  c.from_share), c.share);
     }),
+    // app/sentence/rowtext.js: the selected row's readout table and the line under the matrix, each row computed
+    // as the page does (analysis.js compute: AttnWords.analyze, then AttnMirror.multiHeadAttention)
+    sentence: (c) => c.cases.map((s) => {
+      const p = AttnWords.analyze(s.text, c.model), M = AttnMirror;
+      const r = M.multiHeadAttention(p.heads.map((h) => h.q), p.heads.map((h) => h.k), p.heads.map((h) => h.v),
+                                     p.w_o, s.causal, s.t);
+      const out = M.matmul(r.heads[s.head], p.sense_plane.value_projection)[s.token];
+      const comb = M.matmul(r.output, p.sense_plane.output_projection)[s.token];
+      return [SentenceRowText.rowReadouts(p.tokens, s.token, r.weights[s.head][s.token], s.causal, out, comb),
+              SentenceRowText.rowLine(p.tokens, s.token, p.d_k, s.t)];
+    }),
+    // app/why_attention/engine.js: the line under the dependency graphs, and the lag panel's errors
+    ideas: (c) => ({ graph: c.lengths.map((n) => Ideas.graphCaption(n)), errors: c.results.map((r) => Ideas.errorsHtml(r)) }),
     // app/learned_qk/lines.js: the readout's lines (texts.js drawReadout) and the status line (drawStatus)
     readout: (cases) => cases.map((c) => RoutingLines.readoutLines(c.s, c.row, c.point, c.p)),
     status: (c) => c.frames.map(([f, moment]) => {

@@ -15,7 +15,7 @@ from tests.app.sweep import states as S
 from tests.js.v8 import FILES, HERE as JS_HERE, Twins
 
 # The builders, by their paths from the root, after the library's pure files.
-BUILDER_FILES = ("app/regression/text.js",)
+BUILDER_FILES = ("app/regression/text.js", "app/why_attention/engine.js")
 LIMITS = {"one_sample": text.ONE_SAMPLE_WEIGHT, "near_uniform": text.NEAR_UNIFORM_FRACTION,
           "sharp_weight": text.SHARP_WEIGHT, "sharp_share": text.SHARP_SHARE, "flat_tol": text.FLAT_TOL}
 
@@ -88,6 +88,23 @@ class Builders:
         from tests.app.sweep import routing as RS
         p = {k: v for k, v in RS.plain().items() if k not in ("sentences", "w_q", "w_k")}
         return self.js("status", {"plain": p, "frames": [[st.frame, st.moment()] for st in states]})
+
+    def sentence(self, rows, batch=300) -> list[list[str]]:
+        """SentenceRowText's readout table and line for each row (tests/app/sweep/sentence.py), from the page's
+        own analysis of the sentence."""
+        from app.sentence import view as SV
+        out = []
+        for i in range(0, len(rows), batch):
+            out += self.js("sentence", {"cases": [r.case() for r in rows[i:i + batch]], "model": SV.browser_model()})
+        return out
+
+    def ideas(self) -> tuple[list[str], list[str]]:
+        """Ideas.graphCaption at each of tests/app/sweep/ideas.py's lengths, and Ideas.errorsHtml for every period."""
+        from app.why_attention import view as IV
+        from tests.app.sweep import ideas as I
+        res = IV.lag_results()
+        out = self.js("ideas", {"lengths": I.LENGTHS, "results": [res[str(p)] for p in IV.PERIODS]})
+        return out["graph"], out["errors"]
 
     def close(self):
         self.js.close()
