@@ -18,6 +18,8 @@ import numpy as np
 import pytest
 
 from app.regression.view import WEIGHT_AXIS_FIXED_UP_TO_N, WEIGHT_AXIS_PAD, WEIGHT_TITLES
+from app.tour.model import FIGURES
+from app.ui.share import PNG_TEXTS, ROWS_SHOWN
 from app.ui.text import plain
 from app.ui.theme import SHARED_X_BORDERS
 from tests.browser.pageutil import (FIND_VIEW_JS, block_outside, draw, model_element, open_more_controls,
@@ -167,7 +169,8 @@ def test_on_the_large_dataset_the_largest_weight_fills_the_zoomed_axis_as_query_
 
 
 @pytest.mark.parametrize("name", list(CSVS))
-def test_on_your_data_the_weights_axis_says_its_scale_and_the_largest_weight_fills_it(browser, static_file, name):
+def test_on_your_data_the_weights_axis_says_its_scale_and_the_largest_weight_fills_it(browser, static_file, name,
+                                                                                      tmp_path):
     ctx, page = open_page(browser, static_file, "?tour=0")
     try:
         n = use_csv(page, name)
@@ -177,6 +180,8 @@ def test_on_your_data_the_weights_axis_says_its_scale_and_the_largest_weight_fil
             seen[f"query {q}"] = weights_axis(page)
         set_slider(page, "bandwidth_slider", 0.3)
         seen["log10 h 0.3"] = weights_axis(page)
+        if n > ROWS_SHOWN / 3:
+            capped_table(page, tmp_path)
     finally:
         ctx.close()
     assert all(r["n"] == n for r in seen.values())
@@ -184,6 +189,29 @@ def test_on_your_data_the_weights_axis_says_its_scale_and_the_largest_weight_fil
     assert all(r["max"] / r["end"] >= 0.5 for r in seen.values()), seen   # zoomed, even on 10 rows
     if n > WEIGHT_AXIS_FIXED_UP_TO_N:
         assert seen["on load"]["end"] < 0.1, seen["on load"]   # the weights are all small here
+
+
+def capped_table(page, tmp_path):
+    """Issue 47: the weights plot of 2000 samples draws 6000 rows (a stem and two dots each); its table shows the
+    first ROWS_SHOWN, says how many the CSV adds, and the CSV holds them all."""
+    import csv
+
+    from tests.browser.test_share import SHOWN_TABLES_JS, SOURCE_ROWS_JS, _figure_picker
+
+    menu = _figure_picker(page)
+    menu.select_option("weights_plot")
+    page.get_by_role("button", name=PNG_TEXTS["numbers"], exact=True).click()
+    page.get_by_role("status").filter(has_text=PNG_TEXTS["counted"].format(figure=FIGURES["weights_plot"])).wait_for()
+    rows = [n for n in page.evaluate(SOURCE_ROWS_JS, "weights_plot") if n]
+    shown = page.evaluate(SHOWN_TABLES_JS)
+    assert max(rows) > ROWS_SHOWN and shown == [[n, min(n, ROWS_SHOWN)] for n in rows], (rows, shown)
+    big = rows.index(max(rows))
+    page.get_by_text(PNG_TEXTS["more"].format(shown=ROWS_SHOWN, k=max(rows) - ROWS_SHOWN)).first.wait_for()
+    with page.expect_download() as info:
+        page.get_by_role("button", name=PNG_TEXTS["csv"], exact=True).nth(big).click()
+    path = tmp_path / info.value.suggested_filename
+    info.value.save_as(path)
+    assert len(list(csv.reader(path.open(encoding="utf-8")))) == max(rows) + 1   # the head and every row
 
 
 # ---- tick labels that keep apart at 1366 x 768 -------------------------------------------------------------------

@@ -15,7 +15,7 @@ import pytest
 
 from app.tour import default_tour
 from app.tour.model import FIGURES
-from app.ui.share import COLUMN_WORDS, PNG_TEXTS, SOURCE_WORDS, STYLE_COLUMNS, TEXTS
+from app.ui.share import COLUMN_WORDS, PNG_TEXTS, ROWS_SHOWN, SOURCE_WORDS, STYLE_COLUMNS, TEXTS
 from tests.browser.pageutil import (axe_violations, block_outside, free_port, model_element, model_prop,
                                     open_more_controls, set_model_prop, source_data, wait_prop, wait_ready)
 
@@ -351,8 +351,32 @@ def test_any_figure_is_saved_as_a_png_of_its_size(browser, static_file, tmp_path
             for name, cell in zip(names, row):
                 v = marks[name][i]
                 assert (float(cell) == v) if isinstance(v, (int, float)) else cell == str(v), (i, name)
+        # every figure of the menu offers its numbers: a table for each source its shown glyphs draw, with as many
+        # rows as the source (at most ROWS_SHOWN; tests/browser/test_figures_at_scale.py checks the cap)
+        tables_of = {}
+        for name, label in FIGURES.items():
+            menu.select_option(name)
+            page.get_by_role("button", name=PNG_TEXTS["numbers"], exact=True).click()
+            page.get_by_role("status").filter(has_text=PNG_TEXTS["counted"].format(figure=label)).wait_for()
+            tables_of[name] = (page.evaluate(SHOWN_TABLES_JS), page.evaluate(SOURCE_ROWS_JS, name))
+        assert [n for n, (shown, _) in tables_of.items() if not shown] == [], "a figure without a table"
+        for name, (shown, sources) in tables_of.items():
+            assert shown == [[n, min(n, ROWS_SHOWN)] for n in sources if n], (name, shown, sources)
     finally:
         ctx.close()
+
+
+# The tables shown under the figure menu: [rows their captions count, rows in the table].
+SHOWN_TABLES_JS = """() => { const box = Bokeh.index.find_one(Bokeh.documents[0].get_model_by_name('figure_png_box'))
+  .shadow_el.querySelector('div.figure-numbers');
+  return [...box.querySelectorAll('table.figure-numbers')].map((t) => [
+    Number(/, (\\d+) rows$/.exec(t.caption.textContent)[1]), t.tBodies[0].rows.length]); }"""
+# How many rows each source the plot's shown glyphs draw holds, counted here: its longest column of plain values
+# (numbers or words) that does not only style a mark.
+SOURCE_ROWS_JS = """(name) => AttnPage.figureSources(name).then((sources) => sources.map((s) => {
+  const plain = Object.entries(s.columns).filter(([k, v]) => !%s.includes(k) &&
+    v.every((e) => typeof e !== 'object' || e === null));
+  return Math.max(0, ...plain.map(([, v]) => v.length)); }))""" % list(STYLE_COLUMNS)
 
 
 def test_the_figure_menu_is_small_on_a_phone_and_lists_only_the_pages_sections(browser, tmp_path):
