@@ -16,9 +16,11 @@ const RoutingTexts = (function (E, Head, State, Lines) {
     const s = c.sent, moment = !s.own && c.frame === c.hold
       ? { clue: s.clue, share: c.cfg.hold_share, weight: c.clue[c.shown][c.frame] } : null;
     const t = Lines.statusText(c.cfg.plain, c.frame, moment);
-    const html = `<p class="step" aria-live="polite"><b>${esc(t.head)}</b>: ${esc(t.body)}` +
+    const html = `<p class="step"><b>${esc(t.head)}</b>: ${esc(t.body)}` +
       (t.moment ? ` <b class="moment">${esc(t.moment)}</b>` : "");
     setHtml(a.status_div, html + `</p>`);
+    // a step taken or a word chosen is said once it settles; Play says its end itself (playback.js)
+    if (!c.timer) E.sayWhenSettled(`${t.head}: ${t.body}` + (t.moment ? ` ${t.moment}` : ""), "routing");
   }
 
   // The status line as plain words, for the page's live region once Play has finished.

@@ -128,7 +128,8 @@ const LearningBandwidth = (function (E, M, State, Text) {
     const slope = plain(T.grad[k], 3);
     const rest = `${hname} = ${hText(a, T.h[k], 4)}, leave-one-out error ${fixed(T.loss[k], 4)}, ` +
       `slope dL/d(log h) ${slope}`;
-    setHtml(a.bw_readout, `<p class="step" aria-live="polite"><b>${esc(head)}</b>: ${esc(rest)}</p>`);
+    setHtml(a.bw_readout, `<p class="step"><b>${esc(head)}</b>: ${esc(rest)}</p>`);
+    E.sayWhenSettled(`${head}: ${rest}`, "learning-h");   // where a training ends, once
 
     const notes = [];
     const st = T.status[k];

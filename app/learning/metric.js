@@ -22,9 +22,11 @@ const LearningMetric = (function (M, E, State) {
     a.m_loss.data = { step: range(k + 1), loss: T.loss.slice(0, k + 1) };
 
     const pred = M.dot(w, mc.y), { c1, c2, ratio } = columnLengths(W);
-    setHtml(a.m_readout, `<p class="step" aria-live="polite"><b>${esc(`Step ${k} of ${mc.steps}`)}</b>: ` +
-      esc(`leave-one-out error ${fixed(T.loss[k], 4)}; at the query (${signed(q[0], 2)}, ${signed(q[1], 2)}) ` +
-          `the prediction is ${signed(pred, 2)}, and sin(x\u2081) = ${signed(Math.sin(q[0]), 2)}.`) + `</p>`);
+    const head = `Step ${k} of ${mc.steps}`;
+    const rest = `leave-one-out error ${fixed(T.loss[k], 4)}; at the query (${signed(q[0], 2)}, ${signed(q[1], 2)}) ` +
+      `the prediction is ${signed(pred, 2)}, and sin(x\u2081) = ${signed(Math.sin(q[0]), 2)}.`;
+    setHtml(a.m_readout, `<p class="step"><b>${esc(head)}</b>: ${esc(rest)}</p>`);
+    E.sayWhenSettled(`${head}: ${rest}`, "learning-metric");   // where a training or a drag ends, once
     const cell = (v) => `<td>${esc(signed(v, 3))}</td>`;
     const pct = 100 * ratio;
     setHtml(a.m_matrix,

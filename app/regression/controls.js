@@ -64,7 +64,7 @@ const RegressionControls = (function (U, T, R, V, S) {
   }
 
   // The main plot takes the keyboard's focus (the first Tab stop) and its keys move the query as the query
-  // slider's own do: the arrows by the slider's step (Shift: ten steps), Page Up and Page Down by ten steps, Home
+  // slider's own do (a screen reader hears it as a slider of the query: plotSays, written with the caption): the arrows by the slider's step (Shift: ten steps), Page Up and Page Down by ten steps, Home
   // and End to the slider's ends.  Presenting, Page Up and Page Down turn the tour's steps instead (a clicker's).
   const PLOT_KEYS = { ArrowRight: 1, ArrowLeft: -1, PageUp: 10, PageDown: -10, Home: -Infinity, End: Infinity };
 
@@ -80,8 +80,19 @@ const RegressionControls = (function (U, T, R, V, S) {
     if (!el || el.__attnKeys) return;
     el.__attnKeys = true;
     el.setAttribute("tabindex", "0");
-    el.setAttribute("role", "application");
-    el.setAttribute("aria-label", "the main plot: the arrow keys, Page Up, Page Down, Home and End move the query");
+    // a slider of the query to a screen reader (its keys are a slider's; Orca reads a role=application plot as a
+    // document of its own, says nothing and keeps the arrows): it says the query as the caption writes it
+    el.setAttribute("role", "slider");
+    el.setAttribute("aria-orientation", "horizontal");
+    el.setAttribute("aria-label", "the main plot's query: the arrow keys, Page Up, Page Down, Home and End move it");
+    c.plotSays = (q, words) => {
+      const put = (k, v) => { if (el.getAttribute(k) !== v) el.setAttribute(k, v); };
+      put("aria-valuemin", String(a.w_query.start));
+      put("aria-valuemax", String(a.w_query.end));
+      put("aria-valuenow", String(q));
+      put("aria-valuetext", words);
+    };
+    if (c.last) c.plotSays(c.query, c.queryWords || "");
     el.addEventListener("keydown", (e) => {
       // presenting, Page Up and Page Down are the clicker's: they turn the tour's steps (app/tour/dock.js)
       if (!Object.prototype.hasOwnProperty.call(PLOT_KEYS, e.key) || e.altKey || e.ctrlKey || e.metaKey) return;

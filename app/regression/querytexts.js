@@ -36,6 +36,8 @@ const RegressionQueryTexts = (function (M, U, T, A, N) {
     const tilt = c.kernel === "dot" ? c.key_norm : 0;
     c.captionText = caption(r, c.kernel, c.h, c.t, tilt, u ? unitsWords(c, q, c.h) : null);
     setHtml(a.caption_div, `<p class="caption">${esc(c.captionText)}</p>`);
+    c.queryWords = u ? `${u.xName} = ${unitText(D.toUnits(u.scale, q), u.span)}` : `x = ${signed(q, 2)}`;
+    if (c.plotSays) c.plotSays(q, c.queryWords);   // the main plot, as a slider of the query (controls.js)
     const at = u ? (v) => `${u.xName} = ${unitText(D.toUnits(u.scale, v), u.span)}` : undefined;
     const notes = c.curveFacts ? limitNotices(r, heaviestSample(q, c.x, c.y, w), c.curveFacts, c.cfg.limits, tilt, at) : [];
     setHtml(a.limits_div, notes.map((s) => `<p class="limit">${esc(s)}</p>`).join(""));
@@ -49,16 +51,19 @@ const RegressionQueryTexts = (function (M, U, T, A, N) {
   const ANNOUNCE_MS = 600, ANNOUNCE_MAX_MS = 2000;
   function announce(a, c, r) {
     c.toAnnounce = announcement(r);
+    c.announceCalls = (c.announceCalls || 0) + 1;
     const now = performance.now();
     if (c.announceTimer) clearTimeout(c.announceTimer);
     const say = () => {
       c.announceTimer = null;
       c.announcedAt = performance.now();
+      describeMain(a, c.captionText);
+      // the opening state (the first readouts) is read with the page, not announced (as common.js sayWhenSettled)
+      if (c.announceCalls <= 1 || !U.acted()) return;
       // a limit the readouts reach is said with them, once, when it is new (the notices under the plot stay)
       const limits = (c.limitTexts || []).join(" "), fresh = limits && limits !== c.saidLimits;
       c.saidLimits = limits;
       setHtml(a.announce_div, `<p>${esc(c.toAnnounce)}</p>` + (fresh ? `<p>${esc(limits)}</p>` : ""));
-      describeMain(a, c.captionText);
     };
     if (c.announcedAt !== undefined && now - c.announcedAt >= ANNOUNCE_MAX_MS) { say(); return; }
     c.announceTimer = setTimeout(say, ANNOUNCE_MS);

@@ -82,7 +82,9 @@ const SentenceDrawing = (function (X, State, Analysis, RowText) {
     put(c, a.bars, { x: toks.map((_, j) => j), w: Array.from(w), tok: toks.slice(),
                     color: toks.map((_, j) => (j === i ? c.cfg.colors.selected : c.cfg.colors.row)) });
     // (the bars' axis stays at 0 to 1, as the regression's weights do: a row's peakedness compares by eye)
-    setText(c, a.readout_div, RowText.rowReadouts(toks, i, w, c.causal, c.outXY[c.head][i], c.combXY[i]));
+    const table = RowText.rowReadouts(toks, i, w, c.causal, c.outXY[c.head][i], c.combXY[i]);
+    setText(c, a.readout_div, table);
+    if (globalThis.AttnDescribe) X.sayWhenSettled(AttnDescribe.plainWords(table), "sentence");
     setText(c, a.caption_div, RowText.rowLine(toks, i, c.plain.d_k, c.t));
   }
 

@@ -8,7 +8,7 @@ const SentenceRowText = (function (M, X) {
 
   const esc = X.esc, fixed = X.fixed, plain = X.plain, signed = X.signed;
 
-  // The readouts of row i: toks the words, w the row's weights (this head), causal the mask, out the row's
+  // The readouts of row i (a screen reader hears them once they settle: drawing.js drawRow): toks the words, w the row's weights (this head), causal the mask, out the row's
   // output in the sense plane (this head) and comb all heads' (after W_O).  The first largest weight wins a tie.
   function rowReadouts(toks, i, w, causal, out, comb) {
     let mx = 0, arg = 0;
@@ -17,7 +17,7 @@ const SentenceRowText = (function (M, X) {
     // with the causal mask, row i sees only words 0..i: its spread is out of those k words
     const k = causal ? i + 1 : w.length;
     const row = (key, v, extra) => `<tr><th scope="row">${key}</th><td>${v}</td><td class="extra">${extra || ""}</td></tr>`;
-    return `<table class="readouts" aria-live="polite" aria-label="readouts for the selected word">` +
+    return `<table class="readouts" aria-label="readouts for the selected word">` +
       row("query word", esc(toks[i]), `row ${i}`) +
       row("max weight", fixed(mx, 3), `on \u201c${esc(toks[arg])}\u201d`) +
       row("entropy", `${fixed(H, 2)} bits`, `of ${fixed(Math.log2(k), 2)}${causal ? ` (${k} visible)` : ""}`) +

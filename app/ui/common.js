@@ -349,6 +349,7 @@ const AttnCommon = (function (F) {
     // the same words again (Next, then Previous and Next back) are read again: empty it first, fill it a frame on.
     // Words from another `source` said while the last are still fresh (a training's end, then the tour's find)
     // join them; the same source's newer words replace them (Next pressed twice says the step it reached).
+    clearTimeout(SETTLING.get(source));   // (words of the same source waiting to settle are replaced by these)
     const now = typeof performance !== "undefined" ? performance.now() : 0;
     const join = now - (el.__saidAt || -1e9) < 1500 && el.__source !== source;
     el.__saidAt = now;
@@ -357,6 +358,19 @@ const AttnCommon = (function (F) {
     el.__pending = String(text);
     el.textContent = "";
     requestAnimationFrame(() => { el.textContent = el.__pending; });
+  }
+
+  // Words that follow the state, said once rested SETTLE_MS (a drag or a training says where it ends), and only after
+  // the student has acted: a source's first words are the opening state, read with the page, not announced.
+  const SETTLE_MS = 600, SETTLING = new Map(), ACTED = { yes: false }, OPENED = new Set();
+  if (typeof document !== "undefined")
+    for (const ev of ["keydown", "pointerdown", "input"]) document.addEventListener(ev, () => { ACTED.yes = true; }, true);
+  function acted() { return ACTED.yes; }
+  function sayWhenSettled(text, source) {
+    if (!OPENED.has(source)) { OPENED.add(source); return; }
+    if (!ACTED.yes || !text) return;
+    clearTimeout(SETTLING.get(source));
+    SETTLING.set(source, setTimeout(() => { SETTLING.delete(source); say(text, source); }, SETTLE_MS));
   }
 
   // The element a student acts on in a model's view: a slider's handle, a menu, a text field, a button, or a
@@ -382,5 +396,5 @@ const AttnCommon = (function (F) {
 
   return { ...F, pageState, runGuarded, clamp, setWidget, quiet, tellReadouts, offerReadouts, askReadouts, onApply, findView, plotView, relabel,
            framePaints, paintSoon, relayoutWhenReady, setHtml, afterPaint, scheduleUrl, hostOwnsAddress, publish,
-           subscribe, heard, say, actionElement, focusModel };
+           subscribe, heard, say, acted, sayWhenSettled, actionElement, focusModel };
 })(AttnFormat);

@@ -24,7 +24,7 @@ import re
 import pytest
 
 from app.tour import default_tour
-from tests.browser.pageutil import (ALL_VIEWS_JS, FIND_VIEW_JS, OFFLINE_ORIGINS, SETTLED_JS, block_outside,
+from tests.browser.pageutil import (ALL_VIEWS_JS, DRAW_ALL_JS, FIND_VIEW_JS, OFFLINE_ORIGINS, SETTLED_JS, block_outside,
                                     check_against_core, draw, draw_all, drag, model_element, model_prop,
                                     open_more_controls, plot_geometry, readout_rows, set_model_prop, wait_prop,
                                     wait_ready)
@@ -297,6 +297,16 @@ HEARD_JS = f"""() => {{
     .observe(strip, {{ childList: true, subtree: true, characterData: true }});
   return live.getAttribute('aria-live'); }}"""
 
+# Every element with aria-live, in the document and in every shadow root: [its view's model name or its id, its text].
+LIVE_REGIONS_JS = f"""() => {{ const out = [], walk = (root) => {{
+    for (const el of root.querySelectorAll('*')) {{
+      if (el.hasAttribute('aria-live')) out.push(el);
+      if (el.shadowRoot) walk(el.shadowRoot);
+    }} }};
+  walk(document);
+  const named = new Map(({ALL_VIEWS_JS})().map((v) => [v.markup_el || v.el, v.model.name]));
+  return out.map((el) => [named.get(el) || el.id, el.textContent]); }}"""
+
 # The element that has the keyboard's focus, looked for through the shadow roots.
 FOCUSED_IS_PLOT_JS = f"""() => {{ let e = document.activeElement;
   while (e && e.shadowRoot && e.shadowRoot.activeElement) e = e.shadowRoot.activeElement;
@@ -323,6 +333,15 @@ def test_the_main_plot_by_keyboard_and_by_drag_and_what_a_screen_reader_hears(br
     try:
         n = page.evaluate("() => Bokeh.documents[0].get_model_by_name('dataset').data.x.length")
         assert page.evaluate(HEARD_JS) == "polite"
+        # issue 47 (what Orca read, tools/orca_listen.py): the opening state is read with the page, not announced.
+        # Every block drawn and the main plot described (once its readouts rest), no live region has said anything,
+        # and the only live regions are the page's two (the readouts' and common.js say's): no section's text
+        # re-drawn whole is one
+        assert page.evaluate(DRAW_ALL_JS)
+        page.wait_for_function("() => !!Bokeh.documents[0].get_model_by_name('main_plot').html_attributes"
+                               "['aria-description'] && !(globalThis.__attnTextsPending > 0)")
+        assert page.evaluate(LIVE_REGIONS_JS) == [["readout_announcer", ""]], "a live region spoke at load"
+        assert page.evaluate("() => window.__heard.length") == 0
         step = model_prop(page, "query_slider", "step")
         assert step > 0
 

@@ -58,7 +58,7 @@ def rows() -> list[Row]:
 
 NUM = r"[\u2212]?\d+(?:\.\d+)?"
 TABLE_ROW = re.compile(r'<tr><th scope="row">(.*?)</th><td>(.*?)</td><td class="extra">(.*?)</td></tr>')
-TABLE = re.compile(r'<table class="readouts" aria-live="polite" aria-label="readouts for the selected word">'
+TABLE = re.compile(r'<table class="readouts" aria-label="readouts for the selected word">'
                    r'((?:<tr>.*?</tr>)+)</table>')
 
 
