@@ -129,7 +129,7 @@ const LearningBandwidth = (function (E, M, State, Text) {
     const rest = `${hname} = ${hText(a, T.h[k], 4)}, leave-one-out error ${fixed(T.loss[k], 4)}, ` +
       `slope dL/d(log h) ${slope}`;
     setHtml(a.bw_readout, `<p class="step"><b>${esc(head)}</b>: ${esc(rest)}</p>`);
-    E.sayWhenSettled(`${head}: ${rest}`, "learning-h");   // where a training ends, once
+    E.sayWhenSettled(`${head}: ${rest}`, "learning");   // where a training ends, once
 
     const notes = [];
     const st = T.status[k];

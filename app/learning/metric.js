@@ -26,7 +26,7 @@ const LearningMetric = (function (M, E, State) {
     const rest = `leave-one-out error ${fixed(T.loss[k], 4)}; at the query (${signed(q[0], 2)}, ${signed(q[1], 2)}) ` +
       `the prediction is ${signed(pred, 2)}, and sin(x\u2081) = ${signed(Math.sin(q[0]), 2)}.`;
     setHtml(a.m_readout, `<p class="step"><b>${esc(head)}</b>: ${esc(rest)}</p>`);
-    E.sayWhenSettled(`${head}: ${rest}`, "learning-metric");   // where a training or a drag ends, once
+    E.sayWhenSettled(`${head}: ${rest}`, "learning");   // where a training or a drag ends, once
     const cell = (v) => `<td>${esc(signed(v, 3))}</td>`;
     const pct = 100 * ratio;
     setHtml(a.m_matrix,

@@ -51,15 +51,19 @@ const RegressionQueryTexts = (function (M, U, T, A, N) {
   const ANNOUNCE_MS = 600, ANNOUNCE_MAX_MS = 2000;
   function announce(a, c, r) {
     c.toAnnounce = announcement(r);
-    c.announceCalls = (c.announceCalls || 0) + 1;
+    if (c.lastSaid === undefined) { c.lastSaid = c.toAnnounce; c.lastSaidActs = U.acted(); }   // the opening's
     const now = performance.now();
     if (c.announceTimer) clearTimeout(c.announceTimer);
     const say = () => {
       c.announceTimer = null;
       c.announcedAt = performance.now();
       describeMain(a, c.captionText);
-      // the opening state (the first readouts) is read with the page, not announced (as common.js sayWhenSettled)
-      if (c.announceCalls <= 1 || !U.acted()) return;
+      // only after the student has acted (as common.js sayWhenSettled): the opening readouts are read with the
+      // page, not announced, nor words said already with no act since (a block drawn later writes them again)
+      const acts = U.acted();
+      if (!acts || (c.toAnnounce === c.lastSaid && acts === c.lastSaidActs)) return;
+      c.lastSaid = c.toAnnounce;
+      c.lastSaidActs = acts;
       // a limit the readouts reach is said with them, once, when it is new (the notices under the plot stay)
       const limits = (c.limitTexts || []).join(" "), fresh = limits && limits !== c.saidLimits;
       c.saidLimits = limits;

@@ -481,9 +481,9 @@ class RegressionSection:
         knows: the dataset menu's and the kernel menu's labels, the sliders' steps and formats."""
         state = self.state
         options = [(n, n) for n in self.names] + [("generated", "generated (seeded)")]
-        extra = {"query": dict(step=0.01, format="0.00"),
+        extra = {"query": dict(step=0.01, format=theme.signed_format(2)),
                  "kernel": dict(options=text.kernel_options(state.key_norm), sizing_mode="stretch_width"),
-                 "key_norm": dict(step=0.005, format="0[.]000", visible=state.kernel == "dot"),
+                 "key_norm": dict(step=0.005, format=theme.signed_format(3), visible=state.kernel == "dot"),
                  "dataset": dict(value=self.name if self.name in dict(options) else "default", options=options,
                                  sizing_mode="stretch_width")}
         return build_controls(MAIN_CONTROLS, state, extra)
@@ -671,7 +671,7 @@ class RegressionSection:
             Block("regression-more", more, "side", height=330 if more.visible else 0),
             Block("regression-words", texts, "side", height=150),
             Block("regression-spread-h", f["entropy_h"], "side", height=260),
-            Block("regression-bias", column(f["bias_variance"], self.bias_legend, divs["bias_words"], divs["bias_note"],
+            Block("regression-bias", column(f["bias_variance"], self.bias_legend, divs["bias_note"], divs["bias_words"],
                                             sizing_mode="stretch_width"), "side", height=460),
             Block("regression-explain", explain, "side", height=60),
         ]

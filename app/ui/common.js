@@ -9,9 +9,8 @@ const AttnCommon = (function (F) {
 
   // ---- per-page state and guarded handlers ---------------------------------------------------------
 
-  // Bokeh runs the CustomJS body afresh on every event (each engine's file is
-  // re-evaluated), so an engine's per-page state lives outside it: in a WeakMap
-  // on globalThis called `store`, keyed by one model of its section.
+  // Bokeh runs the CustomJS body afresh on every event (each engine's file is re-evaluated), so an engine's
+  // per-page state lives outside it: in a WeakMap on globalThis called `store`, keyed by one model of its section.
   function pageState(store, key, fresh) {
     const map = globalThis[store] || (globalThis[store] = new WeakMap());
     let c = map.get(key);
@@ -43,10 +42,9 @@ const AttnCommon = (function (F) {
   // send every frame of a drag over the websocket).
   function quiet(m, prop, v) { if (m && m[prop] !== v) m.setv({ [prop]: v }, { sync: false }); }
 
-  // Bokeh re-renders a Div and re-lays out the page on every change of its
-  // text (10-40 ms): too slow for a drag.  Texts that change every frame are
-  // written straight into the Div's rendered element, and the model is
-  // updated silently so it always holds what is shown.
+  // Bokeh re-renders a Div and re-lays out the page on every change of its text (10-40 ms): too slow for a drag.
+  // Texts that change every frame are written straight into the Div's rendered element, and the model is updated
+  // silently so it always holds what is shown.
   // The views found, by model, kept on the page: an engine's code runs afresh for every event, and looking a
   // view up walks every view of the page (a few ms each time on the whole page).
   const VIEWS = globalThis.__attnViews || (globalThis.__attnViews = new WeakMap());
@@ -128,8 +126,8 @@ const AttnCommon = (function (F) {
   //   every written sheet is parsed again and restyles the page (at the shipped 24 samples a fifth of the
   //   main thread's work in a drag).  A glyph's position is written only when its element holds something,
   //   and a sheet only when its text changes.
-  // All are patched on BokehJS's classes once per page, found from the first plot view (nothing changes if
-  // a later BokehJS renames them); globalThis.__attnLightRepaints records what was patched, for the tests.
+  // All are patched on BokehJS's classes once per page, found from the first plot view (nothing changes if a later
+  // BokehJS renames them); globalThis.__attnLightRepaints records what was patched, for the tests.
   const LIGHT = globalThis.__attnLightRepaints || (globalThis.__attnLightRepaints = { layout: false, css: false, sheets: false, positions: false, fontSize: false, fontEpoch: 0, task: 0, taskEnds: false });
 
   function rangeKey(r) {
@@ -153,10 +151,9 @@ const AttnCommon = (function (F) {
   // The patches themselves reach BokehJS's private names, so they live behind its door (app/ui/bokehjs.js).
   function lightenRepaints(view) { AttnBokeh.lighten(view, LIGHT, sideKey); }
 
-  // paintSoon(fig): paint this plot before the coming frame instead of at it, for the plot under the
-  // pointer.  BokehJS takes in a data source's new columns through a chain of promises; they all settle
-  // before the current task ends, and the plot is painted right after them.  A pointer event runs just
-  // before the frame's animation callbacks, so the frame that follows the event already shows it.
+  // paintSoon(fig): paint this plot before the coming frame instead of at it, for the plot under the pointer.
+  // BokehJS takes in a source's new columns through promises that settle before the current task ends, and the
+  // plot is painted right after them: a pointer event runs before the frame's callbacks, so the frame shows it.
   function paintSoon(fig) {
     const v = plotView(fig);
     if (!v || !v.renderer_views) return;
@@ -233,9 +230,8 @@ const AttnCommon = (function (F) {
   // In a notebook the address is JupyterLab's (app/delivery/page.py's EngineStarter says so): it keeps it.
   function hostOwnsAddress() { return globalThis.__attnHostOwnsAddress === true; }
 
-  // At most one rewrite of the address per `delay` ms (a drag would otherwise rewrite it every frame).
-  // query(): this section's new query string; before(): work due at the same pace (optional).
-  // The fragment (after "#": your own data, "#data1.…") stays as it is: it is the regression engine's.
+  // At most one rewrite of the address per `delay` ms (not every frame of a drag).  query(): this section's new query
+  // string; before(): work due at the same pace (optional).  The fragment ("#data1.…") is the regression's: kept.
   function scheduleUrl(c, query, before, delay) {
     if (!c.urlArmed || c.urlTimer || hostOwnsAddress()) return;
     c.urlTimer = setTimeout(() => {
@@ -248,9 +244,8 @@ const AttnCommon = (function (F) {
     }, delay === undefined ? 150 : delay);
   }
 
-  // The page's skeleton as its file brought it, before anything was drawn into it: common.js first runs in
-  // the loader's script, at the end of the file, so the page can save itself later (AttnShare.pageWithData).
-  // null where the page is not such a file (a notebook, Panel's per-session page).
+  // The page's skeleton as its file brought it, before anything was drawn into it (common.js first runs in the
+  // loader's script, at the file's end), to save itself later (AttnShare.pageWithData); null in a notebook, a session.
   if (typeof document !== "undefined" && globalThis.__attnSkeleton === undefined) {
     const main = document.querySelector("main.attn-page");
     globalThis.__attnSkeleton = main && !main.querySelector("[data-drawn]") && document.getElementById("attn-doc")
@@ -330,8 +325,8 @@ const AttnCommon = (function (F) {
 
   // ---- for a screen reader and a keyboard -----------------------------------------------------------------
 
-  // One polite live region for the page, outside every shadow root (a region re-drawn with its text is not
-  // heard reliably): `say(text, source)` has it read once, after what is being read now.  Plain text, never HTML.
+  // One polite live region for the page, outside every shadow root (a region re-drawn with its text is not heard
+  // reliably): `say(text, source)` has it read once, after what is being read now.  Plain text, never HTML.
   function say(text, source) {
     if (typeof document === "undefined" || !document.body) return;
     let el = document.getElementById("attn-say");
@@ -360,15 +355,20 @@ const AttnCommon = (function (F) {
     requestAnimationFrame(() => { el.textContent = el.__pending; });
   }
 
-  // Words that follow the state, said once rested SETTLE_MS (a drag or a training says where it ends), and only after
-  // the student has acted: a source's first words are the opening state, read with the page, not announced.
-  const SETTLE_MS = 600, SETTLING = new Map(), ACTED = { yes: false }, OPENED = new Set();
+  // A section's words that follow the state, said once rested SETTLE_MS (a drag or a training says where it ends),
+  // only when the student's last act (acted(): pointer presses, input, keys but Tab, Shift, Esc...) was in that
+  // section's blocks; a source's first words are the opening state, read with the page, not announced.
+  const SETTLE_MS = 600, SETTLING = new Map(), ACTED = { n: 0, path: [] }, OPENED = new Set();
+  const MOVES_NOT = /^(Tab|Shift|Control|Alt|Meta|Escape)$/;
   if (typeof document !== "undefined")
-    for (const ev of ["keydown", "pointerdown", "input"]) document.addEventListener(ev, () => { ACTED.yes = true; }, true);
-  function acted() { return ACTED.yes; }
-  function sayWhenSettled(text, source) {
+    for (const ev of ["keydown", "pointerdown", "input"]) document.addEventListener(ev, (e) => {
+      if (ev !== "keydown" || !MOVES_NOT.test(e.key)) { ACTED.n += 1; ACTED.path = e.composedPath ? e.composedPath() : []; }
+    }, true);
+  function acted() { return ACTED.n; }
+  function sayWhenSettled(text, source, section) {
     if (!OPENED.has(source)) { OPENED.add(source); return; }
-    if (!ACTED.yes || !text) return;
+    const block = `attn-b-${section || source}-`;
+    if (!text || !ACTED.path.some((el) => el && typeof el.id === "string" && el.id.startsWith(block))) return;
     clearTimeout(SETTLING.get(source));
     SETTLING.set(source, setTimeout(() => { SETTLING.delete(source); say(text, source); }, SETTLE_MS));
   }

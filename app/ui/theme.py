@@ -210,6 +210,15 @@ def plain_ticks():
     return CustomJSTickFormatter(code=PLAIN_TICKS_JS)
 
 
+def signed_format(digits: int):
+    """A slider's value with ``digits`` decimals and the true minus sign (Bokeh's "0.00" writes a hyphen):
+    "−0.50", never "−0.00"."""
+    from bokeh.models import CustomJSTickFormatter
+
+    return CustomJSTickFormatter(code=f"const s = tick.toFixed({int(digits)});\n"
+                                      "return Number(s) === 0 ? s.replace('-', '') : s.replace('-', '\\u2212');")
+
+
 # An axis whose labels change width when its range changes (a new dataset's loss) makes BokehJS re-lay
 # out the whole page, 30-60 ms on a laptop.  These labels are the plain ones, padded on the left to the
 # width of STEADY_DIGITS digits: a figure space (U+2007) is as wide as a digit, a punctuation space

@@ -368,6 +368,11 @@ def test_the_main_plot_by_keyboard_and_by_drag_and_what_a_screen_reader_hears(br
             page.keyboard.press(key)
             page.wait_for_function("(q) => Math.abs(Bokeh.documents[0].get_model_by_name('query_slider').value - q) "
                                    "< 1e-9", arg=want)
+            if key == "Home":   # the slider and the plot say the query with a true minus (what Orca read)
+                said = page.evaluate(f"() => ({FIND_VIEW_JS})('main_plot').canvas_view.el.getAttribute('aria-valuetext')")
+                title = model_element(page, "query_slider", ".bk-slider-title").text_content()
+                handle = model_element(page, "query_slider", ".noUi-handle").get_attribute("aria-valuetext")
+                assert (said, title, handle) == ("x = \u22120.50", "query x: \u22120.50", "\u22120.50"), (said, title, handle)
         check_against_core(page)
         set_model_prop(page, "query_slider", "value", 1.0)
         page.wait_for_function("() => Bokeh.documents[0].get_model_by_name('query_slider').value === 1")

@@ -192,6 +192,10 @@ def test_step_pause_and_reset(opened):
     click(page, "routing_step")
     wait_step(page, STEPS[1])
     assert prop(page, "routing_step_slider", "value") == 1
+    # issue 47: a step taken is said once it settles, as the status line writes it
+    page.wait_for_function(f"() => (({SAID_JS})() || '').startsWith('Step {STEPS[1]} of ')")
+    assert page.evaluate(SAID_JS) in page.evaluate(
+        "() => AttnDescribe.plainWords(AttnPage.doc.get_model_by_name('routing_status').text)")
     click(page, "routing_play")
     page.wait_for_function(f"() => /Step (\\d+) of/.exec(AttnPage.doc.get_model_by_name('routing_status').text)[1]"
                            f" >= {STEPS[3]}")

@@ -21,7 +21,7 @@ from PIL import Image
 import attention
 from app.sentence.view import geometry
 from app.ui import theme
-from tests.browser.pageutil import (AXIS_LABELS_JS, FIRST_READOUTS_JS, SETTLED_JS, block_outside, draw, first_readouts, model_prop,
+from tests.browser.pageutil import (AXIS_LABELS_JS, FIRST_READOUTS_JS, SAID_JS, SETTLED_JS, block_outside, draw, first_readouts, model_prop,
                                     open_more_controls, source_data, wait_drawn, wait_frames, wait_ready,
                                     wait_settled)
 
@@ -394,6 +394,10 @@ def test_head_switch_and_presentation_mode(offline):
     click_cell(page, 0, 4)
     wait_model(page, "token_select", "value", "4")
     check_readouts(page, a, 1, 4)
+    # issue 47: a screen reader hears the chosen row's readouts once they settle, as the table writes them
+    want = page.evaluate("() => AttnDescribe.plainWords(Bokeh.documents[0].get_model_by_name('sentence_readouts').text)")
+    assert "row 4" in want
+    page.wait_for_function(f"(s) => ({SAID_JS})() === s", arg=want)
     before = page.evaluate("() => Bokeh.documents[0].get_model_by_name('attention_heatmap').frame_width")
     open_more_controls(page)   # presentation mode sits behind the regression section's "More controls"
     element(page, "present_toggle", "checkbox_el").click()
