@@ -166,6 +166,10 @@ class SectionContract:
         A figure whose description, for a screen reader, begins with the words of a text the section's engine
         writes from the state (its readouts), by that text's model name: the figure says its state in the
         sentences the page shows (app/ui/describe.js).
+    embed : tuple of str, optional
+        The blocks a short frame shows (``?embed=<section>``, app/ui/embed.js): the section's figure, its sliders and
+        its one-line readout, by block name, in page order; a block whose height the page's CSS sets fills the
+        frame's height left.  Empty: the section is not offered alone in a frame.
     """
 
     name: str
@@ -184,6 +188,7 @@ class SectionContract:
     look_models: dict = field(default_factory=dict)
     look_words: dict = field(default_factory=dict)
     said_with: dict = field(default_factory=dict)
+    embed: tuple = ()
 
     def __post_init__(self):
         if not (self.name and self.name.isidentifier()):

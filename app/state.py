@@ -51,6 +51,11 @@ class ExplorableState(RegressionState, SentenceState, LearningState, RoutingStat
     keys = param.Selector(default="deck", objects=["deck", "tour"],
                           doc="Inside a frame in presentation mode: 'deck' leaves the presenter's keys to the host's "
                               "slides, 'tour' lets them turn the tour's steps.")
+    # In a short frame: one section's figure and sliders fitted to it (app/ui/embed.js): "1" the first section
+    # offered, a section's name that one, "0" the whole page (a file exported with --embed opens embedded).
+    embed = param.String(default="", doc="Show one section's figure, sliders and readout line fitted to a short "
+                                         "frame: 1 (the first section offered), a section's name, or 0 (the whole "
+                                         "page).")
 
 
 def _fmt(v) -> str:

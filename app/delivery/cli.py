@@ -162,6 +162,22 @@ def _data_arg(args, sections):
         raise ValueError(f"--data {args.data}: {e}") from None
 
 
+def _embed_arg(embed, sections) -> str | None:
+    """--embed's section (None: no embed; "1": the first one offered), refused where the file has no such section
+    or the section is not offered alone in a frame (app/contract.py embed)."""
+    if embed is None:
+        return None
+    from ..sections import CONTRACTS
+
+    offered = [s for s in sections if CONTRACTS[s].embed]
+    if embed != "1" and embed not in offered:
+        raise ValueError(f"--embed: {embed!r} is not a section of this file offered alone in a frame "
+                         f"(these are: {', '.join(offered) or 'none'})")
+    if not offered:
+        raise ValueError("--embed: no section of this file is offered alone in a frame")
+    return embed
+
+
 def _export(args) -> int:
     from .export import SECTIONS, export_html, write_atomic
 
@@ -182,7 +198,8 @@ def _export(args) -> int:
         # the card shows the steps of the sections in the file, in the first of them
         tour, notice = _kept_sections(_tour_arg(args) or default_tour(), ",".join(sections))
         data = _data_arg(args, sections)
-        html = export_html(state, sections=sections, title=args.title, tour=tour, data=data)
+        embed = _embed_arg(args.embed, sections)
+        html = export_html(state, sections=sections, title=args.title, tour=tour, data=data, embed=embed)
     except ValueError as e:
         _error_lines("export", e)
         return 2
@@ -467,6 +484,9 @@ def _add_export(sub) -> None:
     e.add_argument("--dataset")
     e.add_argument("--sentence")
     e.add_argument("--present", action="store_true", help="open in presentation mode (large fonts)")
+    e.add_argument("--embed", nargs="?", const="1", metavar="SECTION",
+                   help="open as one section's figure and sliders fitted to a short frame (default: the first "
+                        "section offered; ?embed=0 in a link shows the whole page)")
     e.add_argument("--title", default="Attention as kernel regression")
     e.add_argument("--tour", metavar="FILE", help="a guided tour file (JSON) to show instead of the shipped one")
     e.add_argument("--data", metavar="FILE", help="your own x, y pairs (CSV, TSV or semicolon-separated text, at most "

@@ -23,12 +23,13 @@ from bokeh.embed.bundle import bundle_for_objs_and_resources
 from bokeh.util.serialization import make_globally_unique_id
 from bokeh.resources import INLINE
 
-from ..sections import SECTIONS, build_sections
+from ..sections import CONTRACTS, SECTIONS, build_sections
 from ..state import ExplorableState
 from ..ui import theme
 from ..tour.model import LOOK
 from ..tour.view import LOOK_MODELS
 from ..ui.engine import library_source, read_js
+from ..ui.share import PNG_TEXTS
 from ..ui.layout import SKELETON_CSS, element_id, layout_names, section_html
 
 UI = Path(__file__).resolve().parents[1] / "ui"
@@ -51,11 +52,12 @@ class BuiltPage:
 
 
 def build_document(state: ExplorableState | None = None, *, sections=SECTIONS, title: str = DEFAULT_TITLE,
-                   tour=None, data=None) -> BuiltPage:
+                   tour=None, data=None, embed: str | None = None) -> BuiltPage:
     """The page's document: one root per block, in page order, and the plan for app/ui/loader.js.
 
     ``data``: your own data (app.ui.userdata.UserData) to open the page on; the page carries them beside the
-    document (``page_html``), where a page saved from the browser puts them too (app/ui/share.js).
+    document (``page_html``), where a page saved from the browser puts them too (app/ui/share.js).  ``embed``: the
+    section the page opens alone in a short frame ("1": the first offered; app/ui/embed.js), unless a link says.
     """
     if data is not None and "regression" not in sections:
         raise ValueError("your own data go into the regression section: build it too")
@@ -72,8 +74,10 @@ def build_document(state: ExplorableState | None = None, *, sections=SECTIONS, t
             for b in p.blocks:
                 doc.add_root(b.model)
                 looks = sorted(n for n in layout_names(b.model) if n in LOOK_NAMES)
+                framed = b.name in CONTRACTS[p.name].embed
                 blocks.append({"name": b.name, "root": b.model.id, "el": element_id(b), "section": p.name,
-                               "place": b.place, "first": b.first, **({"looks": looks} if looks else {})})
+                               "place": b.place, "first": b.first, **({"looks": looks} if looks else {}),
+                               **({"embed": True, "fill": b.css_height} if framed else {})})
     shared = built.shared_figures()
     # a page opened in presentation mode is built at its sizes, each figure once (a block's engine refers to
     # the other blocks' figures, so sizing block by block grew a figure once per block that reaches it)
@@ -81,7 +85,11 @@ def build_document(state: ExplorableState | None = None, *, sections=SECTIONS, t
     theme.name_fonts_of(list(doc.models))   # every text names the font (the document's models, each once)
     doc.title = title
     plan = {"blocks": blocks, "engines": engines, "shared": [f.id for f in shared],
-            "theme": theme.js_config(state.present), "present": bool(state.present)}
+            "theme": theme.js_config(state.present), "present": bool(state.present),
+            # a short frame (?embed=, app/ui/embed.js): the figure each section's Save PNG saves, and its words
+            "embed_figures": {p.name: next(iter(CONTRACTS[p.name].figures)) for p in pages if CONTRACTS[p.name].embed},
+            "png_texts": {k: PNG_TEXTS[k] for k in ("saved", "saved_framed", "own_tab")},
+            **({"embed": embed} if embed else {})}
     page_css = theme.root_css() + "\n".join(css)
     return BuiltPage(doc=doc, plan=plan, built=built, css=page_css, present=bool(state.present), data=data)
 
@@ -101,7 +109,7 @@ def loader_source() -> str:
     """The page's own script: the library every engine shares (app/ui/engine.py library_source: the theme,
     BokehJS's door, the helpers and the page's bus, ...), once, then the loader (ui/reveal.js, which brings what
     a step talks about on screen, and ui/loader.js)."""
-    return library_source() + read_js(UI / "reveal.js") + read_js(UI / "loader.js")
+    return library_source() + read_js(UI / "reveal.js") + read_js(UI / "embed.js") + read_js(UI / "loader.js")
 
 
 # The library model's code in the offline file and the served page, whose own script has run the library: the
@@ -234,10 +242,10 @@ AttnPage.start(document.getElementById("attn-doc").textContent,
 
 
 def export_html(state: ExplorableState | None = None, *, sections=SECTIONS, title: str = DEFAULT_TITLE,
-                tour=None, data=None) -> str:
+                tour=None, data=None, embed: str | None = None) -> str:
     """The whole page as one HTML string: BokehJS, the engines and the data inline (``data``: your own, which
-    the page opens on: app.ui.userdata.UserData)."""
-    return page_html(build_document(state, sections=sections, title=title, tour=tour, data=data))
+    the page opens on: app.ui.userdata.UserData; ``embed``: the section it opens alone in a short frame)."""
+    return page_html(build_document(state, sections=sections, title=title, tour=tour, data=data, embed=embed))
 
 
 def write_atomic(path: str | os.PathLike, content: str) -> Path:

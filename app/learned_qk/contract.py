@@ -28,4 +28,6 @@ CONTRACT = SectionContract(
     setting_units={'qk_sentence': "a sentence's place in the routing section's menu, counted from 0"},
     said_with={"routing_matrix_plot": "routing_readout", "routing_sense_plot": "routing_readout",
                "routing_clue_plot": "routing_status", "routing_accuracy_plot": "routing_status"},
+    # in a short frame: Play, Step and the step slider, and the matrix, fitted to the frame
+    embed=("routing-controls", "routing-matrix"),
 )

@@ -28,4 +28,6 @@ CONTRACT = SectionContract(
     look_models={"readouts": "readout_strip"},
     # where the error plot's curves are lowest and where its marker stands (the line under it)
     said_with={"bias_variance_plot": "bias_words"},
+    # in a short frame: the plot, fitted to the frame, and its sliders under the readout line
+    embed=("regression-plot", "regression-controls"),
 )

@@ -85,7 +85,8 @@ const Regression = (function (M, U, A, R, V, S, O, C) {
   // Inside an iframe, tell the host page how tall the explorable is, so a
   // one-line listener there can size the frame (see the README).
   function announceHeight() {
-    if (window.parent === window || window.__attnHeightWatch) return;
+    // (fitted to a short frame, ?embed=, the page posts no height: app/ui/embed.js)
+    if (window.parent === window || window.__attnHeightWatch || (globalThis.AttnEmbed && AttnEmbed.embedded())) return;
     window.__attnHeightWatch = true;
     let last = 0;
     const post = () => {

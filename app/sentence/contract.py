@@ -30,4 +30,6 @@ CONTRACT = SectionContract(
     # the chosen word's row and output in words (the readouts beside the matrix)
     said_with={"attention_heatmap": "sentence_readouts", "row_bars": "sentence_readouts",
                "sense_plot": "sentence_readouts"},
+    # in a short frame: the sentence's knobs and the matrix
+    embed=("sentence-knobs", "sentence-matrix"),
 )

@@ -35,7 +35,11 @@ const SentenceSizes = (function (X, State) {
   function geometry(a, c) {
     const n = c.n;
     const longest = Math.max(...c.plain.tokens.map((t) => Array.from(t).length));
-    const g = sizes(n, longest, c.present, window.innerWidth || 1280, c.cfg.geometry, window.innerHeight || Infinity);
+    // (in a short frame, the height the frame leaves the matrix: app/ui/embed.js)
+    const G = c.cfg.geometry, i = c.present ? 1 : 0;
+    const high = globalThis.AttnEmbed && AttnEmbed.embedded() === "sentence"
+      ? AttnEmbed.room("sentence-matrix") - G.embed_labels[i] + G.height_margin[i] : window.innerHeight || Infinity;
+    const g = sizes(n, longest, c.present, window.innerWidth || 1280, c.cfg.geometry, high);
     c.cell = g.cell;
     a.heat.x_range.setv({ start: -0.5, end: n - 0.5 + g.extra });
     a.heat.y_range.setv({ start: n - 0.5, end: -0.5 });

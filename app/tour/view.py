@@ -392,7 +392,7 @@ def add_tour(regression, state, *, tour: Tour | None = None, more_keys=(), contr
 
 # The settings of a link that say how the page is shown, not what it shows: presentation mode, the tour's step, and
 # whose keys turn what in a frame.  A link with only these opens in the lesson's state (steps.js stepFromUrl).
-HOW_SHOWN = ("present", "tour", "keys")
+HOW_SHOWN = ("present", "tour", "keys", "embed")
 
 
 def prepared(state) -> bool:

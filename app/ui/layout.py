@@ -183,6 +183,24 @@ html {{ scroll-padding-bottom: calc(8px + var(--dock-h, 0px)); }}
    inside itself if it is taller */
 @media (min-width: {WIDE}px) {{ .attn-fig {{ max-height: calc(100vh - var(--dock-fig, 0px)); overflow-x: hidden;
   overflow-y: auto; }} }}
+/* a short frame (?embed=, app/ui/embed.js): one section's frame blocks under a bar, the plots sharing the frame's
+   height left (--embed-rest: the bar's and the other blocks' height; --embed-fills: how many plots share it) */
+.attn-page[data-embed] {{ max-width: none; padding: 0 6px; }}
+.attn-page[data-embed] > :not(.attn-embed-bar):not(.attn-embedded),
+.attn-page[data-embed] .attn-block:not(.attn-embed-block), .attn-page[data-embed] .attn-card-slot {{ display: none; }}
+.attn-page[data-embed] .attn-sec {{ margin: 0; }}
+.attn-page[data-embed] .attn-grid {{ display: block; }}
+.attn-page[data-embed] .attn-fig, .attn-page[data-embed] .attn-stage {{ position: static; box-shadow: none;
+  max-height: none; overflow: visible; }}
+.attn-page[data-embed] .attn-embed-block {{ margin: 0; }}
+.attn-page[data-embed] .attn-embed-fill {{
+  height: max(160px, calc((100vh - var(--embed-rest, 220px)) / var(--embed-fills, 1))); }}
+.attn-embed-bar {{ display: flex; flex-wrap: wrap; align-items: center; gap: 2px 12px; padding: 3px 0; }}
+.attn-embed-bar a {{ color: #1F5F99; }}
+.attn-embed-bar button {{ font: inherit; padding: 1px 8px; border: 1px solid #1F5F99; border-radius: 4px;
+  background: #fff; color: #1F5F99; cursor: pointer; min-height: 24px; }}
+.attn-embed-said {{ color: #1b5e20; }}
+.attn-embed-said input {{ width: min(40ch, 90vw); font: inherit; }}
 """
 
 

@@ -4,15 +4,13 @@
 // (app/ui/layout.py), and a plan: for each block, its root and the element it is drawn into; for each
 // section, the engines to start once its first block is drawn.  The document comes in parts: the first
 // screen's blocks, then each later section's (decoded when needed, or one a task after the first readouts).
-// BokehJS's own embedding draws every root before anything moves (20 s on a slow phone for the whole page);
-// this file draws the first screen's blocks, starts their engines, waits until the first readouts are
-// written, and then draws the other blocks one at a time: those the student scrolls near first, then the
-// rest when the browser is idle.
+// BokehJS's own embedding draws every root before anything moves (20 s on a slow phone for the whole page); this
+// file draws the first screen's blocks (in a short frame, ui/embed.js's), starts their engines, waits for the first
+// readouts, then draws the other blocks one at a time: those the student scrolls near first, the rest when idle.
 // A block that is being dragged or typed into is never interrupted: drawing waits while a pointer is down
 // and for a moment after the last move or key, and a block far from the screen waits a second after a drag.
-// AttnPage.ensure(name) draws a block at once (the tour, a deep link into a later section), and
-// AttnPage.reveal(names) brings named elements on screen (ui/reveal.js scrolls).  Runs after the library
-// (ui/theme.js, ui/common.js, ...) and ui/reveal.js.
+// AttnPage.ensure(name) draws a block at once (the tour, a deep link into a later section), and AttnPage.reveal(names)
+// brings named elements on screen (ui/reveal.js scrolls).  Runs after the library, ui/reveal.js and ui/embed.js.
 
 const AttnPage = (function (U) {
   "use strict";
@@ -110,7 +108,7 @@ const AttnPage = (function (U) {
     }
   }
 
-  function waiting() { return S.plan.blocks.filter((b) => !b.view && !b.drawing); }
+  function waiting() { return S.plan.blocks.filter((b) => !b.view && !b.drawing && (!S.embed || (b.embed && b.section === S.embed))); }
 
   // The next block to draw: one near the screen, else (drawing when idle) the first in page order.
   function next() {
@@ -229,6 +227,8 @@ const AttnPage = (function (U) {
     const docs = JSON.parse(unescape(docsText));
     S.plan = plan;
     for (const b of plan.blocks) S.byName.set(b.name, b);
+    const page = document.querySelector("main.attn-page"), embedded = AttnEmbed.start(plan, page);
+    S.embed = embedded ? AttnEmbed.embedded() : null;
     // BokehJS's private parts that drawing block by block needs (app/ui/bokehjs.js); without one, the whole page
     S.bokeh = AttnBokeh.loaderParts();
     if (S.bokeh) {
@@ -246,11 +246,12 @@ const AttnPage = (function (U) {
     applyLook(S.presentAtStart = presentFromLink());
     // the document's own root without a view (its configuration) counts as drawn, as in BokehJS
     for (const m of S.doc.all_roots) AttnBokeh.idle(S.doc, m);
-    const first = plan.blocks.filter((b) => b.first);
+    const first = embedded || plan.blocks.filter((b) => b.first);
     for (const b of first) await draw(b, false);
     for (const name of new Set(first.map((b) => b.section))) await startSection(name);
     observe();
     watchWidth();
+    AttnEmbed.fit(page);
     afterFirstTexts(() => { S.firstDone = true; U.publish(S.doc, "first-screen", true); decodeLater(); schedule(); });
     return S.doc;
   }
@@ -278,6 +279,7 @@ const AttnPage = (function (U) {
     }
     for (const name of new Set(plan.blocks.map((b) => b.section))) await startSection(name);
     watchWidth();
+    AttnEmbed.fit(document.querySelector("main.attn-page"));
     afterFirstTexts(() => { S.firstDone = true; U.publish(S.doc, "first-screen", true); U.publish(S.doc, "all-drawn", true); });
     return S.doc;
   }

@@ -61,7 +61,7 @@ def test_the_tour_knows_each_sections_settings_names_figures_and_words_from_its_
 
 
 def test_the_links_and_more_controls_come_from_the_declarations():
-    assert set(url_spec()) == {k for c in CONTRACTS.values() for k in c.keys} | {"tour", "keys"}
+    assert set(url_spec()) == {k for c in CONTRACTS.values() for k in c.keys} | {"tour", "keys", "embed"}
     assert [(link[0], link[2]) for link in _LINKS] == [(s, c.key) for s, c in synced_controls()]
     assert CONTRACTS["regression"].more == tuple(c.key for c in CONTRACTS["regression"].controls if c.role == "more")
 

@@ -363,6 +363,26 @@ def test_export_writes_the_requested_state(tmp_path, capsys):
     assert "wrote" in capsys.readouterr().out
 
 
+def test_export_embed_opens_on_a_section_offered_alone_and_refuses_another(tmp_path, capsys):
+    """`export --embed SECTION` writes a page that opens as that section's frame blocks (issue 48; app/ui/embed.js
+    reads plan.embed); a section the file lacks, or one that declares no frame blocks, is refused in one line."""
+    from app.sections import CONTRACTS
+
+    out = tmp_path / "frame.html"
+    assert cli.main(["export", str(out), "--sections", "regression,sentence", "--embed", "sentence"]) == 0
+    plan = json.loads(unescape(_script(out.read_text(encoding="utf-8"), "attn-plan")))
+    assert plan["embed"] == "sentence" and plan["embed_figures"]["sentence"] == next(iter(CONTRACTS["sentence"].figures))
+    assert [b["name"] for b in plan["blocks"] if b.get("embed")] == [*CONTRACTS["regression"].embed,
+                                                                    *CONTRACTS["sentence"].embed]
+    capsys.readouterr()
+    for bad in ("ideas", "routing"):
+        assert cli.main(["export", str(tmp_path / "no.html"), "--sections", "regression,sentence,ideas",
+                         "--embed", bad]) == 2
+        err = capsys.readouterr().err.strip()
+        assert "--embed" in err and "regression, sentence" in err and "\n" not in err, err
+    assert not (tmp_path / "no.html").exists()
+
+
 def test_each_section_is_a_landmark_named_by_its_contract_and_a_skip_link_leads_to_the_lesson(offline_html):
     """A screen reader lists the sections by the words their contracts declare (issue 47), and the page's first
     link skips to the step card's block."""
