@@ -66,7 +66,12 @@ const AttnEmbed = (function () {
 
   function save(figure) {
     globalThis.AttnPage.savePng(figure).then(
-      (file) => said(AttnShare.savedHtml(S.pngTexts, file)),
+      (file) => {
+        said(AttnShare.savedHtml(S.pngTexts, file));
+        // framed, it offers this state in a tab of its own: the whole page's, not this frame's
+        const own = S.bar.querySelector(".attn-embed-said a");
+        if (own) own.href = wholeLink(location, S.plan);
+      },
       (e) => { said(esc(TEXTS.failed)); console.error("attention explorable:", e); });
   }
 

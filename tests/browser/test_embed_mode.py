@@ -94,6 +94,8 @@ def test_the_regression_fits_a_short_frame_and_works_there(browser, static_file,
             frame.get_by_role("button", name="Save PNG").click()
         assert info.value.suggested_filename == "main_plot.png"
         frame.get_by_role("status").filter(has_text="main_plot.png").wait_for()
+        own = frame.locator(".attn-embed-said a").get_attribute("href")   # framed: "if no file appeared, open..."
+        assert "query=6.5" in own and "embed" not in own, own
         frame.get_by_role("button", name="Copy a link").click()
         said = frame.locator(".attn-embed-said")
         said.filter(has_text="Link").wait_for()   # copied, or the link shown selected to copy by hand
