@@ -16,9 +16,8 @@ const AttnPage = (function (U) {
   "use strict";
 
   const QUIET_MS = 200;        // after a pointer move or a key, wait this long before drawing a block
-  // after a drag (or a finger on the screen), a block the student is not near waits this long: a student
-  // who drags, pauses half a second and drags again would otherwise meet a block's build at the next stroke
-  // (a block takes 5 to 300 ms to build, one task the move must wait for)
+  // after a drag (or a finger on the screen), a block the student is not near waits this long: one who drags, pauses
+  // half a second and drags again would otherwise meet a block's build (5 to 300 ms, one task) at the next stroke
   const IDLE_AFTER_DRAG_MS = 1000;
   const NEAR = "150% 0px";     // a block this near the screen (1.5 screens) is drawn before the others
   const S = { doc: null, parts: [], decodeFailed: false, presentAtStart: false, views: null, plan: null, byName: new Map(), started: new Set(), near: new Set(),
@@ -37,18 +36,22 @@ const AttnPage = (function (U) {
     focusClearOfStage();
   }
 
-  // On a narrow screen the stage (the plot and its sliders) is pinned at the top: what the keyboard's focus reaches
-  // outside it is brought out from under it, as the docked card's room keeps it clear at the foot (WCAG 2.4.11).
+  // On a narrow screen the stage (plot and sliders) is pinned at the top: what the focus reaches outside it is brought
+  // out from under it (WCAG 2.4.11), again when a block drawn above has moved it (draw: S.keepClear).
   function focusClearOfStage() {
-    addEventListener("focusin", (e) => {
-      const stage = document.querySelector(".attn-stage"), el = e.composedPath ? e.composedPath()[0] : e.target;
-      if (!stage || !el || !el.getBoundingClientRect || stage.contains(e.target)) return;
+    const clear = (host, el) => requestAnimationFrame(() => {
+      const stage = document.querySelector(".attn-stage");
+      if (!stage || !el || !el.isConnected || !el.getBoundingClientRect || stage.contains(host)) return;
       if (getComputedStyle(stage).position !== "sticky") return;
-      requestAnimationFrame(() => {
-        const r = el.getBoundingClientRect(), st = stage.getBoundingClientRect();
-        if (st.bottom > 0 && r.top < st.bottom && r.bottom > st.top) scrollBy(0, r.top - st.bottom - 8);
-      });
+      const r = el.getBoundingClientRect(), st = stage.getBoundingClientRect();
+      if (st.bottom > 0 && r.top < st.bottom && r.bottom > st.top) scrollBy(0, r.top - st.bottom - 8);
     });
+    addEventListener("focusin", (e) => clear(e.target, e.composedPath ? e.composedPath()[0] : e.target));
+    S.keepClear = () => {
+      let el = document.activeElement;
+      while (el && el.shadowRoot && el.shadowRoot.activeElement) el = el.shadowRoot.activeElement;
+      if (document.activeElement && document.activeElement !== document.body) clear(document.activeElement, el);
+    };
   }
 
   // How long to wait before drawing block b (0: now): while a pointer is down, and for a moment after the
@@ -79,6 +82,7 @@ const AttnPage = (function (U) {
       if (start) await startSection(b.section);
       if (globalThis.AttnDescribe) AttnDescribe.start(S.doc);   // its figures' descriptions (app/ui/describe.js)
       U.publish(S.doc, "drawn", b.name);
+      if (S.keepClear) S.keepClear();
       return view;
     })();
     return b.drawing;
@@ -184,11 +188,10 @@ const AttnPage = (function (U) {
 
   // ---- the document in parts ------------------------------------------------------------------------
 
-  // The document holds the first screen's blocks; each later section's blocks come in a part of their own
-  // (app/delivery/export.py document_parts), which refers by id to the models an earlier part defined.  A part is
-  // decoded into the document when one of its blocks is to be drawn, or, once the first screen is done,
-  // one part a task while the student is not dragging, so the first readouts wait only for the models they
-  // need.  Parts are decoded in page order.  AttnPage.whole says when every model is in the document.
+  // The document holds the first screen's blocks; each later section's come in a part of their own (export.py
+  // document_parts), which refers by id to the models an earlier part defined.  A part is decoded when one of its
+  // blocks is to be drawn, or, after the first screen, one a task while the student is not dragging (the first
+  // readouts wait only for the models they need), in page order.  AttnPage.whole: every model is in the document.
   function decodeNext() {
     const part = S.parts.shift();
     if (!part) return false;
@@ -256,10 +259,9 @@ const AttnPage = (function (U) {
     return S.doc;
   }
 
-  // The page drawn BokehJS's public way (Bokeh.embed.embed_items), for a BokehJS whose private parts the loader
-  // cannot find: every part's roots in the one document (app/delivery/export.py wrote them so that a model is defined
-  // before it is referred to), every block drawn at once into its place, then every section's engines.  Slower to
-  // open on a phone; the same page.
+  // The page drawn BokehJS's public way (Bokeh.embed.embed_items), for a BokehJS whose private parts the loader cannot
+  // find: every part's roots in the one document (export.py defines a model before it is referred to), every block
+  // drawn at once into its place, then every section's engines.  Slower to open on a phone; the same page.
   async function startWhole(docs, plan) {
     const [docid, json] = Object.entries(docs)[0], roots = json.roots.slice();
     for (const part of document.querySelectorAll("script.attn-part")) roots.push(...JSON.parse(unescape(part.textContent)).roots);
@@ -332,9 +334,8 @@ const AttnPage = (function (U) {
     }
   }
 
-  // The newest request wins: a reveal still drawing or waiting for a layout when another is asked for (the student
-  // turned the step meanwhile) stops without scrolling, rather than taking the page back to the step before.  So
-  // does the student's own move: one who scrolls, drags or presses a key meanwhile keeps the page where it is.
+  // The newest request wins: a reveal still drawing or waiting for a layout when another is asked for (the step was
+  // turned meanwhile) stops without scrolling, as it does when the student scrolls, drags or presses a key meanwhile.
   async function reveal(names, options) {
     const ask = ++S.asks, at = performance.now(), current = () => ask === S.asks && S.lastInput <= at;
     S.revealing += 1;

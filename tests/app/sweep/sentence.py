@@ -143,10 +143,10 @@ TABLE_MUTATIONS = {
     "the output's water moves by one unit": bump_first(r"output \(water, money\)</th><td>"),
     "all heads' money moves by one unit": bump_first(r"all heads \(water, money\)</th><td>[^,]+, "),
     "the row's number moves by one": lambda h, by=1: re.sub(r"row (\d+)</td>", lambda m: f"row {int(m[1]) + by}</td>",
-                                                            h, 1),
-    "a row is dropped": lambda h, by=1: re.sub(r'<tr><th scope="row">entropy</th>.*?</tr>', "", h, 1),
+                                                            h, count=1),
+    "a row is dropped": lambda h, by=1: re.sub(r'<tr><th scope="row">entropy</th>.*?</tr>', "", h, count=1),
 }
 LINE_MUTATIONS = {
     "√d_k moves by one unit": bump_first(r"= "),
-    "the row's number moves by one": lambda h, by=1: re.sub(r"Row (\d+)", lambda m: f"Row {int(m[1]) + by}", h, 1),
+    "the row's number moves by one": lambda h, by=1: re.sub(r"Row (\d+)", lambda m: f"Row {int(m[1]) + by}", h, count=1),
 }
