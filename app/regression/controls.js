@@ -64,8 +64,9 @@ const RegressionControls = (function (U, T, R, V, S) {
   }
 
   // The main plot takes the keyboard's focus (the first Tab stop) and its keys move the query as the query
-  // slider's own do (a screen reader hears it as a slider of the query: plotSays, written with the caption): the arrows by the slider's step (Shift: ten steps), Page Up and Page Down by ten steps, Home
-  // and End to the slider's ends.  Presenting, Page Up and Page Down turn the tour's steps instead (a clicker's).
+  // slider's own do (a screen reader hears it as a slider of the query: plotSays, written with the caption): the
+  // arrows by the slider's step (Shift: ten steps), Page Up and Page Down by ten steps, Home and End to the slider's
+  // ends.  Presenting, Page Up and Page Down turn the tour's steps instead (a clicker's).
   const PLOT_KEYS = { ArrowRight: 1, ArrowLeft: -1, PageUp: 10, PageDown: -10, Home: -Infinity, End: Infinity };
 
   function plotKeyQuery(key, shift, query, slider) {

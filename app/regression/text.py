@@ -244,7 +244,7 @@ def error_words(hs, loo, error, marker: float, h_text=length_text) -> str:
         ys = [float(v) for v in ys]
         if not ys or any(v != v for v in ys):
             return ""
-        i = min(range(len(ys)), key=lambda j: ys[j])    # the first lowest, as Array.reduce finds it
+        i = min(range(len(ys)), key=lambda j: ys[j])    # the first lowest, as text.js's loop finds it
         out.append(ERROR_WORDS[key].format(v=plain(ys[i], 3), h=h_text(float(hs[i]))))
     return " ".join(out + [ERROR_WORDS["marker"].format(h=h_text(float(marker)))]) if out else ""
 

@@ -84,7 +84,7 @@ const SentenceDrawing = (function (X, State, Analysis, RowText) {
     // (the bars' axis stays at 0 to 1, as the regression's weights do: a row's peakedness compares by eye)
     const table = RowText.rowReadouts(toks, i, w, c.causal, c.outXY[c.head][i], c.combXY[i]);
     setText(c, a.readout_div, table);
-    if (globalThis.AttnDescribe) X.sayWhenSettled(AttnDescribe.plainWords(table), "sentence");
+    if (globalThis.AttnDescribe) X.sayWhenSettled(() => AttnDescribe.plainWords(table), "sentence");
     setText(c, a.caption_div, RowText.rowLine(toks, i, c.plain.d_k, c.t));
   }
 

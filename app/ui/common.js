@@ -230,8 +230,8 @@ const AttnCommon = (function (F) {
   // In a notebook the address is JupyterLab's (app/delivery/page.py's EngineStarter says so): it keeps it.
   function hostOwnsAddress() { return globalThis.__attnHostOwnsAddress === true; }
 
-  // At most one rewrite of the address per `delay` ms (not every frame of a drag).  query(): this section's new query
-  // string; before(): work due at the same pace (optional).  The fragment ("#data1.…") is the regression's: kept.
+  // At most one rewrite of the address per `delay` ms (not every frame of a drag).  query(): the section's new query;
+  // before(): work due at the same pace (optional).  The fragment ("#data1.…") is the regression's: kept.
   function scheduleUrl(c, query, before, delay) {
     if (!c.urlArmed || c.urlTimer || hostOwnsAddress()) return;
     c.urlTimer = setTimeout(() => {
@@ -355,9 +355,9 @@ const AttnCommon = (function (F) {
     requestAnimationFrame(() => { el.textContent = el.__pending; });
   }
 
-  // A section's words that follow the state, said once rested SETTLE_MS (a drag or a training says where it ends),
-  // only when the student's last act (acted(): pointer presses, input, keys but Tab, Shift, Esc...) was in that
-  // section's blocks; a source's first words are the opening state, read with the page, not announced.
+  // A section's words (or a function writing them, run only when said) that follow the state, said once rested
+  // SETTLE_MS (a drag or a training: where it ends), only when the student's last act (acted(): pointer presses,
+  // input, keys but Tab, Shift, Esc...) was in its blocks; a source's first words are the opening state, not said.
   const SETTLE_MS = 600, SETTLING = new Map(), ACTED = { n: 0, path: [] }, OPENED = new Set();
   const MOVES_NOT = /^(Tab|Shift|Control|Alt|Meta|Escape)$/;
   if (typeof document !== "undefined")
@@ -367,10 +367,10 @@ const AttnCommon = (function (F) {
   function acted() { return ACTED.n; }
   function sayWhenSettled(text, source, section) {
     if (!OPENED.has(source)) { OPENED.add(source); return; }
-    const block = `attn-b-${section || source}-`;
+    const block = `attn-b-${section || source}-`, words = () => (typeof text === "function" ? text() : text);
     if (!text || !ACTED.path.some((el) => el && typeof el.id === "string" && el.id.startsWith(block))) return;
     clearTimeout(SETTLING.get(source));
-    SETTLING.set(source, setTimeout(() => { SETTLING.delete(source); say(text, source); }, SETTLE_MS));
+    SETTLING.set(source, setTimeout(() => { SETTLING.delete(source); say(words(), source); }, SETTLE_MS));
   }
 
   // The element a student acts on in a model's view: a slider's handle, a menu, a text field, a button, or a

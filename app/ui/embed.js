@@ -38,8 +38,7 @@ const AttnEmbed = (function () {
     return loc.href.split(/[?#]/)[0] + (s ? `?${s}` : "") + (loc.hash || "");
   }
 
-  const esc = (s) => String(s).replace(/[&<>"']/g, (ch) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;",
-                                                             "'": "&#39;" })[ch]);
+  const esc = AttnFormat.esc;
 
   function barHtml() {
     return `<a class="attn-embed-whole" target="_blank" rel="noopener" href="${esc(wholeLink(location, S.plan))}">` +

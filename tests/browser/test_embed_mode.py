@@ -1,7 +1,7 @@
 """The page in a short frame (issue 48): ``?embed=1`` shows one section's figure, sliders and readout line fitted to a
 slide's or a learning management system's frame (app/ui/embed.js, the blocks each contract declares: embed), under a
-bar with "Open the whole page", Copy a link and Save PNG.  Checked in frames of 1280 x 560 and 700 x 560 on a course
-page that grows its frame to the height the page posts (the README's listener): nothing scrolls, the figure is tall
+bar with "Open the whole page", Copy a link and Save PNG.  Checked in frames of 1280 x 560 and 700 x 560 on the
+README's course page that grows its frame to the height the page posts (its listener, verbatim): nothing scrolls, the figure is tall
 enough, the sliders and the readout line are in the frame, a drag and a slider's keys work, the bar's link carries
 the state, Save PNG downloads, and the frame stays 560 px tall.  The self-attention and routing sections, by link."""
 
@@ -11,16 +11,19 @@ import pytest
 
 from app.sections import CONTRACTS
 from tests.browser.pageutil import FIND_VIEW_JS, block_outside, model_element
+from tests.browser.test_course_pages import readme_blocks
 
-HOST = """<!doctype html><html><head><meta charset="utf-8"><title>course page</title>
-<link rel="icon" href="data:,"></head><body style="margin:0">
-<iframe id="explorable" src="{src}" style="width:{width}px;height:560px;border:0" title="attention explorable"></iframe>
-<script>
-window.addEventListener("message", (e) => {{
-  if (e.data && e.data.type === "attention-explorable:height")
-    document.getElementById("explorable").style.height = e.data.height + "px";
-}});
-</script></body></html>"""
+
+
+def host_html(src, width):
+    """The README's one-section course page (its frame and the height listener, verbatim) framing ``src`` in a
+    ``width`` x 560 frame."""
+    (html,) = [text for lang, text in readme_blocks("one-section") if lang == "html"]
+    frame = 'src="regression.html?kernel=dot&bandwidth=0.5" style="width:100%;height:1200px;border:0"'
+    assert frame in html, "the README's one-section frame changed: change this test with it"
+    html = html.replace(frame, f'src="{src}" style="width:{width}px;height:560px;border:0"')
+    return f'<!doctype html><html><head><meta charset="utf-8"><title>course page</title></head><body style="margin:0">{html}</body></html>'
+
 
 # Every element that scrolls (its content taller or wider than its box, by more than a pixel), in the document and
 # in every shadow root, and the document itself when it does.
@@ -49,9 +52,9 @@ def open_framed(browser, static_file, tmp_path, width, tail):
     page.set_default_timeout(60000)
     block_outside(page)
     host = tmp_path / f"host-{width}.html"
-    host.write_text(HOST.format(src=static_file.as_uri() + tail, width=width), encoding="utf-8")
+    host.write_text(host_html(static_file.as_uri() + tail, width), encoding="utf-8")
     page.goto(host.as_uri())
-    frame = page.locator("#explorable").element_handle().content_frame()
+    frame = page.locator("#regression").element_handle().content_frame()
     frame.wait_for_function(READY_JS)
     return ctx, page, frame
 
@@ -103,7 +106,7 @@ def test_the_regression_fits_a_short_frame_and_works_there(browser, static_file,
         assert said.inner_text() == "Link copied." or field.input_value() == href
         # still fitted, and the frame keeps its height: the page posts none in a frame this way
         assert frame.evaluate(SCROLLS_JS) == []
-        assert page.evaluate("() => document.getElementById('explorable').getBoundingClientRect().height") == 560
+        assert page.evaluate("() => document.getElementById('regression').getBoundingClientRect().height") == 560
     finally:
         ctx.close()
 
