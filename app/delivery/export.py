@@ -23,13 +23,13 @@ from bokeh.embed.bundle import bundle_for_objs_and_resources
 from bokeh.util.serialization import make_globally_unique_id
 from bokeh.resources import INLINE
 
-from ..sections import CONTRACTS, SECTIONS, build_sections
+from ..sections import CONTRACTS, SECTIONS, build_sections, figure_menu
 from ..state import ExplorableState
 from ..ui import theme
 from ..tour.model import LOOK
 from ..tour.view import LOOK_MODELS
 from ..ui.engine import library_source, read_js
-from ..ui.share import PNG_TEXTS
+from ..ui.share import DIALOG_CSS, PNG_TEXTS, numbers_texts
 from ..ui.layout import SKELETON_CSS, element_id, layout_names, section_html
 
 UI = Path(__file__).resolve().parents[1] / "ui"
@@ -66,7 +66,7 @@ def build_document(state: ExplorableState | None = None, *, sections=SECTIONS, t
     pages = built.pages()
     theme.slim([b.model for p in pages for b in p.blocks] + [e for p in pages for e in p.engines])
     doc = Document()
-    blocks, engines, css = [], {}, [SKELETON_CSS, SKIP_CSS]
+    blocks, engines, css = [], {}, [SKELETON_CSS, SKIP_CSS, DIALOG_CSS]
     with doc.models.freeze():   # the document walks its models once, not once per root added (27 roots: 10 s)
         for p in pages:
             engines[p.name] = [e.id for e in p.engines]
@@ -89,6 +89,9 @@ def build_document(state: ExplorableState | None = None, *, sections=SECTIONS, t
             # a short frame (?embed=, app/ui/embed.js): the figure each section's Save PNG saves, and its words
             "embed_figures": {p.name: next(iter(CONTRACTS[p.name].figures)) for p in pages if CONTRACTS[p.name].embed},
             "png_texts": {k: PNG_TEXTS[k] for k in ("saved", "saved_framed", "own_tab")},
+            # each figure's corner button and the dialog of its numbers (app/ui/share.js numbersButton)
+            "numbers": numbers_texts({f["name"]: f["label"] for f in figure_menu()
+                                      if f["name"] in {n for p in pages for n in CONTRACTS[p.name].figures}}),
             **({"embed": embed} if embed else {})}
     page_css = theme.root_css() + "\n".join(css)
     return BuiltPage(doc=doc, plan=plan, built=built, css=page_css, present=bool(state.present), data=data)

@@ -167,7 +167,8 @@ const AttnTourDock = (function (U) {
     if (c.keys) return;
     c.keys = true;
     c.tourKeys = tourKeys(c.cfg.keys_setting);
-    const turns = (e) => !!keyTurn(e, c.cfg.turn_keys) && presenting(a) && c.visible && (clicker(e) || !usesKeys(e));
+    const turns = (e) => !!keyTurn(e, c.cfg.turn_keys) && presenting(a) && c.visible && (clicker(e) || !usesKeys(e)) &&
+      !document.querySelector("dialog[open]");   // not behind a figure's numbers (app/ui/share.js openNumbers)
     if (c.tourKeys && globalThis.AttnFrame) AttnFrame.claim(turns);
     window.addEventListener("keydown", (e) => {
       if (!turns(e)) return;

@@ -65,6 +65,7 @@ const AttnFrame = (function () {
     if (!framed() || globalThis.__attnFrameKeys) return;
     globalThis.__attnFrameKeys = true;
     window.addEventListener("keydown", (e) => {
+      if (document.querySelector("dialog[open]")) return;   // a figure's numbers (share.js): its keys are its own
       const mods = { alt: e.altKey, ctrl: e.ctrlKey, meta: e.metaKey };
       let taken = false;
       try { taken = !!claimed && !!claimed(e); } catch (err) { console.error("attention explorable:", err); }

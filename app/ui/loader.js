@@ -16,8 +16,8 @@ const AttnPage = (function (U) {
   "use strict";
 
   const QUIET_MS = 200;        // after a pointer move or a key, wait this long before drawing a block
-  // after a drag (or a finger on the screen), a block the student is not near waits this long: one who drags, pauses
-  // half a second and drags again would otherwise meet a block's build (5 to 300 ms, one task) at the next stroke
+  // after a drag (or a finger), a block the student is not near waits this long (a build, 5 to 300 ms, would meet a
+  // student who pauses half a second and drags again)
   const IDLE_AFTER_DRAG_MS = 1000;
   const NEAR = "150% 0px";     // a block this near the screen (1.5 screens) is drawn before the others
   const S = { doc: null, parts: [], decodeFailed: false, presentAtStart: false, views: null, plan: null, byName: new Map(), started: new Set(), near: new Set(),
@@ -36,13 +36,14 @@ const AttnPage = (function (U) {
     focusClearOfStage();
   }
 
-  // On a narrow screen the stage (plot and sliders) is pinned at the top: what the focus reaches outside it is brought
-  // out from under it (WCAG 2.4.11), again when a block drawn above has moved it (draw: S.keepClear).
+  // On a narrow screen the stage (plot, sliders) is pinned at the top: the browser scrolls the focus clear of it
+  // (scroll-padding-top), and so does this, again when a block drawn above has moved it (S.keepClear; WCAG 2.4.11).
   function focusClearOfStage() {
+    const stage = document.querySelector(".attn-stage"), root = document.documentElement;
+    const pad = () => { root.style.scrollPaddingTop = getComputedStyle(stage).position === "sticky" ? `${stage.offsetHeight + 8}px` : ""; };
+    if (stage && typeof ResizeObserver === "function") new ResizeObserver(pad).observe(stage);
     const clear = (host, el) => requestAnimationFrame(() => {
-      const stage = document.querySelector(".attn-stage");
-      if (!stage || !el || !el.isConnected || !el.getBoundingClientRect || stage.contains(host)) return;
-      if (getComputedStyle(stage).position !== "sticky") return;
+      if (!stage || !el || !el.isConnected || !el.getBoundingClientRect || stage.contains(host) || !root.style.scrollPaddingTop) return;
       const r = el.getBoundingClientRect(), st = stage.getBoundingClientRect();
       if (st.bottom > 0 && r.top < st.bottom && r.bottom > st.top) scrollBy(0, r.top - st.bottom - 8);
     });
@@ -88,11 +89,11 @@ const AttnPage = (function (U) {
     return b.drawing;
   }
 
-  // What every drawn block needs: its plots paint once per animation frame (U.framePaints), and its controls
-  // get the accessible names BokehJS leaves out (Theme.nameControls).
+  // What every drawn block needs: its plots paint once per animation frame (U.framePaints) and have a button in
+  // their corner that shows their numbers (AttnShare), and its controls get the names BokehJS leaves out (Theme).
   function setUp(view) {
     const walk = (v) => {
-      if (typeof v.repaint === "function" && v.renderer_views) U.framePaints(v);
+      if (typeof v.repaint === "function" && v.renderer_views) { U.framePaints(v); AttnShare.numbersButton(v, S.plan.numbers); }
       for (const ch of v.child_views || []) walk(ch);
     };
     try { walk(view); Theme.nameControls(S.doc, view); } catch (e) { console.error("attention explorable:", e); }
@@ -353,7 +354,6 @@ const AttnPage = (function (U) {
 
   function allDrawn() { return !!S.plan && S.plan.blocks.every((b) => b.view); }
 
-  // timings: how long each block took to build (ms, and when it started), for the benchmarks
   // A plot as a PNG file for slides (what BokehJS's save tool does, without a toolbar on the page).
   // A block just drawn is laid out within a few frames: its plot is saved once it has a size (at most a second).
   async function savePng(name, file) {

@@ -209,16 +209,69 @@ const AttnShare = (function () {
   }
 
   function showNumbers(select, root, t) {
-    const box = root.querySelector("div.figure-numbers"), said = root.querySelector("p.png-said");
     const label = select.options[select.selectedIndex] ? select.options[select.selectedIndex].textContent : select.value;
+    fillNumbers(root, select.value, label, t);
+  }
+
+  // The tables of figure `name` (built now, from its sources as they are) into `root`'s div.figure-numbers, and
+  // what was done into its p.png-said.
+  function fillNumbers(root, name, label, t) {
+    const box = root.querySelector("div.figure-numbers"), said = root.querySelector("p.png-said");
     said.textContent = t.counting;
-    globalThis.AttnPage.figureSources(select.value).then((sources) => {
+    return globalThis.AttnPage.figureSources(name).then((sources) => {
       const tables = numbersTables(sources, t.style);
       box.innerHTML = tables.length ? tablesHtml(t, label, tables) : `<p>${esc(t.empty)}</p>`;
       for (const b of box.querySelectorAll("button.numbers-csv"))
-        b.addEventListener("click", () => saveCsv(tables[Number(b.dataset.table)], t.columns, `${select.value}-${tables[Number(b.dataset.table)].name}.csv`));
+        b.addEventListener("click", () => saveCsv(tables[Number(b.dataset.table)], t.columns, `${name}-${tables[Number(b.dataset.table)].name}.csv`));
       said.textContent = t.counted.replace("{figure}", label);
     }, (e) => { said.textContent = t.failed; console.error("attention explorable:", e); });
+  }
+
+  // ---- one tap from each figure: a button in its top right corner opens its numbers in a dialog ------------
+
+  // Top left, above the y axis's tick labels and left of the title: a corner the plots with a y axis leave empty.
+  const CORNER = "position:absolute;left:0;top:0;z-index:1;width:26px;height:26px;padding:0;display:flex;" +
+    "align-items:center;justify-content:center;color:#1F5F99;background:rgba(255,255,255,0.92);" +
+    "border:1px solid #1F5F99;border-radius:4px;cursor:pointer;";
+  // a table's picture: a frame, a head row and a first column (currentColor: it follows forced colours)
+  const ICON = '<svg width="16" height="16" viewBox="0 0 16 16" aria-hidden="true" focusable="false">' +
+    '<path d="M1.5 1.5h13v13h-13z M1.5 5.5h13 M1.5 10h13 M6 1.5v13" fill="none" stroke="currentColor" stroke-width="1.5"/></svg>';
+
+  // The button of a drawn plot's view whose figure t.figures names (app/delivery/export.py plan.numbers), in the
+  // view's shadow root; put back if a re-render of the view empties the root.
+  function numbersButton(view, t) {
+    const name = view.model && view.model.name, label = t && t.figures ? t.figures[name] : null;
+    const root = view.shadow_el;
+    if (!label || !root || view.__attnNumbers) return;
+    const button = document.createElement("button");
+    button.type = "button";
+    button.className = "attn-numbers-open";
+    button.innerHTML = ICON;
+    button.title = t.open;
+    button.setAttribute("aria-label", t.open_name.replace("{figure}", label));
+    // (a plot without a y axis, a diagram, may have its title at the left edge: its button sits top right)
+    button.style.cssText = CORNER + ((view.model.left || []).length ? "" : "left:auto;right:0;");
+    button.addEventListener("click", () => openNumbers(name, label, t, button));
+    const put = () => { if (!button.isConnected) root.append(button); };
+    put();
+    new MutationObserver(put).observe(root, { childList: true });
+    view.__attnNumbers = button;
+  }
+
+  // A modal dialog (the browser keeps the focus in it; Esc or Close shuts it and the focus goes back to the
+  // button) with the figure's tables, built when it opens.
+  function openNumbers(name, label, t, opener) {
+    const d = document.createElement("dialog");
+    d.className = "attn-numbers";
+    d.setAttribute("aria-labelledby", "attn-numbers-title");
+    d.innerHTML = `<div class="attn-numbers-top"><h2 id="attn-numbers-title">${esc(t.title.replace("{figure}", label))}</h2>` +
+      `<button type="button" class="attn-numbers-close">${esc(t.close)}</button></div>` +
+      `<p class="png-said" role="status"></p><div class="figure-numbers"></div>`;
+    document.body.append(d);
+    d.querySelector("button.attn-numbers-close").addEventListener("click", () => d.close());
+    d.addEventListener("close", () => { d.remove(); if (opener.isConnected) opener.focus(); });
+    d.showModal();
+    return fillNumbers(d, name, label, t);
   }
 
   function saveCsv(tb, heads, file) { saveBlob(new Blob([csvOf(tb, heads)], { type: "text/csv" }), file); }
@@ -255,5 +308,6 @@ const AttnShare = (function () {
     }, 30);
   }
 
-  return { handle, figures, esc, currentLink, pageWithData, download, numbersTables, shownNumber, csvOf, savedHtml };
+  return { handle, figures, esc, currentLink, pageWithData, download, numbersTables, shownNumber, csvOf, savedHtml,
+           numbersButton, openNumbers };
 })();

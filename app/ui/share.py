@@ -54,6 +54,11 @@ PNG_TEXTS = {
     "more": "The table shows the first {shown} rows; the CSV has the other {k}.",
     "csv": "Download CSV",
     "empty": "This figure draws no numbers of its own.",
+    # the button in each figure's corner, one tap from its numbers (share.js numbersButton), and their dialog
+    "open": "Numbers",
+    "open_name": "Numbers of \u201c{figure}\u201d",
+    "title": "The numbers of \u201c{figure}\u201d",
+    "close": "Close",
 }
 # A figure's table shows at most this many rows of a source (the CSV has them all).
 ROWS_SHOWN = 2000
@@ -84,6 +89,29 @@ table.figure-numbers caption { text-align: left; font-weight: bold; }
 table.figure-numbers th, table.figure-numbers td { padding: 1px 8px; text-align: right; border-bottom: 1px solid #ddd; }
 select.png-figure { font: inherit; padding: 3px; flex: 1 1 12em; min-width: 0; max-width: 30em; }
 """
+# The dialog of a figure's numbers (share.js openNumbers), in the page's own document.
+DIALOG_CSS = """
+dialog.attn-numbers { max-width: min(92vw, 60em); max-height: 86vh; padding: 12px 16px; border: 1px solid #555;
+                      border-radius: 6px; font-size: var(--page-font-size, 16px); overflow: auto; }
+dialog.attn-numbers::backdrop { background: rgba(0, 0, 0, 0.35); }
+dialog.attn-numbers .attn-numbers-top { display: flex; align-items: flex-start; justify-content: space-between;
+                                        gap: 12px; }
+dialog.attn-numbers h2 { font-size: 1.1em; margin: 0 0 6px; }
+dialog.attn-numbers p { margin: 4px 0; }
+dialog.attn-numbers button { font: inherit; padding: 3px 10px; border: 1px solid #1F5F99; border-radius: 4px;
+                             background: #1F5F99; color: #fff; cursor: pointer; margin: 4px 0 10px; }
+dialog.attn-numbers div.numbers-box { max-height: 50vh; overflow: auto; max-width: 100%; }
+dialog.attn-numbers table { border-collapse: collapse; font-variant-numeric: tabular-nums; }
+dialog.attn-numbers caption { text-align: left; font-weight: bold; }
+dialog.attn-numbers th, dialog.attn-numbers td { padding: 1px 8px; text-align: right; border-bottom: 1px solid #ddd; }
+"""
+
+
+def numbers_texts(figures=None) -> dict:
+    """What the figures' tables need (share.js): the words, the cap, the columns' and sources' words, the columns
+    left out; with ``figures`` ({model name: its name for a person}), the figures whose corner offers a button."""
+    out = dict(PNG_TEXTS, rows_shown=ROWS_SHOWN, columns=COLUMN_WORDS, sources=SOURCE_WORDS, style=list(STYLE_COLUMNS))
+    return out if figures is None else dict(out, figures=dict(figures))
 
 
 def share_source() -> str:
@@ -122,8 +150,7 @@ def build_share(figures=()) -> ShareView:
     status = _status_div("share_status")
     png_button = Button(label=PNG_LABEL, button_type="default", name="figure_png_button")
     png_box = _status_div("figure_png_box")
-    png_texts = dict(PNG_TEXTS, rows_shown=ROWS_SHOWN, columns=COLUMN_WORDS, sources=SOURCE_WORDS,
-                     style=list(STYLE_COLUMNS))
+    png_texts = numbers_texts()
     callback = engine_callback(dict(status=status, texts=dict(TEXTS), png_button=png_button, png_box=png_box,
                                     png_texts=png_texts, figures=list(figures)), share_source())
     callback.name = "share_engine"   # the composition gives it the page's figures

@@ -351,14 +351,21 @@ def test_any_figure_is_saved_as_a_png_of_its_size(browser, static_file, tmp_path
             for name, cell in zip(names, row):
                 v = marks[name][i]
                 assert (float(cell) == v) if isinstance(v, (int, float)) else cell == str(v), (i, name)
-        # every figure of the menu offers its numbers: a table for each source its shown glyphs draw, with as many
-        # rows as the source (at most ROWS_SHOWN; tests/browser/test_figures_at_scale.py checks the cap)
+        # every figure of the menu offers its numbers one tap away, from a button in its corner: a dialog with a
+        # table for each source its shown glyphs draw, with as many rows as the source (at most ROWS_SHOWN;
+        # tests/browser/test_figures_at_scale.py checks the cap); Esc shuts it and the focus is back on the button
         tables_of = {}
         for name, label in FIGURES.items():
-            menu.select_option(name)
-            page.get_by_role("button", name=PNG_TEXTS["numbers"], exact=True).click()
-            page.get_by_role("status").filter(has_text=PNG_TEXTS["counted"].format(figure=label)).wait_for()
-            tables_of[name] = (page.evaluate(SHOWN_TABLES_JS), page.evaluate(SOURCE_ROWS_JS, name))
+            button = page.get_by_role("button", name=PNG_TEXTS["open_name"].format(figure=label), exact=True).first
+            button.click()
+            dialog = page.get_by_role("dialog", name=PNG_TEXTS["title"].format(figure=label), exact=True)
+            dialog.get_by_role("status").filter(has_text=PNG_TEXTS["counted"].format(figure=label)).wait_for()
+            tables_of[name] = (page.evaluate(SHOWN_TABLES_JS, "dialog.attn-numbers"), page.evaluate(SOURCE_ROWS_JS, name))
+            if name == "main_plot":
+                assert axe_violations(page) == []   # the dialog, its tables and buttons
+            page.keyboard.press("Escape")
+            dialog.wait_for(state="detached")
+            assert page.evaluate(FOCUSED_LABEL_JS) == PNG_TEXTS["open_name"].format(figure=label)
         assert [n for n, (shown, _) in tables_of.items() if not shown] == [], "a figure without a table"
         for name, (shown, sources) in tables_of.items():
             assert shown == [[n, min(n, ROWS_SHOWN)] for n in sources if n], (name, shown, sources)
@@ -366,17 +373,48 @@ def test_any_figure_is_saved_as_a_png_of_its_size(browser, static_file, tmp_path
         ctx.close()
 
 
-# The tables shown under the figure menu: [rows their captions count, rows in the table].
-SHOWN_TABLES_JS = """() => { const box = Bokeh.index.find_one(Bokeh.documents[0].get_model_by_name('figure_png_box'))
-  .shadow_el.querySelector('div.figure-numbers');
+# The tables shown under the figure menu, or in the element `where` selects (a figure's dialog): [rows their captions
+# count, rows in the table].
+SHOWN_TABLES_JS = """(where) => { const box = where ? document.querySelector(where) :
+  Bokeh.index.find_one(Bokeh.documents[0].get_model_by_name('figure_png_box')).shadow_el.querySelector('div.figure-numbers');
   return [...box.querySelectorAll('table.figure-numbers')].map((t) => [
     Number(/, (\\d+) rows$/.exec(t.caption.textContent)[1]), t.tBodies[0].rows.length]); }"""
+# The name of the element that has the focus, through the shadow roots it is in.
+FOCUSED_LABEL_JS = """() => { let e = document.activeElement;
+  while (e && e.shadowRoot && e.shadowRoot.activeElement) e = e.shadowRoot.activeElement;
+  return e && e.getAttribute('aria-label'); }"""
 # How many rows each source the plot's shown glyphs draw holds, counted here: its longest column of plain values
 # (numbers or words) that does not only style a mark.
 SOURCE_ROWS_JS = """(name) => AttnPage.figureSources(name).then((sources) => sources.map((s) => {
   const plain = Object.entries(s.columns).filter(([k, v]) => !%s.includes(k) &&
     v.every((e) => typeof e !== 'object' || e === null));
   return Math.max(0, ...plain.map(([, v]) => v.length)); }))""" % list(STYLE_COLUMNS)
+
+
+def test_presenting_a_figures_numbers_keep_the_clickers_keys_until_closed(browser, static_file):
+    """In presentation mode Page Down turns the step whatever has the focus; while a figure's numbers are open (a
+    modal dialog) it does not turn the step behind them, and once Esc has closed them it turns the step again."""
+    ctx = _context(browser)
+    page = ctx.new_page()
+    try:
+        block_outside(page)
+        page.goto(static_file.as_uri() + "?present=1")
+        wait_ready(page, timeout=SLOW)
+        step = "() => /Step (\\d+) of/.exec(Bokeh.documents[0].get_model_by_name('tour_card').text)[1]"
+        assert page.evaluate(step) == "1"
+        label = FIGURES["main_plot"]
+        page.get_by_role("button", name=PNG_TEXTS["open_name"].format(figure=label), exact=True).first.click()
+        dialog = page.get_by_role("dialog", name=PNG_TEXTS["title"].format(figure=label), exact=True)
+        dialog.get_by_role("table").first.wait_for()
+        page.keyboard.press("PageDown")
+        page.evaluate("() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))")
+        assert page.evaluate(step) == "1" and dialog.is_visible()
+        page.keyboard.press("Escape")
+        dialog.wait_for(state="detached")
+        page.keyboard.press("PageDown")
+        page.wait_for_function(f"() => ({step})() === '2'")
+    finally:
+        ctx.close()
 
 
 def test_the_figure_menu_is_small_on_a_phone_and_lists_only_the_pages_sections(browser, tmp_path):
