@@ -170,6 +170,12 @@ class SectionContract:
         The blocks a short frame shows (``?embed=<section>``, app/ui/embed.js): the section's figure, its sliders and
         its one-line readout, by block name, in page order; a block whose height the page's CSS sets fills the
         frame's height left.  Empty: the section is not offered alone in a frame.
+    embed_leaves_out : tuple of str, optional
+        Plots in those blocks that a short frame does not show, by model name, so that the section's figure gets
+        the frame's height (the learning section's loss at each step, whose numbers its readout line says).
+    needs : tuple of str, optional
+        The sections whose engines compute what this one's figures draw (the learning section draws the
+        regression's curves): started with it, even where none of their blocks is drawn (a short frame).
     """
 
     name: str
@@ -189,6 +195,8 @@ class SectionContract:
     look_words: dict = field(default_factory=dict)
     said_with: dict = field(default_factory=dict)
     embed: tuple = ()
+    embed_leaves_out: tuple = ()
+    needs: tuple = ()
 
     def __post_init__(self):
         if not (self.name and self.name.isidentifier()):

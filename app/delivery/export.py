@@ -87,7 +87,10 @@ def build_document(state: ExplorableState | None = None, *, sections=SECTIONS, t
     plan = {"blocks": blocks, "engines": engines, "shared": [f.id for f in shared],
             "theme": theme.js_config(state.present), "present": bool(state.present),
             # a short frame (?embed=, app/ui/embed.js): the figure each section's Save PNG saves, and its words
-            "embed_figures": {p.name: next(iter(CONTRACTS[p.name].figures)) for p in pages if CONTRACTS[p.name].embed},
+            "embed_figures": _embed_figures(pages),
+            "embed_leaves_out": {p.name: list(CONTRACTS[p.name].embed_leaves_out) for p in pages
+                                 if CONTRACTS[p.name].embed_leaves_out},
+            "needs": {p.name: [n for n in CONTRACTS[p.name].needs if n in engines] for p in pages if CONTRACTS[p.name].needs},
             "png_texts": {k: PNG_TEXTS[k] for k in ("saved", "saved_framed", "own_tab")},
             # each figure's corner button and the dialog of its numbers (app/ui/share.js numbersButton)
             "numbers": numbers_texts({f["name"]: f["label"] for f in figure_menu()
@@ -95,6 +98,17 @@ def build_document(state: ExplorableState | None = None, *, sections=SECTIONS, t
             **({"embed": embed} if embed else {})}
     page_css = theme.root_css() + "\n".join(css)
     return BuiltPage(doc=doc, plan=plan, built=built, css=page_css, present=bool(state.present), data=data)
+
+
+def _embed_figures(pages) -> dict:
+    """Each section's figure that Save PNG saves in a short frame: its first declared figure that a frame block holds."""
+    out = {}
+    for p in pages:
+        framed = set().union(*(layout_names(b.model) for b in p.blocks if b.name in CONTRACTS[p.name].embed))
+        first = next((f for f in CONTRACTS[p.name].figures if f in framed), None)
+        if first:
+            out[p.name] = first
+    return out
 
 
 # The first Tab stop, seen only while it has the focus: it takes a keyboard to the guided tour's step card (the

@@ -24,4 +24,6 @@ CONTRACT = SectionContract(
     look=('learn_bw_controls', 'learn_bw_status', 'learn_metric_controls'),
     reads=('dataset',),
     said_with={"learn_path_plot": "learn_bw_readout", "metric_plot": "learn_metric_readout"},
+    embed=("learning-bandwidth-head", "learning-bandwidth"), embed_leaves_out=("learn_loss_plot",),
+    needs=("regression",),
 )

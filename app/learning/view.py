@@ -271,7 +271,9 @@ class LearningSection:
         models.update(path_plot=figs["path"], loss_plot=figs["loss"], metric_loss_plot=figs["metric_loss"],
                       bias_variance_plot=fb)
         blocks = [Block("learning-intro", parts["intro"], "body", height=200),
-                  Block("learning-bandwidth", parts["bandwidth"], "body", height=700),
+                  Block("learning-bandwidth-head", parts["bandwidth_head"], "body", height=110),
+                  Block("learning-bandwidth", parts["bandwidth"], "body", height=280),
+                  Block("learning-bandwidth-words", parts["bandwidth_words"], "body", height=310),
                   Block("learning-metric", parts["metric"], "body", height=900)]
         return LearningView(layout=layout, engine=engine, widgets=widgets, models=models, parts=parts, blocks=blocks)
 
@@ -457,10 +459,11 @@ class LearningSection:
         bw_plots = row(figs["path"], figs["fit"], figs["loss"], sizing_mode="stretch_width",
                        styles={"flex-wrap": "wrap", "gap": "12px"})
         # the controls right above the plots they drive (a tour step keeps both on screen, above its docked card),
-        # the readout and the words after them
-        bandwidth = column(Div(text=BANDWIDTH_HEAD, stylesheets=css, sizing_mode="stretch_width"), bw_controls,
-                           bw_plots, self.bw_readout, self.bw_status, self.bw_text,
-                           sizing_mode="stretch_width", name="learn_bandwidth")
+        # the readout and the words after them: three blocks, the first two what a short frame shows (?embed=)
+        bandwidth_head = column(Div(text=BANDWIDTH_HEAD, stylesheets=css, sizing_mode="stretch_width"), bw_controls,
+                                sizing_mode="stretch_width", name="learn_bandwidth_head")
+        bandwidth = column(bw_plots, self.bw_readout, sizing_mode="stretch_width", name="learn_bandwidth")
+        bandwidth_words = column(self.bw_status, self.bw_text, sizing_mode="stretch_width", name="learn_bandwidth_words")
         m_controls = row(self.m_lr, *self.m_buttons, sizing_mode="stretch_width", styles=controls_style,
                          name="learn_metric_controls")
         # max-width: the readouts' long lines (which change at every step) must not change the page's width
@@ -474,7 +477,8 @@ class LearningSection:
                         Div(text=METRIC_EXPLAIN, stylesheets=css, sizing_mode="stretch_width"),
                         sizing_mode="stretch_width", name="learn_metric")
         parts = {"intro": Div(text=INTRO, stylesheets=css, sizing_mode="stretch_width", name="learn_intro"),
-                 "bandwidth": bandwidth, "metric": metric}
+                 "bandwidth_head": bandwidth_head, "bandwidth": bandwidth, "bandwidth_words": bandwidth_words,
+                 "metric": metric}
         layout = column(*parts.values(), sizing_mode="stretch_width", name="learning_section", styles=PAGE_STYLES)
         return layout, parts
 

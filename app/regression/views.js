@@ -186,6 +186,14 @@ const RegressionViews = (function (M, U, R) {
     queryViews(a, c);
   }
 
+  // Whether a plot that draws the error curves is drawn: the bias-variance plot, or another section's that draws the
+  // same source (the learning section's descent on h, alone in a short frame).
+  function errorsDrawn(a, c) {
+    if (!c.hcurvePlots) c.hcurvePlots = Array.from(a.hcurve.document ? a.hcurve.document.all_models : [])
+      .filter((m) => Array.isArray(m.renderers) && m.renderers.some((r) => r.data_source === a.hcurve));
+    return !!U.plotView(a.figs[4]) || c.hcurvePlots.some((p) => U.plotView(p));
+  }
+
   // Leave-one-out error, bias² and variance against h (at T = 1): they follow the data and the kernel only.
   // A large dataset's curves (2000 samples: 2000 x 2000 pairs at each of 61 bandwidths) are worked out in a Web
   // Worker, so the drag stays smooth meanwhile; a small one's on the spot.
@@ -220,7 +228,7 @@ const RegressionViews = (function (M, U, R) {
   // too: starting a Worker costs the click several milliseconds, and their plot sits far below the samples.
   function dataViews(a, c) {
     c.viewedData = a.ds.data;
-    const errors = () => { if (U.plotView(a.figs[4])) errorCurves(a, c); else c.hcurveStale = true; };
+    const errors = () => { if (errorsDrawn(a, c)) errorCurves(a, c); else c.hcurveStale = true; };
     setWidget(a.mean_span, "location", M.mean(c.y));
     const token = c.curvesLater = (c.curvesLater || 0) + 1;
     if (c.x.length <= c.cfg.worker_above_n || typeof requestAnimationFrame !== "function") {
@@ -271,6 +279,6 @@ const RegressionViews = (function (M, U, R) {
     });
   }
 
-  return { options, kernelShape, entropyAtQuery, markerAlpha, niceTop, queryViews, kernelViews, errorCurves, dataViews, newDataViews,
+  return { options, kernelShape, entropyAtQuery, markerAlpha, niceTop, queryViews, kernelViews, errorCurves, errorsDrawn, dataViews, newDataViews,
            setQuery };
 })(AttnMirror, AttnCommon, RegressionQueryTexts);

@@ -31,5 +31,5 @@ CONTRACT = SectionContract(
     said_with={"attention_heatmap": "sentence_readouts", "row_bars": "sentence_readouts",
                "sense_plot": "sentence_readouts"},
     # in a short frame: the sentence's knobs and the matrix
-    embed=("sentence-knobs", "sentence-matrix"),
+    embed=("sentence-knobs", "sentence-matrix"), embed_leaves_out=("matrix_note",),
 )

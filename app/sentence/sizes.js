@@ -35,10 +35,12 @@ const SentenceSizes = (function (X, State) {
   function geometry(a, c) {
     const n = c.n;
     const longest = Math.max(...c.plain.tokens.map((t) => Array.from(t).length));
-    // (in a short frame, the height the frame leaves the matrix: app/ui/embed.js)
-    const G = c.cfg.geometry, i = c.present ? 1 : 0;
-    const high = globalThis.AttnEmbed && AttnEmbed.embedded() === "sentence"
-      ? AttnEmbed.room("sentence-matrix") - G.embed_labels[i] + G.height_margin[i] : window.innerHeight || Infinity;
+    // In a short frame the cells share the height the frame leaves the matrix's block (app/ui/embed.js), less what
+    // the block shows besides them (its title and labels): measured once drawn, G.embed_labels before.
+    const G = c.cfg.geometry, i = c.present ? 1 : 0, framed = globalThis.AttnEmbed && AttnEmbed.embedded() === "sentence";
+    const drawn = framed ? AttnEmbed.height("sentence-matrix") : 0, cells = a.heat.frame_height || 0;
+    const labels = drawn > cells && cells > 0 ? drawn - cells : G.embed_labels[i];
+    const high = framed ? AttnEmbed.room("sentence-matrix") - labels + G.height_margin[i] : window.innerHeight || Infinity;
     const g = sizes(n, longest, c.present, window.innerWidth || 1280, c.cfg.geometry, high);
     c.cell = g.cell;
     a.heat.x_range.setv({ start: -0.5, end: n - 0.5 + g.extra });

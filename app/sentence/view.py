@@ -249,7 +249,7 @@ GEOMETRY = {
     "label_pad": 4,              # px: a label turns vertical when it is wider than its cell minus this
     "bars_px": 300,              # px: the bar chart's width, for its labels
     "height_margin": (300, 420), # px of the screen's height kept for the knobs and the labels around the cells
-    "embed_labels": (205, 270),  # px of a short frame's height left to the matrix kept for its title, labels, note
+    "embed_labels": (205, 270),  # px of a short frame's matrix block besides its cells, until it is drawn (sizes.js)
     # px: a cell prints its weight only when it is at least this big: "0.00" is 2.2 em wide in the page's font,
     # 29 px at the text glyphs' 13 px and 45 px at their 20 px projected (app/ui/theme.py present_text_size)
     "numbers_cell": (34, 52),

@@ -16,7 +16,7 @@ const AttnEmbed = (function () {
     save: "Save PNG",
     failed: "The page could not save the figure.",
   };
-  const S = { section: null, bar: null, blocks: [], pngTexts: null, plan: null };
+  const S = { section: null, bar: null, blocks: [], pngTexts: null, plan: null, tall: new Map(), fitted: false };
 
   // The section a link asks for: ?embed=1 (or true, yes, on) the page's first, ?embed=<name> that one, ?embed=0 none
   // (a file exported with --embed opens on plan.embed); null for no embed, or a section the page does not offer.
@@ -119,10 +119,54 @@ const AttnEmbed = (function () {
       page.style.setProperty("--embed-fills", String(fills));
     };
     measure();
+    const again = () => {   // from the plots' own heights, to the frame's
+      for (const [m, h] of S.tall) m.height = h;
+      S.fitted = false;
+      requestAnimationFrame(() => requestAnimationFrame(() => fitPlots(page, 4)));
+    };
+    again();
+    let width = window.innerWidth, height = window.innerHeight;
+    window.addEventListener("resize", () => {
+      if (window.innerWidth === width && window.innerHeight === height) return;
+      width = window.innerWidth; height = window.innerHeight;
+      again();
+    });
     if (typeof ResizeObserver === "function") {
       const ro = new ResizeObserver(measure);
       ro.observe(S.bar);
       for (const b of S.blocks) if (!b.fill) { const el = document.getElementById(b.el); if (el) ro.observe(el); }
+    }
+  }
+
+  // Plots of a fixed height (the learning section's descent and fit) take the frame's height left, together: each
+  // row of them grows or shrinks by an equal share of what is left over or too much (no plot under SHORTEST px
+  // nor over twice its own height), measured again after each change until the page fits the frame.
+  const SHORTEST = 140;
+  function fitPlots(page, tries) {
+    const doc = globalThis.AttnPage && AttnPage.doc;
+    S.fitted = !doc || tries <= 0;
+    if (S.fitted) return;
+    for (const m of doc.all_models) {
+      if (Array.isArray(m.renderers) && typeof m.height === "number" && !/both|height/.test(m.sizing_mode || "") &&
+          !S.tall.has(m) && Bokeh.index.find_one(m)) S.tall.set(m, m.height);
+    }
+    const shown = Array.from(S.tall.keys()).filter((m) => {
+      const v = m.visible !== false && Bokeh.index.find_one(m);
+      return v && v.el.isConnected && v.el.getBoundingClientRect().height > 0;
+    });
+    const left = window.innerHeight - Math.ceil(page.getBoundingClientRect().bottom + window.scrollY) - 4;
+    const rows = new Set(shown.map((m) => Math.round(Bokeh.index.find_one(m).el.getBoundingClientRect().top))).size;
+    if (!rows || Math.abs(left) < rows * 2) { S.fitted = true; return; }
+    const by = Math.floor(left / rows);
+    for (const m of shown) m.height = Math.max(SHORTEST, Math.min(2 * S.tall.get(m), m.height + by));
+    requestAnimationFrame(() => requestAnimationFrame(() => fitPlots(page, tries - 1)));
+  }
+
+  // What the section's frame leaves out (app/contract.py embed_leaves_out), hidden once its blocks are drawn.
+  function leaveOut(doc) {
+    for (const name of (S.plan.embed_leaves_out || {})[S.section] || []) {
+      const m = doc && doc.get_model_by_name(name);
+      if (m) m.visible = false;
     }
   }
 
@@ -139,6 +183,13 @@ const AttnEmbed = (function () {
     return window.innerHeight - rest;
   }
 
-  return { start, fit, embedded, room, sectionOf, wholeLink };
+  // A frame block's height as drawn (0 before it is drawn).
+  function height(name) {
+    const b = S.blocks.find((x) => x.name === name), el = b && document.getElementById(b.el);
+    return el ? el.getBoundingClientRect().height : 0;
+  }
+
+  return { start, fit, leaveOut, embedded, room, height, sectionOf, wholeLink,
+           get fitted() { return S.fitted; } };   // (the plots have their heights: for tests)
 })();
 globalThis.AttnEmbed = AttnEmbed;

@@ -99,11 +99,12 @@ const AttnPage = (function (U) {
     try { walk(view); Theme.nameControls(S.doc, view); } catch (e) { console.error("attention explorable:", e); }
   }
 
-  // A section's engines start once its first block is drawn (they find their other blocks' views when
-  // those are drawn: the page's bus says "drawn" with the block's name).
+  // A section's engines start once its first block is drawn, after those of the sections it needs (contract.py needs;
+  // they find their blocks' views as they are drawn: the page's bus says "drawn" with the block's name).
   async function startSection(name) {
     if (S.started.has(name)) return;
     S.started.add(name);
+    for (const other of (S.plan.needs || {})[name] || []) await startSection(other);
     const ids = S.plan.engines[name] || [];
     while (ids.some((id) => !S.doc.get_model_by_id(id)) && decodeNext());   // (an engine in a later part)
     for (const id of ids) {
@@ -245,13 +246,14 @@ const AttnPage = (function (U) {
     // tests/browser/conftest.py): then only what comes near the screen or is asked for (ensure, reveal) is drawn
     S.idle = !(globalThis.AttnLoaderOptions && globalThis.AttnLoaderOptions.idle === false);
     S.views = new S.bokeh.ViewManager([], Bokeh.index);
-    S.doc.views_manager = views();
+    S.doc.views_manager = S.views;
     watchInput();
     applyLook(S.presentAtStart = presentFromLink());
     // the document's own root without a view (its configuration) counts as drawn, as in BokehJS
     for (const m of S.doc.all_roots) AttnBokeh.idle(S.doc, m);
     const first = embedded || plan.blocks.filter((b) => b.first);
     for (const b of first) await draw(b, false);
+    if (embedded) AttnEmbed.leaveOut(S.doc);   // before the engines size their figures to the frame
     for (const name of new Set(first.map((b) => b.section))) await startSection(name);
     observe();
     watchWidth();
@@ -286,8 +288,6 @@ const AttnPage = (function (U) {
     afterFirstTexts(() => { S.firstDone = true; U.publish(S.doc, "first-screen", true); U.publish(S.doc, "all-drawn", true); });
     return S.doc;
   }
-
-  function views() { return S.views; }
 
   // The first screen's texts (the readouts) are written a frame after its plots paint (U.afterPaint);
   // the rest waits for them, so a student on a slow phone reads numbers as early as possible.

@@ -26,4 +26,5 @@ CONTRACT = SectionContract(
     look_words={"lag_weights": ("bar of attention's weights", "bars of attention's weights", "tallest bar"),
                 "lag_predictions": ("plot of the predictions",)},
     said_with={"dependency_graph": "graph_caption", "lag_weights": "lag_errors", "lag_predictions": "lag_errors"},
+    embed=("ideas-lag",),
 )

@@ -502,7 +502,7 @@ def _sequence_part(tokens_src, css) -> tuple[object, dict]:
                   "graph_div": graph_div, "quiet": [graph_fig, timing_fig, counts_fig, *srcs.values()]}
 
 
-def _lag_part(css, period: int = DEFAULT_PERIOD) -> tuple[object, dict]:
+def _lag_part(css, period: int = DEFAULT_PERIOD) -> tuple[tuple, dict]:
     res = lag_results()[str(period)]
     data = lag_sources(res)
     lag_w = ColumnDataSource(data["weights"], name="lag_weight_bars")
@@ -515,13 +515,15 @@ def _lag_part(css, period: int = DEFAULT_PERIOD) -> tuple[object, dict]:
     errors_div = _div(errors_html(res), css, name="lag_errors")
     intro = _div(lag_intro(period), css, name="lag_intro")
     # the menu right above the bars it changes: a tour step keeps both in view
-    part = column(_div(LAG_HEAD, css), intro,
-                  _wrap(column(_div("<p><b>Attention's weights, last 14 days</b></p>", css), w_period, weights_fig,
+    # three blocks: the words before, the menu with its plots and their errors (what a short frame shows), after
+    head = column(_div(LAG_HEAD, css), intro, sizing_mode="stretch_width", name="lag_head")
+    part = column(_wrap(column(_div("<p><b>Attention's weights, last 14 days</b></p>", css), w_period, weights_fig,
                                sizing_mode="stretch_width", min_width=280, styles={"flex": "1 1 300px"}),
                         column(_div("<p><b>The 4 held-out weeks</b> (shaded)</p>", css), pred_fig,
                                sizing_mode="stretch_width", min_width=280, styles={"flex": "2 1 300px"})),
-                  errors_div, _div(LAG_AFTER, css), sizing_mode="stretch_width", name="lag_box")
-    return part, {"w_period": w_period, "lag_w": lag_w, "lag_actual": lag_actual, "lag_pred": lag_pred,
+                  errors_div, sizing_mode="stretch_width", name="lag_box")
+    after = _div(LAG_AFTER, css)
+    return (head, part, after), {"w_period": w_period, "lag_w": lag_w, "lag_actual": lag_actual, "lag_pred": lag_pred,
                   "lag_ticker": ticker, "errors_div": errors_div, "lag_intro": intro,
                   "quiet": [weights_fig, pred_fig, lag_w, lag_actual, lag_pred, ticker, errors_div, intro]}
 
@@ -549,9 +551,10 @@ def build_ideas(state=None, *, tokens_src: ColumnDataSource | None = None) -> Id
     tokens_src.js_on_change("data", engine)
     g["w_period"].js_on_change("value", engine)
     intro = _div(INTRO, css)
-    layout = column(intro, seq, lag, sizing_mode="stretch_width", name="ideas_section", styles=PAGE_STYLES)
+    layout = column(intro, seq, *lag, sizing_mode="stretch_width", name="ideas_section", styles=PAGE_STYLES)
     blocks = [Block("ideas-intro", intro, "body", height=200), Block("ideas-sequence", seq, "body", height=1100),
-              Block("ideas-lag", lag, "body", height=1000)]
+              Block("ideas-lag-head", lag[0], "body", height=300), Block("ideas-lag", lag[1], "body", height=520),
+              Block("ideas-lag-after", lag[2], "body", height=180)]
     return IdeasView(layout=layout, engine=engine, widgets={"period": g["w_period"]}, models=models, blocks=blocks)
 
 

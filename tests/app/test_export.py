@@ -365,7 +365,7 @@ def test_export_writes_the_requested_state(tmp_path, capsys):
 
 def test_export_embed_opens_on_a_section_offered_alone_and_refuses_another(tmp_path, capsys):
     """`export --embed SECTION` writes a page that opens as that section's frame blocks (issue 48; app/ui/embed.js
-    reads plan.embed); a section the file lacks, or one that declares no frame blocks, is refused in one line."""
+    reads plan.embed); a section the file lacks is refused in one line, which names those it offers."""
     from app.sections import CONTRACTS
 
     out = tmp_path / "frame.html"
@@ -375,11 +375,11 @@ def test_export_embed_opens_on_a_section_offered_alone_and_refuses_another(tmp_p
     assert [b["name"] for b in plan["blocks"] if b.get("embed")] == [*CONTRACTS["regression"].embed,
                                                                     *CONTRACTS["sentence"].embed]
     capsys.readouterr()
-    for bad in ("ideas", "routing"):
+    for bad in ("routing", "nonsense"):   # a section the file lacks, a name of none
         assert cli.main(["export", str(tmp_path / "no.html"), "--sections", "regression,sentence,ideas",
                          "--embed", bad]) == 2
         err = capsys.readouterr().err.strip()
-        assert "--embed" in err and "regression, sentence" in err and "\n" not in err, err
+        assert "--embed" in err and "regression, sentence, ideas" in err and "\n" not in err, err
     assert not (tmp_path / "no.html").exists()
 
 

@@ -32,7 +32,8 @@ def _px(size: str) -> float:
 
 def test_builds_with_its_blocks_figures_and_engine(view):
     assert [(b.name, b.place) for b in view.blocks] == [("ideas-intro", "body"), ("ideas-sequence", "body"),
-                                                         ("ideas-lag", "body")]
+                                                         ("ideas-lag-head", "body"), ("ideas-lag", "body"),
+                                                         ("ideas-lag-after", "body")]
     names = {m.name for m in _shown(view) if m.name}
     for name in ("dependency_graph", "sequence_timing_plot", "sequence_counts_plot", "lag_weights",
                  "lag_predictions", "lag_period_select", "lag_errors", "graph_caption"):

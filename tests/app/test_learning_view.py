@@ -34,8 +34,9 @@ def built():
 
 def test_builds_its_blocks_and_its_engine(built):
     reg, view = built
-    assert [(b.name, b.place) for b in view.blocks] == [("learning-intro", "body"), ("learning-bandwidth", "body"),
-                                                         ("learning-metric", "body")]
+    assert [(b.name, b.place) for b in view.blocks] == [
+        ("learning-intro", "body"), ("learning-bandwidth-head", "body"), ("learning-bandwidth", "body"),
+        ("learning-bandwidth-words", "body"), ("learning-metric", "body")]
     shown = {n for b in view.blocks for n in layout_names(b.model)}
     assert {"learn_fit_plot", "learn_path_plot", "learn_loss_plot", "metric_plot", "metric_loss_plot",
             "learn_lr_select", "metric_lr_select"} <= shown
@@ -181,7 +182,7 @@ def test_offline_document_carries_the_section(offline):
     assert "learning" in SECTIONS
     assert offline.doc.get_model_by_name("metric_plot") is not None
     assert [b["name"] for b in offline.plan["blocks"] if b["section"] == "learning"] == [
-        "learning-intro", "learning-bandwidth", "learning-metric"]
+        "learning-intro", "learning-bandwidth-head", "learning-bandwidth", "learning-bandwidth-words", "learning-metric"]
     with pytest.raises(ValueError, match="regression"):
         build_document(ExplorableState(), sections=("learning",))
 

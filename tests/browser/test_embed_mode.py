@@ -111,16 +111,30 @@ def test_the_regression_fits_a_short_frame_and_works_there(browser, static_file,
         ctx.close()
 
 
+# how tall a section's tallest figure is at least, by the frame's width (issue 48: as the main plot)
+TALL = {1280: 300, 700: 240}
+
+
 @pytest.mark.parametrize("section", [n for n, c in CONTRACTS.items() if c.embed and n != "regression"])
 def test_another_sections_stage_fits_a_short_frame_by_link(browser, static_file, tmp_path, section):
+    """Each other section's frame blocks, chosen by link, fit a 1280 x 560 and a 700 x 560 frame: nothing scrolls,
+    every figure they draw lies inside the frame, and the tallest is as tall as the main plot must be."""
     for width in (1280, 700):
         ctx, page, frame = open_framed(browser, static_file, tmp_path, width, f"?embed={section}")
         try:
             assert frame.evaluate("() => document.querySelector('main').getAttribute('data-embed')") == section
-            figure = next(iter(CONTRACTS[section].figures))
-            frame.wait_for_function(f"() => !!({FIND_VIEW_JS})('{figure}')")
+            frame.wait_for_function("() => AttnEmbed.fitted === true")
+            boxes = {f: frame.evaluate(BOX_JS, f) for f in CONTRACTS[section].figures}
+            boxes = {f: b for f, b in boxes.items() if b is not None and b["h"] > 0}
             assert frame.evaluate(SCROLLS_JS) == [], width
-            box = frame.evaluate(BOX_JS, figure)
-            assert inside(box, width) and box["h"] >= 200, (width, box)
+            assert boxes and all(inside(b, width) for b in boxes.values()), (width, boxes)
+            assert max(b["h"] for b in boxes.values()) >= TALL[width], (width, boxes)
+            # the section's controls that its frame blocks hold lie inside the frame too
+            controls = {c.name: frame.evaluate(BOX_JS, c.name) for c in CONTRACTS[section].controls}
+            drawn = {n: b for n, b in controls.items() if b is not None and b["h"] > 0}
+            assert drawn and all(inside(b, width) for b in drawn.values()), (width, controls)
+            if section == "learning":   # its engine runs there, with the regression's that computes its curves
+                frame.get_by_role("button", name="Step \u203a").click()
+                frame.wait_for_function("() => /Step 1 of/.test(Bokeh.documents[0].get_model_by_name('learn_bw_readout').text)")
         finally:
             ctx.close()
