@@ -380,7 +380,7 @@ const AttnCommon = (function (F) {
     if (!v || !v.el || !v.el.isConnected) return null;
     if (v.el.tabIndex >= 0 && v.el.getAttribute("tabindex") !== null) return v.el;
     const root = v.shadow_el || v.el;
-    return root.querySelector(".noUi-handle, select, input, textarea, button") || null;
+    return root.querySelector(".noUi-handle, select, input, textarea, button:not(.attn-numbers-open)") || null;
   }
 
   // Focus that element (or, with `host`, the view's own element, made focusable by script only), without

@@ -16,7 +16,7 @@ import pytest
 from app.tour import default_tour
 from app.tour.model import FIGURES
 from app.ui.share import COLUMN_WORDS, PNG_TEXTS, ROWS_SHOWN, SOURCE_WORDS, STYLE_COLUMNS, TEXTS
-from tests.browser.pageutil import (axe_violations, block_outside, free_port, model_element, model_prop,
+from tests.browser.pageutil import (DRAW_ALL_JS, axe_violations, block_outside, free_port, model_element, model_prop,
                                     open_more_controls, set_model_prop, source_data, wait_prop, wait_ready)
 
 CLIPBOARD = ["clipboard-read", "clipboard-write"]
@@ -503,6 +503,9 @@ def test_a_framed_page_leaves_the_deck_its_keys(deck, browser):
         # presenting in a slide, the card says whose keys are whose (not the presenter's keys' hint)
         assert html.escape(WORDS["keys_framed"]) in card() and html.escape(WORDS["keys"]) not in card()
         frame.get_by_text("Attention compares a", exact=False).first.click()   # text, not a control
+        # (every block drawn: a block drawn above meanwhile would move the page by itself, on a busy machine)
+        assert frame.evaluate(DRAW_ALL_JS)
+        frame.evaluate("() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))")
         y, q = frame.evaluate("() => scrollY"), query()
         for key in ("PageDown", "Space", "ArrowRight", "b"):
             page.keyboard.press(key)
