@@ -432,8 +432,21 @@ def bandwidth_step(x, y, log_h, learning_rate, *, temperature=1.0) -> BandwidthS
     return BandwidthStep(u, loss, grad, False, msg) if msg else BandwidthStep(new, loss, grad, True, "")
 
 
+class _Descent:
+    """What a path of gradient descent says of itself (its fields: ``status`` and ``loss``, one per entry)."""
+
+    @property
+    def diverged(self) -> bool:
+        """Whether its last step was refused."""
+        return self.status[-1] == STATUS_DIVERGED
+
+    @property
+    def final_loss(self) -> float:
+        return float(self.loss[-1])
+
+
 @dataclass(frozen=True)
-class BandwidthTrajectory:
+class BandwidthTrajectory(_Descent):
     """The path of gradient descent on log h.
 
     Entry 0 is the start (status "start"); each accepted step adds one entry
@@ -453,16 +466,8 @@ class BandwidthTrajectory:
     temperature: float
 
     @property
-    def diverged(self) -> bool:
-        return self.status[-1] == STATUS_DIVERGED
-
-    @property
     def final_h(self) -> float:
         return float(self.h[-1])
-
-    @property
-    def final_loss(self) -> float:
-        return float(self.loss[-1])
 
     def as_dict(self) -> dict:
         """Plain lists and numbers, ready for JSON."""
@@ -746,7 +751,7 @@ def metric_step(X, y, W, learning_rate, *, temperature=1.0) -> MetricStep:
 
 
 @dataclass(frozen=True)
-class MetricTrajectory:
+class MetricTrajectory(_Descent):
     """The path of gradient descent on W; entries and statuses as in ``BandwidthTrajectory``.
 
     ``W`` and ``grad`` are (m, k, d); ``loss`` is (m,).
@@ -762,16 +767,8 @@ class MetricTrajectory:
     temperature: float
 
     @property
-    def diverged(self) -> bool:
-        return self.status[-1] == STATUS_DIVERGED
-
-    @property
     def final_W(self) -> np.ndarray:
         return self.W[-1]
-
-    @property
-    def final_loss(self) -> float:
-        return float(self.loss[-1])
 
     def column_ratio(self) -> np.ndarray:
         """|W column 2| / |W column 1| at every entry: how much x_2 counts relative to x_1."""

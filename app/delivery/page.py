@@ -14,6 +14,7 @@ import json
 import logging
 import os
 import sys
+from typing import Callable, NamedTuple
 
 import panel as pn
 import param
@@ -80,12 +81,20 @@ def _setting_kind(name: str) -> type:
     return next((kind for cls, kind in _KINDS if isinstance(p, cls)), str)
 
 
-def _link(section: str, c) -> tuple:
-    """(section, widget key in its view's widgets, state parameter, widget property, conversion from the widget's
-    value, conversion to it) for one declared control (app/contract.py ``Control``)."""
+class _Link(NamedTuple):
+    """One declared control (app/contract.py ``Control``) that a notebook parameter follows both ways."""
+    section: str
+    widget: str          # its key in the section view's widgets
+    param: str           # the state's parameter
+    prop: str            # the widget's property that holds the value
+    from_widget: Callable
+    to_widget: Callable
+
+
+def _link(section: str, c) -> _Link:
     kind = _setting_kind(c.key)
-    return (section, c.widget, c.key, c.prop, _CHECKS.get(c.key, lambda v, c=c, kind=kind: c.from_widget(v, kind)),
-            c.to_widget)
+    return _Link(section, c.widget, c.key, c.prop,
+                 _CHECKS.get(c.key, lambda v, c=c, kind=kind: c.from_widget(v, kind)), c.to_widget)
 
 
 # Every declared control whose notebook parameter follows it both ways, from the sections' contracts.
@@ -131,7 +140,7 @@ class Explorable(pn.viewable.Viewer, ExplorableState):
         self._syncing = False  # a change is on its way between the parameters and the widgets: do not echo it
         self._tour = self._read_tour_file(self.tour_file)
         self.param.watch(self._tour_file_changed, "tour_file")
-        self.param.watch(self._to_widgets, sorted({link[2] for link in _LINKS}))
+        self.param.watch(self._to_widgets, sorted({link.param for link in _LINKS}))
         self.param.watch(self._tour_to_card, "tour")
         self.param.watch(self._data_to_page, "data")
 
@@ -211,7 +220,7 @@ class Explorable(pn.viewable.Viewer, ExplorableState):
         from_widget = self._syncing  # the change came from a widget, which already shows it
         links = {}
         for link in _LINKS:
-            links.setdefault(link[2], []).append(link)
+            links.setdefault(link.param, []).append(link)
         self._syncing = True
         try:
             for ev in events:

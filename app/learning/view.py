@@ -31,6 +31,7 @@ import numpy as np
 from bokeh.models import (Button, ColorBar, ColumnDataSource, CustomJS, DataRange1d, Div, InlineStyleSheet,
                           LinearColorMapper, Range1d, Row)
 from bokeh.layouts import column, row
+from bokeh.palettes import PuOr11
 from bokeh.plotting import figure
 
 import attention
@@ -64,8 +65,7 @@ WORKER_ABOVE_N = 300           # a path on more samples than this is trained in 
 FOCUS_GRID = (*X_RANGE, GRID_N)  # the queries typical_focus looks at: the regression curve's x grid
 TICK_MS = 40                   # playback: one step every 40 ms (25 steps a second)
 URL_KEYS = ("lr", "step", "metric_lr", "metric_step")
-Y_PALETTE = ("#2d004b", "#542788", "#8073ac", "#b2abd2", "#d8daeb", "#f7f7f7", "#fee0b6", "#fdb863", "#e08214",
-             "#b35806", "#7f3b08")  # PuOr, purple (low y) to orange (high y); readable with colour-vision deficiencies
+Y_PALETTE = PuOr11   # Bokeh's, purple (low y) to orange (high y); readable with colour-vision deficiencies
 
 LEARN_CSS = PAGE_CSS + """
 h2 { font-size: 1.4em; margin: 1em 0 0.2em; border-top: 1px solid #ddd; padding-top: 0.6em; }

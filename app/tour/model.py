@@ -75,8 +75,6 @@ STATE_KEYS: list = []   # the regression's (the first tour's names)
 # ... and the settings of another section that its picture reads: the bandwidth's path is trained on the
 # regression's dataset, and the ideas' graphs follow the self-attention section's sentence.
 READS: dict = {}
-# Deep-link keys the page does not have yet (app/state.py): none now (the lag panel's period became one).
-PENDING_KEYS: dict = {}
 
 NUMBER_OPERATORS = ("<", "<=", ">", ">=", "==", "!=")
 EQUALITY_OPERATORS = ("==", "!=")
@@ -253,13 +251,10 @@ class Tour:
 
 
 def _spec() -> dict:
-    """app/state.py's url_spec, with the keys the tour needs that the page does not have yet."""
+    """app/state.py's url_spec: the settings a step may set and test, as a deep link gives them."""
     from app.state import url_spec
 
-    spec = dict(url_spec())
-    for key, s in PENDING_KEYS.items():
-        spec.setdefault(key, s)
-    return spec
+    return dict(url_spec())
 
 
 def _label(i: int | None, sid: str | None = None) -> str:

@@ -403,7 +403,7 @@ def prepared(state) -> bool:
 
 
 def _theme():
-    from app.ui import theme   # the shared look (the old alias app.theme is gone)
+    from app.ui import theme   # (imported when asked: the tour's model is used without Bokeh's look)
     return theme
 
 

@@ -37,7 +37,7 @@ CORE = Path(attention.__file__).resolve().parent   # the numpy core, whose JS tw
 @lru_cache(maxsize=None)
 def read_js(path: Path) -> str:
     r"""The text of one JS file as the page ships it: without its whole-line ``//`` comments, which are a
-    third of the engines' code (the page carries the shared files once per engine).  No JS file of the app
+    third of the engines' code (the page carries the shared library once, in its own script).  No JS file of the app
     has such a line inside a template literal (tests/app/test_export.py holds that).
 
     >>> import tempfile

@@ -19,12 +19,13 @@ labels, legends) is set per figure by ``style_figure`` here and by
 
 from __future__ import annotations
 
+from bokeh.palettes import Cividis10
+
 # Okabe-Ito: distinguishable with every common colour-vision deficiency
 ORANGE, SKY, GREEN, BLUE, VERMILLION, PURPLE, GREY = (
     "#E69F00", "#56B4E9", "#009E73", "#0072B2", "#D55E00", "#CC79A7", "#555555")
-# cividis (blue to yellow), readable in greyscale and with colour-vision deficiencies
-WEIGHT_PALETTE = ["#00204D", "#00336F", "#39486B", "#575C6D", "#707173", "#8A8779", "#A69D75",
-                  "#C4B56C", "#E4CF5B", "#FFEA46"]
+# cividis (blue to yellow) in ten steps, Bokeh's own: readable in greyscale and with colour-vision deficiencies
+WEIGHT_PALETTE = list(Cividis10)
 
 FONT = '"DejaVu Sans", Verdana, "Bitstream Vera Sans", sans-serif'
 MONO_FONT = '"DejaVu Sans Mono", Menlo, Consolas, monospace'
@@ -184,12 +185,6 @@ def root_css() -> str:
             f'.attn-page[data-present="1"] {{ {decl(root_styles(True))} }}\n'
             f"@media (max-width: {NARROW_WIDTH - 1}px) {{ .attn-page {{ {narrow('normal_narrow')} }} "
             f'.attn-page[data-present="1"] {{ {narrow("present_narrow")} }} }}\n')
-
-
-def mark_root(layout, present: bool = False):
-    """Give a layout that is the root of a document the theme's variables (returns it)."""
-    layout.styles = {**dict(layout.styles or {}), **root_styles(present)}
-    return layout
 
 
 # Tick labels as plain decimals with the typographic minus: Bokeh's default formatters switch to
@@ -438,4 +433,4 @@ def js_config(built_present: bool = False) -> dict:
 
 
 __all__ = ["PRIMARY_BUTTON_CSS", "VIEWPORT_META", "SERVED_TEMPLATE", "ORANGE", "SKY", "GREEN", "BLUE", "VERMILLION", "PURPLE", "GREY", "WEIGHT_PALETTE", "FONT", "MONO_FONT",
-           "SIZES", "PAGE_STYLES", "PAGE_CSS", "root_styles", "mark_root", "plain_ticks", "steady_ticks", "style_figure", "style_legend", "log_format", "js_config"]
+           "SIZES", "PAGE_STYLES", "PAGE_CSS", "root_styles", "plain_ticks", "steady_ticks", "style_figure", "style_legend", "log_format", "js_config"]

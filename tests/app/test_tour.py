@@ -19,7 +19,7 @@ from app.tour import (CONDITIONS, MAX_STEPS, NAMES, READS, SECTION_KEYS, SECTION
                       check_tour_data, default_tour, default_tour_path, holds, lesson_tour, load_tour, parse_tour,
                       readouts, resolve_step, section_readouts, show_me_problems, show_me_settings, step_readouts,
                       tour_sentences)
-from app.tour.model import (FIGURES, MAX_CONDITIONS, MAX_ID, PENDING_KEYS, RUNTIME_NAMES, compare, full_state, names_of,
+from app.tour.model import (FIGURES, MAX_CONDITIONS, MAX_ID, RUNTIME_NAMES, compare, full_state, names_of,
                             shipped_tour, slug, tour_path)
 from app.sections import CONTRACTS
 from app.tour.view import card_html
@@ -397,7 +397,7 @@ def test_the_opening_state_does_not_satisfy_any_step(step):
 def arrivals(tour: Tour):
     """The settings a student meets each step with after pressing Show me on every step before it: all from
     their defaults, then each step's Show-me settings applied in turn (what "Show me" leaves alone stays)."""
-    spec = {k: url_spec().get(k, PENDING_KEYS.get(k)) for sec in SECTIONS for k in SECTION_KEYS[sec]}
+    spec = {k: url_spec().get(k) for sec in SECTIONS for k in SECTION_KEYS[sec]}
     now = {k: s["default"] for k, s in spec.items()}
     for step in tour.steps:
         yield step, dict(now)
@@ -559,7 +559,7 @@ def test_the_tours_keys_are_the_pages():
     assert SECTION_KEYS["routing"] == ROUTING_KEYS
     spec = url_spec()
     missing = [k for sec in SECTIONS for k in SECTION_KEYS[sec] if k not in spec]
-    assert missing == list(PENDING_KEYS) == []   # every key a step sets is a deep link's (the period too, now)
+    assert missing == []   # every key a step sets is a deep link's
     p = spec["period"]
     assert (p["lo"], p["hi"]) == (PERIODS[0], PERIODS[-1]) and p["default"] == attention.lags.DEFAULT_PERIOD
 
