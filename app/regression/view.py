@@ -613,8 +613,8 @@ class RegressionSection:
     def more_box(self, w: dict):
         """Everything behind "More controls": kernel, tilt, dataset and its generator, the check boxes, Reset and
         the link.  Its own block, drawn when the student opens it (or when the browser is idle)."""
-        for key in ("kernel", "dataset"):
-            w[key].min_width = 200
+        # the kernel menu shows its longest option whole ("dot product, equal-norm keys", which a step names)
+        w["kernel"].min_width, w["dataset"].min_width = 260, 160
         self.reset = Button(label="Reset", button_type="default", min_width=90, name="reset_button")
         hidden = [row(w["kernel"], w["dataset"], sizing_mode="stretch_width", styles=WRAP),
                   w["keynorm"],
