@@ -20,12 +20,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .why_attention.contract import CONTRACT as IDEAS
+from .ideas.contract import CONTRACT as IDEAS
 from .learning.contract import CONTRACT as LEARNING
 from .regression.contract import CONTRACT as REGRESSION
 from .regression.text import caption  # the command line's readout (app/delivery/cli.py)
 from .regression.view import set_user_data  # the notebook component's data param (app/delivery/page.py)
-from .learned_qk.contract import CONTRACT as ROUTING
+from .routing.contract import CONTRACT as ROUTING
 from .sentence.contract import CONTRACT as SENTENCE
 from .tour.model import show_me_problems, use_sections
 from .tour.view import add_tour

@@ -17,11 +17,11 @@ import param
 
 # Each section declares its settings with their bounds, and the controls that show them, in its state.py; the
 # page's state is all of them.  (These modules import nothing of the page but app/contract.py.)
-from app.why_attention.state import IdeasState
+from app.ideas.state import IdeasState
 from app.learning.state import (BANDWIDTH_LR_PRESETS, BANDWIDTH_TRAIN_STEPS, LearningState,  # noqa: F401
                                 METRIC_LR_PRESETS, METRIC_TRAIN_STEPS)
 from app.regression.state import X_RANGE, RegressionState
-from app.learned_qk.state import QK_OPENING, QK_SHOWN, QK_TRAIN_STEPS, RoutingState  # noqa: F401
+from app.routing.state import QK_OPENING, QK_SHOWN, QK_TRAIN_STEPS, RoutingState  # noqa: F401
 from app.sentence.state import SentenceState
 # The numbers the regression's readouts are computed on, which a section and the tour (Python and browser) share:
 GRID_N = 400                       # points of the prediction curve across X_RANGE

@@ -8,8 +8,8 @@ import re
 import pytest
 from bokeh.models import Axis, Div, Legend, Plot
 
-from app.why_attention import view as ideas_view
-from app.why_attention.view import (PERIODS, build_ideas, fmt_count, fmt_ms, fmt_num, graph_data, lag_results,
+from app.ideas import view as ideas_view
+from app.ideas.view import (PERIODS, build_ideas, fmt_count, fmt_ms, fmt_num, graph_data, lag_results,
                             timing_note)
 
 EXPONENT = re.compile(r"\d[eE][+-]?\d")
@@ -155,7 +155,7 @@ def test_a_measurement_cut_short_by_its_budget_says_so_and_no_note_has_exponents
 
 
 def test_the_pages_note_is_true_of_the_measurement_it_shows():
-    from app.why_attention.view import sequence_timings
+    from app.ideas.view import sequence_timings
 
     t = sequence_timings()
     note = _plain(timing_note(t))

@@ -14,9 +14,9 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-# Each section's folder under app/, named for what it teaches, and the section's name in links, tours and --sections.
-FOLDERS = {"regression": "regression", "sentence": "sentence", "why_attention": "ideas", "learning": "learning",
-           "learned_qk": "routing"}
+# Each section's folder under app/, and the section's name in links, tours and --sections (the same, since issue 50).
+FOLDERS = {"regression": "regression", "sentence": "sentence", "ideas": "ideas", "learning": "learning",
+           "routing": "routing"}
 SECTIONS = tuple(FOLDERS.values())
 DELIVERIES = tuple(f"app.delivery.{m}" for m in ("page", "plugin", "export", "cli", "main", "serving"))
 

@@ -53,7 +53,7 @@ PASSWORD, SECRET = "class-of-2026", "a-cookie-secret-for-the-tests-only"
 
 # Two builds of the page differ in two ways only: Bokeh draws new ids (uuids for the document and its elements,
 # "p1234" for its models), and the ideas section measures the RNN loop against attention on the machine that
-# builds the page (app/why_attention/view.py sequence_timings: times, and how far the time budget let it go), as the
+# builds the page (app/ideas/view.py sequence_timings: times, and how far the time budget let it go), as the
 # sentence section measures dot_product_attention (app/sentence/view.py timing_figure)
 _IDS = re.compile(rb'[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|(?<=")p\d+(?=")')
 MEASURED = {"sequence_timings", "sequence_timing_plot", "timing_caption", "sequence_counts", "sequence_counts_plot",

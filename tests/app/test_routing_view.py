@@ -17,8 +17,8 @@ import attention
 from attention import learn_qk
 from app.delivery.cli import build_parser
 from app.delivery.export import build_document
-from app.learned_qk import text
-from app.learned_qk import view as rv
+from app.routing import text
+from app.routing import view as rv
 from app.sections import PAGE_ORDER, SECTIONS, build_sections
 from app.state import QK_SHOWN, ExplorableState, parse_query, url_spec
 from app.ui import theme

@@ -13,7 +13,7 @@ from bokeh.models import Div
 import attention
 from app.sentence import view as sentence_view
 from app.sentence.view import REFUSED_LINK, REFUSED_TYPED, browser_model, build_sentence, sentence_key
-from app.learned_qk.text import plain_words
+from app.routing.text import plain_words
 from app.state import ExplorableState, SentenceState, url_spec
 from app.ui.engine import LIBRARY_FILES, read_js
 

@@ -548,9 +548,9 @@ def test_every_name_has_a_section_a_kind_a_description_and_units():
 
 def test_the_tours_keys_are_the_pages():
     """The sections, their deep-link keys and the lag panel's periods, against the page's own definitions."""
-    from app.why_attention.view import PERIODS
+    from app.ideas.view import PERIODS
     from app.learning.view import URL_KEYS
-    from app.learned_qk.view import URL_KEYS as ROUTING_KEYS
+    from app.routing.view import URL_KEYS as ROUTING_KEYS
     from app.sections import PAGE_ORDER
     from app.sentence.view import SENTENCE_KEYS
 

@@ -430,7 +430,7 @@ def test_a_sentence_readout_changed_by_one_unit_is_refused(change, builders):
 def test_every_ideas_sentence_is_true_and_its_twins_agree(builders):
     """graph_caption at every sentence length and errors_html for every period: Python's and the engine's the same
     characters, and true against attention.attention_cost and attention.compare_lag_models."""
-    from app.why_attention import view as IV
+    from app.ideas import view as IV
 
     graphs, errors = I.python_texts()
     assert builders.ideas() == (graphs, errors)
@@ -440,7 +440,7 @@ def test_every_ideas_sentence_is_true_and_its_twins_agree(builders):
 
 @pytest.mark.parametrize("change", [*I.GRAPH_MUTATIONS, *I.ERRORS_MUTATIONS])
 def test_an_ideas_number_changed_by_one_unit_is_refused(change):
-    from app.why_attention import view as IV
+    from app.ideas import view as IV
 
     graphs, errors = I.python_texts()
     if change in I.GRAPH_MUTATIONS:

@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 import attention
-from app.why_attention.view import (PERIODS, errors_html, graph_caption, graph_data, graph_size, lag_intro, lag_results,
+from app.ideas.view import (PERIODS, errors_html, graph_caption, graph_data, graph_size, lag_intro, lag_results,
                             lag_sources, lag_ticks)
 from tests.browser.pageutil import block_outside, draw, model_element, model_prop, source_data, wait_ready
 

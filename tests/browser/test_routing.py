@@ -29,7 +29,7 @@ import pytest
 
 import attention
 from attention import learn_qk
-from app.learned_qk import view as rv
+from app.routing import view as rv
 from app.state import url_spec
 from app.ui import text as words
 from app.ui import theme
@@ -728,7 +728,7 @@ PLAY_CLOCK = """async () => {
 
 def test_play_takes_10_to_15_seconds_holds_where_the_deciding_word_gets_half_and_ends_trained(opened):
     """Measured with the page's own clock: Play from step 0 to the end takes as long as the schedule it is given
-    (app/learned_qk/pace.py: slow while the accuracy climbs, fast once it is settled, a hold at the moment the
+    (app/routing/pace.py: slow while the accuracy climbs, fast once it is settled, a hold at the moment the
     deciding word first gets half of bank's weight), and that is 10 to 15 s; the frame it holds on is the core's
     moment, named in the status line, and it stays longer than the settled frames around it.  At the end bank looks
     at the deciding word (trained_to_the_end)."""

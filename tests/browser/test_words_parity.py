@@ -124,7 +124,7 @@ def test_the_page_carries_the_table_once_just_before_words_js():
     """The page's shared library (app/ui/engine.py, once per page; the self-attention and routing engines
     tokenize with it) holds the shipped table once, right before attention/words.js reads it, and no engine carries a
     copy of its own."""
-    from app.learned_qk.view import engine_source as routing_source
+    from app.routing.view import engine_source as routing_source
     from app.sentence.view import engine_source as sentence_source
     from app.ui.engine import library_source, read_js
 

@@ -46,7 +46,7 @@ def test_wheel_contains_data_and_browser_sources(wheel):
     for needed in ("attention_data/senses.json", "attention_data/tours/lesson.json",
                    "attention_data/tours/tour.schema.json", "attention_data/tours/examples/routing.json",
                    "attention_data/examples/temperatures.csv", "attention/words.js", "attention/generator.js",
-                   "attention/train.js", "attention/kernels.js", "attention/mirror.js", "app/ui/worker.js", "app/ui/loader.js", "app/learned_qk/engine.js"):
+                   "attention/train.js", "attention/kernels.js", "attention/mirror.js", "app/ui/worker.js", "app/ui/loader.js", "app/routing/engine.js"):
         assert needed in shipped, needed                      # the list below is the repository's own
     for needed in shipped + ["app/delivery/main.py", "app/delivery/plugin.py", "app/delivery/export.py",
                              "app/ui/share.py", "attention/kernels.py", "attention/lags.py", "attention/sequence.py",

@@ -27,7 +27,7 @@ const sentences = (function (D, R) {
     // attention/train.js: a path's messages, refused steps written by refusalText (app/learning/text.py's twin)
     refusals: (cases) => cases.map((c) => AttnTrain.trainColumns(c).message),
 
-    // app/learned_qk/head.js: what the word's query and the other word's key share (texts.js drawWeights)
+    // app/routing/head.js: what the word's query and the other word's key share (texts.js drawWeights)
     shared: (c) => c.cases.map((s) => {
       const cfg = { words_model: c.model }, xw = RoutingHead.wordX(cfg, s.word), xo = RoutingHead.wordX(cfg, s.other);
       return RoutingHead.sharedSummary(s.word, s.other, RoutingHead.sharedColumns(xw, xo, s.wq, s.wk, c.names, c.share,
@@ -44,9 +44,9 @@ const sentences = (function (D, R) {
       return [SentenceRowText.rowReadouts(p.tokens, s.token, r.weights[s.head][s.token], s.causal, out, comb),
               SentenceRowText.rowLine(p.tokens, s.token, p.d_k, s.t)];
     }),
-    // app/why_attention/engine.js: the line under the dependency graphs, and the lag panel's errors
+    // app/ideas/engine.js: the line under the dependency graphs, and the lag panel's errors
     ideas: (c) => ({ graph: c.lengths.map((n) => Ideas.graphCaption(n)), errors: c.results.map((r) => Ideas.errorsHtml(r)) }),
-    // app/learned_qk/lines.js: the readout's lines (texts.js drawReadout) and the status line (drawStatus)
+    // app/routing/lines.js: the readout's lines (texts.js drawReadout) and the status line (drawStatus)
     readout: (cases) => cases.map((c) => RoutingLines.readoutLines(c.s, c.row, c.point, c.p)),
     status: (c) => c.frames.map(([f, moment]) => {
       const t = RoutingLines.statusText(c.plain, f, moment);

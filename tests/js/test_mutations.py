@@ -90,8 +90,8 @@ MUTATIONS = [
     # app/learning/starttext.js, where training starts in words
     Mutation("app/learning/starttext.js", "the words follow the largest weight unrounded, not as shown",
              "shown = Number(ws)", "shown = w"),
-    # app/learned_qk/lines.js, the routing readout in words
-    Mutation("app/learned_qk/lines.js", "a tie is a tie of the exact weights, not of the digits shown",
+    # app/routing/lines.js, the routing readout in words
+    Mutation("app/routing/lines.js", "a tie is a tie of the exact weights, not of the digits shown",
              "if (fixed(row[j], 2) === shown) at.push(j);", "if (row[j] === row[top]) at.push(j);"),
     # app/tour/steps.js and dock.js, the tour's decisions (issue 46)
     Mutation("app/tour/steps.js", "presentation mode shows a step only when it is turned to, not when a link opens it",

@@ -275,13 +275,13 @@ def check_start_sentences(js):
     assert bad == [], bad[:5]
 
 
-# ---- app/learned_qk/lines.js: the routing readout in words --------------------------------------------------------
+# ---- app/routing/lines.js: the routing readout in words --------------------------------------------------------
 
 @cache
 def _readout_cases():
     """Every shown sentence at every recorded step (the core's rows and points, attention.train_qk's path as the page
     gets it), each once as a shown sentence and once as if typed; and made-up rows with ties."""
-    from app.learned_qk import view as rv
+    from app.routing import view as rv
     plain = rv.trajectory().to_plain(frames=rv.FRAMES)
     p = {"readout_scale": plain["readout_scale"], "undecided_within": plain["undecided_within"]}
     cases = []
@@ -305,7 +305,7 @@ def check_readout_lines(js):
     word the core's row puts first.  The sense it reads is the core's rule on the core's point; the verdict names
     the sentence's sense and deciding word; every line is in plain words."""
     from attention import learn_qk
-    from app.learned_qk.text import plain_words
+    from app.routing.text import plain_words
     cases = _readout_cases()
     got = js("readoutLines", cases)
     q = lambda w: f"\u201c{w}\u201d"   # noqa: E731
@@ -473,7 +473,7 @@ CHECKS = {
     "app/ui/audiograph.js": [check_weight_tones],
     "app/ui/frame.js": [check_frame_keys],
     "app/learning/starttext.js": [check_start_sentences],
-    "app/learned_qk/lines.js": [check_readout_lines],
+    "app/routing/lines.js": [check_readout_lines],
     "app/tour/steps.js": [check_opening, check_resolve_step],
     "app/tour/dock.js": [check_turn_keys],
 }

@@ -35,7 +35,7 @@ FILES = ("attention/kernels.js", "attention/mirror.js", "app/ui/format.js", "app
          "attention/generator.js", "attention/train.js", "app/ui/userwords.js", "app/ui/userparse.js",
          "app/ui/userdata.js", "app/ui/audiograph.js", "app/ui/frame.js",
          # sections' pure files (no DOM at load or in the functions tested), after the library they use
-         "app/learning/starttext.js", "app/learned_qk/head.js", "app/learned_qk/lines.js", "app/sentence/rowtext.js",
+         "app/learning/starttext.js", "app/routing/head.js", "app/routing/lines.js", "app/sentence/rowtext.js",
          # the tour's pure files: what opening a step does, a link's step, the presenter's keys (common.js)
          "app/tour/steps.js", "app/tour/dock.js")
 

@@ -225,7 +225,7 @@ for c in REGRESSION:          # a number's mutation finds its number through the
 
 # Clauses the page says that claim nothing about the state, each with its reason (at most 15 across the sweep).
 NO_CLAIM: dict[str, str] = {
-    # the routing readout's line for a sentence without the ambiguous word (app/learned_qk/lines.js)
+    # the routing readout's line for a sentence without the ambiguous word (app/routing/lines.js)
     "The matrix still shows where every word looks with this step's W_Q and W_K.":
         "points at the matrix drawn beside it: it states nothing about the state's numbers",
 }

@@ -1,5 +1,5 @@
 """The ideas section's words in the sentence sweep: the line under the dependency graphs (graph_caption) and the
-table of the lag panel's errors (errors_html), Python's and the page's engine's (app/why_attention/engine.js,
+table of the lag panel's errors (errors_html), Python's and the page's engine's (app/ideas/engine.js,
 graphCaption and errorsHtml, run in V8), held to each other character for character and checked against the core:
 attention.attention_cost for the graphs' counts, attention.compare_lag_models for every period's errors.
 """
@@ -10,7 +10,7 @@ import re
 from functools import cache
 
 import attention
-from app.why_attention import view as IV
+from app.ideas import view as IV
 from tests.app.sweep.states import same_at_digits
 
 # Sentence lengths: every length a short sentence has, and long ones whose counts are written with a thin space

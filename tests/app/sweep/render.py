@@ -15,7 +15,7 @@ from tests.app.sweep import states as S
 from tests.js.v8 import FILES, HERE as JS_HERE, Twins
 
 # The builders, by their paths from the root, after the library's pure files.
-BUILDER_FILES = ("app/regression/text.js", "app/why_attention/engine.js")
+BUILDER_FILES = ("app/regression/text.js", "app/ideas/engine.js")
 LIMITS = {"one_sample": text.ONE_SAMPLE_WEIGHT, "near_uniform": text.NEAR_UNIFORM_FRACTION,
           "sharp_weight": text.SHARP_WEIGHT, "sharp_share": text.SHARP_SHARE, "flat_tol": text.FLAT_TOL}
 
@@ -69,7 +69,7 @@ class Builders:
     def shared(self, states) -> list[str]:
         """RoutingHead.sharedSummary at each (step, other word) (tests/app/sweep/routing.py)."""
         from attention import learn_qk
-        from app.learned_qk import view as RV
+        from app.routing import view as RV
         from tests.app.sweep import routing as RS
         m = RS.path().model
         return self.js("shared", {"cases": [s.case() for s in states], "model": json.loads(RV._words_model_json()),
@@ -100,7 +100,7 @@ class Builders:
 
     def ideas(self) -> tuple[list[str], list[str]]:
         """Ideas.graphCaption at each of tests/app/sweep/ideas.py's lengths, and Ideas.errorsHtml for every period."""
-        from app.why_attention import view as IV
+        from app.ideas import view as IV
         from tests.app.sweep import ideas as I
         res = IV.lag_results()
         out = self.js("ideas", {"lengths": I.LENGTHS, "results": [res[str(p)] for p in IV.PERIODS]})

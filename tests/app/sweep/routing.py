@@ -1,4 +1,4 @@
-"""The routing section's sentences in the sweep (W_Q and W_K learned: app/learned_qk/): the readout's lines
+"""The routing section's sentences in the sweep (W_Q and W_K learned: app/routing/): the readout's lines
 (RoutingLines.readoutLines), what the word's query and the other word's key share (attention.learn_qk.shared_summary,
 twin RoutingHead.sharedSummary) and the status line (RoutingLines.statusText), over every shown sentence at every
 recorded frame of the path the page plays (view.trajectory(), FRAMES) and a few typed sentences, with the claims that
@@ -16,7 +16,7 @@ import numpy as np
 
 import attention
 from attention import learn_qk
-from app.learned_qk import view as RV
+from app.routing import view as RV
 from tests.app.sweep.claims import NUM, bump_group, claim, swap
 from tests.app.sweep.states import same_at_digits
 

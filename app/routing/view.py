@@ -18,7 +18,7 @@ Layout: the controls, the matrix and the sense plot are the stage, the weight on
 accuracy under them; beside them (under them on a phone) the readouts, what was learned, W_Q and W_K (behind
 "more") and the box for your own sentence.
 
-Playback is paced to be watched (app/learned_qk/pace.py, ``pace()``): slowly while the accuracy climbs,
+Playback is paced to be watched (app/routing/pace.py, ``pace()``): slowly while the accuracy climbs,
 fast once the answers are settled, with a hold at the moment the shown sentence's deciding word first gets
 HOLD_SHARE of the ambiguous word's weight; 10 to 15 s from step 0 to the end, for a shown or a typed sentence.
 """
@@ -193,7 +193,7 @@ def _pace_json() -> str:
 
 
 def pace() -> dict:
-    """Play's schedule (app/learned_qk/pace.py): for each shown sentence, and for a typed one, the ms each
+    """Play's schedule (app/routing/pace.py): for each shown sentence, and for a typed one, the ms each
     recorded frame stays on screen before the next (a fresh copy each call)."""
     return json.loads(_pace_json())
 

@@ -1,5 +1,5 @@
 """The W_Q/W_K section's readouts for the tour's conditions: the trained path (``trajectory`` in
-app/learned_qk/view.py, by ``attention.train_qk``) at the recorded step at or before ``qk_step``."""
+app/routing/view.py, by ``attention.train_qk``) at the recorded step at or before ``qk_step``."""
 
 from __future__ import annotations
 

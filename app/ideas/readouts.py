@@ -1,5 +1,5 @@
 """The "why attention won" section's readouts for the tour's conditions: the sentence's step counts
-(``attention.sequential_steps``) and the lag panel's shipped results (``lag_results`` in app/why_attention/view.py,
+(``attention.sequential_steps``) and the lag panel's shipped results (``lag_results`` in app/ideas/view.py,
 by ``compare_lag_models``)."""
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 // The routing section's playback: one state drawn (a sentence at a recorded step), Play, Pause, Step and Reset at
-// the pace of app/learned_qk/pace.py (view.py pace()), and a tour step's Show me.
+// the pace of app/routing/pace.py (view.py pace()), and a tour step's Show me.
 
 const RoutingPlayback = (function (E, W, Head, State, Plots, Texts) {
   "use strict";
@@ -77,7 +77,7 @@ const RoutingPlayback = (function (E, W, Head, State, Plots, Texts) {
   }
 
   // The frame due `ms` after Play was pressed at frame f0, by the schedule: schedule[f] ms on frame f before the
-  // next (app/learned_qk/pace.py frame_ms: slow while the accuracy climbs, a hold at the sentence's moment, fast
+  // next (app/routing/pace.py frame_ms: slow while the accuracy climbs, a hold at the sentence's moment, fast
   // once the answers are settled).  Never past the last frame.
   function dueFrame(ms, f0, schedule) {
     let t = ms, f = f0;

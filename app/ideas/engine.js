@@ -2,7 +2,7 @@
 // lag panel between the results Python computed for every period (no formula of the core runs here).
 //
 // graphData, graphCaption, lagData and errorsHtml are twins of graph_data, graph_caption, lag_sources and
-// errors_html in app/why_attention/view.py; tests/browser/test_ideas.py holds them to the Python output.
+// errors_html in app/ideas/view.py; tests/browser/test_ideas.py holds them to the Python output.
 
 const Ideas = (function (U) {
   "use strict";
@@ -26,7 +26,7 @@ const Ideas = (function (U) {
 
   // ---- sequential against parallel -------------------------------------------------------------------
 
-  // G: app/why_attention/view.py GRAPH (the twin graph_data reads it too)
+  // G: app/ideas/view.py GRAPH (the twin graph_data reads it too)
   function graphData(tokens, G) {
     const toks = tokens.map(String), n = toks.length, span = Math.max(n - 1, 1);
     const labels = n <= G.labels_up_to ? toks : toks.map(() => "");
@@ -53,7 +53,7 @@ const Ideas = (function (U) {
       `are drawn) in <b>one step</b>.</p>`;
   }
 
-  // The graph's height and least width for n words (twin of graph_size in app/why_attention/view.py).
+  // The graph's height and least width for n words (twin of graph_size in app/ideas/view.py).
   function graphSize(n, G) {
     if (n <= G.labels_up_to) return { height: G.height, min_width: G.min_width };
     return { height: G.height + G.word_room, min_width: Math.max(G.min_width, n * G.word_px + G.word_margin) };
@@ -112,7 +112,7 @@ const Ideas = (function (U) {
       `<td></td></tr>${body}</table>`;
   }
 
-  // The lag panel's words for a period (twin of lag_intro and pattern_words in app/why_attention/view.py).
+  // The lag panel's words for a period (twin of lag_intro and pattern_words in app/ideas/view.py).
   function patternWords(k) {
     return k === 7 ? "a weekly pattern" : k === 14 ? "a two-week pattern" : `a pattern that repeats every ${k} days`;
   }
