@@ -369,6 +369,8 @@ def test_the_main_plot_by_keyboard_and_by_drag_and_what_a_screen_reader_hears(br
             page.wait_for_function("(q) => Math.abs(Bokeh.documents[0].get_model_by_name('query_slider').value - q) "
                                    "< 1e-9", arg=want)
             if key == "Home":   # the slider and the plot say the query with a true minus (what Orca read)
+                # (the plot's words are written with the caption, two frames after the move: common.js afterPaint)
+                page.wait_for_function("() => !(globalThis.__attnTextsPending > 0)")
                 said = page.evaluate(f"() => ({FIND_VIEW_JS})('main_plot').canvas_view.el.getAttribute('aria-valuetext')")
                 title = model_element(page, "query_slider", ".bk-slider-title").text_content()
                 handle = model_element(page, "query_slider", ".noUi-handle").get_attribute("aria-valuetext")
