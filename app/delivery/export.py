@@ -23,7 +23,7 @@ from bokeh.embed.bundle import bundle_for_objs_and_resources
 from bokeh.util.serialization import make_globally_unique_id
 from bokeh.resources import INLINE
 
-from ..sections import CONTRACTS, SECTIONS, build_sections, figure_menu
+from ..sections import CONTRACTS, SECTIONS, build_sections
 from ..state import ExplorableState
 from ..ui import theme
 from ..tour.model import LOOK
@@ -93,8 +93,7 @@ def build_document(state: ExplorableState | None = None, *, sections=SECTIONS, t
             "needs": {p.name: [n for n in CONTRACTS[p.name].needs if n in engines] for p in pages if CONTRACTS[p.name].needs},
             "png_texts": {k: PNG_TEXTS[k] for k in ("saved", "saved_framed", "own_tab")},
             # each figure's corner button and the dialog of its numbers (app/ui/share.js numbersButton)
-            "numbers": numbers_texts({f["name"]: f["label"] for f in figure_menu()
-                                      if f["name"] in {n for p in pages for n in CONTRACTS[p.name].figures}}),
+            "numbers": numbers_texts({n: words for p in pages for n, words in CONTRACTS[p.name].figures.items()}),
             **({"embed": embed} if embed else {})}
     page_css = theme.root_css() + "\n".join(css)
     return BuiltPage(doc=doc, plan=plan, built=built, css=page_css, present=bool(state.present), data=data)

@@ -71,7 +71,7 @@ const Regression = (function (M, U, A, R, V, S, O, C) {
     arrowKeysMoveQuery(a, c);
     wireForm(a, c);
     if (c.hentStale && U.plotView(a.figs[3])) { c.hentStale = false; queryViews(a, c); }
-    if (c.hcurveStale && V.errorsDrawn(a, c)) errorCurves(a, c);
+    if (c.hcurveStale && V.errorsDrawn(a)) errorCurves(a, c);
   }
 
   // A file dropped anywhere on the page is read as your data (rather than opened by the browser in its place).

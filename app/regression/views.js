@@ -186,12 +186,13 @@ const RegressionViews = (function (M, U, R) {
     queryViews(a, c);
   }
 
-  // Whether a plot that draws the error curves is drawn: the bias-variance plot, or another section's that draws the
-  // same source (the learning section's descent on h, alone in a short frame).
-  function errorsDrawn(a, c) {
-    if (!c.hcurvePlots) c.hcurvePlots = Array.from(a.hcurve.document ? a.hcurve.document.all_models : [])
-      .filter((m) => Array.isArray(m.renderers) && m.renderers.some((r) => r.data_source === a.hcurve));
-    return !!U.plotView(a.figs[4]) || c.hcurvePlots.some((p) => U.plotView(p));
+  // Whether a plot that draws the error curves is drawn: the bias-variance plot, or else another section's that
+  // draws the same source (the learning section's descent on h, alone in a short frame; looked for only then).
+  function errorsDrawn(a) {
+    if (U.plotView(a.figs[4])) return true;
+    const doc = a.hcurve.document;
+    return !!doc && Array.from(doc.all_models).some((m) => Array.isArray(m.renderers) &&
+      m.renderers.some((r) => r.data_source === a.hcurve) && !!U.plotView(m));
   }
 
   // Leave-one-out error, bias² and variance against h (at T = 1): they follow the data and the kernel only.
@@ -228,7 +229,7 @@ const RegressionViews = (function (M, U, R) {
   // too: starting a Worker costs the click several milliseconds, and their plot sits far below the samples.
   function dataViews(a, c) {
     c.viewedData = a.ds.data;
-    const errors = () => { if (errorsDrawn(a, c)) errorCurves(a, c); else c.hcurveStale = true; };
+    const errors = () => { if (errorsDrawn(a)) errorCurves(a, c); else c.hcurveStale = true; };
     setWidget(a.mean_span, "location", M.mean(c.y));
     const token = c.curvesLater = (c.curvesLater || 0) + 1;
     if (c.x.length <= c.cfg.worker_above_n || typeof requestAnimationFrame !== "function") {

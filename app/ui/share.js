@@ -227,7 +227,7 @@ const AttnShare = (function () {
     }, (e) => { said.textContent = t.failed; console.error("attention explorable:", e); });
   }
 
-  // ---- one tap from each figure: a button in its top right corner opens its numbers in a dialog ------------
+  // ---- one tap from each figure: a button in its corner opens its numbers in a dialog ---------------------
 
   // Top left, above the y axis's tick labels and left of the title: a corner the plots with a y axis leave empty.
   const CORNER = "position:absolute;left:0;top:0;z-index:1;width:26px;height:26px;padding:0;display:flex;" +

@@ -73,6 +73,13 @@ COLUMN_WORDS = {"x": "x", "y": "y", "w": "weight", "wn": "weight \u00f7 the larg
 SOURCE_WORDS = {"sample_marks": "the samples", "curve": "along x", "qtrue": "the true value at the query",
                 "qpred": "the prediction at the query", "query_line": "the query", "hent": "along h"}
 STYLE_COLUMNS = ("size", "alpha", "color", "width", "dash", "align", "baseline", "dx", "dy", "tc", "dw", "dh")
+# A figure's tables (share.js tablesHtml), under the figure menu and in a figure's dialog alike.
+TABLE_CSS = """
+div.numbers-box { max-height: 18em; overflow: auto; max-width: 100%; }
+table.figure-numbers { border-collapse: collapse; font-variant-numeric: tabular-nums; }
+table.figure-numbers caption { text-align: left; font-weight: bold; }
+table.figure-numbers th, table.figure-numbers td { padding: 1px 8px; text-align: right; border-bottom: 1px solid #ddd; }
+"""
 CSS = """
 p { margin: 2px 0; line-height: 1.4; }
 p.share-done { color: #1b5e20; font-weight: bold; }
@@ -83,14 +90,10 @@ button.share-save { font: inherit; padding: 3px 10px; border: 1px solid #1F5F99;
 input.share-link { width: 100%; box-sizing: border-box; font: inherit; padding: 4px; }
 div.png-row { display: flex; flex-wrap: wrap; align-items: center; gap: 4px 8px; margin: 2px 0; }
 .bk-clearfix { max-width: 100%; }   /* the menu shrinks to a phone's width, rather than the box growing past it */
-div.numbers-box { max-height: 18em; overflow: auto; max-width: 100%; }
-table.figure-numbers { border-collapse: collapse; font-variant-numeric: tabular-nums; }
-table.figure-numbers caption { text-align: left; font-weight: bold; }
-table.figure-numbers th, table.figure-numbers td { padding: 1px 8px; text-align: right; border-bottom: 1px solid #ddd; }
 select.png-figure { font: inherit; padding: 3px; flex: 1 1 12em; min-width: 0; max-width: 30em; }
-"""
+""" + TABLE_CSS
 # The dialog of a figure's numbers (share.js openNumbers), in the page's own document.
-DIALOG_CSS = """
+DIALOG_CSS = TABLE_CSS + """
 dialog.attn-numbers { max-width: min(92vw, 60em); max-height: 86vh; padding: 12px 16px; border: 1px solid #555;
                       border-radius: 6px; font-size: var(--page-font-size, 16px); overflow: auto; }
 dialog.attn-numbers::backdrop { background: rgba(0, 0, 0, 0.35); }
@@ -100,10 +103,7 @@ dialog.attn-numbers h2 { font-size: 1.1em; margin: 0 0 6px; }
 dialog.attn-numbers p { margin: 4px 0; }
 dialog.attn-numbers button { font: inherit; padding: 3px 10px; border: 1px solid #1F5F99; border-radius: 4px;
                              background: #1F5F99; color: #fff; cursor: pointer; margin: 4px 0 10px; }
-dialog.attn-numbers div.numbers-box { max-height: 50vh; overflow: auto; max-width: 100%; }
-dialog.attn-numbers table { border-collapse: collapse; font-variant-numeric: tabular-nums; }
-dialog.attn-numbers caption { text-align: left; font-weight: bold; }
-dialog.attn-numbers th, dialog.attn-numbers td { padding: 1px 8px; text-align: right; border-bottom: 1px solid #ddd; }
+dialog.attn-numbers div.numbers-box { max-height: 50vh; }
 """
 
 
