@@ -31,6 +31,7 @@ from ..tour.view import LOOK_MODELS
 from ..ui.engine import library_source, read_js
 from ..ui.share import DIALOG_CSS, PNG_TEXTS, numbers_texts
 from ..ui.layout import SKELETON_CSS, element_id, layout_names, section_html
+from ..ui.poster import POSTER_CSS, scoped_css
 
 UI = Path(__file__).resolve().parents[1] / "ui"
 EXTERNAL_SCRIPT = re.compile(r'<script\b[^>]*\ssrc="(?!data:)[^"]*"[^>]*>\s*</script>\s*')
@@ -66,7 +67,8 @@ def build_document(state: ExplorableState | None = None, *, sections=SECTIONS, t
     pages = built.pages()
     theme.slim([b.model for p in pages for b in p.blocks] + [e for p in pages for e in p.engines])
     doc = Document()
-    blocks, engines, css = [], {}, [SKELETON_CSS, SKIP_CSS, DIALOG_CSS]
+    blocks, engines, css = [], {}, [SKELETON_CSS, SKIP_CSS, DIALOG_CSS, OPENING_CSS, POSTER_CSS,
+                                    scoped_css(theme.PAGE_CSS, ".attn-pv")]
     with doc.models.freeze():   # the document walks its models once, not once per root added (27 roots: 10 s)
         for p in pages:
             engines[p.name] = [e.id for e in p.engines]
@@ -126,6 +128,21 @@ def loader_source() -> str:
     BokehJS's door, the helpers and the page's bus, ...), once, then the loader (ui/reveal.js, which brings what
     a step talks about on screen, and ui/loader.js)."""
     return library_source() + read_js(UI / "reveal.js") + read_js(UI / "embed.js") + read_js(UI / "loader.js")
+
+
+# BokehJS and the page's own script come as text after the page's skeleton, and run once a frame has painted the
+# skeleton's posters and words (app/ui/opening.js): a script element's text cannot be deferred otherwise.
+INLINE_SCRIPT = re.compile(r'<script(?:\s+type="text/javascript")?>')
+LATER = '<script type="text/plain" class="attn-later">'
+OPENING_FAILED = ('<p id="attn-opening-failed" class="attn-opening-failed" role="alert" hidden>The interactive page '
+                  'could not start in this browser: what you see is a picture of its opening state. Try a newer '
+                  'browser, or reload the page.</p>\n')
+NO_SCRIPT = ('<noscript><p class="attn-opening-failed">The page needs JavaScript to move: what you see is a picture '
+             'of its opening state, drawn with JavaScript off.</p></noscript>\n')
+OPENING_CSS = """
+.attn-opening-failed { margin: 8px 0; padding: 8px 12px; border-left: 4px solid #D55E00; background: #FDE8E1;
+                       color: #222; font-size: var(--page-font-size, 16px); }
+"""
 
 
 # The library model's code in the offline file and the served page, whose own script has run the library: the
@@ -217,7 +234,7 @@ def page_html(page: BuiltPage) -> str:
     # Once Panel is imported in the process (a notebook, `panel serve`), Bokeh's bundler adds Panel's
     # ES-module shim as <script src="static/...">.  The page uses no Panel model, and a file:// page
     # cannot load it: drop every script that would be fetched.
-    bokeh_js = EXTERNAL_SCRIPT.sub("", bokeh_js)
+    bokeh_js = INLINE_SCRIPT.sub(LATER, EXTERNAL_SCRIPT.sub("", bokeh_js))
     body = "".join(section_html(s) for s in page.built.pages())
     present = "1" if page.present else "0"
     plan = html.escape(json.dumps(page.plan, separators=(",", ":")), quote=False)
@@ -228,6 +245,7 @@ def page_html(page: BuiltPage) -> str:
                      f'{html.escape(serialize_json({"roots": roots}), quote=False)}</script>' for section, roots in parts)
     carried = "" if page.data is None else _script_json(embed_text(page.data), "attn-data") + "\n"
     skip = SKIP_LINK if page.built.tour is not None else ""
+    carries = "" if page.data is None else " data-carries-data"   # the posters show no such data (ui/opening.js)
     return f"""<!DOCTYPE html>
 <html lang="en">
 <head>
@@ -238,20 +256,24 @@ def page_html(page: BuiltPage) -> str:
 <style>
 {page.css}
 </style>
-{bokeh_js}
 </head>
 <body>
-<main class="attn-page" data-present="{present}">
-{skip}{body}
+<main class="attn-page" data-present="{present}"{carries}>
+<script>
+{read_js(UI / "opening.js")}AttnOpening.decide(document.currentScript.parentNode);
+</script>
+{skip}{OPENING_FAILED}{NO_SCRIPT}{body}
 </main>
 {carried}{_script_json(html.escape(serialize_json(docs_json), quote=False), "attn-doc")}
 {rest}
 {_script_json(plan, "attn-plan")}
-<script>
+{bokeh_js}
+{LATER}
 {loader_source()}
-AttnPage.start(document.getElementById("attn-doc").textContent,
-               JSON.parse(AttnPage.unescape(document.getElementById("attn-plan").textContent)));
+AttnOpening.started(AttnPage.start(document.getElementById("attn-doc").textContent,
+                    JSON.parse(AttnPage.unescape(document.getElementById("attn-plan").textContent))));
 </script>
+<script>AttnOpening.boot();</script>
 </body>
 </html>
 """

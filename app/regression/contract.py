@@ -5,16 +5,9 @@ from app.contract import SectionContract
 
 from .readouts import CONDITIONS, regression_readouts
 from .state import CONTROLS, UNTOURED, RegressionState
+from .text import FIGURES
 from .view import build_regression
 
-# The section's plots by the names a person calls them, in the page's order (the figure menu, a step's PNG).
-FIGURES = {
-    "main_plot": "The samples, the query and the prediction",
-    "weights_plot": "Weight of each sample",
-    "entropy_x_plot": "Spread of the weights along x",
-    "entropy_h_plot": "Spread of the weights against h",
-    "bias_variance_plot": "Bias and variance against h",
-}
 
 CONTRACT = SectionContract(
     name="regression", words="kernel regression",

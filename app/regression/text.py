@@ -12,6 +12,15 @@ from app.state import SHARP_WEIGHT  # noqa: F401  (the sharp share's threshold)
 from app.ui.text import MINUS, _signed, escape, plain, signed  # noqa: F401  (the section's words use them)
 from app.ui.theme import legend_item, legend_label
 
+# The section's plots by the names a person calls them, in the page's order (the figure menu, a step's PNG).
+FIGURES = {
+    "main_plot": "The samples, the query and the prediction",
+    "weights_plot": "Weight of each sample",
+    "entropy_x_plot": "Spread of the weights along x",
+    "entropy_h_plot": "Spread of the weights against h",
+    "bias_variance_plot": "Bias and variance against h",
+}
+
 # When the page names a limit: one sample takes this much of the weight (1-nearest-neighbour), or the
 # weights spread over this fraction of the samples (nearly uniform).  The engine gets them from its config.
 ONE_SAMPLE_WEIGHT = 0.95

@@ -658,7 +658,12 @@ class RegressionSection:
         head = column(Div(text=text.INTRO, stylesheets=css, sizing_mode="stretch_width", name="intro"),
                       divs["notice"], sizing_mode="stretch_width", name="regression_head")
         H = theme.FIGURE_PX
-        return [
+        from .poster import opening_posters
+
+        posters = opening_posters(self.state, self.dataset, intro=text.INTRO, labels=text.FIGURES,
+                                  dots_above_n=DOTS_ABOVE_N, lines=LINES,
+                                  weight_axis=(WEIGHT_AXIS_PAD, WEIGHT_TITLES["fixed"], WEIGHT_AXIS_FIXED_UP_TO_N))
+        blocks = [
             Block("regression-head", head, "head", height=150, first=True),
             Block("regression-plot", f["main"], "stage", height=H["regression-plot"], first=True, css_height=True),
             Block("regression-controls", stage_controls, "stage", height=170, first=True),
@@ -675,6 +680,9 @@ class RegressionSection:
                                             sizing_mode="stretch_width"), "side", height=460),
             Block("regression-explain", explain, "side", height=60),
         ]
+        for b in blocks:
+            b.poster = posters.get(b.name, "")
+        return blocks
 
     def disclosure(self, w: dict) -> CustomJS:
         """The "More controls" button's own callback (app/regression/disclosure.js): it shows or hides the

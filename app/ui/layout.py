@@ -46,7 +46,8 @@ class Block:
     ``height``: the px it is expected to take, reserved before it is drawn so the page does not jump
     (0 for a block drawn hidden).  ``first``: part of the first screen, drawn before anything else.
     ``css_height``: the block's height is set by the page's CSS (a plot that fills it, sizing_mode
-    "stretch_both"); the notebook gives it ``height`` px instead.
+    "stretch_both"); the notebook gives it ``height`` px instead.  ``poster``: HTML its placeholder holds until
+    the block is drawn, painted before BokehJS arrives (app/ui/poster.py; the page's file only).
     """
 
     name: str
@@ -55,6 +56,7 @@ class Block:
     height: int = 0
     first: bool = False
     css_height: bool = False
+    poster: str = ""
 
     def __post_init__(self):
         if self.place not in PLACES:
@@ -102,9 +104,10 @@ def _div(cls: str, inner: str, **attrs) -> str:
 
 
 def placeholder(block: Block) -> str:
-    """The element a block is drawn into: it holds the block's height until then (a hidden block: none)."""
+    """The element a block is drawn into: it holds the block's height until then (a hidden block: none), and the
+    block's poster."""
     style = "" if block.css_height or not block.height else f' style="min-height:{block.height}px"'
-    return f'<div class="attn-block b-{block.name}" id="{element_id(block)}"{style}></div>'
+    return f'<div class="attn-block b-{block.name}" id="{element_id(block)}"{style}>{block.poster}</div>'
 
 
 def card_slot(section: SectionBlocks, where: str) -> str:

@@ -72,8 +72,8 @@ const AttnPage = (function (U) {
     b.drawing = (async () => {
       const model = S.doc.get_model_by_id(b.root), el = document.getElementById(b.el);
       if (!model || !el) throw new Error(`block ${b.name} has no model or no element`);
-      const t0 = performance.now();
-      const view = await S.views.build_view(model);
+      const t0 = performance.now(), view = await S.views.build_view(model);
+      if (globalThis.AttnOpening) AttnOpening.cover(el);   // its poster stays over it until the handover
       view.build(el);
       b.view = view;
       setUp(view);
@@ -258,7 +258,7 @@ const AttnPage = (function (U) {
     observe();
     watchWidth();
     AttnEmbed.fit(page);
-    afterFirstTexts(() => { S.firstDone = true; U.publish(S.doc, "first-screen", true); decodeLater(); schedule(); });
+    afterFirstTexts(() => { handover(); S.firstDone = true; U.publish(S.doc, "first-screen", true); decodeLater(); schedule(); });
     return S.doc;
   }
 
@@ -285,12 +285,13 @@ const AttnPage = (function (U) {
     for (const name of new Set(plan.blocks.map((b) => b.section))) await startSection(name);
     watchWidth();
     AttnEmbed.fit(document.querySelector("main.attn-page"));
-    afterFirstTexts(() => { S.firstDone = true; U.publish(S.doc, "first-screen", true); U.publish(S.doc, "all-drawn", true); });
+    afterFirstTexts(() => { handover(); S.firstDone = true; U.publish(S.doc, "first-screen", true); U.publish(S.doc, "all-drawn", true); });
     return S.doc;
   }
 
-  // The first screen's texts (the readouts) are written a frame after its plots paint (U.afterPaint);
-  // the rest waits for them, so a student on a slow phone reads numbers as early as possible.
+  // The first screen's texts (the readouts) are written a frame after its plots paint (U.afterPaint); the posters
+  // leave then (ui/opening.js), and the rest waits for them, so a student on a slow phone reads numbers early.
+  function handover() { if (globalThis.AttnOpening) AttnOpening.handover(S.doc); }
   function afterFirstTexts(then) {
     const t0 = performance.now();
     const poll = () => {
@@ -311,6 +312,7 @@ const AttnPage = (function (U) {
   }
 
   function drawn(name) { const b = S.byName.get(name); return !!(b && b.view); }
+  function allDrawn() { return !!S.plan && S.plan.blocks.every((b) => b.view); }
 
   // ---- keeping what a step talks about on screen ---------------------------------------------------
 
@@ -352,7 +354,6 @@ const AttnPage = (function (U) {
     return current() && AttnReveal.show(() => names.map(elementOf), Object.assign({}, options, { current }));
   }
 
-  function allDrawn() { return !!S.plan && S.plan.blocks.every((b) => b.view); }
 
   // A plot as a PNG file for slides (what BokehJS's save tool does, without a toolbar on the page).
   // A block just drawn is laid out within a few frames: its plot is saved once it has a size (at most a second).
@@ -392,8 +393,7 @@ const AttnPage = (function (U) {
   }
 
   return { start, ensure, drawn, allDrawn, reveal, blockOf, savePng, figureSources, unescape, get doc() { return S.doc; },
-           get timings() { return S.timings; },
-           get whole() { return !!S.plan && !S.parts.length && !S.decodeFailed; },
+           get timings() { return S.timings; }, get whole() { return !!S.plan && !S.parts.length && !S.decodeFailed; },
            get drawnWhole() { return !!S.whole; },
            get revealing() { return S.revealing; } };
 })(AttnCommon);

@@ -42,6 +42,8 @@ const AttnShare = (function () {
       if (!(el.tagName === "MAIN" || el.tagName === "SCRIPT") || el.id === "attn-data") el.remove();
     const main = body.querySelector("main.attn-page");
     main.innerHTML = skeleton;
+    main.setAttribute("data-carries-data", "");   // its posters show the file's opening data, not these (ui/opening.js)
+    for (const a of ["data-opening", "data-opening-press"]) main.removeAttribute(a);
     const data = document.createElement("script");
     data.type = "application/json";
     data.id = "attn-data";
@@ -233,9 +235,6 @@ const AttnShare = (function () {
   const CORNER = "position:absolute;left:0;top:0;z-index:1;width:26px;height:26px;padding:0;display:flex;" +
     "align-items:center;justify-content:center;color:#1F5F99;background:rgba(255,255,255,0.92);" +
     "border:1px solid #1F5F99;border-radius:4px;cursor:pointer;";
-  // a table's picture: a frame, a head row and a first column (currentColor: it follows forced colours)
-  const ICON = '<svg width="16" height="16" viewBox="0 0 16 16" aria-hidden="true" focusable="false">' +
-    '<path d="M1.5 1.5h13v13h-13z M1.5 5.5h13 M1.5 10h13 M6 1.5v13" fill="none" stroke="currentColor" stroke-width="1.5"/></svg>';
 
   // The button of a drawn plot's view whose figure t.figures names (app/delivery/export.py plan.numbers), in the
   // view's shadow root; put back if a re-render of the view empties the root.
@@ -246,7 +245,7 @@ const AttnShare = (function () {
     const button = document.createElement("button");
     button.type = "button";
     button.className = "attn-numbers-open";
-    button.innerHTML = ICON;
+    button.innerHTML = t.icon;   // a fixed picture (app/ui/share.py TABLE_ICON)
     button.title = t.open;
     button.setAttribute("aria-label", t.open_name.replace("{figure}", label));
     // (a plot without a y axis, a diagram, may have its title at the left edge: its button sits top right)

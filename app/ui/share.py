@@ -107,10 +107,17 @@ dialog.attn-numbers div.numbers-box { max-height: 50vh; }
 """
 
 
+# The table button's picture: a frame, a head row and a first column (currentColor: it follows forced colours); a
+# plot's poster shows it where the live plot's button will be (app/ui/poster.py)
+TABLE_ICON = ('<svg width="16" height="16" viewBox="0 0 16 16" aria-hidden="true" focusable="false">'
+              '<path d="M1.5 1.5h13v13h-13z M1.5 5.5h13 M1.5 10h13 M6 1.5v13" fill="none" stroke="currentColor" '
+              'stroke-width="1.5"/></svg>')
+
+
 def numbers_texts(figures=None) -> dict:
     """What the figures' tables need (share.js): the words, the cap, the columns' and sources' words, the columns
     left out; with ``figures`` ({model name: its name for a person}), the figures whose corner offers a button."""
-    out = dict(PNG_TEXTS, rows_shown=ROWS_SHOWN, columns=COLUMN_WORDS, sources=SOURCE_WORDS, style=list(STYLE_COLUMNS))
+    out = dict(PNG_TEXTS, icon=TABLE_ICON, rows_shown=ROWS_SHOWN, columns=COLUMN_WORDS, sources=SOURCE_WORDS, style=list(STYLE_COLUMNS))
     return out if figures is None else dict(out, figures=dict(figures))
 
 

@@ -49,6 +49,9 @@ SHARED_X_BORDERS = {"normal": (80, 64), "present": (116, 100),
                     # a phone: the axis labels of these plots step aside (their titles say what they show),
                     # so the main plot's frame keeps 280 px of a 360 px screen
                     "normal_narrow": (48, 32), "present_narrow": (64, 44)}
+# The shared-x plots' top and bottom borders as BokehJS lays them out in the page's font (a title above; the x axis's
+# ticks and label below, the label left out on a phone): where their posters draw the frame (app/regression/poster.py)
+SHARED_X_TOP_BOTTOM = {"normal": (29, 50), "narrow": (29, 24)}
 NARROW_WIDTH = 600   # px: below this width the shared-x plots use their narrow borders
 WIDE = 900           # px: from this width on, the figure column and the side column sit side by side (ui/layout.py)
 # The plots whose height the page's CSS sets (app/ui/layout.Block.css_height): their height in px in a

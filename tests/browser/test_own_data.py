@@ -482,7 +482,9 @@ def test_too_many_points_for_a_link_are_offered_as_the_page_with_them_inside(sta
     # the file as exported, the data added: the same skeleton (nothing drawn into it), head and scripts
     exported = static_file.read_text(encoding="utf-8")
     main = lambda page_html: re.search(r"<main.*?</main>", page_html, re.S).group(0)  # noqa: E731
-    assert got.count('id="attn-data"') == 1 and main(got) == main(exported)
+    # (marked as carrying data: it opens on "Loading this state…", not on the file's own posters; ui/opening.js)
+    assert got.count('id="attn-data"') == 1 and ' data-carries-data=""' in main(got)
+    assert _markup(main(got).replace(' data-carries-data=""', "", 1)) == _markup(main(exported))
     tail = lambda page_html: re.sub(r"\s+", "", page_html.split("</main>")[1])  # noqa: E731
     assert tail(got.replace(re.search(r'<script type="application/json" id="attn-data">.*?</script>', got,
                                       re.S).group(0), "")) == tail(exported)
@@ -492,8 +494,11 @@ def test_too_many_points_for_a_link_are_offered_as_the_page_with_them_inside(sta
     block_outside(p2)
     errors = []
     p2.on("pageerror", lambda e: errors.append(str(e)))
+    p2.add_init_script("document.addEventListener('DOMContentLoaded', () => { window.__opening = "
+                       "document.querySelector('main').getAttribute('data-opening'); });")
     p2.goto(saved.as_uri())
     wait_ready(p2, timeout=SLOW)
+    assert p2.evaluate("() => window.__opening") == "loading"
     wait_data(p2, n)
     assert shown_data(p2)["xu"] == x.tolist()
     assert shown_paragraphs(p2, "dataset_description")[-1] == u.scale_for(x).sentence
@@ -885,3 +890,28 @@ def main():   # pragma: no cover - a script, not a test
 
 if __name__ == "__main__":   # pragma: no cover
     main()
+
+
+def _markup(text: str) -> list:
+    """HTML as its tags, attributes and text, the way a browser reads it: a page the browser writes back (outerHTML)
+    spells ``<line/>`` as ``<line></line>`` and ``hidden`` as ``hidden=""``."""
+    from html.parser import HTMLParser
+
+    out = []
+
+    class Reader(HTMLParser):
+        def handle_starttag(self, tag, attrs):
+            out.append(("start", tag, sorted((k, v or "") for k, v in attrs)))
+
+        def handle_startendtag(self, tag, attrs):
+            self.handle_starttag(tag, attrs)
+            out.append(("end", tag))
+
+        def handle_endtag(self, tag):
+            out.append(("end", tag))
+
+        def handle_data(self, data):
+            out.append(("text", data))
+
+    Reader(convert_charrefs=True).feed(text)
+    return out
