@@ -115,11 +115,20 @@ def main_poster(state, numbers: dict, label: str, lines: dict) -> str:
     return p.html("main_plot", label, description, drag="query_slider")
 
 
+def sliders_html(sliders: dict) -> str:
+    """The stage's sliders as they look before they are live: the query's, then h's and T's in a row (their values
+    as the sliders write them: two decimals; three significant digits of 10 to the log value)."""
+    q, h, t = sliders["query"], sliders["logh"], sliders["logt"]
+    row = "".join(P.slider_poster(s, P.to_precision(10 ** s.value)) for s in (h, t))
+    return P.slider_poster(q, signed(q.value, 2), q.styles) + f'<div class="attn-pv-row">{row}</div>'
+
+
 def opening_posters(state, dataset, *, intro: str, labels: dict, dots_above_n: int, lines: dict,
-                    weight_axis: tuple) -> dict:
+                    weight_axis: tuple, sliders: dict) -> dict:
     # weight_axis: the weights plot's (axis top, title, the most samples it keeps the fixed 0..1 axis for)
-    """Block name -> the poster HTML its placeholder holds: the opening words always; the plot, the readout line
-    and the legend when ``drawable``, else "Loading this state…" in the plot's place."""
+    """Block name -> the poster HTML its placeholder holds: the opening words always; the plots, the readout line,
+    the sliders and the legend when ``drawable``, else "Loading this state…" in the plot's place.  ``sliders``:
+    the stage's slider widgets by key (query, logh, logt)."""
     out = {"regression-head": P.words_poster("regression-head", intro, static=True)}
     if not drawable(state, dataset, dots_above_n):
         out["regression-plot"] = P.waiting_poster("regression-plot")
@@ -129,7 +138,8 @@ def opening_posters(state, dataset, *, intro: str, labels: dict, dots_above_n: i
     # (a zoomed weight axis, or the dot product's shape on circle keys: that plot waits for the page)
     if state.kernel == "gaussian" and dataset.n <= weight_axis[2]:
         out["regression-weights"] = weights_poster(state, numbers, labels["weights_plot"], *weight_axis[:2])
-    out["regression-controls"] = P.words_poster("regression-controls", strip_html(numbers["readout"]))
+    out["regression-controls"] = P.words_poster("regression-controls", strip_html(numbers["readout"]),
+                                                after=sliders_html(sliders))
     out["regression-legend"] = P.words_poster("regression-legend", text.legend_html(state.limits))
     return out
 

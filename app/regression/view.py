@@ -662,7 +662,8 @@ class RegressionSection:
 
         posters = opening_posters(self.state, self.dataset, intro=text.INTRO, labels=text.FIGURES,
                                   dots_above_n=DOTS_ABOVE_N, lines=LINES,
-                                  weight_axis=(WEIGHT_AXIS_PAD, WEIGHT_TITLES["fixed"], WEIGHT_AXIS_FIXED_UP_TO_N))
+                                  weight_axis=(WEIGHT_AXIS_PAD, WEIGHT_TITLES["fixed"], WEIGHT_AXIS_FIXED_UP_TO_N),
+                                  sliders={k: w[k] for k in ("query", "logh", "logt")})
         blocks = [
             Block("regression-head", head, "head", height=150, first=True),
             Block("regression-plot", f["main"], "stage", height=H["regression-plot"], first=True, css_height=True),

@@ -205,11 +205,30 @@ class PlotPoster:
                 f'<p class="attn-pv-desc" id="{desc_id}">{html.escape(description)}</p></div>')
 
 
-def words_poster(name: str, inner: str, static: bool = False) -> str:
-    """A block's words as the live Div shows them (its HTML, under ``POSTER_CSS``'s copy of its style sheet).
-    ``static``: the same words in every state, shown while another state loads too."""
+def words_poster(name: str, inner: str, static: bool = False, after: str = "") -> str:
+    """A block's words as the live Div shows them (its HTML, under ``POSTER_CSS``'s copy of its style sheet), and
+    ``after`` them (sliders, say).  ``static``: the same words in every state, shown while another state loads too."""
     cls = "attn-poster attn-poster-words" + (" attn-poster-static" if static else "")
-    return f'<div class="{cls}" data-poster="{name}"><div class="attn-pv attn-pv-div">{inner}</div></div>'
+    return f'<div class="{cls}" data-poster="{name}"><div class="attn-pv attn-pv-div">{inner}</div>{after}</div>'
+
+
+def to_precision(v: float, digits: int = 3) -> str:
+    """JavaScript's ``v.toPrecision(digits)`` for a positive ``v`` of everyday size (``theme.log_format``'s words).
+
+    >>> [to_precision(v) for v in (0.62, 1.0, 12.34, 0.05)]
+    ['0.620', '1.00', '12.3', '0.0500']
+    """
+    return f"{v:.{max(0, digits - 1 - math.floor(math.log10(abs(v))))}f}"
+
+
+def slider_poster(slider, value_text: str, style: dict | None = None) -> str:
+    """A Bokeh ``Slider`` as it looks before it is live: its title and value, its track filled to the value and
+    its handle there (the noUiSlider look BokehJS gives it); ``style``: the slider's own ``styles`` (its padding)."""
+    frac = (slider.value - slider.start) / (slider.end - slider.start) * 100
+    css = "".join(f"{k}:{v};" for k, v in (style or {}).items())
+    return (f'<div class="attn-pv-slider" style="{html.escape(css, quote=True)}">'
+            f'<div class="attn-pv-st">{html.escape(slider.title)}: <b>{html.escape(value_text)}</b></div>'
+            f'<div class="attn-pv-track"><i style="width:{frac:.3f}%"></i><u style="left:{frac:.3f}%"></u></div></div>')
 
 
 def waiting_poster(name: str) -> str:
@@ -270,9 +289,20 @@ main[data-opening-press] .attn-poster-fig {{ cursor: progress; }}
 .attn-pv-corner {{ position: absolute; left: 0; top: 0; box-sizing: border-box; width: 26px; height: 26px; display: flex;
                    align-items: center; justify-content: center; color: #1F5F99; background: rgba(255,255,255,0.92);
                    border: 1px solid #1F5F99; border-radius: 4px; }}
+/* a slider (slider_poster): the look BokehJS's noUiSlider has (app/ui/theme.py slider_css) */
+.attn-pv-slider {{ margin: 5px; font-size: var(--widget-font-size, 15px); line-height: 1.4286; color: #222; }}
+.attn-pv-row {{ display: flex; flex-wrap: wrap; gap: 4px 16px; }}
+.attn-pv-row > .attn-pv-slider {{ flex: 1 0 0; min-width: 140px; }}
+.attn-pv-st b {{ font-weight: 700; }}
+.attn-pv-track {{ position: relative; height: 8px; margin: 5px 0; border: 1px solid #d3d3d3; border-radius: 4px;
+                  background: #fafafa; box-shadow: inset 0 1px 1px #f0f0f0, 0 3px 6px -5px #bbb; }}
+.attn-pv-track i {{ position: absolute; left: 0; top: 0; bottom: 0; background: #e6e6e6; border-radius: 3px 0 0 3px; }}
+.attn-pv-track u {{ position: absolute; top: -9px; width: 24px; height: 24px; margin-left: -12px; box-sizing: border-box;
+                    background: #fff; border: 1px solid #d9d9d9; border-radius: 3px;
+                    box-shadow: inset 0 0 1px #fff, inset 0 1px 7px #ebebeb, 0 3px 6px -3px #bbb; }}
 .attn-pv-desc {{ position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); margin: 0; }}
 """
 
 
-__all__ = ["nice_ticks", "plain_tick", "padded_range", "scoped_css", "PlotPoster", "words_poster", "waiting_poster",
-           "POSTER_CSS"]
+__all__ = ["nice_ticks", "plain_tick", "padded_range", "scoped_css", "PlotPoster", "words_poster", "slider_poster",
+           "to_precision", "waiting_poster", "POSTER_CSS"]

@@ -15,11 +15,19 @@ from app.regression.text import FIGURES, caption
 from app.regression.view import LINES
 from app.state import ExplorableState
 from app.ui import poster as P
+from app.ui.text import signed
 from app.ui.theme import WEIGHT_PALETTE
 
 
 def _state(**kw):
     return ExplorableState(**kw)
+
+
+def _sliders(state):
+    from app.regression.state import CONTROLS
+    from app.ui.controls import build_controls
+
+    return build_controls(CONTROLS, state)
 
 
 def test_bokehs_ticks_and_labels():
@@ -52,7 +60,7 @@ def test_the_posters_numbers_are_the_cores(kw):
     lo, hi = numbers["y_range"]
     assert lo < min(d.y.min(), numbers["truth"].min()) and hi > max(d.y.max(), numbers["truth"].max())
     page = RP.opening_posters(state, d, intro="<h1>x</h1>", labels=FIGURES, dots_above_n=150, lines=LINES,
-                                weight_axis=(1.04, "Weights", 50))
+                                weight_axis=(1.04, "Weights", 50), sliders=_sliders(state))
     fig = page["regression-plot"]
     radii = [2 * float(v) for v in re.findall(r'<circle [^>]*r="([0-9.]+)"', fig)][:d.n]
     np.testing.assert_allclose(radii, RP.marker_sizes(w), atol=2e-3)
@@ -61,13 +69,18 @@ def test_the_posters_numbers_are_the_cores(kw):
     assert f">{said.replace('(', '(')}</p>" in fig.replace("&#x27;", "'")
     strip = page["regression-controls"]
     assert f"max weight <b>{r['max_weight']:.3f}</b>" in strip and f"of {d.n}" in strip
+    # the sliders' values as the live sliders write them, their handles at the value
+    assert f"query x: <b>{signed(state.query, 2)}</b>" in strip
+    assert f"bandwidth h: <b>{P.to_precision(state.bandwidth)}</b>" in strip
+    frac = (state.query - (-0.5)) / 7 * 100
+    assert f'<u style="left:{frac:.3f}%">' in strip
 
 
 def test_a_state_the_poster_cannot_draw_waits_instead():
     d = attention.load_dataset("default")
     for state in (_state(limits=True), _state(present=True)):
         page = RP.opening_posters(state, d, intro="<h1>x</h1>", labels=FIGURES, dots_above_n=150, lines=LINES,
-                                weight_axis=(1.04, "Weights", 50))
+                                weight_axis=(1.04, "Weights", 50), sliders=_sliders(state))
         assert "attn-poster-fig" not in page["regression-plot"] and "Loading this state" in page["regression-plot"]
         assert "regression-controls" not in page
     big = attention.make_dataset("wave", 400, 0.3, 1)

@@ -29,11 +29,13 @@ document.addEventListener('DOMContentLoaded', () => {
 });"""
 WAITING_JS = "() => window.AttnOpening && AttnOpening.waiting"
 LIVE_JS = "() => document.querySelector('main.attn-page').getAttribute('data-opening') === 'live'"
-POSTER_FRAME_JS = """() => { const f = document.querySelector('[data-poster=main_plot] .attn-pv-frame').getBoundingClientRect(),
-  b = document.getElementById('attn-b-regression-plot').getBoundingClientRect();
+# a plot's frame in its block, on the poster and in BokehJS's layout
+POSTER_FRAME_JS = """([name, block]) => { const f = document.querySelector(`[data-poster=${name}] .attn-pv-frame`)
+  .getBoundingClientRect(), b = document.getElementById(block).getBoundingClientRect();
   return [f.left - b.left, f.top - b.top, f.right - b.left, f.bottom - b.top]; }"""
-LIVE_FRAME_JS = """() => { const v = Bokeh.index.find_one(AttnPage.doc.get_model_by_name('main_plot')), f = v.frame.bbox;
+LIVE_FRAME_JS = """(name) => { const v = Bokeh.index.find_one(AttnPage.doc.get_model_by_name(name)), f = v.frame.bbox;
   return [f.left, f.top, f.right, f.bottom]; }"""
+PLOTS = {"main_plot": "attn-b-regression-plot", "weights_plot": "attn-b-regression-weights"}
 POSTER_SIZES_JS = """() => Array.from(document.querySelectorAll('[data-poster=main_plot] circle'))
   .slice(0, -2).map((c) => 2 * Number(c.getAttribute('r')))"""
 # whether the machine has the page's font (a missing one falls back to monospace here, and measures as it does)
@@ -77,8 +79,10 @@ def test_the_poster_is_painted_first_and_handed_over_in_place(browser, static_fi
         assert poster.get_attribute("aria-label") == "The samples, the query and the prediction"
         described = page.evaluate("() => document.getElementById('attn-pv-desc-main_plot').textContent")
         assert described.startswith("A query at x = 3.20 averages the 24 samples")
-        words = page.locator("[data-poster=regression-controls]").inner_text()
-        poster_frame, sizes = page.evaluate(POSTER_FRAME_JS), page.evaluate(POSTER_SIZES_JS)
+        words = page.locator("[data-poster=regression-controls] .attn-pv-div").inner_text()
+        titles = page.locator("[data-poster=regression-controls] .attn-pv-st").all_inner_texts()
+        poster_frames = {n: page.evaluate(POSTER_FRAME_JS, [n, b]) for n, b in PLOTS.items()}
+        sizes = page.evaluate(POSTER_SIZES_JS)
         if device is LAPTOP:   # the page's accessibility checks pass while the poster is shown
             assert axe_violations(page) == []
         before = _plot_shot(page)
@@ -94,12 +98,16 @@ def test_the_poster_is_painted_first_and_handed_over_in_place(browser, static_fi
         live_words = page.evaluate("() => AttnPage.doc.get_model_by_name('readout_strip').text")
         assert " ".join(words.split()) in " ".join(live_words.replace("<b>", "").replace("</b>", "")
                                                     .replace('<p class="strip">', "").replace("</p>", "").split())
+        live_titles = page.evaluate("""() => ['query_slider', 'bandwidth_slider', 'temperature_slider'].map((n) =>
+          Bokeh.index.find_one(AttnPage.doc.get_model_by_name(n)).shadow_el.querySelector('.bk-slider-title').textContent)""")
+        assert [" ".join(t.split()) for t in titles] == [" ".join(t.split()) for t in live_titles]
         shift = sum(s["v"] for s in page.evaluate("() => window.__shifts")[shifts_before:] if not s["input"])
         assert shift <= 0.05
         assert errors == []
         if page.evaluate(DEJAVU_JS):   # the poster's borders are BokehJS's in the page's own font
-            live_frame = page.evaluate(LIVE_FRAME_JS)
-            assert max(abs(a - b) for a, b in zip(poster_frame, live_frame)) <= 1, (poster_frame, live_frame)
+            for name, poster_frame in poster_frames.items():
+                live_frame = page.evaluate(LIVE_FRAME_JS, name)
+                assert max(abs(a - b) for a, b in zip(poster_frame, live_frame)) <= 1, (name, poster_frame, live_frame)
             changed = (np.abs(before - after).max(axis=2) > 48).mean()
             assert changed <= 0.01, f"{changed:.2%} of the plot's pixels changed at the handover"
     finally:
