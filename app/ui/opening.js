@@ -65,41 +65,27 @@ const AttnOpening = (function () {
     if (note) note.hidden = false;
   }
 
-  // Each later script runs from a blob: URL (an external script, which the browser compiles off the main thread while
-  // it paints), inserted in order (async = false) as the first frame is prepared, so it runs after that frame; an
-  // element is taken out once it has run, so the file the page may save of itself (AttnShare.pageWithData) holds the
-  // scripts as the file brought them.  Where blob: scripts are refused (a strict policy), the text runs inline.
+  // Each later script runs in a task of its own after the first frame has painted, by an element put in and taken out
+  // at once (it has run), so the file the page may save of itself (AttnShare.pageWithData) holds the scripts as the
+  // file brought them.  (From blob: URLs, which the browser may compile off the main thread, the first paint came
+  // later and the live page too, on the 4x-slowed phone: tests/bench/RESULTS.md.)
   function boot() {
     const main = document.querySelector("main.attn-page");
     const later = Array.from(document.querySelectorAll("script.attn-later"));
-    const check = (k) => {
-      if (k === 0 && typeof Bokeh === "undefined") { failed(main, "BokehJS did not start"); return false; }
-      if (k === later.length - 1 && typeof AttnPage === "undefined") { failed(main, "the page's script did not start"); return false; }
-      return true;
-    };
-    const inline = (k) => {
-      if (k >= later.length) return;
+    const run = (k) => {
+      if (k === later.length) return;
       const s = document.createElement("script");
       s.text = later[k].textContent;
       document.head.appendChild(s);
       s.remove();
-      if (check(k)) setTimeout(() => inline(k + 1), 0);
+      if (k === 0 && typeof Bokeh === "undefined") { failed(main, "BokehJS did not start"); return; }
+      if (k === later.length - 1 && typeof AttnPage === "undefined") { failed(main, "the page's script did not start"); return; }
+      setTimeout(() => run(k + 1), 0);
     };
-    const external = () => {
-      let refused = false;
-      later.forEach((el, k) => {
-        const s = document.createElement("script"), url = URL.createObjectURL(new Blob([el.textContent], { type: "text/javascript" }));
-        s.async = false;
-        s.src = url;
-        s.onload = () => { s.remove(); URL.revokeObjectURL(url); if (!refused) check(k); };
-        s.onerror = () => { s.remove(); URL.revokeObjectURL(url); if (!refused) { refused = true; inline(k); } };
-        document.head.appendChild(s);
-      });
-    };
-    const start = typeof URL.createObjectURL === "function" && typeof Blob === "function" ? external : () => inline(0);
-    // as the frame that paints the posters is prepared (a page opened in a background tab has no frames: at once)
-    if (document.visibilityState === "hidden" || typeof requestAnimationFrame !== "function") start();
-    else requestAnimationFrame(start);
+    const first = () => setTimeout(() => run(0), 0);
+    // after the frame that paints the posters (a page opened in a background tab has no frames: at once)
+    if (document.visibilityState === "hidden" || typeof requestAnimationFrame !== "function") first();
+    else requestAnimationFrame(first);
   }
 
   function started(promise) {
