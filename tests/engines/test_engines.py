@@ -109,6 +109,9 @@ def test_loads_with_the_cores_readouts(walk):
     page = walk
     assert page.version
     check_against_core(page)
+    # the posters painted before BokehJS (app/ui/opening.js) have been handed over to the live page
+    page.wait_for_function("() => document.querySelector('main').getAttribute('data-opening') === 'live'")
+    assert page.evaluate("() => document.querySelectorAll('.attn-poster').length") == 0
 
 
 def test_a_real_drag_of_the_query_moves_it_and_the_readouts_follow(walk):
