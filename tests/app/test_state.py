@@ -249,3 +249,11 @@ def test_to_query_leaves_out_defaults_and_writes_bools_as_digits():
 def test_bounds_are_finite_where_the_link_clamps():
     for k in FLOATS + INTS:
         assert math.isfinite(SPEC[k]["lo"]) and math.isfinite(SPEC[k]["hi"]) and SPEC[k]["lo"] < SPEC[k]["hi"]
+
+
+def test_parsed_values_are_within_bounds_and_accepted_by_the_state():
+    from tests.parity.queries import EXPLICIT_QUERIES, nasty_queries
+
+    for q in EXPLICIT_QUERIES + nasty_queries(15, 100):
+        values, _ = parse_query(q)
+        ExplorableState(**values)  # raises if anything is out of bounds
