@@ -3,7 +3,7 @@
 // xoshiro128** seeded through splitmix32, on 32-bit integers (Math.imul and >>> 0), and every double
 // operation is written in the core's order; tests/browser/test_compute_parity.py holds the samples to the
 // core's (within 1e-12) and the description to Python's, character for character.
-// Needs AttnMirror (the true functions) and AttnCommon (Python's :g format); no DOM.
+// Needs AttnMirror (the true functions) and AttnNumbers (attention/numbers.js: Python's :g format); no DOM.
 
 const AttnGenerator = (function (M, E) {
   "use strict";
@@ -105,4 +105,4 @@ const AttnGenerator = (function (M, E) {
   }
 
   return { makeDataset, uniforms, xoshiro128ss, splitmix32, round2, MAX_N, SEED_MAX, FORMULAS };
-})(AttnMirror, AttnCommon);
+})(AttnMirror, AttnNumbers);

@@ -6,7 +6,8 @@
 // with the core's windowed sums: the keys are sorted by x, and row i sums only over the run of keys whose
 // weight is at least 1e-16 of the row's largest, found by binary search.  tests/browser/test_compute_parity.py
 // holds the paths to the core's (1e-6 relative) and the columns' messages to Python's, character for character.
-// Needs AttnCommon (Python's :g format, plain numbers); no DOM, so it runs in a Web Worker too.
+// Needs AttnNumbers (attention/numbers.js: Python's :g format, plain numbers); no DOM, so it runs in a Web Worker
+// too.
 
 const AttnTrain = (function (E) {
   "use strict";
@@ -233,4 +234,4 @@ const AttnTrain = (function (E) {
 
   return { trainBandwidth, trainColumns, evaluate, sortedData, refusal, refusalText, smallerPreset, expNeg,
            lowestLoo, lowestLooSorted, WINDOW_SCORE };
-})(AttnCommon);
+})(AttnNumbers);

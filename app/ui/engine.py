@@ -55,7 +55,7 @@ def read_js(path: Path) -> str:
 
 # The shared files (each a path: a twin of the core in attention/, beside its original), each with the module it
 # defines, in the order they use one another (a file uses only the modules before it).
-LIBRARY = ((CORE / "kernels.js", "AttnKernels"), (CORE / "mirror.js", "AttnMirror"), (UI / "theme.js", "Theme"),
+LIBRARY = ((CORE / "numbers.js", "AttnNumbers"), (CORE / "kernels.js", "AttnKernels"), (CORE / "mirror.js", "AttnMirror"), (UI / "theme.js", "Theme"),
            (UI / "bokehjs.js", "AttnBokeh"), (UI / "format.js", "AttnFormat"), (UI / "common.js", "AttnCommon"),
            (UI / "describe.js", "AttnDescribe"),
            (CORE / "words.js", "AttnWords"), (CORE / "generator.js", "AttnGenerator"),

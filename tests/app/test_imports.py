@@ -135,3 +135,21 @@ def test_the_deliveries_reach_the_sections_only_through_the_composition(graph):
 def test_the_core_imports_nothing_of_the_page(graph):
     assert [f"{m} -> {t}" for m, ts in graph.items() if m.startswith("attention") for t in ts
             if t.startswith("app")] == []
+
+
+def test_the_cores_javascript_twins_use_only_core_files():
+    """Each JS file of attention/ is handed only modules defined in attention/ (its ``})(...)`` arguments)."""
+    import re
+    from pathlib import Path
+
+    core = Path(__file__).resolve().parents[2] / "attention"
+    defined = {re.search(r"^const (Attn\w+) = ", f.read_text(encoding="utf-8"), re.M).group(1): f.name
+               for f in core.glob("*.js")}
+    defined["AttnUnicode"] = "attention/charclasses.py"   # the core's character classes, which the page writes as JS
+    used = {}
+    for f in core.glob("*.js"):
+        found = re.search(r"\}\)\(([\w, ]*)\);\s*(?:globalThis[^\n]*\s*)?$", f.read_text(encoding="utf-8"))
+        used[f.name] = [a.strip() for a in found.group(1).split(",") if a.strip()] if found else []
+    assert {name: [m for m in mods if m not in defined] for name, mods in used.items() if
+            any(m not in defined for m in mods)} == {}
+    assert used["train.js"] == ["AttnNumbers"] and "AttnNumbers" in used["generator.js"]

@@ -31,8 +31,8 @@ except Exception:  # noqa: BLE001 - keep the benchmark independent of the browse
     LAUNCH_ARGS = ["--no-sandbox", "--disable-gpu"]
 
 SECTION = "browser compute"
-PAGE_FILES = ("kernels.js", "mirror.js", "format.js", "common.js", "generator.js", "train.js", "worker.js")
-WORKER_FILES = ("kernels.js", "mirror.js", "format.js", "common.js", "train.js")
+PAGE_FILES = ("numbers.js", "kernels.js", "mirror.js", "format.js", "common.js", "generator.js", "train.js", "worker.js")
+WORKER_FILES = ("numbers.js", "kernels.js", "mirror.js", "format.js", "common.js", "train.js")
 TARGET_WORKER_2000_US = 1.5e6     # issue 25: a generated n = 2000 trains in the browser within 1.5 s
 
 # reps runs of one way of computing, one after another; returns the milliseconds of each

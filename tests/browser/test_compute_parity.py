@@ -37,8 +37,8 @@ from tests.parity import compute as pc
 from tests.parity import library_js
 from tests.parity.compute import assert_columns, assert_path, column_cases, columns_want
 
-PAGE_FILES = ("kernels.js", "mirror.js", "format.js", "common.js", "generator.js", "train.js", "worker.js")
-WORKER_FILES = ("kernels.js", "mirror.js", "format.js", "common.js", "train.js")   # what a worker needs for AttnTrain
+PAGE_FILES = ("numbers.js", "kernels.js", "mirror.js", "format.js", "common.js", "generator.js", "train.js", "worker.js")
+WORKER_FILES = ("numbers.js", "kernels.js", "mirror.js", "format.js", "common.js", "train.js")   # what a worker needs for AttnTrain
 CSP = "default-src 'self' 'unsafe-inline' 'unsafe-eval' data: blob:"
 
 

@@ -103,7 +103,7 @@ window.parity = (function (M, E, U, L, S) {
 def js(browser):
     """A blank page holding the mirror, the shared helpers, the tokenizer, the regression, learning and sentence
     engines' modules; js(name, cases) runs one batch."""
-    library = library_js(("kernels.js", "mirror.js", "format.js", "common.js", "words.js"))
+    library = library_js(("numbers.js", "kernels.js", "mirror.js", "format.js", "common.js", "words.js"))
     engines = [ROOT / "app" / "regression" / name for name in REGRESSION_JS] + \
         list(LEARNING_JS) + list(SENTENCE_JS)
     glue = "\n".join(path.read_text(encoding="utf-8") for path in engines)

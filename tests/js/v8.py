@@ -31,7 +31,7 @@ ROOT = HERE.parents[1]
 # By their paths from the project's root (two sections each have a text.js), in the library's order (app/ui/engine.py
 # LIBRARY): the mirror needs kernels.js, common.js format.js, generator.js the mirror and common.js, words.js the
 # mirror, userdata.js userwords.js and userparse.js.
-FILES = ("attention/kernels.js", "attention/mirror.js", "app/ui/format.js", "app/ui/common.js", "attention/words.js",
+FILES = ("attention/numbers.js", "attention/kernels.js", "attention/mirror.js", "app/ui/format.js", "app/ui/common.js", "attention/words.js",
          "attention/generator.js", "attention/train.js", "app/ui/userwords.js", "app/ui/userparse.js",
          "app/ui/userdata.js", "app/ui/audiograph.js", "app/ui/frame.js",
          # sections' pure files (no DOM at load or in the functions tested), after the library they use
