@@ -126,6 +126,30 @@ class AppServer:
         self.stop()
         raise RuntimeError(f"the server did not answer within {timeout} s:\n{self.log_text()}")
 
+    def wait_listening(self, timeout: float = 60.0) -> "AppServer":
+        """Wait until the server accepts connections.  ``panel serve`` listens before it builds any page, so this
+        costs no page build (``wait_ready`` fetches one); the first session builds the first page."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if not self.alive():
+                raise RuntimeError(f"the server exited early:\n{self.log_text()}")
+            try:
+                socket.create_connection(("127.0.0.1", self.port), timeout=1).close()
+                return self
+            except OSError:
+                time.sleep(0.1)   # polling a port: the server is another process
+        self.stop()
+        raise RuntimeError(f"the server did not listen within {timeout} s:\n{self.log_text()}")
+
+    def sessions_only(self) -> "AppServer":
+        """Serve Panel's sessions of the app without the page at / (``--plugins app.delivery.plugin``): for a user
+        of the sessions alone, building the offline page at start would double the server's start.  Before
+        ``launch``."""
+        if "--plugins" in self.cmd:
+            at = self.cmd.index("--plugins")
+            del self.cmd[at:at + 2]
+        return self
+
     def stop(self) -> None:
         if self.proc is not None:
             _stop_group(self.proc)
@@ -138,7 +162,7 @@ class AppServer:
             shutil.rmtree(self.log_dir, ignore_errors=True)
 
     def __enter__(self):
-        return self.start()
+        return self.start() if self.proc is None else self   # launched already: entered as it is (stopped on exit)
 
     def __exit__(self, *exc):
         self.cleanup()

@@ -12,8 +12,6 @@ from __future__ import annotations
 
 import asyncio
 import math
-import socket
-import time
 import urllib.error
 import urllib.request
 from urllib.parse import quote
@@ -39,38 +37,15 @@ HOSTILE = [
 ]
 
 
-def _listening(server: AppServer, timeout: float = OPEN_TIMEOUT) -> AppServer:
-    """Wait until ``server`` accepts connections.  ``panel serve`` listens before it builds any page, so this
-    costs no page build (``AppServer.wait_ready`` fetches one); the first session builds the first page."""
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if not server.alive():
-            raise RuntimeError(f"the server exited early:\n{server.log_text()}")
-        try:
-            socket.create_connection(("127.0.0.1", server.port), timeout=1).close()
-            return server
-        except OSError:
-            time.sleep(0.1)   # polling a port: the server is another process
-    raise RuntimeError(f"the server did not listen within {timeout} s:\n{server.log_text()}")
-
-
-def _sessions_only(server: AppServer) -> AppServer:
-    """The server without the page at / (``--plugins app.delivery.plugin``, tested in test_plugin.py): these tests
-    are about Panel's sessions of app/delivery/main.py, and building the offline page too would double each server's
-    start."""
-    if "--plugins" in server.cmd:
-        at = server.cmd.index("--plugins")
-        del server.cmd[at:at + 2]
-    return server
-
-
 @pytest.fixture(scope="module")
 def servers():
     """A server of app/delivery/main.py and one of the probe app (its injected fault), started together."""
-    started = [_sessions_only(AppServer()).launch(),
-               _sessions_only(AppServer(script=PROBE_APP, env={"PROBE_FAULT": "1"})).launch()]
+    # without the page at / (tested in test_plugin.py): these tests are about Panel's sessions of
+    # app/delivery/main.py; and waiting for the port only, so no page is built but the sessions' own
+    started = [AppServer().sessions_only().launch(),
+               AppServer(script=PROBE_APP, env={"PROBE_FAULT": "1"}).sessions_only().launch()]
     try:
-        yield [_listening(s) for s in started]
+        yield [s.wait_listening(OPEN_TIMEOUT) for s in started]
     finally:
         for s in started:
             s.cleanup()

@@ -209,7 +209,9 @@ def test_the_readme_command_serves_the_page_at_root_and_the_app_at_main():
     server = AppServer(port=port)
     server.cmd = [sys.executable, "-m", "panel", "serve", "app/delivery/main.py", "--plugins", "app.delivery.plugin",
                   "--port", str(port), "--address", "127.0.0.1"]
-    with server:
+    # ready once it listens (the plugin builds the page before that): the test's own GET of /main builds the one
+    # session it needs (AppServer's readiness check would build another first)
+    with server.launch().wait_listening(TIMEOUT):
         status, body, headers, _ = _get(f"{server.base}/", **{"Accept-Encoding": "gzip"})
         assert status == 200 and headers["Content-Encoding"] == "gzip"
         assert same_page(gzip.decompress(body), plugin.PAGE.html)

@@ -20,8 +20,11 @@ def wheel(tmp_path_factory):
     """The wheel of a clean copy of the sources: setuptools builds in ./build and keeps what is there, so a wheel of
     the checkout itself would carry files deleted since its last build (app/live did)."""
     src = tmp_path_factory.mktemp("src") / "attention-explorable"
-    shutil.copytree(ROOT, src, ignore=shutil.ignore_patterns(".git", ".venv", "build", "*.egg-info", "__pycache__",
-                                                             ".pytest_cache", ".hypothesis", "artifacts"))
+    # (and none of what .gitignore keeps out of the sources: the venvs, .venv-newest or one per Python, hold
+    # hundreds of MB, and tests/engines/node_modules, which CI installs before the tests, thousands of files)
+    shutil.copytree(ROOT, src, ignore=shutil.ignore_patterns(".git", ".venv", ".venv-*", "build", "*.egg-info",
+                                                             "__pycache__", ".pytest_cache", ".hypothesis",
+                                                             "artifacts", "node_modules"))
     out = tmp_path_factory.mktemp("wheel")
     r = subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(out), str(src)],
                        capture_output=True, text=True, timeout=600)

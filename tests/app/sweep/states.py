@@ -12,11 +12,12 @@ from __future__ import annotations
 import itertools
 import math
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, cached_property
 
 import numpy as np
 
 import attention
+from attention import kernels
 from app.regression import text
 from app.regression import view as RV
 from app.state import GRID_N, SHARP_WEIGHT, X_RANGE
@@ -106,6 +107,38 @@ def states(name: str):
 H_GRID = np.geomspace(*RV.H_GRID[:2], RV.H_GRID[2])
 
 
+# The leave-one-out curve is attention.loo_error's, worked out ROWS queries at a time.  loo_error scores all n
+# samples against all n at once: on your own data's 2000 rows each of its steps runs over a fresh 32 MB array, and
+# the weighted sum of 4 million weights is shared out to BLAS threads, which wait on each other on a busy machine
+# (CI runs 3 test processes on 2 cores); for 61 bandwidths and 4 kernels, 12 of the 15 s that dataset's sweep took.
+# Row i's prediction needs row i of the scores only, so ``loo_curve`` runs the core's own steps (kernels.scores, the
+# sample left out of its own prediction, kernels.softmax, the weighted sum) on blocks of rows that stay in the
+# cache: the same operations on the same numbers, row by row (the same curve bit for bit, on every dataset of the
+# sweep), in less than half the time.  It checks itself against loo_error where the words look (the curve's
+# lowest point) and at both ends of the grid.
+ROWS = 64
+
+
+def loo_curve(x, y, *, kernel: str, key_scale) -> np.ndarray:
+    """``attention.loo_error(x, y, bandwidths=H_GRID, kernel=kernel, key_scale=key_scale)`` (T = 1), a block
+    of rows at a time (above)."""
+    if len(x) <= ROWS:
+        return attention.loo_error(x, y, bandwidths=H_GRID, kernel=kernel, key_scale=key_scale)
+    k, y = np.asarray(x, float)[:, None], np.asarray(y, float)
+    n, pred, out = len(k), np.empty(len(k)), np.empty(len(H_GRID))
+    for g, h in enumerate(H_GRID):
+        for a in range(0, n, ROWS):
+            b = min(a + ROWS, n)
+            s = kernels.scores(k[a:b], k, kernel=kernel, bandwidth=float(h), key_scale=key_scale)
+            s[np.arange(b - a), np.arange(a, b)] = -np.inf          # each sample left out of its own prediction
+            pred[a:b] = kernels.softmax(s, out=s) @ y
+        out[g] = np.mean((y - pred) ** 2)
+    spot = sorted({0, int(np.argmin(out)), len(H_GRID) - 1})
+    core = attention.loo_error(x, y, bandwidths=H_GRID[spot], kernel=kernel, key_scale=key_scale)
+    np.testing.assert_allclose(out[spot], core, rtol=1e-12, atol=0, err_msg="loo_curve is not attention.loo_error")
+    return out
+
+
 @cache
 def error_curves(name: str, kernel: str, tilt: float) -> tuple:
     """The error plot's curves on a dataset with a kernel: the leave-one-out error over ``H_GRID`` and, with a true
@@ -113,10 +146,29 @@ def error_curves(name: str, kernel: str, tilt: float) -> tuple:
     d = dataset(name)
     scale = attention.key_norm_tilt(d.x, tilt) if kernel == "dot" and tilt else None
     kw = dict(bandwidths=H_GRID, kernel=kernel, temperature=1.0, key_scale=scale)
-    loo = attention.loo_error(d.x, d.y, **kw)
+    loo = loo_curve(d.x, d.y, kernel=kernel, key_scale=scale)
     err = (attention.bias_variance(d.x, d.true_function, noise=d.noise, n_resamples=None, **kw)["error"]
            if d.true_function is not None and d.noise is not None else None)
     return loo, err
+
+
+class Curve:
+    """The weights of every query on the plot's grid, the prediction curve they make and its facts, for a dataset,
+    kernel, tilt, h and T.  They do not depend on the query (moving it moves along the curve), so the sweep's
+    states that differ only in their query (3 to 5 each) share one: made once by ``curve_of``."""
+
+    def __init__(self, name, kernel, tilt, h, t):
+        d = dataset(name)
+        scale = attention.key_norm_tilt(d.x, tilt) if kernel == "dot" and tilt else None
+        self.W = attention.weights(GRID, d.x, kernel=kernel, bandwidth=h, temperature=t, key_scale=scale)
+        self.pred = self.W @ d.y     # attention.predict(GRID, ...), which is weights(GRID, ...) @ y: not scored twice
+        self.winners = np.argmax(self.W, axis=1)
+        self.facts = text.curve_facts(GRID, d.x, self.W, d.y)
+
+
+@cache
+def curve_of(name, kernel, tilt, h, t) -> Curve:
+    return Curve(name, kernel, tilt, h, t)
 
 
 class Core:
@@ -130,20 +182,16 @@ class Core:
         kw = dict(kernel=kernel, bandwidth=h, temperature=t, key_scale=self.scale)
         self.r = attention.readout(q, d.x, d.y, true_function=d.true_function, **kw)
         self.w = np.asarray(attention.weights(q, d.x, **kw)).reshape(-1)
-        self.W = attention.weights(GRID, d.x, **kw)
-        self.pred = np.asarray(attention.predict(GRID, d.x, d.y, **kw)).reshape(-1)
+        c = curve_of(name, kernel, tilt, h, t)
+        self.W, self.pred, self.winners, self.curve = c.W, c.pred, c.winners, c.facts   # (read, never changed)
         self.top = int(np.argmax(self.w))
-        self.winners = np.argmax(self.W, axis=1)
         self.span = float(self.y.max() - self.y.min())
 
     # -- the page's inputs for the builders -------------------------------------------------------------------
-    @property
+    @cached_property
     def heaviest(self) -> dict:
+        """(cached: the Python and the JavaScript builders both read it, and a Core is made once per state)"""
         return text.heaviest_sample(self.q, self.x, self.y, self.w)
-
-    @property
-    def curve(self) -> dict:
-        return text.curve_facts(GRID, self.x, self.W, self.y)
 
     @property
     def shown_tilt(self) -> float:
