@@ -1,23 +1,39 @@
-"""Issue #24, "the page opens fast": how long the page takes to open, against a minimal Bokeh page, on a slow
-phone, on a projector and on a slow network, and whether a drag stays smooth while the lower blocks draw.
+"""Issue #24, "the page opens fast", and issue #49's measurements of the opening's first paint: how long the
+page takes to open, against a minimal Bokeh page and an anchor (MLU-Explain), on a slow phone, on a projector and
+on a slow network, and whether a drag stays smooth while the lower blocks draw.
 
 ``run(quick)`` returns rows for tests/bench/__main__.py (section "opens fast (#24)").  The pages: the offline
 file (``attention-explorable export``, opened as file:// with every other request refused), the served page
-(``attention-explorable serve`` on 127.0.0.1: app/delivery/plugin.py sends the same bytes, gzipped) and a minimal
-Bokeh page (tests/bench/pages.py: one figure, two sliders, one Div, BokehJS inline, ``file_html``).  Every
-visit is a fresh browser context (cold caches: a student's first visit).  Times run from the navigation's
-start to what is on screen, seen at the animation frame that shows it (pages.OPEN_PROBE_JS): "first
-readouts" when the Div named 'readouts' shows "max weight", "every block" when ``AttnPage.allDrawn()``.
-Variants are visited in interleaved rounds (the order rotating), after one unmeasured round; medians.
+(``attention-explorable serve`` on 127.0.0.1: app/delivery/plugin.py sends the same bytes, gzipped), a minimal
+Bokeh page (tests/bench/pages.py: one figure, two sliders, one Div, BokehJS inline, ``file_html``) and, with
+``BENCH_MLU_DIR``, MLU-Explain's built bias-variance article (below).  Every visit is a fresh browser context
+(cold caches: a student's first visit).  Times run from the navigation's start to what is on screen, seen at
+the animation frame that shows it (pages.OPEN_PROBE_JS): "first paint of the opening" when a figure of the
+opening and the readouts' words are both on screen, from the poster (``svg.attn-poster-plot`` and "max weight"
+in ``.attn-poster``, light DOM, visible, meeting the viewport) or from the live page (the view of the Bokeh
+model "main_plot" in the document, and the live readouts); "live page ready" (first readouts) when the Div
+named 'readouts' shows "max weight"; "every block" when ``AttnPage.allDrawn()``.  A page without a poster opens
+at its live page ready.  Variants are visited in interleaved rounds (the order rotating), after one unmeasured
+round; medians.  (a) and (d) make 3 such runs in a row (``BENCH_OPEN_RUNS=n`` for n; ``--quick``: one run of 2
+rounds, none unmeasured): a row's median is the median of the runs' medians, its p95 that of every visit, a
+ratio the median of the runs' ratios of medians.
 
-(a) a phone: 390 x 844, touch, device scale 2, CPU slowed 4x (CDP Emulation.setCPUThrottlingRate): first
-    readouts and every block for the offline file and the served page, the minimal page the same way;
-    offline / minimal and served / minimal, first readouts (target <= 2).  With the environment variable
-    ``BENCH_OLD_PAGE`` naming an earlier exported file (an HTML file, e.g. the page before the loader), that
-    file is visited in the same rounds too (offline, its first readouts: BokehJS draws it whole), and the row
-    gives offline / old page: the before and after of one run.  With ``BENCH_OLD_URL`` naming an earlier served
-    page (e.g. http://127.0.0.1:5123/, an older checkout's ``serve``), that page is visited in the same rounds
-    too, and a row gives served / old served.
+(a) a phone: 390 x 844, touch, device scale 2, CPU slowed 4x (CDP Emulation.setCPUThrottlingRate): first paint
+    of the opening, live page ready and every block for the offline file and the served page, the minimal page's
+    readouts (its first paint); offline / minimal and served / minimal, live page ready (target <= 2).  With
+    ``BENCH_MLU_DIR`` naming the folder of MLU-Explain's built bias-variance article (the anchor, e.g.
+    ../shared/anchors/mlu-explain-bias-variance; never copied here), that folder is served over http on
+    127.0.0.1 (pages.StaticServer, every other host refused) and visited in the same rounds: its first chart is
+    the first frame at which an <svg> with more than 20 circle, path or rect descendants is in the document and
+    meets the viewport (pages.CHART_PROBE_JS).  On this phone none does (its first such chart is built some
+    18 000 px down the article, the charts of its first screens have fewer shapes), so the row then gives the
+    frame at which the first such chart is in the document, wherever it is, and says so.  Rows: offline first
+    paint / MLU and served first paint / MLU (target <= 0.9).  Without it a row says why it was skipped.  With
+    the environment variable ``BENCH_OLD_PAGE`` naming an earlier exported file (an HTML file, e.g. the page
+    before the loader), that file is visited in the same rounds too (offline, its first readouts: BokehJS draws
+    it whole), and the row gives offline / old page, live page ready (target <= 1.05): the before and after of
+    one run.  With ``BENCH_OLD_URL`` naming an earlier served page (e.g. http://127.0.0.1:5123/, an older
+    checkout's ``serve``), that page is visited in the same rounds too, and a row gives served / old served.
 (b) a projector: 1920 x 1080, ``?present=1`` against the normal page, offline and served, first readouts;
     present / normal (target <= 1.5).
 (c) a drag while the sections draw: 1366 x 768, not slowed, the offline file.  From the moment the first
@@ -30,14 +46,16 @@ Variants are visited in interleaved rounds (the order rotating), after one unmea
     between the first press and the last release, and how the moves that arrived during a block's build fared.
     A second row times what the issue asks of the loader, that drawing a block never holds a move up for more
     than a frame: from each move's timeStamp to the page's first pointermove handler (p95 <= 16.7 ms).
-(d) a slow network: Chrome DevTools' "Fast 3G" (pages.FAST_3G) and the phone of (a): first readouts of the
-    served page (gzip) and of the offline file from a host that does not compress (Python's http.server), and
+(d) a slow network: Chrome DevTools' "Fast 3G" (pages.FAST_3G) and the phone of (a): the served page's (gzip)
+    first paint of the opening (target: median <= 2500 ms) and live page ready, the live page ready of the
+    offline file from a host that does not compress (Python's http.server; its first paint in the note), and
     the bytes each took on the wire (CDP Network.loadingFinished).
 (e) how big the page is: the Bokeh models of the exported document (app/delivery/export.py ``build_document``), and
     those reachable from each section's blocks (a model two sections share counts in both).
 
 Without Chromium the browser rows are replaced by one row saying so.  Run directly
-(``python -m tests.bench.bench_open [--quick]``) to print the rows.
+(``python -m tests.bench.bench_open [--quick] [--part phone] [--part network] ...``; parts: models (e), phone
+(a), present (b), network (d), drag (c)) to print the rows as JSON lines.
 """
 
 from __future__ import annotations
@@ -61,6 +79,10 @@ SECTION = "opens fast (#24)"
 TARGET_PHONE_RATIO = 2.0
 TARGET_PRESENT_RATIO = 1.5
 TARGET_DRAG_P95_MS = 16.7
+TARGET_ANCHOR_RATIO = 0.9        # issue #49: the opening's first paint against MLU-Explain's first chart
+TARGET_OLD_RATIO = 1.05          # issue #49: live page ready, offline, against the old page (BENCH_OLD_PAGE)
+TARGET_3G_OPENING_MS = 2500      # issue #49: the served page's first paint of the opening on Fast 3G
+RUNS = 3                         # runs of (a) and (d) (BENCH_OPEN_RUNS)
 SERVER_ARGS = ("--log-level", "warning")   # the CLI's default
 
 
@@ -128,27 +150,135 @@ def old_url() -> str | None:
     return url or None
 
 
-def _old_rows(where, first, every, key, label, old_key, old_label, source) -> list[dict]:
-    """The old page's first readouts, and the new page's against them (one run, the same rounds)."""
-    rows = [_ms_row(f"#24 (a) {where}: {old_label}, navigation -> first readouts", first[old_key],
-                    note=f"{source}; {len(first[old_key])} interleaved rounds; "
-                         f"{_ratio(first[old_key], first['minimal']):.2f}x the minimal page's")]
-    r = _ratio(first[key], first[old_key])
-    per = [a / b for a, b in zip(first[key], first[old_key])]
+def anchor_dir() -> tuple[Path | None, str]:
+    """The folder of MLU-Explain's built bias-variance article named by ``BENCH_MLU_DIR`` and, when there is none
+    to visit, why (else an empty string)."""
+    path = os.environ.get("BENCH_MLU_DIR")
+    if not path:
+        return None, ("BENCH_MLU_DIR is not set (name the folder of MLU-Explain's built bias-variance article, "
+                      "e.g. ../shared/anchors/mlu-explain-bias-variance)")
+    path = Path(path).resolve()
+    if not (path / "index.html").is_file():
+        return None, f"BENCH_MLU_DIR={path} holds no index.html"
+    return path, ""
+
+
+def open_runs(quick: bool) -> int:
+    """How many runs (each its own interleaved rounds) (a) and (d) make: ``BENCH_OPEN_RUNS``, else 3 (1 with
+    ``--quick``)."""
+    value = os.environ.get("BENCH_OPEN_RUNS")
+    if not value:
+        return 1 if quick else RUNS
+    if not value.isdigit() or int(value) < 1:
+        raise ValueError(f"BENCH_OPEN_RUNS={value} is not a positive whole number")
+    return int(value)
+
+
+# Several runs: each run is ``interleave(rounds, ...)`` after its own unmeasured rounds; a row's median is the
+# median of the runs' medians, its p95 that of every visit of every run, and a ratio the median of the runs'
+# ratios of medians.
+
+def _runs(runs: list[dict], key, field) -> list[list]:
+    """Each run's values of ``field`` for variant ``key``."""
+    return [[np.nan if v[field] is None else v[field] for v in got[key]] for got in runs]
+
+
+def _rounds_note(per_run, rounds_note: str) -> str:
+    meds = [median(r) for r in per_run]
+    if len(per_run) == 1:
+        return rounds_note
+    return (f"{len(per_run)} runs of {rounds_note}; median of the runs' medians "
+            f"({', '.join(f'{m:.0f}' for m in meds)} ms), p95 of all {sum(len(r) for r in per_run)} visits")
+
+
+def _runs_row(name, per_run, *, rounds_note: str, note: str = "", target_ms: float | None = None, **extra) -> dict:
+    """A row over several runs (one run: the plain row).  ``target_ms``: the median of the runs' medians at most."""
+    meds = [median(r) for r in per_run]
+    mid = median(meds)
+    kw = {}
+    if target_ms is not None:
+        kw = {"target": f"median <= {target_ms:g} ms", "meets": mid <= target_ms}
+    row = _ms_row(name, [x for r in per_run for x in r], note="; ".join(
+        p for p in (_rounds_note(per_run, rounds_note), note) if p), **kw, **extra)
+    if len(per_run) > 1:
+        row["median_us"] = mid * 1e3 if np.isfinite(mid) else None
+        row["run_medians_ms"] = meds
+    return row
+
+
+def _runs_ratio(num_runs, den_runs) -> tuple[float, list[float], list[float]]:
+    """The median of the runs' ratios of medians, those ratios, and every round's own ratio."""
+    per_run = [_ratio(a, b) for a, b in zip(num_runs, den_runs)]
+    per_round = [x / y for a, b in zip(num_runs, den_runs) for x, y in zip(a, b)]
+    return median(per_run), per_run, per_round
+
+
+def _ratio_row(name, num_runs, den_runs, *, target: float | None = None, note: str = "") -> dict:
+    r, per_run, per_round = _runs_ratio(num_runs, den_runs)
+    runs = (f"the median of {len(per_run)} runs' ratios of medians ({', '.join(f'{x:.2f}' for x in per_run)})"
+            if len(per_run) > 1 else "ratio of the medians")
+    kw = {} if target is None else {"target": f"ratio <= {target:g}", "meets": bool(r <= target)}
+    return ratio_row(SECTION, f"{name}: {r:.2f}x", r, n_runs=len(per_round), per_round=per_round,
+                     per_run=per_run, note="; ".join(p for p in (
+                         runs, f"each round's: {', '.join(f'{x:.2f}' for x in per_round)}", note) if p), **kw)
+
+
+def _by_note(runs, key) -> str:
+    """What the first paint of the opening was, counted over the visits (a poster or the live page)."""
+    seen: dict[str, int] = {}
+    for got in runs:
+        for v in got[key]:
+            seen[v["opening_by"]] = seen.get(v["opening_by"], 0) + 1
+    return "opened by: " + ", ".join(f"{k} ({n})" for k, n in seen.items())
+
+
+def _anchor_rows(where, runs, rounds_note, anchor) -> tuple[list[dict], list[list] | None, str]:
+    """The anchor's first chart row, its times by run (None when no chart was timed) and what they are."""
+    on_screen = _runs(runs, "mlu", "chart_ms")
+    built = _runs(runs, "mlu", "chart_doc_ms")
+    visits = [v for got in runs for v in got["mlu"]]
+    shown = sum(v["chart_ms"] is not None for v in visits)
+    refused = max(v["refused"] for v in visits)
+    source = (f"BENCH_MLU_DIR={anchor}, over http from 127.0.0.1 (Python's http.server), every other host "
+              f"refused ({refused} requests refused a visit); requests made: {max(v['requests'] for v in visits)}")
+    if shown == len(visits):
+        shapes = max(v["chart_shapes"] for v in visits)
+        return ([_runs_row(f"#49 {where}: MLU-Explain bias-variance (anchor), navigation -> first chart "
+                           f"(an svg of > 20 circles/paths/rects meeting the viewport)", on_screen,
+                           rounds_note=rounds_note, note=f"{source}; its chart: {shapes} shapes")],
+                on_screen, "first chart")
+    tops = sorted({round(v["chart_doc_top"]) for v in visits})
+    return ([_runs_row(f"#49 {where}: MLU-Explain bias-variance (anchor), navigation -> first chart built "
+                       f"(none meets the viewport: the first svg of > 20 circles/paths/rects is below the first "
+                       f"screen)", built, rounds_note=rounds_note,
+                       note=f"{source}; a chart met the viewport in {shown} of {len(visits)} visits (waited 2 s "
+                            f"after the load event); the first chart built began {', '.join(map(str, tops))} px "
+                            f"below the viewport's top")],
+            built, "first chart built (below the first screen)")
+
+
+def _old_rows(where, runs, key, label, old_key, old_label, source, rounds_note, target=None) -> list[dict]:
+    """The old page's first readouts, and the new page's against them (the same rounds)."""
+    first = lambda k: _runs(runs, k, "readouts_ms")   # noqa: E731
+    every = lambda k: _runs(runs, k, "all_ms")        # noqa: E731
+    vs_minimal, _, _ = _runs_ratio(first(old_key), first("minimal"))
+    rows = [_runs_row(f"#24 (a) {where}: {old_label}, navigation -> live page ready (first readouts)", first(old_key),
+                      rounds_note=rounds_note, note=f"{source}; {vs_minimal:.2f}x the minimal page's")]
     short = old_label.split(" (")[0]
-    rows.append(ratio_row(SECTION, f"#24 (a) {where}: {label} / {short}, first readouts: {r:.2f}x", r,
-                          n_runs=len(per), per_round=per,
-                          note=f"ratio of the medians; each round's: {', '.join(f'{x:.2f}' for x in per)}; "
-                               f"every block drawn: {_ratio(every[key], every[old_key]):.2f}x the old page's"))
+    every_r, _, _ = _runs_ratio(every(key), every(old_key))
+    rows.append(_ratio_row(f"#24 (a) {where}: {label} / {short}, live page ready (first readouts)", first(key),
+                           first(old_key), target=target,
+                           note=f"every block drawn: {every_r:.2f}x the old page's"))
     return rows
 
 
-def phone_rows(browser, live, rounds: int, warmup: int) -> list[dict]:
+def phone_rows(browser, live, rounds: int, warmup: int, runs: int = 1) -> list[dict]:
+    """(a): ``runs`` runs of ``rounds`` interleaved rounds (each after ``warmup`` unmeasured ones)."""
     offline, minimal = P.exported_page().as_uri(), P.minimal_page().as_uri()
     phone = dict(cpu_slowdown=P.PHONE_CPU_SLOWDOWN, wait_all=True)
     variants = {
-        "offline": lambda: P.visit(browser, offline, P.PHONE, block=True, **phone),
-        "served": lambda: P.visit(browser, live.url, P.PHONE, **phone),
+        "offline": lambda: P.visit(browser, offline, P.PHONE, block=True, wait_opening=True, **phone),
+        "served": lambda: P.visit(browser, live.url, P.PHONE, wait_opening=True, **phone),
         "minimal": lambda: P.visit(browser, minimal, P.PHONE, block=True, **phone),
     }
     old = old_page()
@@ -157,34 +287,55 @@ def phone_rows(browser, live, rounds: int, warmup: int) -> list[dict]:
     url = old_url()
     if url is not None:
         variants["old served"] = lambda: P.visit(browser, url, P.PHONE, **phone)
-    got = P.interleave(rounds, variants, warmup=warmup)
-    first = {k: _key(v, "readouts_ms") for k, v in got.items()}
-    every = {k: _key(v, "all_ms") for k, v in got.items()}
+    anchor, why = anchor_dir()
+    with contextlib.ExitStack() as stack:
+        if anchor is not None:
+            srv = stack.enter_context(P.StaticServer(anchor))
+            allow = (srv.base + "/", "data:", "blob:")
+            variants["mlu"] = lambda: P.visit_chart(browser, srv.base + "/", P.PHONE, allow=allow,
+                                                    cpu_slowdown=P.PHONE_CPU_SLOWDOWN)
+        got = [P.interleave(rounds, variants, warmup=warmup) for _ in range(runs)]
+    first = {k: _runs(got, k, "readouts_ms") for k in variants if k != "mlu"}
+    every = {k: _runs(got, k, "all_ms") for k in variants if k != "mlu"}
+    opening = {k: _runs(got, k, "opening_ms") for k in ("offline", "served")}
     where = "phone 390x844, CPU 4x"
+    rounds_note = f"{rounds} interleaved rounds (after {warmup} unmeasured)"
     rows = []
     for key, label in (("offline", "offline file"), ("served", "served page")):
-        reqs = max(v["requests"] for v in got[key])
-        rows.append(_ms_row(f"#24 (a) {where}: {label}, navigation -> first readouts", first[key],
-                            note=f"{len(first[key])} interleaved rounds; requests made: {reqs}"))
-        rows.append(_ms_row(f"#24 (a) {where}: {label}, navigation -> every block drawn", every[key],
-                            note=f"AttnPage.allDrawn(); {len(every[key])} interleaved rounds"))
-    rows.append(_ms_row(f"#24 (a) {where}: minimal Bokeh page, navigation -> its readouts (its one block)",
-                        first["minimal"], note="one figure, two sliders, one Div; BokehJS inline (file_html)"))
+        reqs = max(v["requests"] for g in got for v in g[key])
+        rows.append(_runs_row(f"#49 {where}: {label}, navigation -> first paint of the opening (a figure and the "
+                              f"readouts' words on screen)", opening[key], rounds_note=rounds_note,
+                              note=f"{_by_note(got, key)}; a poster (svg.attn-poster-plot in .attn-poster and "
+                                   f"'max weight' in .attn-poster) or the live page (main_plot's view in the "
+                                   f"document, the readouts Div showing 'max weight')"))
+        rows.append(_runs_row(f"#24 (a) {where}: {label}, navigation -> live page ready (first readouts)", first[key],
+                              rounds_note=rounds_note, note=f"requests made: {reqs}"))
+        rows.append(_runs_row(f"#24 (a) {where}: {label}, navigation -> every block drawn", every[key],
+                              rounds_note=rounds_note, note="AttnPage.allDrawn()"))
+    rows.append(_runs_row(f"#24 (a) {where}: minimal Bokeh page, navigation -> its readouts (its first paint and "
+                          f"its one block)", first["minimal"], rounds_note=rounds_note,
+                          note="one figure, two sliders, one Div; BokehJS inline (file_html)"))
+    if anchor is None:
+        rows.append(skipped_row(SECTION, f"#49 {where}: MLU-Explain first chart and first paint / MLU: {why}"))
+    else:
+        anchor_rows, chart, what = _anchor_rows(where, got, rounds_note, anchor)
+        rows += anchor_rows
+        for key, label in (("offline", "offline file"), ("served", "served page")):
+            rows.append(_ratio_row(f"#49 {where}: {label} first paint of the opening / MLU-Explain {what}",
+                                   opening[key], chart, target=TARGET_ANCHOR_RATIO,
+                                   note="the offline file from file://, the served page and MLU-Explain over "
+                                        "http from 127.0.0.1"))
     for key, label in (("offline", "offline file"), ("served", "served page")):
-        r = _ratio(first[key], first["minimal"])
-        per = [a / b for a, b in zip(first[key], first["minimal"])]
-        rows.append(ratio_row(SECTION, f"#24 (a) {where}: {label} / minimal page, first readouts: {r:.2f}x", r,
-                              target=f"ratio <= {TARGET_PHONE_RATIO:g}", meets=r <= TARGET_PHONE_RATIO,
-                              n_runs=len(per), per_round=per,
-                              note=f"ratio of the medians; each round's: {', '.join(f'{x:.2f}' for x in per)}; "
-                                   f"every block drawn: {_ratio(every[key], first['minimal']):.2f}x the minimal "
-                                   f"page's"))
+        every_r, _, _ = _runs_ratio(every[key], first["minimal"])
+        rows.append(_ratio_row(f"#24 (a) {where}: {label} / minimal page, live page ready (first readouts)",
+                               first[key], first["minimal"], target=TARGET_PHONE_RATIO,
+                               note=f"every block drawn: {every_r:.2f}x the minimal page's"))
     if old is not None:
-        rows += _old_rows(where, first, every, "offline", "offline file", "old",
-                          f"the old page ({old.name})", f"BENCH_OLD_PAGE={old}")
+        rows += _old_rows(where, got, "offline", "offline file", "old", f"the old page ({old.name})",
+                          f"BENCH_OLD_PAGE={old}", rounds_note, target=TARGET_OLD_RATIO)
     if url is not None:
-        rows += _old_rows(where, first, every, "served", "served page", "old served",
-                          "the old served page", f"BENCH_OLD_URL={url}")
+        rows += _old_rows(where, got, "served", "served page", "old served", "the old served page",
+                          f"BENCH_OLD_URL={url}", rounds_note)
     return rows
 
 
@@ -213,26 +364,36 @@ def present_rows(browser, live, rounds: int, warmup: int) -> list[dict]:
     return rows
 
 
-def network_rows(browser, live, rounds: int, warmup: int) -> list[dict]:
-    slow = dict(cpu_slowdown=P.PHONE_CPU_SLOWDOWN, network=P.FAST_3G)
+def network_rows(browser, live, rounds: int, warmup: int, runs: int = 1) -> list[dict]:
+    """(d): ``runs`` runs of ``rounds`` interleaved rounds (each after ``warmup`` unmeasured ones)."""
+    slow = dict(cpu_slowdown=P.PHONE_CPU_SLOWDOWN, network=P.FAST_3G, wait_opening=True)
     with P.StaticServer(P.exported_page().parent) as plain:
-        got = P.interleave(rounds, {
+        got = [P.interleave(rounds, {
             "served": lambda: P.visit(browser, live.url, P.PHONE, **slow),
             "plain": lambda: P.visit(browser, plain.base + "/", P.PHONE, **slow),
-        }, warmup=warmup)
-    first = {k: _key(v, "readouts_ms") for k, v in got.items()}
-    size = {k: int(np.median(_key(v, "bytes"))) for k, v in got.items()}
+        }, warmup=warmup) for _ in range(runs)]
+    first = {k: _runs(got, k, "readouts_ms") for k in ("served", "plain")}
+    opening = {k: _runs(got, k, "opening_ms") for k in ("served", "plain")}
+    size = {k: int(np.median([v["bytes"] for g in got for v in g[k]])) for k in ("served", "plain")}
     net = (f"Fast 3G ({P.FAST_3G['latency']:g} ms, {P.FAST_3G['downloadThroughput'] / 1e3:g} kB/s down) and the "
            f"phone of (a), CPU 4x")
-    rows = [_ms_row(f"#24 (d) Fast 3G phone: served page (gzip, {size['served'] / 1e3:.0f} kB on the wire), "
-                    f"navigation -> first readouts", first["served"], bytes=size["served"],
-                    note=f"{net}; attention-explorable serve; {len(first['served'])} interleaved rounds"),
-            _ms_row(f"#24 (d) Fast 3G phone: offline file from a host that does not compress "
-                    f"({size['plain'] / 1e3:.0f} kB on the wire), navigation -> first readouts", first["plain"],
-                    bytes=size["plain"], note=f"{net}; Python's http.server over the exported file")]
-    r = _ratio(first["plain"], first["served"])
+    rounds_note = f"{rounds} interleaved rounds (after {warmup} unmeasured)"
+    served = f"served page (gzip, {size['served'] / 1e3:.0f} kB on the wire)"
+    plain_label = f"offline file from a host that does not compress ({size['plain'] / 1e3:.0f} kB on the wire)"
+    rows = [_runs_row(f"#49 (d) Fast 3G phone: {served}, navigation -> first paint of the opening", opening["served"],
+                      rounds_note=rounds_note, target_ms=TARGET_3G_OPENING_MS, bytes=size["served"],
+                      note=f"{net}; attention-explorable serve; {_by_note(got, 'served')}"),
+            _runs_row(f"#24 (d) Fast 3G phone: {served}, navigation -> live page ready (first readouts)",
+                      first["served"], rounds_note=rounds_note, bytes=size["served"],
+                      note=f"{net}; attention-explorable serve"),
+            _runs_row(f"#24 (d) Fast 3G phone: {plain_label}, navigation -> live page ready (first readouts)",
+                      first["plain"], rounds_note=rounds_note, bytes=size["plain"],
+                      note=f"{net}; Python's http.server over the exported file; first paint of the opening: "
+                           f"median {median([median(r) for r in opening['plain']]):.0f} ms, "
+                           f"{_by_note(got, 'plain')}")]
+    r, _, _ = _runs_ratio(first["plain"], first["served"])
     rows.append(ratio_row(SECTION, f"#24 (d) Fast 3G phone: uncompressed / gzipped, first readouts: {r:.2f}x", r,
-                          n_runs=len(first["served"]),
+                          n_runs=sum(len(x) for x in first["served"]),
                           note=f"{size['plain'] / size['served']:.1f}x the bytes; what a host that compresses "
                                f"(attention-explorable serve, nginx with gzip_static) saves a student on a slow "
                                f"network"))
@@ -316,30 +477,51 @@ def drag_rows(rounds: int) -> list[dict]:
 
 # -- all ------------------------------------------------------------------------------------------------------
 
-def browser_rows(quick: bool) -> list[dict]:
+PARTS = ("models", "phone", "present", "network", "drag")   # (e), (a), (b), (d), (c)
+
+
+def browser_rows(quick: bool, parts=PARTS) -> list[dict]:
     if not P.chromium_available():
         return [skipped_row(SECTION, f"Chromium not found at {P.CHROMIUM}")]
     rounds, warmup = (2, 0) if quick else (5, 1)
+    runs = open_runs(quick)
     rows = []
-    with contextlib.ExitStack() as stack:
-        live = LiveServer(cli_args=SERVER_ARGS)
-        stack.callback(live.cleanup)
-        live.start(timeout=300)
-        P.exported_page()
-        browser = stack.enter_context(P.chromium())
-        rows += phone_rows(browser, live, rounds, warmup)
-        rows += present_rows(browser, live, rounds if quick else 7, warmup)
-        rows += network_rows(browser, live, rounds, warmup)
-        errors = live.error_lines()
-        if errors:
-            rows[-1]["note"] += f"; the server logged {len(errors)} ERROR lines: {errors[0]}"
-    return rows + drag_rows(rounds)   # Playwright's async API, after the sync one has stopped
+    if {"phone", "present", "network"} & set(parts):
+        with contextlib.ExitStack() as stack:
+            live = LiveServer(cli_args=SERVER_ARGS)
+            stack.callback(live.cleanup)
+            live.start(timeout=300)
+            P.exported_page()
+            browser = stack.enter_context(P.chromium())
+            if "phone" in parts:
+                rows += phone_rows(browser, live, rounds, warmup, runs)
+            if "present" in parts:
+                rows += present_rows(browser, live, rounds if quick else 7, warmup)
+            if "network" in parts:
+                rows += network_rows(browser, live, rounds, warmup, runs)
+            errors = live.error_lines()
+            if errors:
+                rows[-1]["note"] += f"; the server logged {len(errors)} ERROR lines: {errors[0]}"
+    if "drag" in parts:
+        rows += drag_rows(rounds)   # Playwright's async API, after the sync one has stopped
+    return rows
 
 
-def run(quick: bool) -> list[dict]:
-    return model_rows() + browser_rows(quick)
+def run(quick: bool, parts=PARTS) -> list[dict]:
+    return (model_rows() if "models" in parts else []) + browser_rows(quick, parts)
+
+
+def main(argv=None) -> None:
+    import argparse
+
+    ap = argparse.ArgumentParser(prog="python -m tests.bench.bench_open", description=__doc__.split("\n\n")[0])
+    ap.add_argument("--quick", action="store_true", help="few rounds, one run: a smoke test, not a measurement")
+    ap.add_argument("--part", action="append", choices=PARTS,
+                    help="run only this part (repeatable): models (e), phone (a), present (b), network (d), drag (c)")
+    args = ap.parse_args(argv)
+    for r in run(args.quick, tuple(args.part or PARTS)):
+        print(json.dumps(r))
 
 
 if __name__ == "__main__":
-    for r in run("--quick" in sys.argv):
-        print(json.dumps(r))
+    main()

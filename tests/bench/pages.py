@@ -1,6 +1,6 @@
 """Chromium machinery the page benchmarks share (bench_open, bench_browser, bench_sentence, bench_learn,
 bench_live): the exported page, a minimal Bokeh page to compare with, devices, throttling, a plain static
-server, and two in-page probes.
+server, and the in-page probes.
 
 * ``exported_page()``: the offline file (``attention-explorable export``), built once per process and
   removed at exit; the served page (app/delivery/plugin.py) sends the same bytes.
@@ -10,8 +10,21 @@ server, and two in-page probes.
   phone with its CPU slowed (CDP ``Emulation.setCPUThrottlingRate``) and a slow network (CDP
   ``Network.emulateNetworkConditions``).  ``OPEN_PROBE_JS``, run before the page's own scripts, checks at every
   animation frame whether the readouts are on screen (the view of the Div named "readouts" is in the document
-  and its text holds "max weight") and whether every block is drawn (``AttnPage.allDrawn()``; a page without
-  the loader has one block), and keeps the ``performance.now()`` of each (ms since the navigation started).
+  and its text holds "max weight": "live page ready"), whether the opening is painted (below) and whether
+  every block is drawn (``AttnPage.allDrawn()``; a page without the loader has one block), and keeps the
+  ``performance.now()`` of each (ms since the navigation started).  "First paint of the opening" is the first
+  frame at which both (1) a figure of the opening is on screen: a poster plot (``svg.attn-poster-plot`` inside
+  ``.attn-poster``, in the light DOM, visible, a non-zero box that meets the viewport) or the live main plot
+  (the view of the Bokeh model named "main_plot" is in the document), and (2) the readouts' words are: an
+  ``.attn-poster`` element holding "max weight", it and the innermost element holding the words visible and
+  meeting the viewport, or the live readouts as above.  ``window.__open.opening_by`` says which figure and
+  which words it was ("poster" or "live" each).  A page without a poster is opened when its main plot is in the
+  document and its readouts show.
+* ``visit_chart(...)``: the same visit for a page that is not Bokeh (MLU-Explain's built article, the anchor);
+  ``CHART_PROBE_JS`` keeps the first frame at which an ``<svg>`` with more than 20 circle, path or rect
+  descendants is in the document and its box meets the viewport ("first chart"), and the first at which one is
+  in the document with a box of some area, wherever it is (a chart built below the first screen: on the phone,
+  the anchor has no such chart in its first screen).
 * ``DragProbe`` (async API): a hand dragging on the main plot, mouse events at the hand's pace, each stamped
   with the time the hand moved (see the class).  Its latency runs from each movement's ``timeStamp`` to the
   main plot's first repaint that shows the query of that movement (or of a later one: a movement the next
@@ -53,34 +66,92 @@ FAST_3G = {"offline": False, "latency": 150 * 3.75, "downloadThroughput": 1.6 * 
            "uploadThroughput": 750 * 1000 / 8 * 0.9}
 
 OPEN_PROBE_JS = """(() => {
-  const out = window.__open = { readouts: null, all: null };
-  let view = null;
-  const readoutsShown = () => {
-    const d = window.Bokeh && Bokeh.documents && Bokeh.documents[0];
-    if (!d || !Bokeh.index) return false;
-    if (!view) {
-      const m = d.get_model_by_name('readouts');
-      view = (m && Bokeh.index.find_one(m)) || null;
-      if (!view) return false;
+  const out = window.__open = { readouts: null, all: null, opening: null, opening_by: null };
+  const views = {};
+  // the view of the Bokeh model of that name, in any of the page's documents (kept while it is in the document)
+  const viewOf = (name) => {
+    const v = views[name];
+    if (v && v.el && v.el.isConnected) return v;
+    if (!window.Bokeh || !Bokeh.documents || !Bokeh.index) return null;
+    for (const d of Bokeh.documents) {
+      const m = d.get_model_by_name(name), found = m && Bokeh.index.find_one(m);
+      if (found) return (views[name] = found);
     }
+    return null;
+  };
+  const readoutsShown = () => {
+    const view = viewOf('readouts');
+    if (!view) return false;
     const el = view.markup_el || view.el;
     return !!(el && el.isConnected && el.textContent.includes('max weight'));
+  };
+  const mainPlotShown = () => { const v = viewOf('main_plot'); return !!(v && v.el && v.el.isConnected); };
+  // a box with an area that meets the viewport, of an element neither hidden nor inside a hidden one
+  const onScreen = (el) => {
+    if (el.checkVisibility && !el.checkVisibility({ visibilityProperty: true })) return false;
+    const r = el.getBoundingClientRect();
+    return r.width > 0 && r.height > 0 && r.bottom > 0 && r.right > 0 && r.top < innerHeight && r.left < innerWidth;
+  };
+  const posterPlot = () => {
+    for (const s of document.querySelectorAll('.attn-poster svg.attn-poster-plot')) if (onScreen(s)) return true;
+    return false;
+  };
+  const posterWords = () => {
+    for (const p of document.querySelectorAll('.attn-poster')) {
+      if (!p.textContent.includes('max weight')) continue;
+      let el = p;                     // down to the innermost element that holds the words whole
+      for (let c = el.firstElementChild; c;)
+        if (c.textContent.includes('max weight')) { el = c; c = c.firstElementChild; } else c = c.nextElementSibling;
+      if (onScreen(p) && onScreen(el)) return true;
+    }
+    return false;
   };
   const tick = () => {
     try {
       if (out.readouts === null && readoutsShown()) out.readouts = performance.now();
+      if (out.opening === null) {
+        const figure = posterPlot() ? 'poster' : mainPlotShown() ? 'live' : null;
+        const words = figure && (posterWords() ? 'poster' : out.readouts !== null ? 'live' : null);
+        if (figure && words) {
+          out.opening = performance.now(); out.opening_by = figure + ' plot, ' + words + ' words';
+        }
+      }
       if (out.readouts !== null && out.all === null) {
         if (!window.AttnPage) out.all = out.readouts;          // a page without the loader: one block
         else if (AttnPage.allDrawn()) out.all = performance.now();
       }
     } catch (e) { /* not loaded yet */ }
-    if (out.all === null) requestAnimationFrame(tick);
+    if (out.all === null || out.opening === null) requestAnimationFrame(tick);
+  };
+  requestAnimationFrame(tick);
+})();"""
+
+# The anchor's first chart: the first frame at which an <svg> with more than 20 circles, paths or rects is in the
+# document and its box meets the viewport (``chart``), and the first at which one is in the document with a box
+# of some area anywhere on the page (``chart_doc``: a chart built below the first screen).
+CHART_PROBE_JS = """(() => {
+  const out = window.__open = { chart: null, chart_shapes: null, chart_doc: null, chart_doc_top: null };
+  const tick = () => {
+    for (const s of document.getElementsByTagName('svg')) {
+      const n = s.querySelectorAll('circle, path, rect').length;
+      if (n <= 20) continue;
+      const r = s.getBoundingClientRect();
+      if (!(r.width > 0 && r.height > 0)) continue;
+      if (out.chart_doc === null) { out.chart_doc = performance.now(); out.chart_doc_top = r.top; }
+      if (r.bottom > 0 && r.right > 0 && r.top < innerHeight && r.left < innerWidth) {
+        out.chart = performance.now(); out.chart_shapes = n; return;
+      }
+    }
+    requestAnimationFrame(tick);
   };
   requestAnimationFrame(tick);
 })();"""
 
 READOUTS_SHOWN_JS = "() => window.__open && window.__open.readouts !== null"
 ALL_DRAWN_JS = "() => window.__open && window.__open.all !== null"
+OPENING_SHOWN_JS = "() => window.__open && window.__open.opening !== null"
+CHART_SHOWN_JS = "() => window.__open && window.__open.chart !== null"
+CHART_BUILT_JS = "() => window.__open && window.__open.chart_doc !== null"
 
 
 def chromium_available() -> bool:
@@ -204,17 +275,21 @@ class _QuietHandler(http.server.SimpleHTTPRequestHandler):
 # -- one visit -----------------------------------------------------------------------------------------------
 
 def new_page(browser, device: dict, *, cpu_slowdown: float = 1.0, network: dict | None = None, block: bool = False,
-             probe: bool = True):
+             probe: bool | str = True, allow: tuple[str, ...] | None = None):
     """A fresh context and page for ``device``; returns (context, page, cdp, transfers).  ``transfers`` gets the
     bytes each response took on the wire (CDP Network.loadingFinished's encodedDataLength) once ``network`` is
-    given (an empty dict: count without throttling)."""
+    given (an empty dict: count without throttling).  ``block`` refuses every request but a local file's;
+    ``allow`` (address prefixes) every request to an address that starts with none of them.  ``probe``: True
+    for ``OPEN_PROBE_JS``, or the script to run before the page's own."""
     ctx = browser.new_context(**device)
     page = ctx.new_page()
     page.set_default_timeout(180000)
     if block:
         block_outside(page)
+    if allow is not None:
+        page.route("**/*", lambda route: route.continue_() if route.request.url.startswith(allow) else route.abort())
     if probe:
-        page.add_init_script(OPEN_PROBE_JS)
+        page.add_init_script(OPEN_PROBE_JS if probe is True else probe)
     cdp = ctx.new_cdp_session(page)
     if cpu_slowdown != 1.0:
         cdp.send("Emulation.setCPUThrottlingRate", {"rate": float(cpu_slowdown)})
@@ -228,21 +303,54 @@ def new_page(browser, device: dict, *, cpu_slowdown: float = 1.0, network: dict 
 
 
 def visit(browser, url: str, device: dict, *, cpu_slowdown: float = 1.0, network: dict | None = None,
-          block: bool = False, wait_all: bool = False, timeout_ms: float = 300000) -> dict:
+          block: bool = False, wait_all: bool = False, wait_opening: bool = False,
+          timeout_ms: float = 300000) -> dict:
     """Open ``url`` once in a fresh context; ms from the navigation's start to the readouts on screen
-    (``readouts_ms``) and, with ``wait_all``, to every block drawn (``all_ms``); the requests the page made
-    and, with ``network``, the bytes they took on the wire."""
+    (``readouts_ms``, "live page ready"), with ``wait_opening`` to the first paint of the opening
+    (``opening_ms``, and ``opening_by``: which figure and words) and, with ``wait_all``, to every block drawn
+    (``all_ms``); the requests the page made and, with ``network``, the bytes they took on the wire."""
     ctx, page, _cdp, transfers = new_page(browser, device, cpu_slowdown=cpu_slowdown, network=network, block=block)
     requests = []
     page.on("request", lambda r: requests.append(r.url) if not r.url.startswith("data:") else None)
+    waits = [READOUTS_SHOWN_JS] + ([ALL_DRAWN_JS] if wait_all else []) + ([OPENING_SHOWN_JS] if wait_opening else [])
     try:
         page.goto(url, wait_until="commit", timeout=timeout_ms)
-        page.wait_for_function(ALL_DRAWN_JS if wait_all else READOUTS_SHOWN_JS, polling=100, timeout=timeout_ms)
-        got = page.evaluate("() => ({ readouts: window.__open.readouts, all: window.__open.all })")
+        for js in waits:
+            page.wait_for_function(js, polling=100, timeout=timeout_ms)
+        got = page.evaluate("() => Object.assign({}, window.__open)")
     finally:
         ctx.close()
-    return {"readouts_ms": got["readouts"], "all_ms": got["all"] if wait_all else None, "requests": len(requests),
-            "bytes": sum(transfers)}
+    return {"readouts_ms": got["readouts"], "all_ms": got["all"] if wait_all else None,
+            "opening_ms": got["opening"] if wait_opening else None,
+            "opening_by": got["opening_by"] if wait_opening else None,
+            "requests": len(requests), "bytes": sum(transfers)}
+
+
+def visit_chart(browser, url: str, device: dict, *, allow: tuple[str, ...], cpu_slowdown: float = 1.0,
+                network: dict | None = None, grace_ms: float = 2000, timeout_ms: float = 300000) -> dict:
+    """Open ``url`` (a page that is not Bokeh, e.g. the anchor) once in a fresh context, every request to an
+    address outside ``allow`` refused; ms from the navigation's start to its first chart on screen
+    (``CHART_PROBE_JS``): ``chart_ms``, None when no chart met the viewport by ``grace_ms`` after both the load
+    event and the first chart built anywhere on the page (``chart_doc_ms``, and ``chart_doc_top``: where that
+    chart's top was, px from the viewport's); the requests it made and refused, and the bytes."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+    ctx, page, _cdp, transfers = new_page(browser, device, cpu_slowdown=cpu_slowdown, network=network,
+                                          probe=CHART_PROBE_JS, allow=allow)
+    requests = []
+    page.on("request", lambda r: requests.append(r.url) if not r.url.startswith("data:") else None)
+    try:
+        page.goto(url, wait_until="load", timeout=timeout_ms)
+        page.wait_for_function(CHART_BUILT_JS, polling=100, timeout=timeout_ms)
+        with contextlib.suppress(PlaywrightTimeout):
+            page.wait_for_function(CHART_SHOWN_JS, polling=100, timeout=grace_ms)
+        got = page.evaluate("() => Object.assign({}, window.__open)")
+    finally:
+        ctx.close()
+    refused = [u for u in requests if not u.startswith(allow)]
+    return {"chart_ms": got["chart"], "chart_shapes": got["chart_shapes"], "chart_doc_ms": got["chart_doc"],
+            "chart_doc_top": got["chart_doc_top"], "requests": len(requests) - len(refused),
+            "refused": len(refused), "bytes": sum(transfers)}
 
 
 def interleave(rounds: int, variants: dict, *, warmup: int = 1) -> dict:
@@ -419,7 +527,8 @@ def chromium():
             browser.close()
 
 
-__all__ = ["ALL_DRAWN_JS", "BLOCKS_DRAWN_JS", "BLOCK_TIMINGS_JS", "DRAW_ALL_JS", "DragProbe", "FAST_3G", "LAPTOP", "OPEN_PROBE_JS",
-           "PHONE", "PHONE_CPU_SLOWDOWN", "PROJECTOR", "READOUTS_SHOWN_JS", "StaticServer", "async_chromium",
-           "async_page", "chromium", "chromium_available", "exported_page", "interleave", "minimal_page", "minimal_root", "new_page", "visit",
-           "write_minimal_page"]
+__all__ = ["ALL_DRAWN_JS", "BLOCKS_DRAWN_JS", "BLOCK_TIMINGS_JS", "CHART_BUILT_JS", "CHART_PROBE_JS", "CHART_SHOWN_JS",
+           "DRAW_ALL_JS", "DragProbe", "FAST_3G", "LAPTOP", "OPENING_SHOWN_JS", "OPEN_PROBE_JS", "PHONE",
+           "PHONE_CPU_SLOWDOWN", "PROJECTOR", "READOUTS_SHOWN_JS", "StaticServer", "async_chromium", "async_page",
+           "chromium", "chromium_available", "exported_page", "interleave", "minimal_page", "minimal_root", "new_page",
+           "visit", "visit_chart", "write_minimal_page"]
