@@ -9,7 +9,8 @@
 // then the page's start; a visible message if BokehJS or the page cannot start.
 // AttnOpening.handover(), called by the loader once the first screen's live blocks have painted their words,
 // takes the posters away (from the accessibility tree and the focus order too) in one frame.  A press on the
-// poster's plot meanwhile is kept, and the live query is moved there when the page is ready.
+// poster's plot meanwhile is kept, and the live query is moved there when the page is ready; so are a presenter's
+// Page Down and Page Up, pressed again then.
 const AttnOpening = (function () {
   "use strict";
 
@@ -28,11 +29,12 @@ const AttnOpening = (function () {
     } catch (e) { poster = false; }
     main.setAttribute("data-opening", poster ? "poster" : "loading");
     if (poster) watchPresses(main);
+    watchKeys(main);
   }
 
   // ---- a press on the poster's plot before the live page is there ---------------------------------
 
-  const S = { press: null, started: false, done: false, asked: null, released: false };
+  const S = { press: null, keys: [], started: false, done: false, asked: null, released: false };
 
   // The x under a pointer on a poster's frame (data-x0, data-x1: the ends of its x range).
   function xAt(frame, clientX) {
@@ -54,6 +56,25 @@ const AttnOpening = (function () {
     };
     main.addEventListener("pointerdown", take);
     main.addEventListener("pointermove", take, { passive: true });
+  }
+
+  // The presenter's keys (a clicker's Page Down and Page Up) pressed before the page is live, presenting: kept, and
+  // pressed again once it is (the tour turns its steps with them: app/tour/dock.js), so none is lost.
+  function presenting(main) {
+    let v = null;
+    try { v = new URLSearchParams(location.search).getAll("present").pop(); } catch (e) { v = null; }
+    return v ? /^\s*(1|true|yes|on)\s*$/i.test(v) : main.getAttribute("data-present") === "1";
+  }
+
+  function watchKeys(main) {
+    if (!presenting(main)) return;
+    addEventListener("keydown", (e) => {
+      if (S.done || !(e.key === "PageDown" || e.key === "PageUp") || e.ctrlKey || e.altKey || e.metaKey) return;
+      e.preventDefault();   // (not also a scroll now, nor a turn by a tour already drawn under the posters)
+      e.stopImmediatePropagation();
+      S.keys.push(e.key);
+      main.setAttribute("data-opening-press", "");
+    }, { capture: true });
   }
 
   // ---- running the later scripts -------------------------------------------------------------------
@@ -96,11 +117,16 @@ const AttnOpening = (function () {
 
   // ---- the handover ---------------------------------------------------------------------------------
 
-  // A block about to be drawn into its place: its posters stay over it, at their height, until the handover.
+  // A block about to be drawn into its place: its posters stay over it, at their height, until the handover.  The
+  // first call reads every poster's height at once (one layout, not one per block drawn).
   function cover(el) {
+    if (!S.heights) {
+      S.heights = new Map();
+      for (const p of document.querySelectorAll(".attn-block > .attn-poster")) S.heights.set(p, p.getBoundingClientRect().height);
+    }
     const posters = el.querySelectorAll(":scope > .attn-poster");
     if (!posters.length) return;
-    for (const p of posters) p.style.height = `${p.getBoundingClientRect().height}px`;
+    for (const p of posters) if (S.heights.has(p)) p.style.height = `${S.heights.get(p)}px`;
     el.classList.add("attn-covered");
   }
 
@@ -117,6 +143,9 @@ const AttnOpening = (function () {
     for (const p of document.querySelectorAll(".attn-poster")) p.remove();
     for (const el of document.querySelectorAll(".attn-covered")) el.classList.remove("attn-covered");
     if (main) { main.setAttribute("data-opening", "live"); main.removeAttribute("data-opening-press"); }
+    // (a frame later: the tour's keys are listening by then)
+    const keys = S.keys.splice(0);
+    if (keys.length) requestAnimationFrame(() => { for (const key of keys) dispatchEvent(new KeyboardEvent("keydown", { key, bubbles: true })); });
     const m = S.press && doc ? doc.get_model_by_name(S.press.slider) : null;
     if (m && typeof m.step === "number") {
       const v = Math.min(m.end, Math.max(m.start, m.start + Math.round((S.press.x - m.start) / m.step) * m.step));

@@ -247,8 +247,11 @@ main[data-opening="failed"] .attn-poster-wait {{ display: none; }}
 main[data-opening="loading"] .attn-poster-wait {{ display: flex; }}
 .attn-poster-wait {{ height: 100%; align-items: center; justify-content: center; color: #444;
                      font-size: var(--page-font-size, 16px); }}
+.attn-poster {{ contain: layout paint style; }}   /* its layout is its own: the live page's does not redo it */
 .attn-covered {{ position: relative; }}
-.attn-covered > .attn-poster {{ position: absolute; left: 0; right: 0; top: 0; z-index: 3; background: #fff; }}
+/* over the live block drawn under it, on a layer of its own: what BokehJS paints under it does not repaint it */
+.attn-covered > .attn-poster {{ position: absolute; left: 0; right: 0; top: 0; z-index: 3; background: #fff;
+                                will-change: transform; }}
 main[data-opening-press] .attn-poster-fig {{ cursor: progress; }}
 .attn-poster-words {{ display: flex; flex-direction: column; }}
 .attn-pv-div {{ margin: 5px; }}

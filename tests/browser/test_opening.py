@@ -150,6 +150,26 @@ def test_another_state_shows_loading_never_the_files_poster(browser, static_file
         ctx.close()
 
 
+def test_a_presenters_page_down_before_the_page_is_live_turns_the_step_once_it_is(browser, static_file):
+    """Presenting, a clicker's Page Down pressed as the file is read, before BokehJS has run (no tour is listening
+    yet), turns the step once the page is live: to step 2, once."""
+    ctx = browser.new_context(viewport={"width": 1920, "height": 1080})
+    ctx.add_init_script("document.addEventListener('DOMContentLoaded', () => { window.__early = typeof AttnPage; "
+                        "dispatchEvent(new KeyboardEvent('keydown', { key: 'PageDown', bubbles: true })); });")
+    page = ctx.new_page()
+    try:
+        block_outside(page)
+        page.goto(static_file.as_uri() + "?present=1")
+        assert page.evaluate("() => window.__early") == "undefined"   # pressed before the page's script ran
+        page.wait_for_function(LIVE_JS)
+        card = "() => AttnPage.doc.get_model_by_name('tour_card').text"
+        page.wait_for_function(f"() => ({card})().includes('Step 2 of 21')")
+        wait_frames(page, 3)
+        assert "Step 2 of 21" in page.evaluate(card) and "tour=" in page.url
+    finally:
+        ctx.close()
+
+
 def test_without_javascript_the_words_and_the_poster_are_there(browser, static_file):
     page = browser.new_page(viewport={"width": 390, "height": 844}, java_script_enabled=False)
     try:
