@@ -26,8 +26,8 @@ const AttnPage = (function (U) {
   // ---- what the student is doing: drawing waits for a pause --------------------------------------
 
   function watchInput() {
-    const busy = () => { S.lastInput = performance.now(); };
-    const drag = () => { S.lastInput = S.lastDrag = performance.now(); };
+    const busy = () => { S.lastInput = performance.now(); }, drag = () => { S.lastInput = S.lastDrag = performance.now(); };
+    S.pointers = (globalThis.AttnOpening && AttnOpening.pointers) || 0;   // a finger down since the posters showed
     addEventListener("pointerdown", () => { S.pointers += 1; drag(); }, true);
     for (const t of ["pointerup", "pointercancel"]) addEventListener(t, () => { S.pointers = Math.max(0, S.pointers - 1); drag(); }, true);
     // a pointer that moves with a button down (a drag) or a finger; a mouse merely passing over does not count

@@ -30,11 +30,15 @@ const AttnOpening = (function () {
     main.setAttribute("data-opening", poster ? "poster" : "loading");
     if (poster) watchPresses(main);
     watchKeys(main);
+    // the pointers down before the loader listens (a finger on the poster): it starts from this count (ui/loader.js)
+    addEventListener("pointerdown", () => { if (!S.loaderListens) S.pointers += 1; }, true);
+    for (const t of ["pointerup", "pointercancel"]) addEventListener(t, () => { if (!S.loaderListens) S.pointers = Math.max(0, S.pointers - 1); }, true);
   }
 
   // ---- a press on the poster's plot before the live page is there ---------------------------------
 
-  const S = { press: null, keys: [], started: false, done: false, asked: null, released: false };
+  const S = { press: null, keys: [], pointers: 0, loaderListens: false, started: false, done: false, asked: null,
+              released: false };
 
   // The x under a pointer on a poster's frame (data-x0, data-x1: the ends of its x range).
   function xAt(frame, clientX) {
@@ -155,7 +159,11 @@ const AttnOpening = (function () {
 
   function release() { S.released = true; if (S.asked) S.asked(); }
 
+  // (read once, by the loader as it starts listening itself)
+  function pointersDown() { S.loaderListens = true; return S.pointers; }
+
   return { decide, boot, started, cover, handover, release, plainLink, get pressed() { return S.press; },
+           get pointers() { return pointersDown(); },
            get waiting() { return !!S.asked; } };
 })();
 globalThis.AttnOpening = AttnOpening;

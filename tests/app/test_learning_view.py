@@ -66,7 +66,7 @@ def test_a_dataset_the_page_makes_is_trained_in_the_browser_never_in_python(buil
     train, worker = read_js(ROOT / "attention" / "train.js"), read_js(ROOT / "app" / "ui" / "worker.js")
     assert code.count(train) == 1 and code.count(worker) == 1
     # cut from the library's text by ui/worker.js, with the module AttnCommon is built from (ui/format.js)
-    assert cfg["worker_modules"] == ["AttnFormat", "AttnCommon", "AttnTrain"]
+    assert cfg["worker_modules"] == ["AttnNumbers", "AttnFormat", "AttnCommon", "AttnTrain"]
     for module in cfg["worker_modules"]:
         assert code.count(f"/*<attn:{module}>*/") == 1 and code.count(f"/*</attn:{module}>*/") == 1
     assert cfg["worker_above_n"] == lv.WORKER_ABOVE_N

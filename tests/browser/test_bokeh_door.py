@@ -73,9 +73,11 @@ MOVED = ('<script>(() => { const r = Bokeh.require; Bokeh.require = (p) => { '
 
 def test_a_bokehjs_without_a_private_name_gets_the_whole_page_and_a_line_that_says_so(browser, static_file, tmp_path):
     html = static_file.read_text(encoding="utf-8")
-    at = html.index("</script>", html.index('id="attn-plan"')) + len("</script>")
+    # (after BokehJS, before the page's own script: the file runs them in order once a frame has painted)
+    at = html.rindex('<script type="text/plain" class="attn-later">')
     moved = tmp_path / "moved.html"
-    moved.write_text(html[:at] + "\n" + MOVED + html[at:], encoding="utf-8")
+    moved.write_text(html[:at] + MOVED.replace("<script>", '<script type="text/plain" class="attn-later">') + "\n"
+                     + html[at:], encoding="utf-8")
     page = browser.new_page(viewport={"width": 1366, "height": 768})
     console, errors = [], []
     page.on("console", lambda m: console.append((m.type, m.text)))
