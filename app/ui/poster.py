@@ -251,7 +251,8 @@ main[data-opening="loading"] .attn-poster-wait {{ display: flex; }}
 .attn-covered {{ position: relative; }}
 /* over the live block drawn under it, on a layer of its own: what BokehJS paints under it does not repaint it */
 .attn-covered > .attn-poster {{ position: absolute; left: 0; right: 0; top: 0; z-index: 3; background: #fff;
-                                will-change: transform; }}
+                                will-change: transform; padding: inherit; box-sizing: border-box; }}
+/* (padding: the block's own, which a phone gives the words' blocks: the words stay where they were) */
 main[data-opening-press] .attn-poster-fig {{ cursor: progress; }}
 .attn-poster-words {{ display: flex; flex-direction: column; }}
 .attn-pv-div {{ margin: 5px; }}
