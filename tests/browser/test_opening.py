@@ -82,6 +82,11 @@ def test_the_poster_is_painted_first_and_handed_over_in_place(browser, static_fi
         words = page.locator("[data-poster=regression-controls] .attn-pv-div").inner_text()
         titles = page.locator("[data-poster=regression-controls] .attn-pv-st").all_inner_texts()
         poster_frames = {n: page.evaluate(POSTER_FRAME_JS, [n, b]) for n, b in PLOTS.items()}
+        # the readout line's words where the live line has them, under the poster (the block's padding kept)
+        at = page.evaluate("""() => [document.querySelector('[data-poster=regression-controls] p.strip'),
+          AttnBokeh.markupElement(Bokeh.index.find_one(AttnPage.doc.get_model_by_name('readout_strip')))
+            .querySelector('p.strip')].map((e) => { const r = e.getBoundingClientRect(); return [r.left, r.top]; })""")
+        assert abs(at[0][0] - at[1][0]) <= 1 and abs(at[0][1] - at[1][1]) <= 1, at
         sizes = page.evaluate(POSTER_SIZES_JS)
         if device is LAPTOP:   # the page's accessibility checks pass while the poster is shown
             assert axe_violations(page) == []
