@@ -3,15 +3,15 @@
 // depend on h and T only through h·√T, so with T ≠ 1 the path is followed in h·√T: the slider is set to
 // h = h_path / √T and everything on the page stays exact.  Every text it writes goes through esc().
 
-const LearningBandwidth = (function (E, M, State, Text) {
+const LearningBandwidth = (function (U, M, State, Text) {
   "use strict";
 
-  const esc = E.esc, fixed = E.fixed, plain = E.plain, clamp = E.clamp;
+  const esc = U.esc, fixed = U.fixed, plain = U.plain, clamp = U.clamp;
   const { range, para, lastStep, tell, scheduleUrl } = State;
 
   // Texts that change at every step go straight into the rendered Div (see setHtml in ui/common.js);
   // texts that change rarely (the notes) go through the model as usual.
-  const setHtml = E.setHtml;
+  const setHtml = U.setHtml;
 
   // ---- the bandwidth ------------------------------------------------------------------------------
 
@@ -129,7 +129,7 @@ const LearningBandwidth = (function (E, M, State, Text) {
     const rest = `${hname} = ${hText(a, T.h[k], 4)}, leave-one-out error ${fixed(T.loss[k], 4)}, ` +
       `slope dL/d(log h) ${slope}`;
     setHtml(a.bw_readout, `<p class="step"><b>${esc(head)}</b>: ${esc(rest)}</p>`);
-    E.sayWhenSettled(`${head}: ${rest}`, "learning");   // where a training ends, once
+    U.sayWhenSettled(`${head}: ${rest}`, "learning");   // where a training ends, once
 
     const notes = [];
     const st = T.status[k];
@@ -137,7 +137,7 @@ const LearningBandwidth = (function (E, M, State, Text) {
     else if (k === lastStep(s) && k > 0) {
       const done = `Done: after ${k} steps h = ${hText(a, T.h[k], 4)}.`;
       notes.push(["dataset", done]);
-      if (s.saidDone !== T) { s.saidDone = T; E.say(done, "learning"); }   // heard once per training (app/ui/common.js say)
+      if (s.saidDone !== T) { s.saidDone = T; U.say(done, "learning"); }   // heard once per training (app/ui/common.js say)
     }
     if (s.moved && t !== 1)
       notes.push(["dataset", `Training runs at T = 1. With T = ${plain(t, 3)} only h\u00b7\u221aT matters, so the ` +

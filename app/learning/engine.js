@@ -7,7 +7,7 @@
 // pan/tap events, the regression's bandwidth slider and dataset source, and the source that carries a generated
 // dataset's path from the server.
 
-const Learning = (function (E, State, Bandwidth, Metric, Playback) {
+const Learning = (function (U, State, Bandwidth, Metric, Playback) {
   "use strict";
 
   const { cacheFor, para, tell } = State;
@@ -20,7 +20,7 @@ const Learning = (function (E, State, Bandwidth, Metric, Playback) {
   // The regression section says on the page's bus which tickers, formatters and labels write the data's units
   // (topic "units"; null: the page's own); the fit (over x) and the path (over h) follow.
   function followUnits(a, c) {
-    E.subscribe(a.ds.document, "units", (u) => {
+    U.subscribe(a.ds.document, "units", (u) => {
       try { relabel(a, c, u); } catch (e) { console.error("attention learning:", e); }
     });
   }
@@ -51,7 +51,7 @@ const Learning = (function (E, State, Bandwidth, Metric, Playback) {
   // either order): the regression section says so on the page's bus (ui/common.js), once.
   function afterRegression(a, fn) {
     let done = false;
-    E.subscribe(a.ds.document, "ready", () => { if (!done) { done = true; fn(); } });
+    U.subscribe(a.ds.document, "ready", () => { if (!done) { done = true; fn(); } });
   }
 
   function init(a, c) {
@@ -62,9 +62,9 @@ const Learning = (function (E, State, Bandwidth, Metric, Playback) {
     c.bw = { step: 0, traj: null, notes: {}, timer: null };
     c.m = { step: 0, traj: null, timer: null, q: Array.from(mc.query) };
     let v = Object.assign({}, c.cfg.initial);
-    if (!E.hostOwnsAddress()) {   // the page reads its own link (a notebook's address is JupyterLab's)
+    if (!U.hostOwnsAddress()) {   // the page reads its own link (a notebook's address is JupyterLab's)
       // the regression's engine reports bad values in its notices; here only the clean ones matter
-      v = Object.assign(v, E.parseQuery(window.location.search, c.cfg.spec, c.cfg.url_rules).values);
+      v = Object.assign(v, U.parseQuery(window.location.search, c.cfg.spec, c.cfg.url_rules).values);
     }
     if (c.cfg.bandwidth.presets.includes(v.lr) && a.bw_lr.value !== v.lr) a.bw_lr.value = v.lr;
     if (mc.presets.includes(v.metric_lr) && a.m_lr.value !== v.metric_lr) a.m_lr.value = v.metric_lr;
@@ -84,8 +84,8 @@ const Learning = (function (E, State, Bandwidth, Metric, Playback) {
     followUnits(a, c);
     c.urlArmed = true;
     // a tour step's Show me, once the regression is drawn (a path moves its bandwidth slider)
-    afterRegression(a, () => E.onApply(a.ds.document, c, "learning",
-                                       (v) => E.runGuarded(c, () => apply(a, c, v), (e) => console.error(e))));
+    afterRegression(a, () => U.onApply(a.ds.document, c, "learning",
+                                       (v) => U.runGuarded(c, () => apply(a, c, v), (e) => console.error(e))));
   }
 
   function which(a, origin) {
@@ -132,7 +132,7 @@ const Learning = (function (E, State, Bandwidth, Metric, Playback) {
       stop(a, c, "bw");
       c.bw.pending = true;
       tell(a, c);
-      return E.afterPaint(c, "new dataset", () => catchUp(a, c), (e) => console.error("attention learning:", e));
+      return U.afterPaint(c, "new dataset", () => catchUp(a, c), (e) => console.error("attention learning:", e));
     }
     if (ev === a.gen) {  // the browser's path for a generated dataset has arrived
       if (!c.bw.waiting) return;
@@ -159,7 +159,7 @@ const Learning = (function (E, State, Bandwidth, Metric, Playback) {
 
   function handle(ev, a) {
     const c = cacheFor(a);
-    E.runGuarded(c, () => { if (!c.ready) init(a, c); else dispatch(ev, a, c); }, (e) => {
+    U.runGuarded(c, () => { if (!c.ready) init(a, c); else dispatch(ev, a, c); }, (e) => {
       console.error("attention learning:", e);
       if (a.bw_status) a.bw_status.text = para("notice", `Something went wrong in the learning demo (${e.message}).`);
     });

@@ -1,10 +1,10 @@
 // The learning section's metric demo: plays a path of attention.train_metric, drawing at each step the samples'
 // weights for the query, the similarity's ellipse around it, the loss so far and the learned W.
 
-const LearningMetric = (function (M, E, State) {
+const LearningMetric = (function (M, U, State) {
   "use strict";
 
-  const esc = E.esc, fixed = E.fixed, signed = E.signed, clamp = E.clamp, setHtml = E.setHtml;
+  const esc = U.esc, fixed = U.fixed, signed = U.signed, clamp = U.clamp, setHtml = U.setHtml;
   const { range, para, lastStep, columnLengths, scheduleUrl } = State;
 
   function showMetric(a, c) {
@@ -26,7 +26,7 @@ const LearningMetric = (function (M, E, State) {
     const rest = `leave-one-out error ${fixed(T.loss[k], 4)}; at the query (${signed(q[0], 2)}, ${signed(q[1], 2)}) ` +
       `the prediction is ${signed(pred, 2)}, and sin(x\u2081) = ${signed(Math.sin(q[0]), 2)}.`;
     setHtml(a.m_readout, `<p class="step"><b>${esc(head)}</b>: ${esc(rest)}</p>`);
-    E.sayWhenSettled(`${head}: ${rest}`, "learning");   // where a training or a drag ends, once
+    U.sayWhenSettled(`${head}: ${rest}`, "learning");   // where a training or a drag ends, once
     const cell = (v) => `<td>${esc(signed(v, 3))}</td>`;
     const pct = 100 * ratio;
     setHtml(a.m_matrix,
@@ -38,7 +38,7 @@ const LearningMetric = (function (M, E, State) {
     if (T.status[k] === "diverged") notes.push(para("notice", `Step ${k}: ${T.message[k]}. The last good W is kept.`));
     else if (k === lastStep(s) && k > 0) {
       notes.push(para("dataset", `Done after ${k} steps.`));
-      if (s.saidDone !== T) { s.saidDone = T; E.say(`Done after ${k} steps.`, "learning"); }   // heard once per training
+      if (s.saidDone !== T) { s.saidDone = T; U.say(`Done after ${k} steps.`, "learning"); }   // heard once per training
     }
     setHtml(a.m_status, notes.join(""));
     scheduleUrl(a, c);

@@ -1,10 +1,10 @@
 // The learning section's playback, shared by both demos: a path loaded (playback stops), stepped, played and
 // reset; a new dataset's path caught up with; and a tour step's Show me, which sets the rates and the steps.
 
-const LearningPlayback = (function (E, State, Bandwidth, Metric) {
+const LearningPlayback = (function (U, State, Bandwidth, Metric) {
   "use strict";
 
-  const quiet = E.quiet;
+  const quiet = U.quiet;
   const { lastStep, tell } = State;
   const { bwTrajectory, showBandwidth } = Bandwidth;
   const { showMetric } = Metric;

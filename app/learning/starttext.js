@@ -3,10 +3,10 @@
 // twin of attention.typical_focus), written with two decimals, picks the words, by the limits text.py declares
 // (text.FOCUS_LIMITS, handed over in the engine's config).
 
-const LearningText = (function (E) {
+const LearningText = (function (U) {
   "use strict";
 
-  const signed = E.signed, plain = E.plain;
+  const signed = U.signed, plain = U.plain;
 
   // text.h_text: h as the readouts write it, to p significant digits; on your own data (scale: its {span, uspan})
   // in the data's units, named ("9.1 (day)")

@@ -1,12 +1,12 @@
 // The learning section's state on the page and what it tells the page: its cache, the readouts the tour reads
 // (with the lowest leave-one-out error they compare the path's with), and its link.
 
-const LearningState = (function (E) {
+const LearningState = (function (U) {
   "use strict";
 
-  const esc = E.esc;
+  const esc = U.esc;
 
-  function cacheFor(a) { return E.pageState("__attnLearningCache", a.bw_readout); }
+  function cacheFor(a) { return U.pageState("__attnLearningCache", a.bw_readout); }
   function range(n) { return Array.from({ length: n }, (_, i) => i); }
   function para(cls, s) { return `<p class="${cls}">${esc(s)}</p>`; }
 
@@ -67,13 +67,13 @@ const LearningState = (function (E) {
     return out;
   }
 
-  function tell(a, c) { E.tellReadouts(a.ds.document, c, "learning", () => readouts(a, c)); }
+  function tell(a, c) { U.tellReadouts(a.ds.document, c, "learning", () => readouts(a, c)); }
 
   // ---- the URL follows the state (throttled; only this section's keys are touched) ----------------------
 
   function scheduleUrl(a, c) {
     tell(a, c);
-    E.scheduleUrl(c, () => {
+    U.scheduleUrl(c, () => {
       const d = c.cfg.defaults, out = new URLSearchParams(window.location.search);
       const put = (k, v) => { if (v === d[k]) out.delete(k); else out.set(k, String(v)); };
       put("lr", a.bw_lr.value);

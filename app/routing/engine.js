@@ -6,10 +6,10 @@
 // the readouts and the link), plots.js, lines.js (the readout in words), texts.js, playback.js, and this file, which
 // starts the section and hands each event to the part that answers it.
 
-const Routing = (function (E, Head, State, Plots, Texts, Playback) {
+const Routing = (function (U, Head, State, Plots, Texts, Playback) {
   "use strict";
 
-  const clamp = E.clamp, setHtml = E.setHtml, setWidget = E.setWidget;
+  const clamp = U.clamp, setHtml = U.setHtml, setWidget = U.setWidget;
   const { shownSentence, clueCurve, frameAt } = Head;
   const { cacheFor, para, flush, fail } = State;
   const { matrixAxes } = Plots;
@@ -27,7 +27,7 @@ const Routing = (function (E, Head, State, Plots, Texts, Playback) {
   // The link's step and sentence (a notebook's address is JupyterLab's: it keeps the component's own).
   function opening(c) {
     let v = Object.assign({}, c.cfg.initial);
-    if (!E.hostOwnsAddress()) v = Object.assign(v, E.parseQuery(window.location.search, c.cfg.spec, c.cfg.url_rules).values);
+    if (!U.hostOwnsAddress()) v = Object.assign(v, U.parseQuery(window.location.search, c.cfg.spec, c.cfg.url_rules).values);
     const steps = c.cfg.plain.frame_steps, f = frameAt(steps, v.qk_step), notices = [];
     if (steps[f] !== v.qk_step)
       notices.push(`Training is recorded at steps ${steps.slice(0, 3).join(", ")}, \u2026 ${steps[steps.length - 1]}; ` +
@@ -41,7 +41,7 @@ const Routing = (function (E, Head, State, Plots, Texts, Playback) {
     c.clue = c.sentences.map((s) => clueCurve(c.cfg, s));
     c.prefMax = prefMax(c);
     c.present = pagePresent();
-    E.subscribe(a.heat.document, "present", (v) => {
+    U.subscribe(a.heat.document, "present", (v) => {
       if (!c.ready) c.present = !!v; else handle({ event_name: "present", present: !!v }, a);
     });
     const o = opening(c);
@@ -52,7 +52,7 @@ const Routing = (function (E, Head, State, Plots, Texts, Playback) {
     showShown(a, c, o.sentence);
     c.ready = true;
     c.urlArmed = true;
-    E.onApply(a.heat.document, c, "routing", (v) => E.runGuarded(c, () => { apply(a, c, v); flush(c); },
+    U.onApply(a.heat.document, c, "routing", (v) => U.runGuarded(c, () => { apply(a, c, v); flush(c); },
                                                                     (e) => { c.pending = []; fail(a, e); }));
   }
 
@@ -101,7 +101,7 @@ const Routing = (function (E, Head, State, Plots, Texts, Playback) {
 
   function handle(ev, a) {
     const c = cacheFor(a);
-    E.runGuarded(c, () => { if (!c.ready) init(a, c); else dispatch(ev, a, c); flush(c); },
+    U.runGuarded(c, () => { if (!c.ready) init(a, c); else dispatch(ev, a, c); flush(c); },
                  (e) => { c.pending = []; fail(a, e); });
   }
 

@@ -12,10 +12,10 @@
 // tests/browser/test_routing.py holds them to the core within 1e-9.  A typed sentence is read by AttnWords
 // (attention/words.js).
 
-const RoutingHead = (function (M, E, W) {
+const RoutingHead = (function (M, U, W) {
   "use strict";
 
-  const signed = E.signed;
+  const signed = U.signed;
 
   // ---- the head: twins of attention/learn_qk.py ---------------------------------------------------
 

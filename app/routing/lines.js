@@ -1,10 +1,10 @@
 // The routing section's readout in words: what the ambiguous word does in the sentence shown at the step shown, as
 // plain sentences (no page, no Bokeh, no HTML: texts.js escapes them and writes them; tests/js runs this in V8).
 
-const RoutingLines = (function (E, Head) {
+const RoutingLines = (function (U, Head) {
   "use strict";
 
-  const fixed = E.fixed;
+  const fixed = U.fixed;
   const { senseOf } = Head;
 
   function quote(w) { return `\u201c${w}\u201d`; }

@@ -1,10 +1,10 @@
 // The routing section's playback: one state drawn (a sentence at a recorded step), Play, Pause, Step and Reset at
 // the pace of app/routing/pace.py (view.py pace()), and a tour step's Show me.
 
-const RoutingPlayback = (function (E, W, Head, State, Plots, Texts) {
+const RoutingPlayback = (function (U, W, Head, State, Plots, Texts) {
   "use strict";
 
-  const clamp = E.clamp, quiet = E.quiet, setWidget = E.setWidget;
+  const clamp = U.clamp, quiet = U.quiet, setWidget = U.setWidget;
   const { attend, typedSentence, holdFrame, frameAt } = Head;
   const { para, flush, lastFrame, tell, scheduleUrl, fail } = State;
   const { matrixAxes, drawMatrix, senseValues, drawSense, drawCurves } = Plots;
@@ -13,7 +13,7 @@ const RoutingPlayback = (function (E, W, Head, State, Plots, Texts) {
   // ---- one state, drawn ---------------------------------------------------------------------------------
 
   // The plots take the step's data now and paint at the next frame; the texts follow a frame later
-  // (E.afterPaint: HTML changed before a paint makes the paint restyle the whole page first), and the slider's
+  // (U.afterPaint: HTML changed before a paint makes the paint restyle the whole page first), and the slider's
   // "training step" with them, in the same task: the status line's step and the slider's are painted together.
   function showFrame(a, c) {
     const p = c.cfg.plain;
@@ -22,7 +22,7 @@ const RoutingPlayback = (function (E, W, Head, State, Plots, Texts) {
     drawMatrix(a, c);
     drawSense(a, c);
     drawCurves(a, c);
-    E.afterPaint(c, "texts", () => { syncSlider(a, c); drawStatus(a, c); drawReadout(a, c); drawWeights(a, c); },
+    U.afterPaint(c, "texts", () => { syncSlider(a, c); drawStatus(a, c); drawReadout(a, c); drawWeights(a, c); },
                  (e) => fail(a, e));
     scheduleUrl(a, c);
   }
@@ -97,17 +97,17 @@ const RoutingPlayback = (function (E, W, Head, State, Plots, Texts) {
     if (typeof matchMedia === "function" && matchMedia("(prefers-reduced-motion: reduce)").matches) {
       c.frame = lastFrame(c);
       showFrame(a, c);
-      E.say(Texts.saidStatus(c), "routing");
+      U.say(Texts.saidStatus(c), "routing");
       return;
     }
     quiet(a.w_play, "disabled", true);
     quiet(a.w_pause, "disabled", false);
     const t0 = performance.now(), f0 = c.frame, schedule = scheduleOf(c);
     c.timer = setInterval(() => {
-      E.runGuarded(c, () => {
+      U.runGuarded(c, () => {
         const due = Math.min(lastFrame(c), dueFrame(performance.now() - t0, f0, schedule));
         if (due > c.frame) { c.frame = due; showFrame(a, c); }
-        if (c.frame >= lastFrame(c)) { stop(a, c); E.say(Texts.saidStatus(c), "routing"); }   // heard once, at the end
+        if (c.frame >= lastFrame(c)) { stop(a, c); U.say(Texts.saidStatus(c), "routing"); }   // heard once, at the end
         flush(c);
       }, (e) => { c.pending = []; stop(a, c); fail(a, e); });
     }, 40);

@@ -1,10 +1,10 @@
 // The routing section's plots: the attention matrix, the sense plot (the words' values, where an even spread
 // lands, the ambiguous word's point and its trail) and the curves of what is learned.
 
-const RoutingPlots = (function (E, Head, State) {
+const RoutingPlots = (function (U, Head, State) {
   "use strict";
 
-  const fixed = E.fixed;
+  const fixed = U.fixed;
   const { trailOf } = Head;
   const { range, put } = State;
 
@@ -14,7 +14,7 @@ const RoutingPlots = (function (E, Head, State) {
 
   // The width of one cell on screen (px), from the drawn plot, or a guess before it is drawn.
   function cellPx(a, c) {
-    const v = E.plotView(a.heat), n = c.sent.tokens.length;
+    const v = U.plotView(a.heat), n = c.sent.tokens.length;
     const w = v && v.frame && v.frame.bbox ? v.frame.bbox.width : 360;
     return w / n;
   }
@@ -24,7 +24,7 @@ const RoutingPlots = (function (E, Head, State) {
     const toks = c.sent.tokens, n = toks.length, font = parseFloat(sizes(c).tick);
     const was = a.tokens_src.data.tok;
     a.tokens_src.data = { tok: toks.slice() };
-    if (!was || was.join("\u0000") !== toks.join("\u0000")) E.relabel(a.heat);   // new words: measure the axes again
+    if (!was || was.join("\u0000") !== toks.join("\u0000")) U.relabel(a.heat);   // new words: measure the axes again
     a.ticker.ticks = range(n);
     a.heat.x_range.setv({ start: -0.5, end: n - 0.5 });
     a.heat.y_range.setv({ start: n - 0.5, end: -0.5 });

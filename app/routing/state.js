@@ -1,13 +1,13 @@
 // The routing section's state on the page and what it tells the page: its cache, the data a gesture queues, the
 // readouts the tour reads, its link, and a failure's notice.  Every text that reaches a Div goes through esc().
 
-const RoutingState = (function (E, Head) {
+const RoutingState = (function (U, Head) {
   "use strict";
 
-  const esc = E.esc, setHtml = E.setHtml;
+  const esc = U.esc, setHtml = U.setHtml;
   const { senseOf } = Head;
 
-  function cacheFor(a) { return E.pageState("__attnRoutingCache", a.status_div, { pending: [] }); }
+  function cacheFor(a) { return U.pageState("__attnRoutingCache", a.status_div, { pending: [] }); }
   function range(n) { return Array.from({ length: n }, (_, i) => i); }
   function para(cls, s) { return `<p class="${cls}">${esc(s)}</p>`; }
   function quote(w) { return `\u201c${w}\u201d`; }
@@ -34,13 +34,13 @@ const RoutingState = (function (E, Head) {
     return out;
   }
 
-  function tell(a, c) { E.tellReadouts(a.heat.document, c, "routing", () => readouts(c)); }
+  function tell(a, c) { U.tellReadouts(a.heat.document, c, "routing", () => readouts(c)); }
 
   // ---- the URL ----------------------------------------------------------------------------------------------
 
   function scheduleUrl(a, c) {
     tell(a, c);
-    E.scheduleUrl(c, () => {
+    U.scheduleUrl(c, () => {
       const d = c.cfg.defaults, out = new URLSearchParams(window.location.search);
       const putKey = (k, v) => { if (v === d[k]) out.delete(k); else out.set(k, String(v)); };
       putKey("qk_step", c.cfg.plain.frame_steps[c.frame]);

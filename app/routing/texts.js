@@ -1,10 +1,10 @@
 // The routing section's texts: the step's status, what the ambiguous word does, W_Q and W_K with what the word
 // looks for, and a typed sentence's words.  Every text that reaches a Div goes through esc().
 
-const RoutingTexts = (function (E, Head, State, Lines) {
+const RoutingTexts = (function (U, Head, State, Lines) {
   "use strict";
 
-  const esc = E.esc, signed = E.signed, setHtml = E.setHtml;
+  const esc = U.esc, signed = U.signed, setHtml = U.setHtml;
   const { preference, wordX, sharedColumns, sharedSummary } = Head;
   const { range, para, quote } = State;
 
@@ -20,7 +20,7 @@ const RoutingTexts = (function (E, Head, State, Lines) {
       (t.moment ? ` <b class="moment">${esc(t.moment)}</b>` : "");
     setHtml(a.status_div, html + `</p>`);
     // a step taken or a word chosen is said once it settles; Play says its end itself (playback.js)
-    if (!c.timer) E.sayWhenSettled(`${t.head}: ${t.body}` + (t.moment ? ` ${t.moment}` : ""), "routing");
+    if (!c.timer) U.sayWhenSettled(`${t.head}: ${t.body}` + (t.moment ? ` ${t.moment}` : ""), "routing");
   }
 
   // The status line as plain words, for the page's live region once Play has finished.
@@ -50,7 +50,7 @@ const RoutingTexts = (function (E, Head, State, Lines) {
 
   // Whether the student opened the Div's disclosure (kept open when the Div is written again).
   function opened(div) {
-    const v = E.findView(div);
+    const v = U.findView(div);
     const el = AttnBokeh.markupElement(v);
     return !!(el && el.querySelector("details[open]"));
   }

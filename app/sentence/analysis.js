@@ -3,10 +3,10 @@
 // loaded into the state, its words listed; and its weights, outputs and sense-plane points recomputed with
 // AttnMirror for the chosen temperature and mask.  Typed text is only ever data: it reaches a Div through esc().
 
-const SentenceAnalysis = (function (M, X, W, State, Sizes) {
+const SentenceAnalysis = (function (M, U, W, State, Sizes) {
   "use strict";
 
-  const esc = X.esc, clamp = X.clamp, setWidget = X.setWidget;
+  const esc = U.esc, clamp = U.clamp, setWidget = U.setWidget;
   const { putRange, setText, sameArray } = State;
   const { geometry } = Sizes;
 

@@ -1,10 +1,10 @@
 // The self-attention section's drawing: the matrix, the small matrices of the heads, the selected word's row and
 // readouts, the sense plane and the cost, and the widgets set to the state.
 
-const SentenceDrawing = (function (X, State, Analysis, RowText) {
+const SentenceDrawing = (function (U, State, Analysis, RowText) {
   "use strict";
 
-  const esc = X.esc, fixed = X.fixed, setWidget = X.setWidget;
+  const esc = U.esc, fixed = U.fixed, setWidget = U.setWidget;
   const { put, setText, scheduleUrl } = State;
   const { compute, senseRange } = Analysis;
 
@@ -84,7 +84,7 @@ const SentenceDrawing = (function (X, State, Analysis, RowText) {
     // (the bars' axis stays at 0 to 1, as the regression's weights do: a row's peakedness compares by eye)
     const table = RowText.rowReadouts(toks, i, w, c.causal, c.outXY[c.head][i], c.combXY[i]);
     setText(c, a.readout_div, table);
-    if (globalThis.AttnDescribe) X.sayWhenSettled(() => AttnDescribe.plainWords(table), "sentence");
+    if (globalThis.AttnDescribe) U.sayWhenSettled(() => AttnDescribe.plainWords(table), "sentence");
     setText(c, a.caption_div, RowText.rowLine(toks, i, c.plain.d_k, c.t));
   }
 

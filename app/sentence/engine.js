@@ -7,10 +7,10 @@
 // part that answers it.  Typed text is only ever data: every text that reaches a Div goes through esc(), so words,
 // sentences and notices are never HTML.
 
-const Sentence = (function (X, W, State, Sizes, Analysis, Drawing) {
+const Sentence = (function (U, W, State, Sizes, Analysis, Drawing) {
   "use strict";
 
-  const clamp = X.clamp, setWidget = X.setWidget;
+  const clamp = U.clamp, setWidget = U.setWidget;
   const { cacheFor, flush, mySearch, scheduleUrl, tell } = State;
   const { geometry } = Sizes;
   const { notify, fill, analysis, loadSentence } = Analysis;
@@ -45,7 +45,7 @@ const Sentence = (function (X, W, State, Sizes, Analysis, Drawing) {
   // Presentation mode belongs to the page (the regression section's toggle): this section hears of it on
   // the page's bus, at once if it was already announced, and afterwards as a "present" event.
   function listenForPresent(a, c) {
-    X.subscribe(a.heat.document, "present", (present) => {
+    U.subscribe(a.heat.document, "present", (present) => {
       if (!c.ready) c.present = !!present;
       else handle({ event_name: "present", present: !!present }, a);
     });
@@ -68,7 +68,7 @@ const Sentence = (function (X, W, State, Sizes, Analysis, Drawing) {
   // settings go into c, and its sentence, analysed here, is returned (null when it has none or it is refused).
   function readLink(a, c, notices) {
     const spec = c.cfg.spec;
-    const { values, notices: more } = X.parseQuery(mySearch(window.location.search, spec), spec, c.cfg.url_rules);
+    const { values, notices: more } = U.parseQuery(mySearch(window.location.search, spec), spec, c.cfg.url_rules);
     notices.push(...more);
     if (values.token !== undefined) c.token = values.token;
     if (values.head !== undefined) c.head = values.head;
@@ -90,7 +90,7 @@ const Sentence = (function (X, W, State, Sizes, Analysis, Drawing) {
     c.defaultKey = W.tokenize(c.cfg.default_sentence).join(" ");
     listenForPresent(a, c);
     let plain = null;
-    if (!X.hostOwnsAddress()) {   // the page reads its own link (in a notebook, Python set the state)
+    if (!U.hostOwnsAddress()) {   // the page reads its own link (in a notebook, Python set the state)
       const notices = c.cfg.notices.slice();
       plain = readLink(a, c, notices) || W.analyze(i0.text, c.cfg.model);
       clampToSentence(c, plain, notices);
@@ -103,9 +103,9 @@ const Sentence = (function (X, W, State, Sizes, Analysis, Drawing) {
     c.ready = true;
     redrawAll(a, c);
     c.urlArmed = true;
-    if (!X.hostOwnsAddress()) scheduleUrl(a, c);
+    if (!U.hostOwnsAddress()) scheduleUrl(a, c);
     tell(a, c);
-    X.onApply(a.heat.document, c, "sentence", (v) => X.runGuarded(c, () => { apply(a, c, v); flush(c); }, (e) => {
+    U.onApply(a.heat.document, c, "sentence", (v) => U.runGuarded(c, () => { apply(a, c, v); flush(c); }, (e) => {
       c.pending = [];
       console.error("attention explorable (sentence):", e);
     }));
@@ -171,7 +171,7 @@ const Sentence = (function (X, W, State, Sizes, Analysis, Drawing) {
 
   function handle(ev, a) {
     const c = cacheFor(a);
-    X.runGuarded(c, () => { if (!c.ready) init(a, c); else dispatch(ev, a, c); flush(c); }, (e) => {
+    U.runGuarded(c, () => { if (!c.ready) init(a, c); else dispatch(ev, a, c); flush(c); }, (e) => {
       c.pending = [];
       console.error("attention explorable (sentence):", e);
       if (a.notice_div) notify(a, [`Something went wrong while redrawing (${e.message}).`]);

@@ -3,10 +3,10 @@
 // the regression.  Pure functions of the row's numbers, checked by the sentence sweep (tests/app/sweep/sentence.py)
 // against attention.analyze_sentence.  Every word of the sentence goes through esc().
 
-const SentenceRowText = (function (M, X) {
+const SentenceRowText = (function (M, U) {
   "use strict";
 
-  const esc = X.esc, fixed = X.fixed, plain = X.plain, signed = X.signed;
+  const esc = U.esc, fixed = U.fixed, plain = U.plain, signed = U.signed;
 
   // The readouts of row i (a screen reader hears them once they settle: drawing.js drawRow): toks the words, w the row's weights (this head), causal the mask, out the row's
   // output in the sense plane (this head) and comb all heads' (after W_O).  The first largest weight wins a tie.

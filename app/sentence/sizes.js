@@ -1,10 +1,10 @@
 // The self-attention section's sizes: the matrix's cells, frame and box for a sentence's length, and the plots set
 // to them.
 
-const SentenceSizes = (function (X, State) {
+const SentenceSizes = (function (U, State) {
   "use strict";
 
-  const clamp = X.clamp, setWidget = X.setWidget;
+  const clamp = U.clamp, setWidget = U.setWidget;
   const { putRange, sameArray } = State;
 
   // ---- sizes ---------------------------------------------------------------------------
@@ -54,7 +54,7 @@ const SentenceSizes = (function (X, State) {
     if (!sameArray(a.ticker.ticks, ticks)) a.ticker.ticks = ticks;
     setWidget(a.heat.above[0], "major_label_orientation", g.heatVertical ? Math.PI / 2 : "horizontal");
     setWidget(a.bars_fig.below[0], "major_label_orientation", g.barsVertical ? Math.PI / 2 : "horizontal");
-    const view = X.findView(a.matrix_box);
+    const view = U.findView(a.matrix_box);
     let relayout = false;
     const quietly = (m, props) => {
       const diff = {};
@@ -68,7 +68,7 @@ const SentenceSizes = (function (X, State) {
     if (c.rowsTitle === undefined) c.rowsTitle = rows.axis_label;   // as the page was built
     quietly(rows, { axis_label: g.narrow ? null : c.rowsTitle });
     quietly(a.matrix_box, { width: g.box });
-    if (relayout && view) c.relayout = () => X.relayoutWhenReady(a.matrix_box, a.heat);
+    if (relayout && view) c.relayout = () => U.relayoutWhenReady(a.matrix_box, a.heat);
     a.fmt.change.emit();   // the tokens changed: redraw the tick labels even when n did not
   }
 

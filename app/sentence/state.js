@@ -1,11 +1,11 @@
 // The self-attention section's state on the page: its cache, the writes a gesture queues (texts first, data last,
 // the matrix before the rest), the readouts the tour reads and the link.
 
-const SentenceState = (function (X) {
+const SentenceState = (function (U) {
   "use strict";
 
   // the state lives on the page, keyed by the tokens source (one entry per section on the page)
-  function cacheFor(a) { return X.pageState("__attentionSentenceState", a.tokens_src, { pending: [], waiting: new Map() }); }
+  function cacheFor(a) { return U.pageState("__attentionSentenceState", a.tokens_src, { pending: [], waiting: new Map() }); }
 
   // What a gesture changes (a source's data, a plot's range, a Div's text), applied once the handler is done
   // (flush), each keyed by its model.  BokehJS rebuilds a glyph from new data asynchronously, but a Div's new
@@ -15,9 +15,9 @@ const SentenceState = (function (X) {
   function putRange(c, range, start, end) { c.pending.push([range, "data", () => { range.setv({ start, end }); }]); }
 
   // A Div's new text makes BokehJS lay out and repaint the whole page at once (10-30 ms with every section
-  // on it).  The live texts here keep their size in the page's flow, so they go through X.setHtml, which
+  // on it).  The live texts here keep their size in the page's flow, so they go through U.setHtml, which
   // writes the (escaped) HTML into the rendered element and gives the model the text silently.
-  function setText(c, div, html) { c.pending.push([div, "text", () => X.setHtml(div, html)]); }
+  function setText(c, div, html) { c.pending.push([div, "text", () => U.setHtml(div, html)]); }
 
   function applyAll(entries) {
     for (const [, kind, fn] of entries) if (kind === "text") fn();
@@ -26,7 +26,7 @@ const SentenceState = (function (X) {
 
   // When the matrix changes size (a sentence of another length), it goes first and alone: its sources,
   // then its block's layout and its paint (geometry's c.relayout); everything else (the small matrices, the
-  // row, the sense plane, the cost, the texts) follows two frames later (X.afterPaint), so the matrix is on
+  // row, the sense plane, the cost, the texts) follows two frames later (U.afterPaint), so the matrix is on
   // screen a frame before them instead of waiting for all of it.  Whatever a later gesture writes before
   // then replaces what was waiting for the same model.
   function flush(c) {
@@ -39,7 +39,7 @@ const SentenceState = (function (X) {
     if (!c.relayout) return;
     const r = c.relayout; c.relayout = null;
     r();
-    X.afterPaint(c, "after the matrix", () => {
+    U.afterPaint(c, "after the matrix", () => {
       const rest = Array.from(c.waiting.values()); c.waiting.clear();
       applyAll(rest);
     }, (e) => console.error("attention explorable (sentence):", e));
@@ -66,7 +66,7 @@ const SentenceState = (function (X) {
     return out.toString();
   }
 
-  function scheduleUrl(a, c) { X.scheduleUrl(c, () => stateQuery(c)); tell(a, c); }
+  function scheduleUrl(a, c) { U.scheduleUrl(c, () => stateQuery(c)); tell(a, c); }
 
   // ---- what the tour reads and sets (app/tour/model.py sentence_readouts, show_me_settings) -------------
 
@@ -80,7 +80,7 @@ const SentenceState = (function (X) {
              top_weight: w[top], row_sum: sum, future_weight: future, sense_water: o[0], sense_money: o[1] };
   }
 
-  function tell(a, c) { X.tellReadouts(a.heat.document, c, "sentence", () => readouts(c)); }
+  function tell(a, c) { U.tellReadouts(a.heat.document, c, "sentence", () => readouts(c)); }
 
   return { cacheFor, put, putRange, setText, flush, sameArray, mySearch, scheduleUrl, tell };
 })(AttnCommon);

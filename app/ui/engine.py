@@ -3,8 +3,8 @@
 The JavaScript every section shares (the core's formulas, the theme, BokehJS's door, the page's helpers and bus,
 the tokenizer, the generator, the trainer, the Web Worker's runner, your own data's parser, the share buttons)
 is one library, shipped once per page: ``library_source()``, each file of ``LIBRARY`` once, in the order they
-use one another, each module left on ``globalThis`` by its name.  The twins of the numpy core (kernels.js,
-mirror.js, words.js, generator.js, train.js) sit beside their originals in attention/, the others here in
+use one another, each module left on ``globalThis`` by its name.  The twins of the numpy core (numbers.js,
+kernels.js, mirror.js, words.js, generator.js, train.js) sit beside their originals in attention/, the others here in
 app/ui/.  The offline file and the served page run it as the page's own script, before anything else
 (app/delivery/export.py); a notebook's document carries it once, in the ``code`` of one ``CustomJS`` model
 (``library_model``), which an engine runs the first time it is called and finds already run after that.
@@ -13,6 +13,11 @@ An engine is one Bokeh ``CustomJS`` whose code is the section's own ``engine.js`
 ``<Name>.handle(cb_obj, {args})``, after ``LOAD_LIBRARY``; ``engine_callback`` hands it the document's library.
 No section's engine includes another's: sections talk through Python attributes and, in the browser, the
 page-level bus of common.js (``publish``/``subscribe``).
+
+Two names every engine file uses: ``U`` is the shared library (``AttnCommon``: the theme's, the page's and the
+formats' helpers), and a function's ``(a, c)`` are the engine's models by their names (``a``: the ``args`` the
+section's view hands its ``CustomJS``, figures, sources and widgets) and its state between calls (``c``: what it
+computed and remembers, kept per page by ``U.pageState``).
 """
 
 from __future__ import annotations
