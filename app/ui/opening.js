@@ -96,6 +96,9 @@ const AttnOpening = (function () {
   // later and the live page too, on the 4x-slowed phone: tests/bench/RESULTS.md.)
   function boot() {
     const main = document.querySelector("main.attn-page");
+    // another state loads: the file's own posters (hidden since <main> opened) leave the page, words and all
+    if (main.getAttribute("data-opening") === "loading")
+      for (const p of document.querySelectorAll(".attn-poster:not(.attn-poster-static):not(.attn-poster-wait)")) p.remove();
     const later = Array.from(document.querySelectorAll("script.attn-later"));
     const run = (k) => {
       if (k === later.length) return;

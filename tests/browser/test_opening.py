@@ -144,6 +144,7 @@ def test_another_state_shows_loading_never_the_files_poster(browser, static_file
     try:
         assert page.evaluate("() => window.__atParse") == {"opening": "loading", "poster": False, "waiting": True}
         assert page.locator("[data-poster=regression-head]").is_visible()   # the words are the same in any state
+        assert page.locator("[data-poster=main_plot], [data-poster=regression-controls]").count() == 0   # not in the page
         page.wait_for_function(WAITING_JS)
         page.evaluate("() => AttnOpening.release()")
         page.wait_for_function(LIVE_JS)
