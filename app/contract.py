@@ -25,10 +25,14 @@ KINDS = {"slider": "value", "log_slider": "value", "select": "value", "toggle": 
          "text": "value", "number": "value"}
 # Where a section's view puts a control: always in view, behind its "More controls", or in the dataset generator.
 ROLES = ("main", "more", "generator")
-READOUT_KINDS = ("number", "bool", "choice", "word", "sentence")
+READOUT_KINDS = ("number", "bool", "choice", "word", "words")
 # The nouns a step card names a figure or a control by ("the sense plot", "the bandwidth slider"): a look name that
 # ends in one of them is called by its name in words as well as by its declared ``look_words``.
 LOOK_NOUNS = ("plot", "matrix", "slider", "bar")
+# What the composition may hand a section's build besides the state (a contract's ``takes``): the notices a Python
+# reader of the link found, your own data (app/ui/userdata.py), and every figure the page may have (the figure menu).
+PAGE_INPUTS = ("notices", "dataset", "figure_menu")
+SHOW_ME = ("apply", "glide")
 
 
 @dataclass(frozen=True)
@@ -99,7 +103,8 @@ class Readout:
     Parameters
     ----------
     kind : str
-        One of ``READOUT_KINDS``: a number, true/false, a choice among names, a word or a sentence.
+        One of ``READOUT_KINDS``: a number, true/false, a choice among names, a word or several (a sentence, as the
+        page splits it into words).
     description : str
         What it is, for the tour file's author (the README and the JSON Schema list it).
     units : str
@@ -107,12 +112,15 @@ class Readout:
     runtime : bool, optional
         Whether it changes only in the browser while Play runs: "Show me" stops Play and never presses it, so
         the core reads it as false in the state Show me reaches.
+    choices : tuple of str, or a function giving them, optional
+        A "choice" readout's values; by default those of the setting of the same name.
     """
 
     kind: str
     description: str
     units: str
     runtime: bool = False
+    choices: object = ()
 
     def __post_init__(self):
         if self.kind not in READOUT_KINDS:
@@ -175,7 +183,40 @@ class SectionContract:
         the frame's height (the learning section's loss at each step, whose numbers its readout line says).
     needs : tuple of str, optional
         The sections whose engines compute what this one's figures draw (the learning section draws the
-        regression's curves): started with it, even where none of their blocks is drawn (a short frame).
+        regression's curves): started with it, even where none of their blocks is drawn (a short frame), and
+        exported with it.
+    lends : dict of str to str, optional
+        What its built view offers other sections (the view's ``lent``: models, figures, widgets, functions), by
+        name, with what each is.
+    borrows : dict of str to tuple of str, optional
+        What it reads or draws on from another section's view, by that section's name: names that section
+        ``lends``.  The composition builds the lender first and hands ``build`` one keyword per lender (its name),
+        a dict of the borrowed names, or None on a page without that section.
+    takes : tuple of str, optional
+        What the page hands its ``build`` besides the state, by keyword (``PAGE_INPUTS``): the notices a reader
+        of the link found, your own data, the page's figure menu.
+    aligned : tuple of str, optional
+        Its figures whose x axes line up on the page (the loader gives them one width of frame), by model name.
+    step_check : callable, optional
+        ``step_check(state) -> list of str``: what a tour step's state (the section's settings, defaults filled in)
+        gets wrong that no setting's bounds can say (a selected word past the sentence's end), one sentence each.
+    step_rule : str, optional
+        What ``step_check`` checks, in words (the tour schema's description lists it).
+    untoured_choices : dict of str to tuple of str, optional
+        Values of a choice setting that a tour step may not set (the regression's "generated" dataset: a step's
+        data are a shipped dataset).
+    readouts_on_bus : bool, optional
+        Whether its engine publishes its readouts on the page's bus at every change (``readouts:<name>``, which the
+        tour's card hears); False: it works them out when the card asks (app/ui/common.js ``askReadouts``), as
+        the regression does, whose numbers cost too much at every drag.
+    tour_hears : tuple of str, optional
+        Settings whose controls the tour's card hears though no step sets them, by key (presentation mode: its
+        keys turn the steps).  Only the gliding section's (``show_me``).
+    show_me : str, optional
+        How a tour step's "Show me" reaches the section's state (``SHOW_ME``): "apply" hands the settings to the
+        section's engine, which sets them at once; "glide" moves the section's sliders to them over half a second
+        (the tour's engine holds its declared controls; one section of a page at most) and opens its "More
+        controls" when a setting behind them leaves its default.
     """
 
     name: str
@@ -197,6 +238,16 @@ class SectionContract:
     embed: tuple = ()
     embed_leaves_out: tuple = ()
     needs: tuple = ()
+    lends: dict = field(default_factory=dict)
+    borrows: dict = field(default_factory=dict)
+    takes: tuple = ()
+    aligned: tuple = ()
+    step_check: Callable | None = None
+    step_rule: str = ""
+    untoured_choices: dict = field(default_factory=dict)
+    readouts_on_bus: bool = True
+    tour_hears: tuple = ()
+    show_me: str = "apply"
 
     def __post_init__(self):
         if not (self.name and self.name.isidentifier()):
@@ -219,6 +270,14 @@ class SectionContract:
         if set(self.said_with) - set(self.figures):
             raise ValueError(f"the {self.name} section describes {', '.join(sorted(set(self.said_with) - set(self.figures)))}, "
                              "which are not its figures")
+        if set(self.takes) - set(PAGE_INPUTS):
+            raise ValueError(f"the {self.name} section takes {', '.join(sorted(set(self.takes) - set(PAGE_INPUTS)))}: "
+                             f"the page hands over only {', '.join(PAGE_INPUTS)}")
+        if self.show_me not in SHOW_ME:
+            raise ValueError(f"the {self.name} section's show_me is one of {', '.join(SHOW_ME)}, got {self.show_me!r}")
+        if set(self.aligned) - set(self.figures):
+            stray = ", ".join(sorted(set(self.aligned) - set(self.figures)))
+            raise ValueError(f"the {self.name} section aligns {stray}, which are not its figures")
         said = [w for ws in self.look_words.values() for w in ws]
         if any(w != w.lower() or not w.strip() for w in said) or len(said) != len(set(said)):
             raise ValueError(f"the {self.name} section's look words are lower case, each for one name: {said}")
@@ -254,3 +313,107 @@ class SectionContract:
 
     def control(self, key: str) -> Control:
         return next(c for c in self.controls if c.key == key)
+
+
+class Catalogue:
+    """The page's sections as their contracts declare them, in the order a student meets them, and what follows
+    from the declarations: the page's settings (one param class), the link's keys, the controls, the figures.
+
+    The composition (app/sections.py) builds the page's one catalogue and hands it on; a test builds its own with
+    a section of its own (tests/app/toy/).  ``page_state``: the param class of the settings no section owns
+    (app/state.py ``PageState``), which come last in a link.
+    """
+
+    def __init__(self, contracts, page_state):
+        self.contracts = tuple(contracts)
+        names = [c.name for c in self.contracts]
+        twice = sorted({n for n in names if names.count(n) > 1})
+        if twice or not names:
+            raise ValueError(f"a catalogue lists each section once, and at least one: {', '.join(names)}")
+        self.names = tuple(names)
+        self.by_name = {c.name: c for c in self.contracts}
+        for i, c in enumerate(self.contracts):
+            missing = [n for n in (*c.needs, *c.borrows) if n not in self.by_name]
+            if missing:
+                raise ValueError(f"the {c.name} section needs {', '.join(missing)}, which the catalogue does not list")
+            for lender, wanted in c.borrows.items():
+                if self.names.index(lender) > i:
+                    raise ValueError(f"the {c.name} section borrows from {lender}, which comes after it")
+                unlent = [n for n in wanted if n not in self.by_name[lender].lends]
+                if unlent:
+                    raise ValueError(f"the {c.name} section borrows {', '.join(unlent)} from {lender}, which does not "
+                                     f"lend {'it' if len(unlent) == 1 else 'them'}")
+        gliders = [c.name for c in self.contracts if c.show_me == "glide"]
+        if len(gliders) > 1:
+            raise ValueError(f"Show me glides one section's sliders at most, not {', '.join(gliders)}")
+        self.glider = gliders[0] if gliders else None
+        # param lists a class's parameters from its last base to its first: the page's order, then the page's own
+        bases = (page_state,) + tuple(reversed([c.state for c in self.contracts]))
+        self.state = type("ExplorableState", bases, {
+            "__module__": "app.sections",
+            "__doc__": "Every setting a deep link can carry: each section's declared settings (app/<section>/state.py, "
+                       "in the page's order), then the page's own (app/state.py PageState)."})
+
+    def __iter__(self):
+        return iter(self.contracts)
+
+    def __contains__(self, name) -> bool:
+        return name in self.by_name
+
+    def __getitem__(self, name: str) -> SectionContract:
+        return self.by_name[name]
+
+    @property
+    def first(self) -> str:
+        """The first section of the page: the tour's card starts there, and a step that names none is its."""
+        return self.names[0]
+
+    def check(self, sections) -> tuple[str, ...]:
+        """``sections`` (names, any order) as a tuple, or a ValueError that names what is wrong with it: an
+        unknown name, none, or a section left out that a chosen one needs (its contract's ``needs``)."""
+        sections = tuple(sections)
+        unknown = [s for s in sections if s not in self.by_name]
+        if unknown or not sections:
+            raise ValueError(f"sections must be a non-empty subset of {', '.join(self.names)}, "
+                             f"got {', '.join(map(str, sections))}")
+        for s in sections:
+            missing = [n for n in self.by_name[s].needs if n not in sections]
+            if missing:
+                raise ValueError(f"the {s} section draws on the {' and '.join(missing)} section: export both")
+        return sections
+
+    def in_page_order(self, sections) -> tuple[str, ...]:
+        return tuple(n for n in self.names if n in sections)
+
+    def wiring(self, name: str, views: dict, page_inputs: dict) -> dict:
+        """The keywords the composition hands section ``name``'s build: what it ``takes`` of ``page_inputs``, and
+        for each section it ``borrows`` from, the names it borrows from that section's built view (``views``: name
+        to view), or None where that section is not built."""
+        c = self.by_name[name]
+        out = {k: page_inputs[k] for k in c.takes}
+        for lender, wanted in c.borrows.items():
+            view = views.get(lender)
+            out[lender] = None if view is None else {n: view.lent[n] for n in wanted}
+        return out
+
+    def controls(self) -> list[tuple[str, Control]]:
+        """(section, control) for every declared control, in the page's order."""
+        return [(c.name, ctl) for c in self.contracts for ctl in c.controls]
+
+    def synced_controls(self) -> list[tuple[str, Control]]:
+        """(section, control) for every control whose notebook parameter follows it both ways
+        (app/delivery/page.py), in the page's order."""
+        return [(s, ctl) for s, ctl in self.controls() if ctl.synced]
+
+    def figure_menu(self) -> list[dict]:
+        """Every figure the page may have, in the page's order: its model's name, its name for a person, and its
+        section's (the menu's groups, app/ui/share.py).  The browser keeps those of the sections the page has."""
+        return [{"name": n, "label": words, "group": c.words} for c in self.contracts for n, words in c.figures.items()]
+
+    def figure_names(self) -> dict[str, str]:
+        """Every figure's model name and the words a person calls it."""
+        return {n: words for c in self.contracts for n, words in c.figures.items()}
+
+    def said_with(self) -> dict[str, str]:
+        """A figure's model name and the text whose words begin its description (a contract's ``said_with``)."""
+        return {n: text for c in self.contracts for n, text in c.said_with.items()}

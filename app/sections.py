@@ -10,7 +10,6 @@ other and the order in which a student meets them are written once:
 Each section gives its blocks (app/ui/layout.py: the pieces the browser draws on its own) and its engines;
 :meth:`Sections.pages` lists them in page order.  No Panel here: the offline file is written without it.
 
->>> from app.state import ExplorableState
 >>> s = build_sections(ExplorableState(), sections=("regression", "learning"))
 >>> [p.name for p in s.pages()]
 ['regression', 'learning']
@@ -18,8 +17,7 @@ Each section gives its blocks (app/ui/layout.py: the pieces the browser draws on
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
+from .contract import Catalogue
 from .ideas.contract import CONTRACT as IDEAS
 from .learning.contract import CONTRACT as LEARNING
 from .regression.contract import CONTRACT as REGRESSION
@@ -27,50 +25,72 @@ from .regression.text import caption  # the command line's readout (app/delivery
 from .regression.view import set_user_data  # the notebook component's data param (app/delivery/page.py)
 from .routing.contract import CONTRACT as ROUTING
 from .sentence.contract import CONTRACT as SENTENCE
-from .tour.model import show_me_problems, use_sections
+from .state import PageState
+from .state import parse_query as _parse_query
+from .state import to_query, url_spec as _url_spec  # noqa: F401  (to_query: the page's links, for the deliveries)
+from .tour.model import default_tour, show_me_problems
 from .tour.view import add_tour
 from .ui.engine import one_library
 from .ui.layout import SectionBlocks
 
-# Every section's contract (app/contract.py), by name: the one place the page's sections are imported.
-CONTRACTS = {c.name: c for c in (REGRESSION, SENTENCE, IDEAS, LEARNING, ROUTING)}
-use_sections(CONTRACTS.values())   # the tour's keys, conditions, look names, figures and readouts
+# The page's sections, in the order a student meets them: the one place the sections are listed.  Learning follows
+# the regression it trains; routing (W_Q and W_K learned) follows the hand-made heads of self-attention.
+CATALOGUE = Catalogue((REGRESSION, LEARNING, SENTENCE, ROUTING, IDEAS), PageState)
+ExplorableState = CATALOGUE.state   # every setting a deep link can carry
+SECTIONS = PAGE_ORDER = CATALOGUE.names   # the names --sections takes, in the page's order
+CONTRACTS = CATALOGUE.by_name
 
-SECTIONS = ("regression", "sentence", "ideas", "learning", "routing")   # the names --sections takes
-# learning follows the regression it trains; routing (W_Q and W_K learned) follows the hand-made heads
-PAGE_ORDER = ("regression", "learning", "sentence", "routing", "ideas")
+
+def url_spec(cls=ExplorableState) -> dict:
+    """The page's link keys with their kinds and bounds (app/state.py ``url_spec`` of ``ExplorableState``)."""
+    return _url_spec(cls)
 
 
-@dataclass
+def parse_query(query, cls=ExplorableState):
+    """A link's settings and notices, read against every section's settings (app/state.py ``parse_query``)."""
+    return _parse_query(query, cls)
+
+
 class Sections:
-    """The built views (``None`` for a section left out) and the tour's step card in the regression."""
+    """The built views of a page, by section name (``sections.regression``: None for a section left out), in
+    the catalogue's order, and the tour's step card in the first of them."""
 
-    regression: object = None
-    tour: object = None
-    learning: object = None
-    sentence: object = None
-    routing: object = None
-    ideas: object = None
-    library: object = None   # the JavaScript every engine shares, once (app/ui/engine.py library_model)
+    def __init__(self, catalogue: Catalogue = CATALOGUE):
+        self.catalogue, self.views, self.tour = catalogue, {}, None
+        self.library = None   # the JavaScript every engine shares, once (app/ui/engine.py library_model)
+
+    def __getattr__(self, name):
+        catalogue = self.__dict__.get("catalogue")
+        if catalogue is not None and name in catalogue:
+            return self.views.get(name)
+        raise AttributeError(f"no section or attribute {name!r}")
 
     def in_page_order(self) -> list[tuple[str, object]]:
-        return [(name, getattr(self, name)) for name in PAGE_ORDER if getattr(self, name) is not None]
+        return [(name, self.views[name]) for name in self.catalogue.names if name in self.views]
 
     def first(self) -> str:
         """The first section of the page: the tour's card starts there."""
         return self.in_page_order()[0][0]
 
+    def named(self, name: str):
+        """The model of that name in any section's view (its ``named`` models), or None."""
+        return next((v.named[name] for _, v in self.in_page_order() if name in getattr(v, "named", {})), None)
+
+    def taking(self, page_input: str):
+        """The built view of the section whose build takes ``page_input`` (app/contract.py PAGE_INPUTS), or None."""
+        return next((v for n, v in self.in_page_order() if page_input in self.catalogue[n].takes), None)
+
     def engines_of(self, name: str) -> list:
-        """A section's engines, in the order they start (the regression's own first, then the tour's and its
-        "More controls"); the other sections wait for the regression's ``ready`` on the page's bus."""
-        view = getattr(self, name)
+        """A section's engines, in the order they start (the first section's own first, then the tour's and its
+        "More controls"); the other sections wait for the first's ``ready`` on the page's bus."""
+        view = self.views[name]
         own = list(getattr(view, "engines", None) or [view.engine])
         if self.tour is not None and name == self.first():
             own.insert(1, self.tour.engine)
         return own
 
     def engines(self) -> list:
-        """Every engine, the regression's first."""
+        """Every engine, the first section's first."""
         return [e for name, _ in self.in_page_order() for e in self.engines_of(name)]
 
     def pages(self) -> list[SectionBlocks]:
@@ -86,62 +106,47 @@ class Sections:
                     block.place = "body"
                 blocks.insert(at, block)
             out.append(SectionBlocks(name=name, blocks=blocks, engines=self.engines_of(name),
-                                     css=getattr(view, "css", ""), label=CONTRACTS[name].words))
+                                     css=getattr(view, "css", ""), label=self.catalogue[name].words))
         return out
 
     def shared_figures(self) -> list:
-        """The plots whose x axes line up (the regression's main, weights and spread plots)."""
-        if self.regression is None:
-            return []
-        f = self.regression.figures
-        return [f["main"], f["weights"], f["entropy_x"]]
+        """The plots whose x axes line up (a contract's ``aligned``: the regression's main, weights and spread
+        plots)."""
+        return [v.named[f] for n, v in self.in_page_order() for f in self.catalogue[n].aligned]
 
 
 def check_sections(sections) -> tuple[str, ...]:
     """``sections`` as a tuple, or a ValueError that names what is wrong with it."""
-    sections = tuple(sections)
-    unknown = [s for s in sections if s not in SECTIONS]
-    if unknown or not sections:
-        raise ValueError(f"sections must be a non-empty subset of {', '.join(SECTIONS)}, got {', '.join(sections)}")
-    if "learning" in sections and "regression" not in sections:
-        raise ValueError("the learning section drives the regression section's bandwidth: export both")
-    return sections
+    return CATALOGUE.check(sections)
 
 
-def build_sections(state, *, sections=SECTIONS, tour=None, notices=(), dataset=None) -> Sections:
-    """Build the chosen ``sections`` for ``state``.
+def build_sections(state, *, sections=SECTIONS, tour=None, notices=(), dataset=None,
+                   catalogue: Catalogue = CATALOGUE) -> Sections:
+    """Build the chosen ``sections`` of ``catalogue`` for ``state``, each from its contract, in the page's order.
 
-    ``tour``: the guided tour shown in the regression section (default: the shipped one).
-    ``notices`` and ``dataset``: what a Python reader of the link found (see ``build_regression``).
+    ``tour``: the guided tour whose card the first section shows (default: the shipped one), read against
+    ``catalogue``.
+    ``notices`` and ``dataset``: what a Python reader of the link found, and your own data, for the section whose
+    contract takes them.  A section's borrowings from an earlier one (its contract's ``borrows``) are handed over.
     """
-    from .tour import default_tour
-
-    sections = check_sections(sections)
-    tour = tour or default_tour()
+    sections = catalogue.check(sections)
+    tour = tour or default_tour(catalogue)
     if set(tour.sections()) - set(sections):   # a page without some sections shows the steps of the others
         from .tour.model import TourError
 
         try:
             tour = tour.only([x for x in tour.sections() if x in sections])
         except TourError:
-            tour = default_tour().only(sections)   # the lesson has steps in every section
-    s = Sections()
+            tour = default_tour(catalogue).only(sections)   # the lesson has steps in every section
+    s = Sections(catalogue)
+    page_inputs = {"notices": notices, "dataset": dataset, "figure_menu": catalogue.figure_menu()}
     with one_library() as s.library:   # every engine of the page shares one library (app/ui/engine.py)
-        build = {name: CONTRACTS[name].build for name in sections}
-        if "regression" in sections:
-            s.regression = build["regression"](state, notices=notices, dataset=dataset)
-            s.regression.named["share_engine"].args["figures"] = figure_menu()
-        if "sentence" in sections:
-            s.sentence = build["sentence"](state)
-        if "ideas" in sections:   # its dependency graphs follow the sentence section's words
-            s.ideas = build["ideas"](state, tokens_src=s.sentence.models.get("tokens_src") if s.sentence else None)
-        if "learning" in sections:   # it plays its paths on the regression's bandwidth slider and plots
-            s.learning = build["learning"](state, regression=s.regression)
-        if "routing" in sections:
-            s.routing = build["routing"](state)
-        s.tour = add_tour(s.regression, state, tour=tour,   # last: it finds the sections' models by name
-                          more_keys=CONTRACTS["regression"].more if s.regression is not None else (),
-                          controls=CONTRACTS["regression"].controls)
+        for name in catalogue.in_page_order(sections):
+            s.views[name] = catalogue[name].build(state, **catalogue.wiring(name, s.views, page_inputs))
+        glider = catalogue.glider   # the section whose sliders Show me glides (its contract's show_me)
+        s.tour = add_tour(s.views.get(glider), state, tour=tour,   # last: it finds the sections' models by name
+                          more_keys=catalogue[glider].more if glider in s.views else (),
+                          controls=catalogue[glider].controls if glider else ())
     name_figures(s)
     return s
 
@@ -154,8 +159,7 @@ def name_figures(s: Sections) -> None:
     from bokeh.model.util import collect_models
     from bokeh.models import Plot
 
-    names = {n: words for c in CONTRACTS.values() for n, words in c.figures.items()}
-    said_with = {n: text for c in CONTRACTS.values() for n, text in c.said_with.items()}
+    names, said_with = s.catalogue.figure_names(), s.catalogue.said_with()
     # one walk through every block's models (a walk per block took 1.6 s of the page's 5 s build: the blocks share
     # their data sources)
     blocks = [block.model for _, view in s.in_page_order() for block in view.blocks]
@@ -173,15 +177,14 @@ def name_figures(s: Sections) -> None:
 def synced_controls() -> list[tuple]:
     """(section, control) for every declared control whose notebook parameter follows it both ways
     (app/delivery/page.py), in the page's order."""
-    return [(name, c) for name in PAGE_ORDER for c in CONTRACTS[name].controls if c.synced]
+    return CATALOGUE.synced_controls()
 
 
 def figure_menu() -> list[dict]:
-    """Every figure the page may have, in the page's order: its model's name, its name for a person, and its
-    section's (the menu's groups, app/ui/share.py).  The browser keeps those of the sections the page has."""
-    return [{"name": n, "label": words, "group": CONTRACTS[s].words} for s in PAGE_ORDER
-            for n, words in CONTRACTS[s].figures.items()]
+    """Every figure the page may have, in the page's order (app/contract.py ``Catalogue.figure_menu``)."""
+    return CATALOGUE.figure_menu()
 
 
-__all__ = ["SECTIONS", "PAGE_ORDER", "CONTRACTS", "Sections", "build_sections", "check_sections", "figure_menu",
+__all__ = ["CATALOGUE", "ExplorableState", "url_spec", "parse_query", "to_query", "SECTIONS", "PAGE_ORDER",
+           "CONTRACTS", "Sections", "build_sections", "check_sections", "figure_menu",
            "set_user_data", "caption", "show_me_problems", "synced_controls"]

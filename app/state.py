@@ -1,11 +1,11 @@
-"""The explorable's state: param classes with declared bounds, and the URL query string.
+"""The deep link's grammar: settings declared as param classes with bounds, read from and written to a query string.
 
-``ExplorableState`` holds everything a deep link can set.  ``parse_query``
-turns a query string (``?query=2.5&bandwidth=0.3``) into values and a list of
-notices: values that do not parse are ignored and values out of range are
-clamped, each with a sentence saying so.  The browser's ``parseQuery`` (in
-app/ui/format.js) applies the same rules to the same ``url_spec()``, so a served
-page and an offline file read a link identically.
+Each section declares its settings in its state.py; ``PageState`` holds the page's own (the tour's step, the
+presenter's keys, a short frame's section), and the composition (app/sections.py) joins them all into
+``ExplorableState``.  ``parse_query`` turns a query string (``?query=2.5&bandwidth=0.3``) into values and a list
+of notices: values that do not parse are ignored and values out of range are clamped, each with a sentence
+saying so.  The browser's ``parseQuery`` (app/ui/format.js) applies the same rules to the same ``url_spec``, so
+a served page and an offline file read a link identically.  Nothing here knows a section.
 """
 
 from __future__ import annotations
@@ -15,29 +15,19 @@ from urllib.parse import parse_qsl, urlencode
 
 import param
 
-# Each section declares its settings with their bounds, and the controls that show them, in its state.py; the
-# page's state is all of them.  (These modules import nothing of the page but app/contract.py.)
-from app.ideas.state import IdeasState
-from app.learning.state import (BANDWIDTH_LR_PRESETS, BANDWIDTH_TRAIN_STEPS, LearningState,  # noqa: F401
-                                METRIC_LR_PRESETS, METRIC_TRAIN_STEPS)
-from app.regression.state import X_RANGE, RegressionState
-from app.routing.state import QK_OPENING, QK_SHOWN, QK_TRAIN_STEPS, RoutingState  # noqa: F401
-from app.sentence.state import SentenceState
-# The numbers the regression's readouts are computed on, which a section and the tour (Python and browser) share:
-GRID_N = 400                       # points of the prediction curve across X_RANGE
-SHARP_WEIGHT = 0.9                 # a query on the curve "has one winner" where its largest weight is this or more
-LOO_GRID = (0.005, 50.0, 241)      # bandwidths (from, to, how many, geometric) for the lowest leave-one-out error
 # ASCII digits only, as in the browser's twin (Python's \d would also take "٣" or "３")
 NUMBER = re.compile(r"^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$", re.ASCII)
 INTEGER = re.compile(r"^\d+$", re.ASCII)
 TRUE_WORDS, FALSE_WORDS = ("1", "true", "yes", "on"), ("0", "false", "no", "off")
 WHITESPACE = " \t\n\r\f\v"
 MAX_SHOWN = 40  # characters of a bad value repeated back in a notice
+TEXT_MAX = 500  # characters of a text setting (a sentence) a link may carry
 
 
-class ExplorableState(RegressionState, SentenceState, LearningState, RoutingState, IdeasState):
-    """Every setting a deep link can carry: each section's declared settings (app/<section>/state.py), and the
-    tour's step."""
+class PageState(param.Parameterized):
+    """The settings of the page itself, which no section owns: the tour's step, the presenter's keys in a frame
+    and a short frame's one section.  The composition (app/sections.py) adds every section's settings to them
+    (``ExplorableState``)."""
 
     # A step's number (1 is the first, 0 hides the card) or its id ("shrink-h"); the tour resolves it against
     # the steps the page has (app.tour.model.resolve_step, and its twin in app/tour/steps.js), with a notice for a
@@ -68,8 +58,9 @@ def _said(v) -> str:
     return _fmt(v).replace("-", "\u2212")
 
 
-def url_spec(cls=ExplorableState) -> dict:
-    """The URL keys with their kinds and bounds, shared with the browser's parser."""
+def url_spec(cls) -> dict:
+    """The URL keys of the param class ``cls`` (a section's settings, or the whole page's: app/sections.py
+    ``ExplorableState``) with their kinds and bounds, shared with the browser's parser."""
     spec = {}
     for name, p in cls.param.objects("existing").items():
         if name == "name":
@@ -85,7 +76,7 @@ def url_spec(cls=ExplorableState) -> dict:
         elif isinstance(p, param.Selector):
             spec[name] = {"kind": "choice", "choices": list(p.objects), "default": p.default}
         elif isinstance(p, param.String):
-            spec[name] = {"kind": "text", "default": p.default, "max": 500}
+            spec[name] = {"kind": "text", "default": p.default, "max": TEXT_MAX}
         elif name == "tour":   # a step's number or id, kept as written: the tour resolves it (resolve_step)
             spec[name] = {"kind": "tour", "default": p.default, "max": 80}
     return spec
@@ -148,14 +139,15 @@ def _value(key: str, raw: str, s: dict) -> tuple[bool, object, str | None]:
     return True, raw, None
 
 
-def parse_query(query: str | dict, cls=ExplorableState) -> tuple[dict, list[str]]:
+def parse_query(query: str | dict, cls) -> tuple[dict, list[str]]:
     """Parse a URL query string into state values and notices.
 
     ``query`` is the raw string after ``?`` or a mapping of key -> list of
     values (as Panel's ``pn.state.session_args`` gives them, bytes or str).
     Unknown keys, empty values, repeated keys, unparsable values and values
     out of range each produce one notice; only clean or clamped values are
-    returned.  Nothing in the result is HTML: the page escapes notices.
+    returned.  Nothing in the result is HTML: the page escapes notices.  ``cls``: the param class whose
+    settings the link may carry (the page's: app/sections.py ``parse_query``).
     """
     spec = url_spec(cls)
     values, notices = {}, []

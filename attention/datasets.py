@@ -44,6 +44,10 @@ FUNCTIONS: dict[str, tuple[Callable, str]] = {
 }
 
 MAX_GENERATED_N = 2000
+# Every shipped dataset's x lies in DATA_RANGE, and the generator draws there by default; queries and curves
+# (X_RANGE) reach half a unit further each side, so a query can stand beyond the outermost sample.
+DATA_RANGE = (0.0, 6.0)
+X_RANGE = (DATA_RANGE[0] - 0.5, DATA_RANGE[1] + 0.5)
 
 
 @dataclass(frozen=True)
@@ -214,7 +218,7 @@ def _generator_args(function, n, noise, seed, x_range) -> tuple[int, float, int,
 
 
 def make_dataset(function: str = "wave", n: int = 24, noise: float = 0.3, seed: int = 0,
-                 x_range: tuple[float, float] = (0.0, 6.0)) -> Dataset:
+                 x_range: tuple[float, float] = DATA_RANGE) -> Dataset:
     """Draw n noisy samples y = f(x) + N(0, noise^2) of a named true function.
 
     x is a jittered grid, y the true function plus Gaussian noise, both rounded

@@ -21,6 +21,11 @@ import numpy as np
 from . import _checks
 from .kernels import key_norm_tilt, scores, softmax
 
+# The grids the explorable's readouts are defined on (the page's JS twins get them in their engines' config):
+GRID_N = 400                     # points of a prediction curve across the queries' range (datasets.X_RANGE)
+LOO_GRID = (0.005, 50.0, 241)    # bandwidths (from, to, how many, geometric) searched for the lowest leave-one-out
+                                 # error: the bandwidth slider's range
+
 
 # Fast paths for the common, valid arguments; anything unusual goes through
 # ``_checks``, which accepts exactly the same inputs and words every error.

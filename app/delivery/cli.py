@@ -92,7 +92,7 @@ def _readout(args) -> int:
 
 def _state_from_args(args):
     """ExplorableState from command-line values, refusing (not clamping) anything out of range."""
-    from ..state import ExplorableState, url_spec
+    from ..sections import ExplorableState, url_spec
 
     spec = url_spec()
     values = {}
@@ -119,10 +119,10 @@ def _tour_arg(args):
     problem (``_error_lines`` prints them)."""
     if getattr(args, "tour", None) is None:
         return None
-    _use_sections()
+    from ..sections import CATALOGUE   # the page's sections, which a tour is checked against
     from ..tour import check_tour_file
 
-    tour, errors = check_tour_file(args.tour)
+    tour, errors = check_tour_file(CATALOGUE, args.tour)
     if errors:
         raise ValueError("\n".join(f"--tour {args.tour}: {line}" for line in errors))
     return tour
@@ -192,11 +192,11 @@ def _export(args) -> int:
             from attention.sentences import tokenize
 
             tokenize(args.sentence)  # refuse an empty or over-long sentence with its own message
-        _use_sections()
+        from ..sections import CATALOGUE
         from ..tour import default_tour
 
         # the card shows the steps of the sections in the file, in the first of them
-        tour, notice = _kept_sections(_tour_arg(args) or default_tour(), ",".join(sections))
+        tour, notice = _kept_sections(_tour_arg(args) or default_tour(CATALOGUE), ",".join(sections))
         data = _data_arg(args, sections)
         embed = _embed_arg(args.embed, sections)
         html = export_html(state, sections=sections, title=args.title, tour=tour, data=data, embed=embed)
@@ -225,7 +225,6 @@ def _kept_sections(tour, text: str):
     wanted = [s.strip() for s in text.split(",") if s.strip()]
     if not wanted:
         raise ValueError("--sections: name at least one section, e.g. --sections regression,sentence")
-    _use_sections()
     from ..tour import TourError
 
     try:
@@ -263,37 +262,46 @@ def _tour_summary(tour) -> str:
             f"step's goal, by the numpy core")
 
 
-def _tour_check(args) -> int:
-    """Validate a tour file: one line per problem on standard error and exit code 2, or a one-line summary."""
-    from ..sections import show_me_problems   # the tour's check, with the sections' readouts (the composition)
-    _use_sections()
+def tour_check(catalogue, path, sections: str | None = None) -> tuple[int, list[str], list[str]]:
+    """`tour check`: a tour file checked against ``catalogue``'s sections (app/contract.py ``Catalogue``), and the
+    state each step's Show me reaches against its goal.  Returns (exit code, lines for standard output, lines for
+    standard error): 0 and a one-line summary, or 2 and one line per problem."""
+    from ..sections import show_me_problems   # the tour's check, with the sections' readouts
     from ..tour import check_tour_file
 
-    name = args.file
-    tour, errors = check_tour_file(args.file)
-    notice = None
-    if not errors and args.sections is not None:
+    tour, errors = check_tour_file(catalogue, path)
+    out, notice = [], None
+    if not errors and sections is not None:
         try:
-            tour, notice = _kept_sections(tour, args.sections)
+            tour, notice = _kept_sections(tour, sections)
         except ValueError as e:
             errors = [str(e)]
     if notice:
-        print(f"{name}: {notice}")
+        out.append(f"{path}: {notice}")
     if not errors:
         errors = show_me_problems(tour)
     if errors:
-        for line in _at_most(errors, lambda n: f"and {n} more problems"):
-            print(f"{name}: {line}", file=sys.stderr)
-        return 2
-    print(f"{name}: {_tour_summary(tour)}")
-    return 0
+        return 2, out, [f"{path}: {line}" for line in _at_most(errors, lambda n: f"and {n} more problems")]
+    return 0, out + [f"{path}: {_tour_summary(tour)}"], []
+
+
+def _tour_check(args) -> int:
+    """Validate a tour file: one line per problem on standard error and exit code 2, or a one-line summary."""
+    from ..sections import CATALOGUE
+
+    code, out, err = tour_check(CATALOGUE, args.file, args.sections)
+    for line in out:
+        print(line)
+    for line in err:
+        print(line, file=sys.stderr)
+    return code
 
 
 def _tour_schema(args) -> int:
-    _use_sections()
-    from ..tour.model import schema_json
+    from ..sections import CATALOGUE
+    from ..tour.schema import schema_json
 
-    sys.stdout.write(schema_json())
+    sys.stdout.write(schema_json(CATALOGUE))
     return 0
 
 
@@ -532,11 +540,6 @@ def parse_args(argv=None) -> argparse.Namespace:
     if rest:
         args.panel_args = tuple(rest)
     return args
-
-
-def _use_sections() -> None:
-    """The tour learns the page's sections (their keys, names and readouts) from the composition."""
-    from .. import sections  # noqa: F401
 
 
 def main(argv=None) -> int:

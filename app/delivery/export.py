@@ -23,11 +23,9 @@ from bokeh.embed.bundle import bundle_for_objs_and_resources
 from bokeh.util.serialization import make_globally_unique_id
 from bokeh.resources import INLINE
 
-from ..sections import CONTRACTS, SECTIONS, build_sections
-from ..state import ExplorableState
+from ..contract import Catalogue
+from ..sections import CATALOGUE, SECTIONS, build_sections  # noqa: F401  (SECTIONS: the names --sections takes)
 from ..ui import theme
-from ..tour.model import LOOK
-from ..tour.view import LOOK_MODELS
 from ..ui.engine import library_source, read_js
 from ..ui.share import DIALOG_CSS, PNG_TEXTS, numbers_texts
 from ..ui.layout import SKELETON_CSS, element_id, layout_names, section_html
@@ -36,8 +34,11 @@ from ..ui.poster import POSTER_CSS, scoped_css
 UI = Path(__file__).resolve().parents[1] / "ui"
 EXTERNAL_SCRIPT = re.compile(r'<script\b[^>]*\ssrc="(?!data:)[^"]*"[^>]*>\s*</script>\s*')
 DEFAULT_TITLE = "Attention as kernel regression"
-# what a step may look at, and the models the card keeps on screen for some of them (the matrix's box ...)
-LOOK_NAMES = {n for names in LOOK.values() for n in names} | set(LOOK_MODELS.values())
+
+
+def look_names(catalogue: Catalogue) -> set:
+    """What a step may look at, and the models the card keeps on screen for some of them (the matrix's box ...)."""
+    return {n for c in catalogue for n in c.lookable} | {m for c in catalogue for m in c.look_models.values()}
 
 
 @dataclass
@@ -52,18 +53,23 @@ class BuiltPage:
     data: object = None   # your own data (app.ui.userdata.UserData), the page's opening dataset
 
 
-def build_document(state: ExplorableState | None = None, *, sections=SECTIONS, title: str = DEFAULT_TITLE,
-                   tour=None, data=None, embed: str | None = None) -> BuiltPage:
+def build_document(state=None, *, sections=None, title: str = DEFAULT_TITLE, tour=None, data=None,
+                   embed: str | None = None, catalogue: Catalogue = CATALOGUE) -> BuiltPage:
     """The page's document: one root per block, in page order, and the plan for app/ui/loader.js.
 
     ``data``: your own data (app.ui.userdata.UserData) to open the page on; the page carries them beside the
     document (``page_html``), where a page saved from the browser puts them too (app/ui/share.js).  ``embed``: the
     section the page opens alone in a short frame ("1": the first offered; app/ui/embed.js), unless a link says.
+    ``catalogue``: the sections the page may have (app/contract.py ``Catalogue``; the page's by default), of which
+    ``sections`` names those it has (all by default) and ``state`` is an instance of its ``state``.
     """
-    if data is not None and "regression" not in sections:
-        raise ValueError("your own data go into the regression section: build it too")
-    state = state or ExplorableState()
-    built = build_sections(state, sections=sections, tour=tour)
+    sections = catalogue.names if sections is None else sections
+    taker = next((c.name for c in catalogue if "dataset" in c.takes), None)   # the section that shows your data
+    if data is not None and taker not in sections:
+        raise ValueError(f"your own data go into the {taker} section: build it too")
+    state = state or catalogue.state()
+    built = build_sections(state, sections=sections, tour=tour, catalogue=catalogue)
+    contracts, names = catalogue.by_name, look_names(catalogue)
     pages = built.pages()
     theme.slim([b.model for p in pages for b in p.blocks] + [e for p in pages for e in p.engines])
     doc = Document()
@@ -75,8 +81,8 @@ def build_document(state: ExplorableState | None = None, *, sections=SECTIONS, t
             css.append(p.css)
             for b in p.blocks:
                 doc.add_root(b.model)
-                looks = sorted(n for n in layout_names(b.model) if n in LOOK_NAMES)
-                framed = b.name in CONTRACTS[p.name].embed
+                looks = sorted(n for n in layout_names(b.model) if n in names)
+                framed = b.name in contracts[p.name].embed
                 blocks.append({"name": b.name, "root": b.model.id, "el": element_id(b), "section": p.name,
                                "place": b.place, "first": b.first, **({"looks": looks} if looks else {}),
                                **({"embed": True, "fill": b.css_height} if framed else {})})
@@ -89,24 +95,25 @@ def build_document(state: ExplorableState | None = None, *, sections=SECTIONS, t
     plan = {"blocks": blocks, "engines": engines, "shared": [f.id for f in shared],
             "theme": theme.js_config(state.present), "present": bool(state.present),
             # a short frame (?embed=, app/ui/embed.js): the figure each section's Save PNG saves, and its words
-            "embed_figures": _embed_figures(pages),
-            "embed_leaves_out": {p.name: list(CONTRACTS[p.name].embed_leaves_out) for p in pages
-                                 if CONTRACTS[p.name].embed_leaves_out},
-            "needs": {p.name: [n for n in CONTRACTS[p.name].needs if n in engines] for p in pages if CONTRACTS[p.name].needs},
+            "embed_figures": _embed_figures(pages, contracts),
+            "embed_leaves_out": {p.name: list(contracts[p.name].embed_leaves_out) for p in pages
+                                 if contracts[p.name].embed_leaves_out},
+            "needs": {p.name: [n for n in contracts[p.name].needs if n in engines] for p in pages
+                      if contracts[p.name].needs},
             "png_texts": {k: PNG_TEXTS[k] for k in ("saved", "saved_framed", "own_tab")},
             # each figure's corner button and the dialog of its numbers (app/ui/share.js numbersButton)
-            "numbers": numbers_texts({n: words for p in pages for n, words in CONTRACTS[p.name].figures.items()}),
+            "numbers": numbers_texts({n: words for p in pages for n, words in contracts[p.name].figures.items()}),
             **({"embed": embed} if embed else {})}
     page_css = theme.root_css() + "\n".join(css)
     return BuiltPage(doc=doc, plan=plan, built=built, css=page_css, present=bool(state.present), data=data)
 
 
-def _embed_figures(pages) -> dict:
+def _embed_figures(pages, contracts) -> dict:
     """Each section's figure that Save PNG saves in a short frame: its first declared figure that a frame block holds."""
     out = {}
     for p in pages:
-        framed = set().union(*(layout_names(b.model) for b in p.blocks if b.name in CONTRACTS[p.name].embed))
-        first = next((f for f in CONTRACTS[p.name].figures if f in framed), None)
+        framed = set().union(*(layout_names(b.model) for b in p.blocks if b.name in contracts[p.name].embed))
+        first = next((f for f in contracts[p.name].figures if f in framed), None)
         if first:
             out[p.name] = first
     return out
@@ -279,11 +286,13 @@ AttnOpening.started(AttnPage.start(document.getElementById("attn-doc").textConte
 """
 
 
-def export_html(state: ExplorableState | None = None, *, sections=SECTIONS, title: str = DEFAULT_TITLE,
-                tour=None, data=None, embed: str | None = None) -> str:
+def export_html(state=None, *, sections=None, title: str = DEFAULT_TITLE, tour=None, data=None,
+                embed: str | None = None, catalogue: Catalogue = CATALOGUE) -> str:
     """The whole page as one HTML string: BokehJS, the engines and the data inline (``data``: your own, which
-    the page opens on: app.ui.userdata.UserData; ``embed``: the section it opens alone in a short frame)."""
-    return page_html(build_document(state, sections=sections, title=title, tour=tour, data=data, embed=embed))
+    the page opens on: app.ui.userdata.UserData; ``embed``: the section it opens alone in a short frame;
+    ``sections`` and ``catalogue``: as ``build_document``'s)."""
+    return page_html(build_document(state, sections=sections, title=title, tour=tour, data=data, embed=embed,
+                                    catalogue=catalogue))
 
 
 def write_atomic(path: str | os.PathLike, content: str) -> Path:

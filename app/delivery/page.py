@@ -21,8 +21,8 @@ import param
 
 from attention.sentences import tokenize
 
-from ..sections import build_sections, set_user_data, synced_controls
-from ..state import ExplorableState, parse_query, url_spec
+from ..sections import (CATALOGUE, ExplorableState, build_sections, parse_query, set_user_data, synced_controls,
+                        url_spec)
 from ..tour import TourError, active_tour, load_tour
 from ..tour.model import resolve_step
 from ..ui.userdata import as_userdata, from_arrays
@@ -150,12 +150,12 @@ class Explorable(pn.viewable.Viewer, ExplorableState):
         if path is None:
             return None
         try:
-            return load_tour(path)
+            return load_tour(CATALOGUE, path)
         except TourError as e:
             raise ValueError(f"tour_file {path}: {e}") from None
 
     def _shown_tour(self):
-        return self._tour or active_tour()
+        return self._tour or active_tour(CATALOGUE)
 
     def _tour_file_changed(self, event):
         try:

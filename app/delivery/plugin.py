@@ -59,10 +59,10 @@ def build_page() -> Page:
     once.  The page carries BokehJS alone: the extension models ``panel serve`` registers in this process (and
     their stylesheets) never reach it (app/delivery/export.py ``page_html``)."""
     from app.delivery.export import export_html
-    from app.state import ExplorableState
+    from app.sections import CATALOGUE, ExplorableState
     from app.tour import active_tour
 
-    html = export_html(ExplorableState(), tour=active_tour()).encode("utf-8")
+    html = export_html(ExplorableState(), tour=active_tour(CATALOGUE)).encode("utf-8")
     digest = hashlib.sha256(html).hexdigest()[:32]
     # two representations, two strong validators (RFC 9110 8.8.3): a cache never mixes them up
     return Page(html=html, gzipped=gzip.compress(html, 9, mtime=0), etag=f'"{digest}"', etag_gzip=f'"{digest}-gzip"')

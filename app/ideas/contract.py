@@ -22,6 +22,7 @@ CONTRACT = SectionContract(
     build=build_ideas, readouts=ideas_readouts, conditions=CONDITIONS,
     figures=FIGURES,
     reads=('sentence',),
+    borrows={"sentence": ("tokens_src",)},   # its dependency graphs follow the sentence section's words
     # what the step cards call them
     look_words={"lag_weights": ("bar of attention's weights", "bars of attention's weights", "tallest bar"),
                 "lag_predictions": ("plot of the predictions",)},

@@ -1,6 +1,6 @@
 """Two ideas around attention, shown: sequential against parallel, and a known lag as a feature.
 
-``build_ideas(mode=..., tokens_src=...)`` returns the section as a Bokeh
+``build_ideas(state, sentence=...)`` returns the section as a Bokeh
 layout plus its engine (a ``CustomJS`` running ``engine.js``).  Everything is
 computed here, in Python, by the core:
 
@@ -528,19 +528,21 @@ def _lag_part(css, period: int = DEFAULT_PERIOD) -> tuple[tuple, dict]:
                   "quiet": [weights_fig, pred_fig, lag_w, lag_actual, lag_pred, ticker, errors_div, intro]}
 
 
-def build_ideas(state=None, *, tokens_src: ColumnDataSource | None = None) -> IdeasView:
+def build_ideas(state=None, *, sentence: dict | None = None) -> IdeasView:
     """The section: the dependency graphs and timings, then the lag panel.
 
-    ``tokens_src`` is the self-attention section's source of the current words
-    (column "tok"); the graphs follow it.  Without one, they show the default sentence.
+    ``sentence``: what it borrows of the self-attention section (its contract's ``borrows``): ``tokens_src``, the
+    source of the current words (column "tok"), which the graphs follow.  Without it (a page without that
+    section), they show the default sentence.
     """
     css = InlineStyleSheet(css=IDEAS_CSS)
+    tokens_src = sentence["tokens_src"] if sentence else None
     if tokens_src is None:
         tokens_src = ColumnDataSource({"tok": list(DEFAULT_TOKENS)}, name="ideas_tokens")
     seq, s = _sequence_part(tokens_src, css)
     period = int(getattr(state, "period", DEFAULT_PERIOD))
     lag, g = _lag_part(css, period if str(period) in lag_results() else DEFAULT_PERIOD)
-    spec = url_spec()
+    spec = url_spec(IdeasState)
     config = {"lags": lag_results(), "graph": GRAPH, "colors": {"top": VERMILLION, "other": BLUE},
               "spec": {"period": spec["period"]}, "url_rules": url_rules()}
     models = {"config": config, "tokens_src": tokens_src, **{k: v for k, v in {**s, **g}.items() if k != "quiet"}}

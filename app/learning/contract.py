@@ -26,4 +26,7 @@ CONTRACT = SectionContract(
     said_with={"learn_path_plot": "learn_bw_readout", "metric_plot": "learn_metric_readout"},
     embed=("learning-bandwidth-head", "learning-bandwidth"), embed_leaves_out=("learn_loss_plot",),
     needs=("regression",),
+    # it plays its paths on the regression's bandwidth slider and draws on its plots
+    borrows={"regression": ("ds", "curve", "hcurve", "w_logh", "w_logt", "w_kernel", "w_link", "main_plot",
+                            "bias_variance_plot", "add_bias_legend")},
 )

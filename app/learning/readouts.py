@@ -10,8 +10,9 @@ from functools import lru_cache
 import numpy as np
 
 import attention
+from attention.regression import LOO_GRID
+
 from app.contract import Readout
-from app.state import LOO_GRID
 
 from .view import bandwidth_trajectory, metric_trajectory
 

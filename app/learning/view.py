@@ -36,6 +36,8 @@ from bokeh.plotting import figure
 
 import attention
 from attention import learn
+from attention.datasets import X_RANGE
+from attention.regression import GRID_N, LOO_GRID
 
 from app.ui import theme
 from app.ui.controls import build_control
@@ -43,11 +45,10 @@ from app.ui.text import escape
 from app.ui.engine import engine_args, engine_callback, engine_code, url_rules, worker_modules
 from app.ui.layout import Block
 from app.ui.theme import BLUE, GREEN, GREY, PAGE_CSS, PAGE_STYLES, VERMILLION
-from app.state import GRID_N, LOO_GRID, X_RANGE, ExplorableState, url_spec
-
+from app.state import url_spec
 
 from .state import (BANDWIDTH_LR_PRESETS, BANDWIDTH_TRAIN_STEPS, CONTROLS, METRIC_LR_PRESETS,
-                    METRIC_TRAIN_STEPS)
+                    METRIC_TRAIN_STEPS, LearningState)
 from . import text
 
 HERE = Path(__file__).resolve().parent
@@ -241,8 +242,9 @@ def _lr_options(presets, default):
     return [(p, f"{p} (default)" if p == default else p) for p in presets]
 
 
-def build_learning(state: ExplorableState, *, regression) -> LearningView:
-    """The learning section for ``state``; ``regression`` is the RegressionView it drives (its slider, its plot)."""
+def build_learning(state, *, regression: dict) -> LearningView:
+    """The learning section for ``state``; ``regression``: what it borrows of the regression section it drives
+    (its contract's ``borrows``: the data, the curves, the sliders, the plots it draws on)."""
     return LearningSection(state, regression=regression).view()
 
 
@@ -250,12 +252,11 @@ class LearningSection:
     """Builds the learning section, one method per part: the bandwidth demo's sources, figures and controls,
     the metric demo's, the engine, the served page's Python callbacks and the layout."""
 
-    def __init__(self, state: ExplorableState, *, regression):
-        self.state, self.regression = state, regression
-        self.rm = regression.models
+    def __init__(self, state, *, regression: dict):
+        self.state, self.rm = state, regression
         self.ds = self.rm["ds"]
         self.css = InlineStyleSheet(css=LEARN_CSS)
-        self.spec = url_spec()
+        self.spec = url_spec(LearningState)
 
     def view(self) -> LearningView:
         self.bandwidth_sources()
@@ -287,9 +288,9 @@ class LearningSection:
 
     def draw_on_bias_variance(self):
         """h's path, drawn on the regression's bias-variance plot."""
-        fb = self.regression.figures["bias_variance"]
+        fb = self.rm["bias_variance_plot"]
         fb.line("h", "loss", source=self.bw_path, line_color=GREEN, line_width=2)
-        self.regression.add_bias_legend("gradient descent on h", GREEN)
+        self.rm["add_bias_legend"]("gradient descent on h", GREEN)
         fb.scatter("h", "loss", source=self.bw_path, size=5, color=GREEN)
         fb.scatter("h", "loss", source=self.bw_now, size=12, marker="diamond", fill_color=GREEN, line_color="white",
                    line_width=1.5)
@@ -299,7 +300,7 @@ class LearningSection:
         """A small live copy of the regression's fit, beside Play: each step of gradient descent moves the
         bandwidth slider, the regression engine redraws its curve, and this plot (which draws the same
         data sources) follows, so the student watches the fit change while h is learned."""
-        main = self.regression.figures["main"]
+        main = self.rm["main_plot"]
         fit = theme.style_figure(figure(height=240, sizing_mode="stretch_width", min_width=280, tools="",
                                         x_range=main.x_range, y_range=DataRange1d(range_padding=0.15),
                                         title="The fit, as h is learned", name="learn_fit_plot"))

@@ -12,7 +12,9 @@ from __future__ import annotations
 import numpy as np
 
 import attention
-from app.state import GRID_N, X_RANGE
+from attention.datasets import X_RANGE
+from attention.regression import GRID_N
+
 from app.ui import poster as P
 from app.ui import theme
 from app.ui.text import signed

@@ -11,8 +11,10 @@ import math
 import numpy as np
 
 import attention
+from attention.datasets import X_RANGE
+from attention.regression import GRID_N, LOO_GRID
+
 from app.contract import Readout
-from app.state import GRID_N, LOO_GRID, X_RANGE
 
 from .text import curve_facts
 

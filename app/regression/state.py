@@ -9,12 +9,9 @@ from __future__ import annotations
 import param
 
 import attention
-from attention.datasets import FUNCTIONS, MAX_GENERATED_N
+from attention.datasets import FUNCTIONS, MAX_GENERATED_N, X_RANGE
 
 from app.contract import Control
-
-# Plot and query range for every shipped dataset (all of them live in [0, 6]).
-X_RANGE = (-0.5, 6.5)
 
 
 class RegressionState(param.Parameterized):

@@ -8,7 +8,6 @@ ever placed in them.
 from __future__ import annotations
 
 from attention.datasets import MAX_GENERATED_N
-from app.state import SHARP_WEIGHT  # noqa: F401  (the sharp share's threshold)
 from app.ui.text import MINUS, _signed, escape, plain, signed  # noqa: F401  (the section's words use them)
 from app.ui.theme import legend_item, legend_label
 
@@ -106,8 +105,9 @@ def heaviest_sample(query: float, keys, values, weights) -> dict:
     return {"x": keys[i], "y": values[i], "nearest": abs(keys[i] - query) <= nearest + 1e-9}
 
 
-# Along the prediction curve, a query "has one winner" where its largest weight is at least SHARP_WEIGHT
-# (app/state.py: the tour's conditions read the same share).
+# Along the prediction curve, a query "has one winner" where its largest weight is at least SHARP_WEIGHT (the
+# tour's conditions read the same share).
+SHARP_WEIGHT = 0.9
 # The curve "turns into steps" when this share of it has one winner; it "is flat at its value" when this share of it
 # lies within FLAT_TOL of its winner's value (half a hundredth: the value as the notice writes it, to 2 decimals),
 # and the prediction at the query too.

@@ -23,9 +23,11 @@ from bokeh.layouts import column, row
 from bokeh.plotting import figure
 
 import attention
+from attention.datasets import X_RANGE
+from attention.regression import GRID_N, LOO_GRID
 
+from app.state import url_spec
 from app.ui import userdata
-from app.state import GRID_N, LOO_GRID, X_RANGE, ExplorableState, url_spec  # noqa: F401  (GRID_N: the curve's points)
 from app.ui import theme
 from app.ui.controls import build_controls, by_role, wire
 from app.ui.engine import by_name, engine_args, engine_callback, engine_code, url_rules, worker_modules
@@ -227,6 +229,13 @@ class RegressionView:
     def engines(self) -> list:
         return [self.engine] + ([self.disclosure] if self.disclosure is not None else [])
 
+    @property
+    def lent(self) -> dict:
+        """What the section lends another (its contract's ``lends``, app/regression/contract.py), by name."""
+        return {**{k: self.models[k] for k in ("ds", "curve", "hcurve", "w_logh", "w_logt", "w_kernel", "w_link")},
+                "main_plot": self.figures["main"], "bias_variance_plot": self.figures["bias_variance"],
+                "add_bias_legend": self.add_bias_legend}
+
 
 # The bias-variance plot's entries that need a true function (not drawn on your own data).
 NEEDS_TRUTH = ("bias\u00b2", "variance", "bias\u00b2 + variance")
@@ -275,23 +284,24 @@ def _effective_axis(fig):
     fig.add_layout(axis, "right")
 
 
-def build_regression(state: ExplorableState, *, notices=(), dataset=None) -> RegressionView:
-    """The regression section for ``state``.
+def build_regression(state, *, notices=(), dataset=None, figure_menu=()) -> RegressionView:
+    """The regression section for ``state`` (the page's settings: app/sections.py ``ExplorableState``).
 
     ``dataset`` overrides the data shown (an ``attention.Dataset``); by default it is the shipped dataset
     named by ``state.dataset``, or the seeded generator's samples when ``state.dataset`` is "generated".
     ``state.data`` (a notebook's ``e.data``: app.ui.userdata.UserData), when there is one, is handed to the page
-    in the ``user_data`` source, and the page opens on it (owndata.js).
+    in the ``user_data`` source, and the page opens on it (owndata.js).  ``figure_menu``: every figure of the
+    page, for the share menu's PNG list (app/ui/share.py).
     """
-    return RegressionSection(state, notices=notices, dataset=dataset).view()
+    return RegressionSection(state, notices=notices, dataset=dataset, figure_menu=figure_menu).view()
 
 
 class RegressionSection:
     """Builds the regression section, one method per part: the data sources, each figure, the controls, the
     texts, the engine and the layout.  ``view()`` runs them in order and returns the ``RegressionView``."""
 
-    def __init__(self, state: ExplorableState, *, notices=(), dataset=None):
-        self.state, self.notices = state, list(notices)
+    def __init__(self, state, *, notices=(), dataset=None, figure_menu=()):
+        self.state, self.notices, self.figure_menu = state, list(notices), list(figure_menu)
         self.names = attention.list_datasets()
         if dataset is None and state.dataset == "generated":
             try:
@@ -516,7 +526,7 @@ class RegressionSection:
 
     # -- the engine ------------------------------------------------------------------------------------
     def config(self) -> dict:
-        state, spec = self.state, url_spec()
+        state, spec = self.state, url_spec(type(self.state))   # the page's link, every section's keys
         return {
             "spec": spec, "x_range": list(X_RANGE), "grid_n": GRID_N, "h_grid": list(H_GRID),
             "error_words": text.ERROR_WORDS,
@@ -590,7 +600,7 @@ class RegressionSection:
     def more_open(self) -> bool:
         """Whether a control behind "More controls" holds something other than its default (a deep link, a
         notebook's parameters): then the disclosure starts open, and the student sees why the page looks so."""
-        state, defaults = self.state, {k: v["default"] for k, v in url_spec().items()}
+        state, defaults = self.state, {k: v["default"] for k, v in url_spec(type(self.state)).items()}
         return self.name != defaults["dataset"] or any(
             getattr(state, key) != defaults[key] for key in MORE_KEYS if key != "dataset")
 
@@ -620,7 +630,7 @@ class RegressionSection:
                   w["keynorm"],
                   row(*(w[c.widget] for c in by_role(CONTROLS, "more") if c.kind == "toggle"),
                       sizing_mode="stretch_width", styles=WRAP),
-                  row(self.reset, *build_share().models(),  # app/ui/share.py: copy a link to this state
+                  row(self.reset, *build_share(self.figure_menu).models(),  # app/ui/share.py: copy a link to this state
                       sizing_mode="stretch_width", styles=WRAP),
                   self.generator_box(),
                   column(self.divs["own_form"], self.divs["own_status"], sizing_mode="stretch_width",
@@ -689,7 +699,7 @@ class RegressionSection:
         """The "More controls" button's own callback (app/regression/disclosure.js): it shows or hides the
         column, keeps aria-expanded true to it, and opens the column when a hidden control leaves its
         default.  It hears the widgets itself, so the section's engine needs no change for it."""
-        spec, more = url_spec(), by_role(CONTROLS, "more")
+        spec, more = url_spec(type(self.state)), by_role(CONTROLS, "more")
         config = {"spec": spec, "url_rules": url_rules(), "keys": list(MORE_KEYS),
                   "defaults": {k: spec[k]["default"] for k in MORE_KEYS}, "block": "regression-more",
                   "controls": [{"key": c.key, "widget": c.widget, "prop": c.prop} for c in more]}

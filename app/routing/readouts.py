@@ -18,7 +18,7 @@ CONDITIONS = {
     "qk_finished": Readout("bool", "the step shown is training's last", "true or false"),
     "qk_playing": Readout("bool", "whether Play is running the training of W_Q and W_K", "true or false",
                           runtime=True),
-    "qk_sentence": Readout("sentence", "the sentence shown (one of the page's, or one the student typed)",
+    "qk_sentence": Readout("words", "the sentence shown (one of the page's, or one the student typed)",
                            "a sentence, as the page splits it"),
     "qk_typed": Readout("bool", "the sentence shown was typed by the student", "true or false"),
     "held_out": Readout("bool", "the sentence shown is not one training saw", "true or false"),

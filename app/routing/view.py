@@ -40,7 +40,7 @@ import attention
 from attention.learn_qk import FROM_SHARE, DEFAULT_FRAMES, QKTrajectory, learned_words, shared_summary, train_qk
 from attention.sentences import MAX_TOKENS, load_sentence_model
 
-from app.state import url_spec
+from app.state import TEXT_MAX, url_spec
 from app.ui import theme
 from app.ui.controls import build_control
 from app.ui.engine import engine_args, engine_callback, engine_code, url_rules
@@ -210,7 +210,7 @@ def shared() -> tuple[str, str]:
     in the core's words (``shared_summary`` with the trained W_Q and W_K), for the word the ambiguous word
     looks at most after training in the page's opening sentence, itself left out (river, in "the bank by the
     river"); the engine writes the same sentence, step by step, under the table of W_Q and W_K."""
-    tr, spec = trajectory(), url_spec()
+    tr, spec = trajectory(), url_spec(RoutingState)
     opening = tr.corpus.shown[spec["qk_sentence"]["default"]]
     r = tr.readout(opening)
     w = np.array(r.weights)
@@ -289,7 +289,7 @@ class RoutingSection:
         self.state = state
         self.plain = playback()
         self.css = [InlineStyleSheet(css=ROUTING_CSS)]
-        self.spec = url_spec()
+        self.spec = url_spec(RoutingState)
         if [s["text"] for s in self.plain["sentences"]] != list(QK_SHOWN):
             raise RuntimeError("the shown sentences of data/senses.json and app/state.py's QK_SHOWN differ")
 
@@ -454,7 +454,7 @@ return (i >= 0 && i < t.length && Math.abs(tick - i) < 1e-6) ? String(t[i]) : ""
                          name="routing_step_slider", sizing_mode="stretch_width", min_width=200,
                          stylesheets=[theme.slider_css()]),
             input=TextInput(title="your own sentence (press Enter)", value="", placeholder=text.OWN_PLACEHOLDER,
-                            max_length=self.spec["sentence"]["max"], name="routing_input",
+                            max_length=TEXT_MAX, name="routing_input",
                             sizing_mode="stretch_width", min_width=220, stylesheets=form),
         )
 

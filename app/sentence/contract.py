@@ -3,7 +3,7 @@ at and what the tour reads."""
 
 from app.contract import SectionContract
 
-from .readouts import CONDITIONS, sentence_readouts
+from .readouts import CONDITIONS, STEP_RULE, sentence_readouts, step_problems
 from .state import CONTROLS, SentenceState
 from .view import build_sentence
 
@@ -32,4 +32,7 @@ CONTRACT = SectionContract(
                "sense_plot": "sentence_readouts"},
     # in a short frame: the sentence's knobs and the matrix
     embed=("sentence-knobs", "sentence-matrix"), embed_leaves_out=("matrix_note",),
+    # a step's selected word and head exist in its sentence and the toy model
+    step_check=step_problems, step_rule=STEP_RULE,
+    lends={"tokens_src": "the words of the sentence shown, as the engine splits them"},
 )

@@ -9,14 +9,15 @@ from app.contract import Readout
 
 # The names this section's readouts publish, which a tour step's "when" may compare (the README lists them).
 CONDITIONS = {
-    "sentence": Readout("sentence", "the sentence, as its words: lowercase, one space apart, no "
+    "sentence": Readout("words", "the sentence, as its words: lowercase, one space apart, no "
                         "punctuation", "text"),
     "n_tokens": Readout("number", "the number of words n", "words"),
     "n_scores": Readout("number", "the number of scores, n², one per pair of words", "scores"),
     "token": Readout("number", "the selected row, counted from 0", "a word's position"),
     "word": Readout("word", "the selected row's word", "a word"),
     "head": Readout("number", "the head shown, counted from 0", "a head's number"),
-    "head_name": Readout("choice", "the head shown, by its name", "a name"),
+    "head_name": Readout("choice", "the head shown, by its name", "a name",
+                         choices=lambda: attention.sentences.load_sentence_model().head_names),
     "causal": Readout("bool", "whether the causal mask is on", "true or false"),
     "att_temperature": Readout("number", "the temperature T of the sentence's softmax", "none: a factor"),
     "top_word": Readout("word", "the word the selected row gives the most weight (the first one on a tie)",
@@ -47,3 +48,19 @@ def sentence_readouts(s: dict, needs=None, dataset=None) -> dict:
         "top_word": a.tokens[top], "top_weight": float(w[top]), "row_sum": float(w.sum()),
         "future_weight": float(w[i + 1:].sum()), "sense_water": water, "sense_money": money,
     }
+
+
+STEP_RULE = "a sentence in a state splits into 1 to 32 words, and its selected word and head exist"
+
+
+def step_problems(s: dict) -> list[str]:
+    """What a tour step's full state ``s`` gets wrong that the settings' bounds cannot say: the selected word
+    and head exist in its sentence and the toy model (the page would clamp them; a step says what it means)."""
+    n = len(attention.sentences.tokenize(s["sentence"]))
+    heads = attention.sentences.load_sentence_model().head_names
+    out = []
+    if s["token"] > n - 1:
+        out.append(f"token: {s['token']} is past the end of the {n}-word sentence (its words are 0 to {n - 1})")
+    if s["head"] > len(heads) - 1:
+        out.append(f"head: there is no head {s['head']} (the heads are 0 to {len(heads) - 1}: {', '.join(heads)})")
+    return out

@@ -33,7 +33,7 @@ from bokeh.plotting import figure
 import attention
 from attention.sentences import MAX_TOKENS, load_sentence_model
 
-from app.state import SentenceState, url_spec
+from app.state import url_spec
 from app.ui import text, theme
 from app.ui.controls import build_control
 from app.ui.engine import engine_args, engine_callback, engine_code, url_rules
@@ -41,7 +41,7 @@ from app.ui.weights import CELL_TEXT, weight_colour_bar
 from app.ui.theme import (BLUE, GREY, MONO_FONT, ORANGE, PAGE_CSS, PAGE_STYLES, PURPLE, VERMILLION,
                           WEIGHT_PALETTE)
 
-from .state import CONTROLS
+from .state import CONTROLS, SentenceState
 
 HERE = Path(__file__).resolve().parent
 SENTENCE_KEYS = ("sentence", "token", "head", "att_temperature", "causal")
@@ -298,6 +298,11 @@ class SentenceView:
     text_input: TextInput
     models: dict = field(default_factory=dict)
     parts: dict = field(default_factory=dict)
+
+    @property
+    def lent(self) -> dict:
+        """What the section lends another (its contract's ``lends``): the source of the sentence's words."""
+        return {"tokens_src": self.models["tokens_src"]}
 
     @property
     def blocks(self) -> list:
@@ -649,7 +654,7 @@ class SentenceSection:
 
     # -- controls and texts ----------------------------------------------------------------------------
     def controls(self) -> dict:
-        spec = url_spec()
+        spec = url_spec(SentenceState)
         preset_options = [("", "\u2014 your own sentence \u2014")] + [(str(i), p["text"])
                                                                        for i, p in enumerate(self.presets)]
         form = [theme.widget_css()]   # the inputs' and selects' text at the theme's size
@@ -684,7 +689,7 @@ class SentenceSection:
 
     # -- the engine ------------------------------------------------------------------------------------
     def config(self) -> dict:
-        spec = url_spec()
+        spec = url_spec(SentenceState)
         return {
             "spec": {k: spec[k] for k in SENTENCE_KEYS}, "presets": self.presets,
             "model": browser_model(), "default_sentence": DEFAULT_SENTENCE,

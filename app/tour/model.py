@@ -1,4 +1,4 @@
-"""A guided tour as data: the file format, its validation, and the conditions that recognise a step.
+"""A guided tour as data: the file format and its checks.
 
 A tour file is JSON, small enough to read and write by hand::
 
@@ -11,33 +11,35 @@ A tour file is JSON, small enough to read and write by hand::
                 "when": [["max_weight", ">=", 0.95]],
                 "found": "One sentence about what the student found."}]}
 
+A tour is read against the page's sections: a catalogue (app/contract.py ``Catalogue``), which the composition
+(app/sections.py) hands to every function here that needs one; what the tour takes from it is app/tour/terms.py.
+
 Every step has an ``id`` (a slug such as ``shrink-h``, unique in the file, so
-``?tour=shrink-h`` opens it) and a ``section`` (``SECTIONS``, in the page's
+``?tour=shrink-h`` opens it) and a ``section`` (one of the catalogue's, in the page's
 order; the steps follow that order).  ``optional: true`` marks a step only an
 explorer needs; ``needs_shipped_data: true`` one whose picture and goal are
 written for the shipped datasets.
 
-``state`` is what "Show me" sets, in the deep links' names and values
-(app/state.py): the settings of the step's section, plus the few that its
-picture reads from an earlier one (``READS``).  A setting of the step's own
+``state`` is what "Show me" sets, in the deep links' names and values: the settings of the step's section, plus
+the few that its picture reads from an earlier one (a contract's ``reads``).  A setting of the step's own
 section left out goes back to its default, as in a link, so "Show me" always
 reaches the same picture; a setting it reads from another section changes only
 when the step names it.
 
 ``when`` is a list of comparisons that must all hold: ``[name, operator,
-value]``, a name of the step's section from ``CONDITIONS`` (each with its
+value]``, a name of the step's section (``Terms.conditions``, each with its
 description and units), one of ``OPERATORS`` and a value of the name's kind (a
-number; for a name, a word, a sentence or true/false only ``==`` and ``!=``).
+number; for a name, a word, several words or true/false only ``==`` and ``!=``).
 Nothing in a tour file is ever run as code or inserted as HTML.
 
 Files written before ids and sections existed (no step names either) still
-load: every step is a regression step, and its id is made from its title
+load: every step is a step of the first section, and its id is made from its title
 (``slug``).
 
 ``load_tour`` and ``parse_tour`` raise ``TourError`` whose message names the
 step (counted from 1, with its id) and the field, e.g. ``step 3 (widen-h),
 "when" [1]: unknown name "max_wieght" (known: ...)``; ``check_tour_data``
-returns every error of a file instead of the first.
+returns every error of a file instead of the first.  The file format's JSON Schema is app/tour/schema.py's.
 """
 
 from __future__ import annotations
@@ -50,12 +52,11 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
-import numpy as np
-
 import attention
 
-# The page's sections, in the order a student meets them (app/sections.py PAGE_ORDER; a test holds them equal).
-SECTIONS = ("regression", "learning", "sentence", "routing", "ideas")
+from .terms import (EQUAL_TOLERANCE, NUMBER_OPERATORS, OPERATORS, SWITCHES, Name, compare, holds,  # noqa: F401
+                    plain as _plain, shown as _shown, shown_json as _shown_json, terms)
+
 MAX_STEPS = 40
 MAX_CONDITIONS = 8      # comparisons in one step's "when"
 MAX_TEXT = 400          # characters of a step's text; a title, "do" and "found" get less
@@ -66,47 +67,9 @@ MAX_ID = 40
 ID_PATTERN = r"^(?=[a-z0-9-]*[a-z])[a-z0-9]+(-[a-z0-9]+)*$"
 ID_RE = re.compile(ID_PATTERN)
 
-# What the tour knows of the sections comes from their contracts (app/contract.py), which the composition
-# (app/sections.py) hands over once, as it is imported (``use_sections``): the tour imports no section.  Until
-# then these tables are empty.
-# The settings a step may set: its section's, in the deep links' terms (app/state.py) ...
-SECTION_KEYS: dict = {}
-STATE_KEYS: list = []   # the regression's (the first tour's names)
-# ... and the settings of another section that its picture reads: the bandwidth's path is trained on the
-# regression's dataset, and the ideas' graphs follow the self-attention section's sentence.
-READS: dict = {}
-
-NUMBER_OPERATORS = ("<", "<=", ">", ">=", "==", "!=")
-EQUALITY_OPERATORS = ("==", "!=")
-OPERATORS = NUMBER_OPERATORS
 STEP_FIELDS = ("title", "text", "do", "state", "when", "found")     # required
 EXTRA_FIELDS = ("id", "section", "optional", "needs_shipped_data", "look")  # optional (id and section: see _step)
-# What a step's card talks about and asks the student to move, by the page's names: after Show me, Next and
-# Previous the page keeps them on screen together.  A step that says nothing looks at its section's first.
-LOOK: dict = {}
 MAX_LOOK = 3
-# The page's figures (its plots, each of them a name of LOOK), by the names a person calls them, in the page's
-# order: the card saves a step's first one as a PNG, and "Save a figure as PNG" beside "Copy a link" any of them
-# (app/ui/share.py).
-FIGURES: dict = {}
-# What the page calls each section (the card's "skip to" button and count line, the figures' menu).
-SECTION_WORDS: dict = {}
-# A step's "look" names the page's models by name; a few of them the page keeps in view through another model
-# (the sections' contracts say which).
-LOOK_MODELS: dict = {}
-# Every section's controls by their model names (what a step's "look" names), each with the setting it shows; and
-# each setting's control's kind (app/contract.py KINDS).
-CONTROL_KEYS: dict = {}
-CONTROL_KINDS: dict = {}
-# The kinds of control that switch a mode (a menu, a check box, a group of buttons): what may show another control.
-SWITCHES = ("select", "toggle", "radio")
-
-
-def figure_section(name: str) -> str:
-    """The section a figure of FIGURES is in (the one whose LOOK names it)."""
-    return next(sec for sec in SECTIONS if name in LOOK.get(sec, ()))
-
-
 FLAGS = ("optional", "needs_shipped_data")
 TOUR_FIELDS = ("title", "steps", "closing", "$schema")
 CLOSING_FIELDS = ("title", "text")   # the closing card after the last step (optional): what the tour adds up to
@@ -116,64 +79,19 @@ EXPONENT = re.compile(r"\d[eE][+\-\u2212]?\d")
 HYPHEN_MINUS = re.compile(r"(?<![\w)\]])-(?=\d)")
 MARKUP = re.compile(r"<[A-Za-z/!?]|&(#[0-9]+|#[xX][0-9a-fA-F]+|[A-Za-z][A-Za-z0-9]*);")
 WHITESPACE = " \t\n\r\f\v"   # app/state.py's, for ?tour= as for every other key
-MAX_SHOWN = 40               # characters of a bad value repeated back
 
 
 class TourError(ValueError):
     """A tour file that cannot be used; the message names the step and the field."""
 
 
-# ---- the names a condition may compare ------------------------------------------------------------
-
-@dataclass(frozen=True)
-class Name:
-    """One name of ``when``: a section's ``Readout`` (app/contract.py: kind, meaning, units, runtime) with the
-    section that publishes it."""
-
-    section: str
-    kind: str
-    description: str
-    units: str
-    runtime: bool = False
-
-
-CONDITIONS: dict = {}   # name -> Name, every section's (their contracts' readouts), in the page's order
-# The units of the settings a step's state sets that no condition of the same name gives (or gives otherwise:
-# a condition reads the routing's shown sentence as text, a state sets it by its place in the menu).
-SETTING_UNITS: dict = {}
-# Every name and what it means (the README lists them from here).
-NAMES: dict = {}
-RUNTIME_NAMES: list = []
-# The runtime names in a state Show me or a link reaches: Play stopped (the engines' apply stops it).
-STOPPED: dict = {}
-
-
-def names_of(section: str) -> tuple[str, ...]:
-    """The condition names of one section, in ``CONDITIONS``' order."""
-    return tuple(name for name, c in CONDITIONS.items() if c.section == section)
-
-
-def need_sections() -> None:
-    """A clear error where the tour is used before the composition has handed it the sections (``use_sections``)."""
-    if not SECTION_KEYS:
-        raise RuntimeError("the tour knows no section yet: the composition (app.sections) hands them over as it is "
-                           "imported; import it first")
-
-
-def settable_keys(section: str) -> tuple[str, ...]:
-    """The settings a step of ``section`` may set: its own, then the ones it reads from another section."""
-    need_sections()
-    return SECTION_KEYS[section] + READS.get(section, ())
-
-
-def _operators(name: str) -> tuple[str, ...]:
-    return NUMBER_OPERATORS if CONDITIONS[name].kind == "number" else EQUALITY_OPERATORS
-
-
 # ---- the tour and its steps -------------------------------------------------------------------------
 
 @dataclass(frozen=True)
 class Step:
+    """One step.  ``catalogue``: the page's sections it was checked against (app/contract.py ``Catalogue``),
+    which say what it looks at by default and which of its looks is a figure."""
+
     title: str
     text: str
     do: str
@@ -181,21 +99,25 @@ class Step:
     when: tuple
     found: str
     id: str = ""
-    section: str = "regression"
+    section: str = ""
     optional: bool = False
     needs_shipped_data: bool = False
     look: tuple = ()
+    catalogue: object = field(default=None, compare=False, repr=False)
 
     @property
     def looks_at(self) -> tuple:
         """What the page keeps on screen for this step: its ``look``, or its section's first figure."""
-        return self.look or (LOOK[self.section][0],)
+        if self.look or self.catalogue is None:
+            return self.look
+        return (terms(self.catalogue).look[self.section][0],)
 
     @property
     def figure(self) -> str | None:
-        """The first of ``looks_at`` that is a figure (``FIGURES``), which the card saves as a PNG; None when the
+        """The first of ``looks_at`` that is a figure of the page, which the card saves as a PNG; None when the
         step looks at controls only (then the card offers no PNG: a control's would be an empty picture)."""
-        return next((n for n in self.looks_at if n in FIGURES), None)
+        figures = terms(self.catalogue).figures if self.catalogue is not None else {}
+        return next((n for n in self.looks_at if n in figures), None)
 
     def as_dict(self) -> dict:
         out = {"id": self.id, "section": self.section, "title": self.title, "text": self.text, "do": self.do,
@@ -210,10 +132,13 @@ class Step:
 
 @dataclass(frozen=True)
 class Tour:
+    """A tour: its title, steps and closing card; ``catalogue``: the page's sections it was checked against."""
+
     title: str
     steps: tuple = field(default_factory=tuple)
     source: str = ""
     closing: tuple | None = None   # (title, text) of the card after the last step; None: the page's own words
+    catalogue: object = field(default=None, compare=False, repr=False)
 
     def __len__(self) -> int:
         return len(self.steps)
@@ -234,27 +159,21 @@ class Tour:
 
     def sections(self) -> tuple[str, ...]:
         """The sections the steps go through, in the page's order."""
-        return tuple(s for s in SECTIONS if any(st.section == s for st in self.steps))
+        order = self.catalogue.names if self.catalogue is not None else ()
+        return tuple(s for s in order if any(st.section == s for st in self.steps))
 
     def only(self, sections) -> "Tour":
         """The tour with the steps of ``sections`` only (a page built without the others); ``TourError`` if
         none is left or a name is not a section."""
-        wanted = tuple(sections)
-        bad = [s for s in wanted if s not in SECTIONS]
+        wanted, known = tuple(sections), self.catalogue.names
+        bad = [s for s in wanted if s not in known]
         if bad:
-            raise TourError(f"{_shown_json(bad[0])} is not a section (one of {', '.join(SECTIONS)})")
+            raise TourError(f"{_shown_json(bad[0])} is not a section (one of {', '.join(known)})")
         steps = tuple(s for s in self.steps if s.section in wanted)
         if not steps:
             raise TourError(f"no step goes through {', '.join(wanted)} (the tour's sections: "
                             f"{', '.join(self.sections())})")
-        return Tour(title=self.title, steps=steps, source=self.source, closing=self.closing)
-
-
-def _spec() -> dict:
-    """app/state.py's url_spec: the settings a step may set and test, as a deep link gives them."""
-    from app.state import url_spec
-
-    return dict(url_spec())
+        return Tour(title=self.title, steps=steps, source=self.source, closing=self.closing, catalogue=self.catalogue)
 
 
 def _label(i: int | None, sid: str | None = None) -> str:
@@ -265,18 +184,6 @@ def _label(i: int | None, sid: str | None = None) -> str:
 
 def _where(label: str, fld: str) -> str:
     return f'{label}, "{fld}"' if label else f'"{fld}"'
-
-
-def _shown(text: str) -> str:
-    """A text of the file repeated back: on one line (a line break or another unprintable character written as
-    its escape, \\n or \\u202e), cut to MAX_SHOWN characters."""
-    text = "".join(ch if ch.isprintable() else json.dumps(ch)[1:-1] if ch in "\n\r\t" else f"\\u{ord(ch):04x}"
-                   for ch in text[:MAX_SHOWN + 1])
-    return text if len(text) <= MAX_SHOWN else text[:MAX_SHOWN] + "\u2026"
-
-
-def _shown_json(v) -> str:
-    return _shown(json.dumps(v, ensure_ascii=False))
 
 
 def _kind(v) -> str:
@@ -373,16 +280,16 @@ def _step_id(label, v) -> str:
     return v
 
 
-def _section(label, v) -> str:
-    if v not in SECTIONS:
+def _section(T, label, v) -> str:
+    if v not in T.sections:
         raise TourError(f"{_where(label, 'section')}: {_shown_json(v)} is not a section "
-                        f"(one of {', '.join(SECTIONS)})")
+                        f"(one of {', '.join(T.sections)})")
     return v
 
 
-def _look(label, section, v) -> tuple:
-    """A step's ``look``: 1 to MAX_LOOK names from its section's LOOK, each once."""
-    known = LOOK[section]
+def _look(T, label, section, v) -> tuple:
+    """A step's ``look``: 1 to MAX_LOOK names its section may look at (``Terms.look``), each once."""
+    known = T.look[section]
     if not isinstance(v, list) or not 1 <= len(v) <= MAX_LOOK or not all(isinstance(n, str) for n in v):
         raise TourError(f"{_where(label, 'look')}: expected a list of 1 to {MAX_LOOK} names, got {_kind(v)}")
     for n in v:
@@ -400,7 +307,7 @@ def _flag(label, fld, v) -> bool:
     return v
 
 
-def _setting(where, key, v, s):
+def _setting(T, where, key, v, s):
     """One value of a step's state, checked against the deep link's kind and bounds."""
     kind = s["kind"]
     if kind == "bool":
@@ -415,7 +322,7 @@ def _setting(where, key, v, s):
             raise TourError(f"{where}: {_plain(v)} is outside {s['lo_text']} to {s['hi_text']}")
         return float(v) if kind == "float" else int(v)
     if kind == "choice":
-        choices = [c for c in s["choices"] if not (key == "dataset" and c == "generated")]
+        choices = T.step_choices(key)
         if v not in choices:
             hint = " (written as text, in quotes)" if _number(v) and _plain(v) in choices else ""
             raise TourError(f"{where}: {_shown_json(v)} is not one of {', '.join(choices)}{hint}")
@@ -432,53 +339,34 @@ def _setting(where, key, v, s):
     return v
 
 
-def _state(label, section, raw, errors) -> dict | None:
+def _state(T, label, section, raw, errors) -> dict | None:
     """A step's state; every bad setting is one error in ``errors``."""
     if not isinstance(raw, dict):
         errors.append(f"{_where(label, 'state')}: expected an object of settings, got {_kind(raw)}")
         return None
-    spec, keys, out, ok = _spec(), settable_keys(section), {}, True
+    spec, keys, out, ok = T.spec, T.settable_keys(section), {}, True
     for key, v in raw.items():
         where = f'{_where(label, "state")} {_shown(key)}'
         try:
             if key not in keys:
-                owner = next((s for s in SECTIONS if key in SECTION_KEYS[s]), None)
+                owner = next((s for s in T.sections if key in T.section_keys[s]), None)
                 why = f" (it belongs to the {owner} section)" if owner else ""
                 raise TourError(f"{where}: not a setting a {section} step can set{why}; it sets {', '.join(keys)}")
-            out[key] = _setting(where, key, v, spec[key])
+            out[key] = _setting(T, where, key, v, spec[key])
         except TourError as e:
             errors.append(str(e))
             ok = False
-    if ok and section == "sentence":
-        ok = _sentence_fits(label, out, spec, errors)
+    check = T.contract(section).step_check
+    if ok and check is not None:   # what a setting's bounds cannot say (a selected word past the sentence's end)
+        problems = check(T.full_state(out, section))
+        errors.extend(f'{_where(label, "state")} {p}' for p in problems)
+        ok = not problems
     return out if ok else None
 
 
-def _sentence_fits(label, state, spec, errors) -> bool:
-    """The selected word and head exist in the step's sentence and the toy model."""
-    n = len(attention.sentences.tokenize(state.get("sentence", spec["sentence"]["default"])))
-    heads = attention.sentences.load_sentence_model().head_names
-    ok = True
-    if state.get("token", spec["token"]["default"]) > n - 1:
-        errors.append(f'{_where(label, "state")} token: {state.get("token", spec["token"]["default"])} is past the '
-                      f"end of the {n}-word sentence (its words are 0 to {n - 1})")
-        ok = False
-    if state.get("head", spec["head"]["default"]) > len(heads) - 1:
-        errors.append(f'{_where(label, "state")} head: there is no head {state["head"]} (the heads are 0 to '
-                      f"{len(heads) - 1}: {', '.join(heads)})")
-        ok = False
-    return ok
-
-
-def _choices(name: str) -> list:
-    if name == "head_name":
-        return list(attention.sentences.load_sentence_model().head_names)
-    return list(_spec()[name]["choices"])
-
-
-def _value(where, name, value):
+def _value(T, where, name, value):
     """A condition's value, checked against its name's kind."""
-    kind = CONDITIONS[name].kind
+    kind = T.conditions[name].kind
     if kind == "number":
         if not _number(value):
             raise TourError(f"{where}: {name} is compared with a number, got {_kind(value)}")
@@ -486,7 +374,7 @@ def _value(where, name, value):
         if not isinstance(value, bool):
             raise TourError(f"{where}: {name} is compared with true or false, got {_kind(value)}")
     elif kind == "choice":
-        choices = _choices(name)
+        choices = T.choices(name)
         if value not in choices:
             hint = " (written as text, in quotes)" if _number(value) and _plain(value) in choices else ""
             raise TourError(f"{where}: {_shown_json(value)} is not a {name} (one of {', '.join(choices)}){hint}")
@@ -500,30 +388,30 @@ def _value(where, name, value):
         if kind == "word" and words != [value]:
             raise TourError(f"{where}: write a word as the page shows it: one lowercase word without punctuation, "
                             f"like \"bank\" (got {_shown_json(value)})")
-        if kind == "sentence" and " ".join(words) != value:
+        if kind == "words" and " ".join(words) != value:
             raise TourError(f"{where}: write the sentence as the page splits it: lowercase words one space apart, "
                             f"without punctuation (got {_shown_json(value)})")
     return value
 
 
-def _condition(label, j, section, raw) -> tuple:
+def _condition(T, label, j, section, raw) -> tuple:
     where = f'{_where(label, "when")} [{j}]'
     if not (isinstance(raw, list) and len(raw) == 3):
         raise TourError(f'{where}: expected [name, operator, value], like ["max_weight", ">=", 0.95]')
     name, op, value = raw
-    if not isinstance(name, str) or name not in CONDITIONS:
-        raise TourError(f"{where}: unknown name {_shown_json(name)} (known: {', '.join(names_of(section))})")
-    if CONDITIONS[name].section != section:
-        raise TourError(f"{where}: {name} is a name of the {CONDITIONS[name].section} section; a {section} step "
+    if not isinstance(name, str) or name not in T.conditions:
+        raise TourError(f"{where}: unknown name {_shown_json(name)} (known: {', '.join(T.names_of(section))})")
+    if T.conditions[name].section != section:
+        raise TourError(f"{where}: {name} is a name of the {T.conditions[name].section} section; a {section} step "
                         f"compares its own section's names (`attention-explorable tour schema` lists them)")
     if op not in NUMBER_OPERATORS:
         raise TourError(f"{where}: unknown operator {_shown_json(op)} (one of {' '.join(NUMBER_OPERATORS)})")
-    if op not in _operators(name):
+    if op not in T.operators(name):
         raise TourError(f"{where}: {name} is compared with == or !=, not {op}")
-    return (name, op, _value(where, name, value))
+    return (name, op, _value(T, where, name, value))
 
 
-def _when(label, section, raw, errors) -> tuple | None:
+def _when(T, label, section, raw, errors) -> tuple | None:
     if not isinstance(raw, list) or not raw:
         errors.append(f'{_where(label, "when")}: expected a non-empty list of [name, operator, value]')
         return None
@@ -533,12 +421,12 @@ def _when(label, section, raw, errors) -> tuple | None:
     out, ok = [], True
     for j, c in enumerate(raw, 1):
         try:
-            out.append(_condition(label, j, section, c))
+            out.append(_condition(T, label, j, section, c))
         except TourError as e:
             errors.append(str(e))
             ok = False
-    if ok and all(CONDITIONS[name].runtime for name, _, _ in out):
-        errors.append(f'{_where(label, "when")}: whether Play runs ({", ".join(RUNTIME_NAMES)}) is not a state '
+    if ok and all(T.conditions[name].runtime for name, _, _ in out):
+        errors.append(f'{_where(label, "when")}: whether Play runs ({", ".join(T.runtime_names)}) is not a state '
                       f"Show me can reach; add a comparison of the state it reaches")
         ok = False
     return tuple(out) if ok else None
@@ -558,17 +446,17 @@ def _named(i, raw, fld, check, errors, sid=None):
         return None
 
 
-def _step(i, raw, made_id, errors) -> Step | None:
+def _step(T, i, raw, made_id, errors) -> Step | None:
     """One step; ``made_id`` is the id made from its title in a file without ids (None: the step needs one)."""
     if not isinstance(raw, dict):
         errors.append(f"step {i}: expected an object with {', '.join(STEP_FIELDS)}, got {_kind(raw)}")
         return None
     before = len(errors)
-    if made_id is not None:   # a file from before ids and sections: every step a regression step
-        sid, section = made_id, "regression"
+    if made_id is not None:   # a file from before ids and sections: every step one of the first section's
+        sid, section = made_id, T.first
     else:
         sid = _named(i, raw, "id", _step_id, errors)
-        section = _named(i, raw, "section", _section, errors, sid)
+        section = _named(i, raw, "section", lambda label, v: _section(T, label, v), errors, sid)
     label = _label(i, sid)
     for key in raw:
         if key not in STEP_FIELDS + EXTRA_FIELDS:
@@ -594,21 +482,21 @@ def _step(i, raw, made_id, errors) -> Step | None:
     look = ()
     if section is not None:   # a step of no known section: its state and conditions cannot be read
         if "state" in raw:
-            state = _state(label, section, raw["state"], errors)
+            state = _state(T, label, section, raw["state"], errors)
         if "when" in raw:
-            when = _when(label, section, raw["when"], errors)
+            when = _when(T, label, section, raw["when"], errors)
         if "look" in raw:
             try:
-                look = _look(label, section, raw["look"])
+                look = _look(T, label, section, raw["look"])
             except TourError as e:
                 errors.append(str(e))
     if len(errors) > before:
         return None
     return Step(title=texts["title"], text=texts["text"], do=texts["do"], state=state, when=when,
-                found=texts["found"], id=sid, section=section, look=look, **flags)
+                found=texts["found"], id=sid, section=section, look=look, catalogue=T.catalogue, **flags)
 
 
-def _across(steps, errors) -> None:
+def _across(T, steps, errors) -> None:
     """What no step can check alone: ids unique, sections in the page's order."""
     seen, last = {}, None
     for k, s in enumerate(steps, 1):
@@ -616,15 +504,16 @@ def _across(steps, errors) -> None:
         if s.id in seen:
             errors.append(f'{label}, "id": {s.id!r} is already step {seen[s.id]}\'s id')
         seen.setdefault(s.id, k)
-        if last is not None and SECTIONS.index(s.section) < SECTIONS.index(last):
+        if last is not None and T.sections.index(s.section) < T.sections.index(last):
             errors.append(f'{label}, "section": a {s.section} step after a {last} step; steps follow the page\'s '
-                          f"order: {', '.join(SECTIONS)}")
-        last = s.section if last is None else max(last, s.section, key=SECTIONS.index)
+                          f"order: {', '.join(T.sections)}")
+        last = s.section if last is None else max(last, s.section, key=T.sections.index)
 
 
-def check_tour_data(data, source: str = "") -> tuple[Tour | None, list[str]]:
-    """Every problem of decoded JSON as a tour, one plain line each; the ``Tour`` when there is none."""
-    need_sections()
+def check_tour_data(catalogue, data, source: str = "") -> tuple[Tour | None, list[str]]:
+    """Every problem of decoded JSON as a tour of ``catalogue``'s sections (app/contract.py ``Catalogue``), one
+    plain line each; the ``Tour`` when there is none."""
+    T = terms(catalogue)
     errors: list[str] = []
     if not isinstance(data, dict):
         return None, [f'expected an object with "title" and "steps", got {_kind(data)}']
@@ -650,13 +539,13 @@ def check_tour_data(data, source: str = "") -> tuple[Tour | None, list[str]]:
         errors.append(f'"steps": {len(steps)} steps, at most {MAX_STEPS}')
         return None, errors
     made = _made_ids(steps)
-    parsed = [_step(i, s, made[i - 1], errors) for i, s in enumerate(steps, 1)]
+    parsed = [_step(T, i, s, made[i - 1], errors) for i, s in enumerate(steps, 1)]
     if errors:
         return None, errors
-    _across(parsed, errors)
+    _across(T, parsed, errors)
     if errors:
         return None, errors
-    return Tour(title=title, steps=tuple(parsed), source=source, closing=closing), []
+    return Tour(title=title, steps=tuple(parsed), source=source, closing=closing, catalogue=catalogue), []
 
 
 def _closing(raw, errors) -> tuple | None:
@@ -694,9 +583,10 @@ def _made_ids(steps) -> list:
     return out
 
 
-def parse_tour(data, source: str = "") -> Tour:
-    """A ``Tour`` from decoded JSON; raises ``TourError`` naming the step and field of the first problem."""
-    tour, errors = check_tour_data(data, source)
+def parse_tour(catalogue, data, source: str = "") -> Tour:
+    """A ``Tour`` of ``catalogue``'s sections from decoded JSON; raises ``TourError`` naming the step and field of
+    the first problem."""
+    tour, errors = check_tour_data(catalogue, data, source)
     if errors:
         raise TourError(errors[0])
     return tour
@@ -756,14 +646,14 @@ def read_tour_json(path: str | Path):
         raise TourError("not valid JSON for a tour: nested too deeply") from None
 
 
-def check_tour_file(path: str | Path) -> tuple[Tour | None, list[str]]:
+def check_tour_file(catalogue, path: str | Path) -> tuple[Tour | None, list[str]]:
     """``check_tour_data`` for a file: every problem, one line each (a file that cannot be read: one line; a file
     larger than MAX_FILE_BYTES whose fields are all fine: its size)."""
     try:
         data = read_tour_json(path)
     except TourError as e:
         return None, [str(e)]
-    tour, errors = check_tour_data(data, source=str(path))
+    tour, errors = check_tour_data(catalogue, data, source=str(path))
     if not errors:
         size = Path(path).stat().st_size
         if size > MAX_FILE_BYTES:
@@ -771,64 +661,69 @@ def check_tour_file(path: str | Path) -> tuple[Tour | None, list[str]]:
     return tour, errors
 
 
-def load_tour(path: str | Path) -> Tour:
-    """Read and validate a tour file; ``TourError`` says what is wrong, with the step and field."""
-    tour, errors = check_tour_file(path)
+def load_tour(catalogue, path: str | Path) -> Tour:
+    """Read and validate a tour file against ``catalogue``'s sections; ``TourError`` says what is wrong, with the
+    step and field."""
+    tour, errors = check_tour_file(catalogue, path)
     if errors:
         raise TourError(errors[0])
     return tour
 
 
-def tour_path(name: str = "regression"):
-    """A shipped tour: ``regression`` (the first section's seven steps) or ``lesson`` (the whole page)."""
+LESSON = "lesson"   # the shipped tour the page shows: data/tours/lesson.json
+
+
+def tour_path(name: str = LESSON):
+    """A shipped tour, data/tours/<name>.json: ``lesson`` (the whole page), ``regression`` (the first section's
+    seven steps, an example of a one-section tour)."""
     from attention.datasets import data_path
 
     return data_path("tours", f"{name}.json")
 
 
 def default_tour_path():
-    return tour_path("lesson")
+    return tour_path(LESSON)
 
 
 ENV_TOUR = "ATTENTION_EXPLORABLE_TOUR"   # set by `attention-explorable serve --tour FILE` for the server it starts
 
 
-def active_tour() -> Tour:
+def active_tour(catalogue) -> Tour:
     """The tour this process shows: the file ``serve --tour`` named (checked before the server started), or the
     shipped one.  A tour file is only ever named on the command line, never by a link."""
     import os
 
     path = os.environ.get(ENV_TOUR)
     if not path:
-        return default_tour()
+        return default_tour(catalogue)
     try:
         stamp = os.stat(path).st_mtime_ns
     except OSError:
         stamp = None   # load_tour says what is wrong
-    return _load_once(path, stamp)
+    return _load_once(catalogue, path, stamp)
 
 
 @lru_cache(maxsize=8)
-def _load_once(path: str, stamp) -> Tour:   # one read per file version, not one per page built
-    return load_tour(path)
+def _load_once(catalogue, path: str, stamp) -> Tour:   # one read per file version, not one per page built
+    return load_tour(catalogue, path)
 
 
-@lru_cache(maxsize=4)
-def shipped_tour(name: str = "regression") -> Tour:
-    """A shipped tour (``tour_path``), read once."""
+@lru_cache(maxsize=8)
+def shipped_tour(catalogue, name: str = LESSON) -> Tour:
+    """A shipped tour (``tour_path``), read once for each catalogue."""
     p = tour_path(name)
-    return parse_tour(json.loads(p.read_text(encoding="utf-8")), source=f"{name}.json")
+    return parse_tour(catalogue, json.loads(p.read_text(encoding="utf-8")), source=f"{name}.json")
 
 
-def default_tour() -> Tour:
+def default_tour(catalogue) -> Tour:
     """The tour the page shows unless told otherwise: the whole lesson (data/tours/lesson.json), whose steps 1 to 7
-    are the regression section's (data/tours/regression.json, kept as an example of a one-section tour)."""
-    return shipped_tour("lesson")
+    are the first section's (data/tours/regression.json, kept as an example of a one-section tour)."""
+    return shipped_tour(catalogue, LESSON)
 
 
-def lesson_tour() -> Tour:
-    """The whole lesson, every section (data/tours/lesson.json); its steps 1 to 7 are the regression tour's."""
-    return shipped_tour("lesson")
+def lesson_tour(catalogue) -> Tour:
+    """The whole lesson, every section (data/tours/lesson.json)."""
+    return shipped_tour(catalogue, LESSON)
 
 
 # ---- ?tour= ----------------------------------------------------------------------------------------------
@@ -880,25 +775,19 @@ def resolve_step(raw: str | None, tour: Tour) -> tuple[int, str | None]:
 
 # ---- what "Show me" sets ---------------------------------------------------------------------------------
 
-def full_state(values: dict, section: str = "regression") -> dict:
-    """The settings ``section``'s step sets, every left-out one at its default (as a deep link reads)."""
-    spec = _spec()
-    return {k: values.get(k, spec[k]["default"]) for k in settable_keys(section)}
+def full_state(catalogue, values: dict, section: str | None = None) -> dict:
+    """The settings ``section``'s step sets (the catalogue's first section by default), every left-out one at its
+    default (as a deep link reads)."""
+    return terms(catalogue).full_state(values, section)
 
 
 def show_me_settings(step: Step) -> dict:
     """What "Show me" sets: every setting of the step's section (left out: its default), and the settings it
     reads from another section only when the step names them."""
-    spec = _spec()
-    out = {k: step.state.get(k, spec[k]["default"]) for k in SECTION_KEYS[step.section]}
-    out.update({k: step.state[k] for k in READS.get(step.section, ()) if k in step.state})
+    T = terms(step.catalogue)
+    out = {k: step.state.get(k, T.spec[k]["default"]) for k in T.section_keys[step.section]}
+    out.update({k: step.state[k] for k in T.reads.get(step.section, ()) if k in step.state})
     return out
-
-
-def settings_owner(key: str, section: str) -> str:
-    """The section that owns a setting a step of ``section`` sets (a learning step may set the regression's
-    dataset, an ideas step the self-attention section's sentence)."""
-    return next((sec for sec, keys in SECTION_KEYS.items() if key in keys), section)
 
 
 def ready_settings(step: Step) -> dict:
@@ -906,314 +795,52 @@ def ready_settings(step: Step) -> dict:
     alone), by the section that owns each setting: the switches (a menu, a check box) the step's state sets other
     than those of the controls it looks at (``look``), which stay the student's to move.  The page sets them when
     the step opens outside presentation mode with one of those controls hidden (app/tour/steps.js opening)."""
-    asked = {CONTROL_KEYS[n] for n in step.looks_at if n in CONTROL_KEYS}
+    T = terms(step.catalogue)
+    asked = {T.control_keys[n] for n in step.looks_at if n in T.control_keys}
     out: dict = {}
     for key, value in step.state.items():
-        if key not in asked and CONTROL_KINDS.get(key) in SWITCHES:
-            out.setdefault(settings_owner(key, step.section), {})[key] = value
+        if key not in asked and T.control_kinds.get(key) in SWITCHES:
+            out.setdefault(T.settings_owner(key, step.section), {})[key] = value
     return out
-
-
-def tour_sentences(tour: Tour) -> list[str]:
-    """The sentences the steps' "Show me" sets: an offline page must carry their analyses (it cannot compute
-    a sentence it has not got)."""
-    return list(dict.fromkeys(s.state["sentence"] for s in tour.steps if "sentence" in s.state))
 
 
 # ---- conditions, computed by each section with the numpy core ----------------------------------------
 
-# Each section's readouts: a function (full state, needs, dataset) -> {name: value}, computed with attention/.
-# The tour imports no section: the composition (app/sections.py) hands them over (``use_section_readouts``)
-# from each section's contract (app/contract.py).
-_SECTION_READOUTS: dict = {}
+def section_readouts(catalogue, section: str, values: dict, needs=None, dataset=None) -> dict:
+    """Every name of ``section`` the core can compute, for a state in deep-link values (app/tour/terms.py
+    ``Terms.section_readouts``)."""
+    return terms(catalogue).section_readouts(section, values, needs=needs, dataset=dataset)
 
 
-def use_sections(contracts) -> None:
-    """Take the page's sections from their contracts (app/contract.py ``SectionContract``): the settings a step
-    may set, the names it may compare and look at, the figures, what the page calls each section and its readouts.
-    The composition calls this once, as it is imported (app/sections.py); a name that is not a section is
-    refused."""
-    contracts = list(contracts)
-    unknown = sorted({c.name for c in contracts} - set(SECTIONS))
-    if unknown:
-        raise ValueError(f"not sections of the tour: {', '.join(unknown)}")
-    for table in (SECTION_KEYS, READS, LOOK, FIGURES, SECTION_WORDS, CONDITIONS, SETTING_UNITS, NAMES, STOPPED,
-                  LOOK_MODELS, CONTROL_KEYS, CONTROL_KINDS, _SECTION_READOUTS):
-        table.clear()
-    for c in sorted(contracts, key=lambda c: SECTIONS.index(c.name)):   # the page's order
-        SECTION_KEYS[c.name] = c.step_keys
-        if c.reads:
-            READS[c.name] = tuple(c.reads)
-        LOOK[c.name], SECTION_WORDS[c.name] = c.lookable, c.words
-        FIGURES.update(c.figures)
-        LOOK_MODELS.update(c.look_models)
-        CONTROL_KEYS.update({ctl.name: ctl.key for ctl in c.controls})
-        CONTROL_KINDS.update({ctl.key: ctl.kind for ctl in c.controls})
-        CONDITIONS.update({n: Name(c.name, r.kind, r.description, r.units, r.runtime) for n, r in c.conditions.items()})
-        SETTING_UNITS.update({k: "true or false" for k in c.step_keys
-                              if k not in c.conditions and isinstance(c.state.param[k].default, bool)})
-        SETTING_UNITS.update(c.setting_units)
-        _SECTION_READOUTS[c.name] = c.readouts
-    STATE_KEYS[:] = SECTION_KEYS.get("regression", ())
-    NAMES.update({name: n.description for name, n in CONDITIONS.items()})
-    RUNTIME_NAMES[:] = [name for name, n in CONDITIONS.items() if n.runtime]
-    STOPPED.update({sec: {name: False for name in RUNTIME_NAMES if CONDITIONS[name].section == sec}
-                    for sec in SECTION_KEYS})
-    for cached in (shipped_tour, _load_once):   # a tour read before is read again against these tables
-        cached.cache_clear()
-
-
-def section_readouts(section: str, values: dict, needs=None, dataset=None) -> dict:
-    """Every name of ``section`` the core can compute, for a state in deep-link values (defaults filled in);
-    ``needs`` (the names a step compares) lets the regression and learning sections skip their costlier numbers;
-    ``dataset`` (the regression's samples, your own data) replaces the one the state names.  Play is stopped in
-    such a state (``STOPPED``: Show me stops it, a link opens without it)."""
-    if section not in SECTIONS:
-        raise ValueError(f"section must be one of {', '.join(SECTIONS)}, got {section!r}")
-    if section not in _SECTION_READOUTS:
-        raise LookupError(f"no readouts for the {section} section: the composition (app/sections.py) hands them "
-                          "to the tour; import it first")
-    return {**_SECTION_READOUTS[section](full_state(values, section), needs=needs, dataset=dataset),
-            **STOPPED[section]}
-
-
-def readouts(values: dict, dataset=None, needs=None) -> dict:
-    """Every regression name of ``CONDITIONS`` for a state (deep-link values, defaults filled in), with
-    attention/'s functions (app/regression/readouts.py).  The browser computes the same numbers with
-    attention/mirror.js (app/tour/steps.js).  ``needs``: the names wanted (None: all)."""
-    return section_readouts("regression", values, needs=needs, dataset=dataset)
+def readouts(catalogue, values: dict, dataset=None, needs=None) -> dict:
+    """Every name of the catalogue's first section for a state (deep-link values, defaults filled in), with
+    attention/'s functions.  The browser computes the same numbers with attention/mirror.js (app/tour/steps.js).
+    ``needs``: the names wanted (None: all)."""
+    return section_readouts(catalogue, catalogue.first, values, needs=needs, dataset=dataset)
 
 
 def step_readouts(step: Step, values: dict | None = None) -> dict:
     """The numbers ``step``'s goal compares, in the state "Show me" reaches (everything it leaves out at its
     default), or in ``values`` (deep-link settings) when given."""
-    return section_readouts(step.section, step.state if values is None else values,
+    return section_readouts(step.catalogue, step.section, step.state if values is None else values,
                             needs={name for name, _, _ in step.when})
-
-
-EQUAL_TOLERANCE = 1e-9
-
-
-def compare(a, op: str, b) -> bool:
-    """``a op b`` for one comparison of a condition (numbers within 1e-9 count as equal; text and true/false
-    are equal or not)."""
-    if isinstance(a, (str, bool)) or isinstance(b, (str, bool)):
-        same = type(a) is type(b) and a == b
-        return same if op == "==" else (not same) if op == "!=" else False
-    close = abs(a - b) <= EQUAL_TOLERANCE
-    return {"<": a < b and not close, "<=": a <= b or close, ">": a > b and not close, ">=": a >= b or close,
-            "==": close, "!=": not close}[op]
-
-
-def holds(when, values: dict) -> bool:
-    """Whether every comparison of a step's ``when`` holds for the readouts ``values`` (the core's readouts
-    say whether Play runs too: it does not, in a state Show me reaches)."""
-    return all(compare(values[name], op, v) for name, op, v in when)
-
-
-PLAIN_LARGE = 1e12    # a number this large or larger is said in words, not in its digits (1e308 has 309)
-PLAIN_SMALL = 1e-6    # ... and one this near 0 (but not 0), not with its hundreds of zeros
-
-
-def _plain(v) -> str:
-    """A value in a message: true/false, text in quotes, a number in at most 4 significant digits without
-    exponent notation (in words when it is very large or very near 0)."""
-    if isinstance(v, bool):
-        return "true" if v else "false"
-    if isinstance(v, str):
-        return _shown_json(v)
-    x = float(v)
-    if not math.isfinite(x):
-        return "not a number" if math.isnan(x) else "infinity" if x > 0 else "minus infinity"
-    if abs(x) >= PLAIN_LARGE:
-        return "a number over a trillion" if x > 0 else "a number below minus a trillion"
-    if 0 < abs(x) < PLAIN_SMALL:
-        return "a number between 0 and 0.000001" if x > 0 else "a number between -0.000001 and 0"
-    return np.format_float_positional(x, precision=4, unique=True, fractional=False, trim="-")
 
 
 def show_me_problems(tour: Tour) -> list[str]:
     """Each comparison that the state "Show me" reaches does not meet, by the numpy core; one line each."""
-    out = []
+    out, conditions = [], terms(tour.catalogue).conditions
     for k, step in enumerate(tour.steps, 1):
         values = step_readouts(step)
         for j, (name, op, v) in enumerate(step.when, 1):
             if not compare(values[name], op, v):
-                why = " (Show me stops Play and never presses it)" if CONDITIONS[name].runtime else ""
+                why = " (Show me stops Play and never presses it)" if conditions[name].runtime else ""
                 out.append(f'{_label(k, step.id)}, "when" [{j}]: Show me does not reach it: {name} is '
                            f"{_plain(values[name])} there{why}, and the step asks {op} {_plain(v)}")
     return out
 
 
-# ---- the JSON Schema (data/tours/tour.schema.json is this, written out) ----------------------------------
-
-SCHEMA_ID = "urn:attention-explorable:tour"
-# What the schema cannot say; `attention-explorable tour check` checks these too.
-PYTHON_ONLY = (
-    "ids are unique, and a file gives every step an id and a section or none (then every step is a "
-    "regression step, with an id made from its title)",
-    "steps follow the page's order of sections",
-    "a text's sentences are counted, its whitespace collapsed before its length is measured, and a negative "
-    "number is written with the minus sign",
-    "a word or a sentence in a condition is written as the page splits text into words",
-    "a sentence in a state splits into 1 to 32 words, and its selected word and head exist",
-    "a step compares more than whether Play runs ({runtime})",
-    "the state Show me reaches meets the step's own condition, by the numpy core",
-)
-
-
-def python_only() -> tuple[str, ...]:
-    """``PYTHON_ONLY`` with the sections' runtime names (``RUNTIME_NAMES``) written in."""
-    runtime = (f"{', '.join(RUNTIME_NAMES[:-1])} or {RUNTIME_NAMES[-1]}" if len(RUNTIME_NAMES) > 1
-               else "".join(RUNTIME_NAMES))
-    return tuple(rule.format(runtime=runtime) for rule in PYTHON_ONLY)
-
-
-def _text_schema(fld: str) -> dict:
-    limit, sentences = TEXT_LIMITS[fld]
-    what = "one sentence" if sentences == 1 else f"one to {sentences} sentences"
-    return {"type": "string", "maxLength": limit, "pattern": r"\S",
-            "not": {"anyOf": [{"pattern": EXPONENT.pattern}, {"pattern": MARKUP.pattern}]},
-            "description": f"Plain text, {what}, at most {limit} characters; *word* sets a word in italics. "
-                           f"Numbers without exponent notation, negative ones with the minus sign."}
-
-
-def _setting_doc(key: str) -> str:
-    """What a setting is, in app/state.py's own words (its parameter's doc)."""
-    from app.state import ExplorableState
-
-    return " ".join(ExplorableState.param[key].doc.split()).rstrip(".")
-
-
-def setting_units(key: str) -> str:
-    """A setting's units: ``SETTING_UNITS``, else those of the condition of the same name."""
-    return SETTING_UNITS.get(key) or CONDITIONS[key].units
-
-
-def _setting_description(key: str, s: dict, schema: dict) -> str:
-    """A setting's description: what it is and its units, then its range (or choices) and default as the deep
-    link reads them (app/state.py url_spec: the bounds are written there once)."""
-    kind = s["kind"]
-    if kind in ("float", "int"):
-        values = f"From {_plain(s['lo'])} to {_plain(s['hi'])}; default {_plain(s['default'])}."
-    elif kind == "choice":
-        values = f"One of {', '.join(schema['enum'])}; default {s['default']}."
-    elif kind == "bool":
-        values = f"Default {_plain(s['default'])}."
-    else:
-        values = f"At most {s['max']} characters; default {_plain(s['default'])}."
-    return f"{_setting_doc(key)}. Units: {setting_units(key)}. {values}"
-
-
-def _setting_schema(key: str, s: dict) -> dict:
-    kind = s["kind"]
-    if kind == "bool":
-        out = {"type": "boolean"}
-    elif kind in ("float", "int"):
-        out = {"type": "number" if kind == "float" else "integer", "minimum": s["lo"], "maximum": s["hi"]}
-    elif kind == "choice":
-        out = {"enum": [c for c in s["choices"] if not (key == "dataset" and c == "generated")]}
-    else:
-        out = {"type": "string", "minLength": 1, "maxLength": s["max"]}
-    return {**out, "description": _setting_description(key, s, out)}
-
-
-def _value_schema(name: str) -> dict:
-    kind = CONDITIONS[name].kind
-    if kind == "number":
-        return {"type": "number"}
-    if kind == "bool":
-        return {"type": "boolean"}
-    if kind == "choice":
-        return {"enum": _choices(name)}
-    return {"type": "string", "minLength": 1, "pattern": r"^\S+$" if kind == "word" else r"^\S+( \S+)*$"}
-
-
-def _condition_schema(section: str) -> dict:
-    alternatives = []
-    for name in names_of(section):
-        c = CONDITIONS[name]
-        note = (" Show me stops Play and never presses it, so in the state it reaches this is false: a goal "
-                "that needs it true is reported by tour check." if c.runtime else "")
-        alternatives.append({"prefixItems": [
-            {"const": name, "description": f"{c.description[0].upper()}{c.description[1:]}. Units: {c.units}.{note}"},
-            {"enum": list(_operators(name))}, _value_schema(name)]})
-    return {"type": "array", "minItems": 3, "maxItems": 3, "anyOf": alternatives,
-            "description": f"[name, operator, value]: a name of the {section} section."}
-
-
-def tour_schema() -> dict:
-    """The tour file's JSON Schema (draft 2020-12), made from the definitions above."""
-    spec = _spec()
-    defs = {}
-    for section in SECTIONS:
-        keys = settable_keys(section)
-        defs[f"state-{section}"] = {"type": "object", "additionalProperties": False,
-                                    "properties": {k: _setting_schema(k, spec[k]) for k in keys},
-                                    "description": f"What Show me sets for a {section} step (deep-link names)."}
-        defs[f"condition-{section}"] = _condition_schema(section)
-    step = {
-        "type": "object", "required": list(STEP_FIELDS), "additionalProperties": False,
-        "properties": {
-            "id": {"type": "string", "maxLength": MAX_ID, "pattern": ID_PATTERN,
-                   "description": "A stable name, unique in the file: ?tour=<id> opens the step."},
-            "section": {"enum": list(SECTIONS), "description": "The section the step is about."},
-            **{fld: _text_schema(fld) for fld in ("title", "text", "do")},
-            "state": {"type": "object", "description": "What Show me sets."},
-            "when": {"type": "array", "minItems": 1, "maxItems": MAX_CONDITIONS,
-                     "description": "Comparisons that must all hold: the step's goal."},
-            "found": _text_schema("found"),
-            "optional": {"type": "boolean", "description": "A step only an explorer needs."},
-            "needs_shipped_data": {"type": "boolean",
-                                   "description": "Its Show me and goal are written for the shipped datasets."},
-            "look": {"type": "array", "minItems": 1, "maxItems": MAX_LOOK, "uniqueItems": True,
-                     "items": {"type": "string"},
-                     "description": "What the card talks about and asks the student to move, by the page's names "
-                                    "(the plot first): after Show me, Next and Previous the page keeps them on "
-                                    "screen together. Default: the section's first figure."},
-        },
-        # a step without a section is a regression step (a file from before sections existed)
-        "allOf": [{"if": {"properties": {"section": {"const": section}},
-                          **({} if section == "regression" else {"required": ["section"]})},
-                   "then": {"properties": {"state": {"$ref": f"#/$defs/state-{section}"},
-                                           "when": {"items": {"$ref": f"#/$defs/condition-{section}"}},
-                                           "look": {"items": {"enum": list(LOOK[section])}}}}}
-                  for section in SECTIONS],
-    }
-    defs["step"] = step
-    return {
-        "$schema": "https://json-schema.org/draft/2020-12/schema", "$id": SCHEMA_ID,
-        "title": "A guided tour of the attention explorable",
-        "description": "Checked by `attention-explorable tour check FILE`, which also checks what a schema "
-                       "cannot say: " + "; ".join(python_only()) + ".",
-        "type": "object", "required": ["title", "steps"], "additionalProperties": False,
-        "properties": {"$schema": {"type": "string"}, "title": _text_schema("title"),
-                       "steps": {"type": "array", "minItems": 1, "maxItems": MAX_STEPS,
-                                 "items": {"$ref": "#/$defs/step"}},
-                       "closing": {"type": "object", "required": list(CLOSING_FIELDS), "additionalProperties": False,
-                                   "properties": {fld: _text_schema(fld) for fld in CLOSING_FIELDS},
-                                   "description": "The card after the last step: what the tour adds up to. "
-                                                  "Without it the card says the tour is over in the page's "
-                                                  "own words."}},
-        "$defs": defs,
-    }
-
-
-def schema_path():
-    from attention.datasets import data_path
-
-    return data_path("tours", "tour.schema.json")
-
-
-def schema_json() -> str:
-    """``tour_schema()`` as the shipped file holds it."""
-    return json.dumps(tour_schema(), indent=1, ensure_ascii=False) + "\n"
-
-
 __all__ = ["Tour", "Step", "Name", "TourError", "parse_tour", "load_tour", "check_tour_data", "check_tour_file",
-           "read_tour_json", "default_tour", "lesson_tour", "shipped_tour", "active_tour", "ENV_TOUR",
-           "default_tour_path", "tour_path", "resolve_step", "slug", "readouts", "use_sections", "python_only",
-           "section_readouts", "step_readouts", "holds", "compare",
-           "full_state", "show_me_settings", "show_me_problems", "tour_sentences", "tour_schema", "schema_json",
-           "schema_path", "names_of", "settable_keys", "CONDITIONS", "NAMES", "OPERATORS", "SECTIONS",
-           "SECTION_KEYS", "READS", "STATE_KEYS", "RUNTIME_NAMES", "MAX_STEPS"]
+           "read_tour_json", "default_tour", "lesson_tour", "shipped_tour", "active_tour", "ENV_TOUR", "LESSON",
+           "default_tour_path", "tour_path", "resolve_step", "slug", "readouts", "section_readouts", "step_readouts",
+           "holds", "compare", "full_state", "show_me_settings", "ready_settings", "show_me_problems", "OPERATORS",
+           "MAX_STEPS"]

@@ -31,10 +31,10 @@ const AttnTourSteps = (function (U) {
   function holds(a, c) {
     const step = c.cfg.steps[c.step - 1];
     if (!step) return false;
-    // the regression works its numbers out when asked (they cost too much to publish at every move), the
-    // others publish theirs on the page's bus
-    const r = step.section === "regression"
-      ? U.askReadouts(a.card.document, "regression", new Set(step.when.map((w) => w[0])))
+    // a section may work its numbers out when asked (the regression's cost too much to publish at every move);
+    // the others publish theirs on the page's bus
+    const r = step.asked
+      ? U.askReadouts(a.card.document, step.section, new Set(step.when.map((w) => w[0])))
       : c.sectionReadouts[step.section];
     if (!r) return false;
     c.last = r;

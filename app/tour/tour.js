@@ -124,8 +124,7 @@ const AttnTour = (function (U, S, D) {
   function listen(a, c) {
     const doc = a.card.document;
     c.sectionReadouts = {};
-    for (const section of new Set(c.cfg.steps.map((s) => s.section))) {
-      if (section === "regression") continue;
+    for (const section of new Set(c.cfg.steps.filter((s) => !s.asked).map((s) => s.section))) {
       U.subscribe(doc, `readouts:${section}`, (r) => {
         c.sectionReadouts[section] = r;
         const step = c.cfg.steps[c.step - 1];
@@ -187,7 +186,7 @@ const AttnTour = (function (U, S, D) {
   // as a student would, the regression's through its widgets, another section's through the page's bus.
   function ready(a, c, settings) {
     for (const [section, values] of Object.entries(settings)) {
-      if (section !== "regression") { ask(a, c, section, values); continue; }
+      if (section !== c.cfg.glider) { ask(a, c, section, values); continue; }
       for (const t of c.cfg.controls.filter((t) => t.key in values))
         set(a.w[t.widget], t.prop, t.log ? Math.log10(values[t.key]) : values[t.key]);
     }
@@ -243,7 +242,7 @@ const AttnTour = (function (U, S, D) {
   // so the regression engine redraws every frame as for a drag.
   function showMe(a, c) {
     const step = c.cfg.steps[c.step - 1], w = a.w;
-    if (step.section !== "regression") return showMeElsewhere(a, c, step);
+    if (!step.glide) return showMeElsewhere(a, c, step);
     const target = Object.assign({}, c.cfg.defaults, step.state);
     yourData(a, c, target);
     stopTween(c);

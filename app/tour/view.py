@@ -1,11 +1,13 @@
 """The step card of the guided tour, and its browser engine.
 
-``add_tour(regression, state, tour)`` builds the card as a block at the top of the
-regression section's side column (beside the figure on a wide screen, under the
+``add_tour(view, state, tour)`` builds the card as a block at the top of the
+first section's side column (beside the figure on a wide screen, under the
 figure on a phone) and returns a ``TourView`` whose ``engine`` the page starts
-after the regression engine.  The card finds
-the regression section's widgets and data source by their model names, so it
-does not depend on how that section is built.
+after the first section's engine.  Everything it knows of a section comes from the
+tour's catalogue (app/tour/terms.py): its words, its settings, how Show me reaches them
+(a contract's ``show_me``), whether its readouts are published or asked for.  The
+card finds the widgets of the section whose sliders Show me glides (``view``) by their
+model names, so it does not depend on how that section is built.
 
 Every text of the card is escaped here, once; a step's text may use
 ``*emphasis*``, which becomes <em> after escaping.
@@ -22,21 +24,18 @@ from pathlib import Path
 from bokeh.layouts import column, row
 from bokeh.models import Button, CustomJS, Div, InlineStyleSheet, NumericInput
 
-from app.state import url_spec
+from app.state import PageState, url_spec
 from app.ui.engine import by_name, engine_callback, engine_code, url_rules
 from app.ui.layout import Block
 from app.ui.share import PNG_TEXTS
 
-from .model import (EQUAL_TOLERANCE, LOOK_MODELS, MAX_ID, SECTION_KEYS, SECTION_WORDS, Tour, default_tour, full_state,
-                    ready_settings, resolve_step, settings_owner, show_me_settings)
+from .model import MAX_ID, Tour, ready_settings, resolve_step, show_me_settings
+from .terms import EQUAL_TOLERANCE, terms
 
 HERE = Path(__file__).resolve().parent
 APP = HERE.parent
 TWEEN_MS = 500    # "show me" moves the numbers over half a second ...
 MIN_FRAMES = 6    # ... in at least this many frames
-# The regression's widgets the card reads beyond the settings a step sets: presentation mode (the keys turn the
-# steps), by their keys in the section's declared controls.
-READ_ONLY = ("present",)
 WORDS = {"prev": "\u2190 Previous", "next": "Next \u2192", "show": "Show me", "hide": "Free exploration",
          "open": "Guided tour", "found": "Found it.", "try": "Try it:", "step": "Step {k} of {n}",
          "skip": "Skip to {section} \u2192", "optional": "optional", "png": "Save the figure as PNG",
@@ -123,7 +122,7 @@ class TourView:
 
     @property
     def block(self) -> Block:
-        """The card as a block of the page: first in the regression's side column, on the first screen."""
+        """The card as a block of the page: first in the first section's side column, on the first screen."""
         return Block("tour", self.layout, "side", height=300, first=True)
 
 
@@ -145,7 +144,7 @@ def card_parts(tour: Tour, k: int) -> dict:
     optional = f'<span class="tour-optional">{WORDS["optional"]}</span>' if s.optional else ""
     return {"label": f"guided tour, {count.lower()}",
             "count": f'<p class="tour-count">{count}<span class="tour-section"> \u00b7 '
-                     f'{html.escape(SECTION_WORDS[s.section])}</span>{optional}',
+                     f'{html.escape(terms(tour.catalogue).section_words[s.section])}</span>{optional}',
             "num": f'<span class="tour-num" aria-hidden="true">{k}/{n} </span>',
             "title": _markup(s.title), "text": f'<p class="tour-text">{_markup(s.text)}</p>',
             "do": f'<p class="tour-do"><b>{WORDS["try"]}</b> {_markup(s.do)}</p>',
@@ -211,30 +210,31 @@ def engine_source() -> str:
 
 
 
-def needs_more(state: dict, more_keys) -> bool:
-    """Whether a step's state needs a control behind the regression's "More controls": one of ``more_keys`` (the
+def needs_more(T, state: dict, more_keys) -> bool:
+    """Whether a step's state needs a control behind its section's "More controls": one of ``more_keys`` (the
     settings whose controls sit there, which the section's contract declares and the composition hands over)
     away from its default."""
-    defaults = full_state({})
+    defaults = T.full_state({}, T.glider)
     return any(k in state and state[k] != defaults.get(k, state[k]) for k in more_keys)
 
 
-def _applies(step) -> dict:
-    """What a step's Show me asks of each section, by the section that owns each setting (a learning step may set
-    the regression's dataset, an ideas step the self-attention section's sentence)."""
-    if step.section == "regression":
+def _applies(T, step) -> dict:
+    """What a step's Show me asks of each section's engine, by the section that owns each setting (a learning
+    step may set the regression's dataset, an ideas step the self-attention section's sentence); nothing for a
+    step whose sliders Show me glides itself."""
+    if step.section == T.glider:
         return {}
     out: dict = {}
     for key, value in show_me_settings(step).items():
-        out.setdefault(settings_owner(key, step.section), {})[key] = value
+        out.setdefault(T.settings_owner(key, step.section), {})[key] = value
     return out
 
 
-def control_table(controls) -> list[dict]:
-    """The regression's declared controls (app/contract.py ``Control``) whose settings a step sets, as tour.js
-    moves them: by their widget key, the widget's property, whether it holds log10 of the setting, and whether
-    Show me glides it (a slider) or sets it at once (a menu, a check box)."""
-    keys = SECTION_KEYS.get("regression", ())
+def control_table(T, controls) -> list[dict]:
+    """The gliding section's declared controls (app/contract.py ``Control``) whose settings a step sets, as
+    tour.js moves them: by their widget key, the widget's property, whether it holds log10 of the setting, and
+    whether Show me glides it (a slider) or sets it at once (a menu, a check box)."""
+    keys = T.section_keys.get(T.glider, ())
     return [{"key": c.key, "name": c.name, "widget": c.widget, "prop": c.prop, "log": c.kind == "log_slider",
              "glide": c.kind in ("slider", "log_slider")} for c in controls if c.key in keys]
 
@@ -243,19 +243,27 @@ def tour_config(tour: Tour, *, step, more_keys=(), controls=(), keys: str = "dec
     """What tour.js needs: the steps (their sections, states, conditions and what they look at), the card texts
     (already HTML), and the link's rule (``step``: the raw ``tour`` value, resolved in the browser by the twin of
     ``app.tour.model.resolve_step``); ``more_keys``: the settings behind "More controls" (``needs_more``)."""
+    T = terms(tour.catalogue)
     sections = [st.section for st in tour.steps]
     nexts = {}
     for k, sec in enumerate(sections):   # "skip to ...": the first step of the next section, if any
         later = next((j for j in range(k + 1, len(sections)) if sections[j] != sec), None)
-        nexts[k] = None if later is None else [later + 1, WORDS["skip"].format(section=SECTION_WORDS[sections[later]])]
+        nexts[k] = None if later is None else [later + 1,
+                                               WORDS["skip"].format(section=T.section_words[sections[later]])]
     return {
         "initial_step": step, "tween_ms": TWEEN_MS, "min_frames": MIN_FRAMES, "tolerance": EQUAL_TOLERANCE,
-        "defaults": full_state({}), "how_shown": list(HOW_SHOWN), "controls": control_table(controls),
+        "defaults": T.full_state({}, T.glider), "how_shown": list(HOW_SHOWN), "controls": control_table(T, controls),
+        # the section whose sliders Show me glides (its settings go through the card's widgets, not its engine)
+        "glider": T.glider,
         "steps": [{"id": st.id, "section": st.section,
-                   "state": dict(st.state) if st.section == "regression" else show_me_settings(st),
-                   "when": [list(c) for c in st.when], "more": st.section == "regression" and needs_more(st.state, more_keys),
-                   "look": [LOOK_MODELS.get(n, n) for n in st.looks_at], "optional": st.optional,
-                   "skip": nexts[k], "apply": _applies(st), "ready": ready_settings(st), "png": st.figure,
+                   # glide: Show me moves the section's widgets itself; asked: the section works its readouts
+                   # out when asked (app/ui/common.js askReadouts), the others publish theirs on the page's bus
+                   "glide": st.section == T.glider, "asked": not T.contract(st.section).readouts_on_bus,
+                   "state": dict(st.state) if st.section == T.glider else show_me_settings(st),
+                   "when": [list(c) for c in st.when],
+                   "more": st.section == T.glider and needs_more(T, st.state, more_keys),
+                   "look": [T.look_models.get(n, n) for n in st.looks_at], "optional": st.optional,
+                   "skip": nexts[k], "apply": _applies(T, st), "ready": ready_settings(st), "png": st.figure,
                    "shipped": bool(st.needs_shipped_data)}
                   for k, st in enumerate(tour.steps)],
         "cards": [card_parts(tour, k) for k in range(1, len(tour) + 1)],
@@ -265,7 +273,7 @@ def tour_config(tour: Tour, *, step, more_keys=(), controls=(), keys: str = "dec
         "keys_framed": f'<p class="tour-keys">{html.escape(WORDS["keys_framed"])}</p>',
         "turn_keys": [{"keys": list(ks), "shift": shift, "by": by} for ks, shift, _, by in TURN_KEYS],
         # whose the presenter's keys are in a frame: this page's setting, which the link's keys= overrides (dock.js)
-        "keys_setting": {"initial": keys, "spec": {"keys": url_spec()["keys"]}, "url_rules": url_rules()},
+        "keys_setting": {"initial": keys, "spec": {"keys": url_spec(PageState)["keys"]}, "url_rules": url_rules()},
         "check": '<span class="tour-check" aria-hidden="true">\u2713 </span>',
         "found": [_status(st, True) for st in tour.steps],
         "shown": [_status(st, False) for st in tour.steps],
@@ -277,10 +285,10 @@ def tour_config(tour: Tour, *, step, more_keys=(), controls=(), keys: str = "dec
     }
 
 
-def _find(named: dict, name):
+def _find(named: dict, name, section):
     m = named.get(name)
     if m is None:
-        raise ValueError(f"the regression section has no model named {name!r}; the tour needs it")
+        raise ValueError(f"the {section} section has no model named {name!r}; the tour needs it")
     return m
 
 
@@ -337,22 +345,24 @@ def _listen(engine, m: dict, w: dict, ds, main, table) -> None:
         ds.js_on_change("data", engine)
 
 
-def build_tour(layout=None, *, tour: Tour | None = None, step=1, named: dict | None = None, more_keys=(),
+def build_tour(layout=None, *, tour: Tour, step=1, named: dict | None = None, more_keys=(),
                controls=(), prepared: bool = False, keys: str = "deck") -> TourView:
-    """The step card, whose regression widgets (``controls``, the section's declared ones) are found by name in
-    ``named`` (or in ``layout``); ``step`` is the raw ``tour`` setting (a number or an id), resolved here for the
+    """The step card, whose gliding section's widgets (``controls``, the section's declared ones) are found by name
+    in ``named`` (or in ``layout``); ``step`` is the raw ``tour`` setting (a number or an id), resolved here for the
     card the page is built with."""
-    tour = tour or default_tour()
+    T = terms(tour.catalogue)
     k, _notice = resolve_step(str(step), tour)
     m = _card_models(tour, k)
     named = named if named is not None else (by_name(layout) if layout is not None else {})
-    regression = any(st.section == "regression" for st in tour.steps)
+    glides = any(st.section == T.glider for st in tour.steps)
     config = dict(tour_config(tour, step=step, more_keys=more_keys, controls=controls, keys=keys), prepared=prepared)
     wanted = {c["widget"]: c["name"] for c in config["controls"]}
-    wanted.update({c.widget: c.name for c in controls if c.key in READ_ONLY})
-    w = {key: _find(named, name) if regression else named.get(name) for key, name in wanted.items()}
-    ds = _find(named, "dataset") if regression else named.get("dataset")
-    shipped_note = _shipped_note(m["css"], w.get("dataset"))
+    # the controls the card hears beyond the settings a step sets (presentation mode: its keys turn the steps)
+    heard = T.contract(T.glider).tour_hears if T.glider else ()
+    wanted.update({c.widget: c.name for c in controls if c.key in heard})
+    w = {key: _find(named, name, T.glider) if glides else named.get(name) for key, name in wanted.items()}
+    ds = _find(named, "dataset", T.glider) if glides else named.get("dataset")
+    shipped_note = _shipped_note(m["css"], w.get("dataset"), T)
     section = _card_layout(m, shipped_note, visible=k > 0)
     # the "More controls" column (None where a section has none) and the main plot, whose drag stops a tween
     more, main = named.get("more_controls"), named.get("main_plot")
@@ -368,25 +378,25 @@ def build_tour(layout=None, *, tour: Tour | None = None, step=1, named: dict | N
                                                                     "stepper")}))
 
 
-def _shipped_note(css, dataset):
+def _shipped_note(css, dataset, T):
     """Under the card while your own data are shown and the step needs the shipped data (tour.js yourData): one
     sentence and a button that puts the dataset menu back on the shipped data (the regression engine swaps)."""
     if dataset is None:   # a page without the regression section shows no data of one's own
         return None
     switch = Button(label=WORDS["switch"], name="tour_shipped_switch")
-    switch.js_on_event("button_click", CustomJS(args=dict(menu=dataset, name=full_state({})["dataset"]),
+    switch.js_on_event("button_click", CustomJS(args=dict(menu=dataset, name=T.spec["dataset"]["default"]),
                                                 code="menu.value = name;"))
     return column(Div(text=f'<p class="limit">{html.escape(WORDS["shipped"])}</p>', stylesheets=css,
                       sizing_mode="stretch_width"), switch, sizing_mode="stretch_width", name="tour_shipped_note",
                   visible=False)
 
 
-def add_tour(regression, state, *, tour: Tour | None = None, more_keys=(), controls=()) -> TourView:
-    """Build the card for ``state.tour``; ``regression`` (a RegressionView, or None on a page without it) lends
-    its widgets to the regression steps.  The card's ``block`` starts in the page's first section
-    (app/sections.py); in the browser it moves to the section of the step it shows (tour.js)."""
-    named = regression.named if regression is not None else {}
-    return build_tour(tour=tour or default_tour(), step=getattr(state, "tour", 1), named=named, more_keys=more_keys,
+def add_tour(view, state, *, tour: Tour, more_keys=(), controls=()) -> TourView:
+    """Build the card for ``state.tour``; ``view`` (the built view of the section whose sliders Show me glides, or
+    None on a page without it) lends its widgets to that section's steps.  The card's ``block`` starts in the
+    page's first section (app/sections.py); in the browser it moves to the section of the step it shows (tour.js)."""
+    named = view.named if view is not None else {}
+    return build_tour(tour=tour, step=getattr(state, "tour", 1), named=named, more_keys=more_keys,
                       controls=controls, prepared=prepared(state), keys=getattr(state, "keys", "deck"))
 
 

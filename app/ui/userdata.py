@@ -57,9 +57,10 @@ from decimal import Decimal
 
 import numpy as np
 
-from app.state import MAX_SHOWN, NUMBER, X_RANGE
+from attention.datasets import DATA_RANGE, MAX_GENERATED_N
+
+from app.state import MAX_SHOWN, NUMBER
 from app.ui.text import plain
-from attention.datasets import MAX_GENERATED_N
 
 MAX_ROWS = MAX_GENERATED_N              # points the page takes (the generator's bound, 2000)
 # Files are refused from their size before they are read, and texts from theirs (in UTF-8) before they are
@@ -70,8 +71,7 @@ MAX_ROWS = MAX_GENERATED_N              # points the page takes (the generator's
 MAX_INPUT_BYTES = 16_000_000
 MAX_MAGNITUDE = 1e15                    # |value| at most a thousand trillion (see "Missing and bad values")
 UNREADABLE_LIMIT = 10                   # this many U+FFFD (bytes that were not UTF-8): not text
-# The page's data lie in 0 ... 6 (X_RANGE adds half a unit each side for the query).
-DATA_RANGE = (X_RANGE[0] + 0.5, X_RANGE[1] - 0.5)
+# The page's data lie in DATA_RANGE, 0 ... 6, as every shipped dataset does (attention/datasets.py).
 MIN_SPREAD = (DATA_RANGE[1] - DATA_RANGE[0]) / 2   # x within 0 ... 6 but spanning less than 3: rescaled
 # x spanning less than this, in its own units, is refused: positions a six-hundredth of the span apart need
 # twelve decimals then (the texts' most), and a bandwidth in those units nears the doubles' smallest.

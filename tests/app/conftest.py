@@ -16,7 +16,7 @@ def offline():
     import panel  # noqa: F401  (as in a notebook or a server: Panel's extensions are registered with Bokeh)
 
     from app.delivery.export import build_document
-    from app.state import ExplorableState
+    from app.sections import ExplorableState
 
     return build_document(ExplorableState(query=2.5, bandwidth=0.3))
 

@@ -643,7 +643,7 @@ def url_cases(n: int, seed: int = 0) -> list[str]:
     import random
     from urllib.parse import quote
 
-    from app.state import url_spec
+    from app.sections import url_spec
 
     keys = list(url_spec())
     enc = lambda v: quote(v, safe="")  # noqa: E731
@@ -683,7 +683,7 @@ NOTICE_OPEN, NOTICE_CLOSE = '<p class="notice">', "</p>"
 
 def notice_problems(session: "BokehSession", query: str) -> list[str]:
     """What is wrong with the notices a session shows for ``query`` (an empty list: nothing)."""
-    from app.state import parse_query
+    from app.sections import parse_query
     from app.ui import text
 
     from urllib.parse import parse_qsl

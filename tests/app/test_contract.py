@@ -11,11 +11,11 @@ import param
 import pytest
 from bokeh.models import Checkbox, NumericInput, RadioButtonGroup, Select, Slider, TextInput
 
-from app.contract import Control, Readout, SectionContract
+from app.contract import Catalogue, Control, Readout, SectionContract
 from app.delivery.page import _LINKS
-from app.sections import CONTRACTS, PAGE_ORDER, build_sections, synced_controls
-from app.state import ExplorableState, url_spec
-from app.tour import model as tour
+from app.sections import CATALOGUE, CONTRACTS, PAGE_ORDER, ExplorableState, build_sections, synced_controls, url_spec
+from app.state import PageState
+from app.tour.terms import terms
 from app.ui.engine import by_name
 
 WIDGETS = {"slider": Slider, "log_slider": Slider, "select": Select, "toggle": Checkbox, "radio": RadioButtonGroup,
@@ -51,13 +51,14 @@ def test_every_declared_control_is_a_widget_of_the_page_with_its_name_kind_words
 
 
 def test_the_tour_knows_each_sections_settings_names_figures_and_words_from_its_contract():
+    T = terms(CATALOGUE)
     for name, c in CONTRACTS.items():
-        assert tour.SECTION_KEYS[name] == c.step_keys
-        assert tour.LOOK[name][0] == (c.look_first or list(c.figures)[0])
-        assert set(tour.LOOK[name]) == set(c.figures) | {k.name for k in c.controls} | set(c.look)
-        assert tour.SECTION_WORDS[name] == c.words
-        assert {n for n, cond in tour.CONDITIONS.items() if cond.section == name} == set(c.conditions)
-    assert list(tour.FIGURES) == [f for name in PAGE_ORDER for f in CONTRACTS[name].figures]
+        assert T.section_keys[name] == c.step_keys
+        assert T.look[name][0] == (c.look_first or list(c.figures)[0])
+        assert set(T.look[name]) == set(c.figures) | {k.name for k in c.controls} | set(c.look)
+        assert T.section_words[name] == c.words
+        assert {n for n, cond in T.conditions.items() if cond.section == name} == set(c.conditions)
+    assert list(T.figures) == [f for name in PAGE_ORDER for f in CONTRACTS[name].figures]
 
 
 def test_the_links_and_more_controls_come_from_the_declarations():
@@ -76,14 +77,11 @@ def test_a_new_declaration_reaches_the_tours_settings_look_names_and_units():
 
     wider = dataclasses.replace(reg, state=Wider, controls=reg.controls + (
         Control("grid", "grid_toggle", "toggle", "show a grid", role="more"),))
-    try:
-        tour.use_sections([wider, *(c for n, c in CONTRACTS.items() if n != "regression")])
-        assert "grid" in tour.SECTION_KEYS["regression"] and "grid_toggle" in tour.LOOK["regression"]
-        assert tour.SETTING_UNITS["grid"] == "true or false"
-        assert wider.more[-1] == "grid"
-    finally:
-        tour.use_sections(CONTRACTS.values())
-    assert "grid" not in tour.SECTION_KEYS["regression"]
+    T = terms(Catalogue([wider, *(c for n, c in CONTRACTS.items() if n != "regression")], PageState))
+    assert "grid" in T.section_keys["regression"] and "grid_toggle" in T.look["regression"]
+    assert T.setting_units["grid"] == "true or false"
+    assert wider.more[-1] == "grid"
+    assert "grid" not in terms(CATALOGUE).section_keys["regression"]   # the page's catalogue is another
 
 
 def test_a_contract_refuses_a_control_of_no_setting_a_name_given_twice_and_an_unknown_kind():

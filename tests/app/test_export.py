@@ -15,14 +15,16 @@ from bokeh.models import Axis, CustomJSTickFormatter, GlyphRenderer, InlineStyle
 
 from app.delivery import cli
 from app.delivery.export import build_document, write_atomic
-from app.sections import PAGE_ORDER
-from app.state import ExplorableState
+from app.sections import CATALOGUE, PAGE_ORDER, ExplorableState
 from app.tour.model import load_tour
-from app.tour.view import LOOK_MODELS
+
 from app.ui import theme
 from app.ui.layout import SKELETON_CSS
+from app.tour.terms import terms
 
 from tests.browser.pageutil import ROOT
+
+TERMS = terms(CATALOGUE)   # what the tour knows of the page's sections
 
 
 @pytest.fixture(scope="module")
@@ -98,9 +100,9 @@ def test_every_look_of_the_shipped_tours_is_in_a_block_the_plan_names(offline):
     for path in sorted((ROOT / "data" / "tours").glob("*.json")):
         if path.name.endswith(".schema.json"):
             continue
-        for step in load_tour(path).steps:
+        for step in load_tour(CATALOGUE, path).steps:
             for name in step.looks_at:
-                shown = LOOK_MODELS.get(name, name)
+                shown = TERMS.look_models.get(name, name)
                 assert shown in looked, (path.name, step.id, name)
                 assert offline.doc.get_model_by_name(shown) is not None
 

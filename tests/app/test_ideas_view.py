@@ -85,7 +85,7 @@ def test_graph_data_is_a_chain_and_all_pairs():
 def test_the_graphs_follow_the_sentence_sections_words():
     from bokeh.models import ColumnDataSource
     src = ColumnDataSource({"tok": ["one", "two", "three"]})
-    v = build_ideas(tokens_src=src)
+    v = build_ideas(sentence={"tokens_src": src})
     assert v.models["tokens_src"] is src
     assert v.models["nodes"].data["x"] == [0.0, 1.0, 2.0] * 2
     assert src.js_property_callbacks["change:data"] == [v.engine]

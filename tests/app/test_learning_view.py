@@ -12,8 +12,8 @@ from app.learning import view as lv
 from app.learning import text
 from app.regression.view import build_regression
 from app.delivery.export import SECTIONS, build_document
-from app.state import (BANDWIDTH_LR_PRESETS, METRIC_LR_PRESETS, ExplorableState, parse_query, to_query,
-                       url_spec)
+from app.learning.state import BANDWIDTH_LR_PRESETS, METRIC_LR_PRESETS
+from app.sections import ExplorableState, parse_query, to_query, url_spec
 from app.ui.engine import read_js
 from app.ui.layout import layout_names
 from app.ui.theme import GREEN
@@ -24,7 +24,7 @@ from tests.browser.pageutil import ROOT
 def _build(state=None, dataset=None):
     state = state or ExplorableState()
     reg = build_regression(state, dataset=dataset)
-    return reg, lv.build_learning(state, regression=reg)
+    return reg, lv.build_learning(state, regression=reg.lent)
 
 
 @pytest.fixture(scope="module")

@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from app.contract import LOOK_NOUNS
-from app.sections import CONTRACTS
+from app.sections import CATALOGUE, CONTRACTS
 from app.tour.model import load_tour
 
 TOURS = Path(__file__).resolve().parents[2] / "data" / "tours"
@@ -68,7 +68,7 @@ def named(section: str, text: str) -> tuple[set, list]:
 
 def problems(path: Path, steps=None) -> list:
     out = []
-    for k, step in enumerate(steps or load_tour(path).steps, 1):
+    for k, step in enumerate(steps or load_tour(CATALOGUE, path).steps, 1):
         for part in ("text", "do", "found"):
             names, unresolved = named(step.section, getattr(step, part))
             out += [(path.name, k, step.id, part, f"names {n}, which it does not look at {list(step.looks_at)}")
@@ -92,7 +92,8 @@ def test_the_phrases_are_found_and_resolved_as_a_card_reads():
     # words nobody declared fail, and so do declared words of a name the step does not look at
     assert named("sentence", "Look at the colour bar.") == (set(), ["colour bar"])
     assert named("sentence", "The matrices that make queries; a 2 \u00d7 2 matrix W.") == (set(), [])
-    step = dataclasses.replace(load_tour(TOURS / "examples" / "sentence.json").steps[1], look=("attention_heatmap",),
+    step = dataclasses.replace(load_tour(CATALOGUE, TOURS / "examples" / "sentence.json").steps[1],
+                               look=("attention_heatmap",),
                                do="See where it lands in the sense plot.")
     assert [p[3:] for p in problems(Path("t.json"), [step])] == [
         ("do", "names sense_plot, which it does not look at ['attention_heatmap']")]

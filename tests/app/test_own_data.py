@@ -20,7 +20,7 @@ from app.ui import theme
 from app.delivery.page import Explorable
 from app.regression import text
 from app.regression.view import build_regression
-from app.state import ExplorableState
+from app.sections import ExplorableState
 
 pd = pytest.importorskip("pandas")
 

@@ -17,8 +17,7 @@ from bokeh.models import CustomJS
 import attention
 from app.delivery.page import EnginePane, Explorable, create_page
 from app.regression.view import ENGINE_ARGS, ENGINE_JS, GENERATOR_KEYS, build_regression, engine_source
-from app.sections import CONTRACTS
-from app.state import ExplorableState, parse_query
+from app.sections import CONTRACTS, ExplorableState, parse_query
 from app.ui.engine import by_name, read_js
 
 from tests.browser.pageutil import ROOT

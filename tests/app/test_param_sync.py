@@ -17,7 +17,7 @@ import pytest
 from bokeh.document import Document
 
 from app.delivery.page import _LINKS, Explorable
-from app.state import ExplorableState
+from app.sections import ExplorableState
 
 # For each parameter, two values: the first (not the default) set on the parameter, then the second on the widget.
 # A check box's two: the other value, then its default (a new one is tested as it is declared).

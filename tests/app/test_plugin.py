@@ -28,7 +28,7 @@ from bokeh.server.tornado import BokehTornado
 from tornado.testing import AsyncHTTPTestCase
 
 from app.delivery.export import export_html
-from app.state import ExplorableState
+from app.sections import CATALOGUE, ExplorableState
 from app.tour import active_tour
 from tests.app.serverutil import ROOT, AppServer, LiveServer, Nginx, free_port, need_nginx
 
@@ -88,7 +88,7 @@ def same_page(a: bytes, b: bytes) -> bool:
 
 
 def test_same_page_tells_another_page_apart():
-    other = export_html(ExplorableState(query=2.5), sections=("regression",), tour=active_tour()).encode()
+    other = export_html(ExplorableState(query=2.5), sections=("regression",), tour=active_tour(CATALOGUE)).encode()
     assert same_page(plugin.PAGE.html, plugin.PAGE.html)
     assert all(b'"name":"%s"' % n.encode() in plugin.PAGE.html for n in MEASURED)   # the set-aside names are real
     assert not same_page(plugin.PAGE.html, other)

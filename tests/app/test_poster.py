@@ -13,7 +13,7 @@ from app.regression import poster as RP
 from app.regression.readouts import regression_readouts
 from app.regression.text import FIGURES, caption
 from app.regression.view import LINES
-from app.state import ExplorableState
+from app.sections import ExplorableState
 from app.ui import poster as P
 from app.ui.text import signed
 from app.ui.theme import WEIGHT_PALETTE

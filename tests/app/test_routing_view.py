@@ -19,8 +19,8 @@ from app.delivery.cli import build_parser
 from app.delivery.export import build_document
 from app.routing import text
 from app.routing import view as rv
-from app.sections import PAGE_ORDER, SECTIONS, build_sections
-from app.state import QK_SHOWN, ExplorableState, parse_query, url_spec
+from app.sections import CATALOGUE, PAGE_ORDER, SECTIONS, ExplorableState, build_sections, parse_query, url_spec
+from app.routing.state import QK_SHOWN
 from app.ui import theme
 from app.ui.layout import PLACES, bokeh_layout
 
@@ -251,7 +251,7 @@ def test_the_lessons_routing_cards_say_what_the_core_finds(core):
     share a column that river's water / nature fills, and the held-out lines of the deciding word's weight rise."""
     from app.tour.model import lesson_tour
 
-    steps = {s.id: s for s in lesson_tour().steps}
+    steps = {s.id: s for s in lesson_tour(CATALOGUE).steps}
     play, held = steps["qk-play"], steps["qk-held-out"]
     assert "scores half" in play.text and core.train_accuracy[0] == core.held_out_accuracy[0] == 0.5
     assert "river’s water / nature fills" in play.found

@@ -5,8 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from app.sections import PAGE_ORDER, SECTIONS, build_sections, check_sections
-from app.state import ExplorableState
+from app.sections import PAGE_ORDER, SECTIONS, ExplorableState, build_sections, check_sections
 from app.ui.engine import by_name
 
 
@@ -59,7 +58,7 @@ def test_a_subset_keeps_the_page_order():
 @pytest.mark.parametrize("sections, words", [
     ((), "non-empty subset"),
     (("regression", "charts"), "charts"),
-    (("learning",), "learning section drives the regression"),
+    (("learning",), "learning section draws on the regression section"),
 ])
 def test_bad_section_lists_are_refused_with_the_reason(sections, words):
     with pytest.raises(ValueError, match=words):

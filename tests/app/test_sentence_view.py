@@ -14,7 +14,8 @@ import attention
 from app.sentence import view as sentence_view
 from app.sentence.view import REFUSED_LINK, REFUSED_TYPED, browser_model, build_sentence, sentence_key
 from app.routing.text import plain_words
-from app.state import ExplorableState, SentenceState, url_spec
+from app.sections import ExplorableState, url_spec
+from app.sentence.state import SentenceState
 from app.ui.engine import LIBRARY_FILES, read_js
 
 MODEL = attention.load_sentence_model()

@@ -7,8 +7,10 @@ import math
 import param
 import pytest
 
-from app.state import (ExplorableState, RegressionState, SentenceState, X_RANGE, parse_query, to_query,
-                       url_spec)
+from app.sections import ExplorableState, parse_query, to_query, url_spec
+from app.regression.state import RegressionState
+from app.sentence.state import SentenceState
+from attention.datasets import X_RANGE
 
 SPEC = url_spec()
 FLOATS = [k for k, s in SPEC.items() if s["kind"] == "float"]

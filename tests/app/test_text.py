@@ -17,7 +17,9 @@ from app.regression import text
 from app.regression.view import GRID_N
 from app.sentence import view as sentence_view
 from app.ui import theme
-from app.state import BANDWIDTH_LR_PRESETS, METRIC_LR_PRESETS, X_RANGE, url_spec
+from app.learning.state import BANDWIDTH_LR_PRESETS, METRIC_LR_PRESETS
+from attention.datasets import X_RANGE
+from app.sections import url_spec
 
 EXPONENT = re.compile(r"\d[eE][+-]?\d")
 HYPHEN_MINUS = re.compile(r"(?<![\w.])-\d")

@@ -9,8 +9,10 @@ import re
 import pytest
 
 from app.delivery import cli
-from app.tour.model import schema_path, tour_path
+from app.tour.model import tour_path
+from app.tour.schema import schema_path
 from attention.datasets import data_path
+from app.sections import CATALOGUE
 
 STEP = {"id": "shrink", "section": "regression", "title": "Shrink h", "text": "A small h gives one sample the weight.",
         "do": "Drag h down.", "state": {"bandwidth": 0.05}, "when": [["max_weight", ">=", 0.95]],
@@ -230,6 +232,6 @@ def test_export_with_sections_drops_the_others_steps_with_a_notice(tmp_path, cap
     assert "Step 1 of 13" in html and "Step 1 of 21" not in html
     from app.tour import default_tour
 
-    kept = [s for s in default_tour().steps if s.section in ("regression", "sentence")]
-    left = [s for s in default_tour().steps if s.section not in ("regression", "sentence")]
+    kept = [s for s in default_tour(CATALOGUE).steps if s.section in ("regression", "sentence")]
+    left = [s for s in default_tour(CATALOGUE).steps if s.section not in ("regression", "sentence")]
     assert all(json.dumps(s.id) in html for s in kept) and not any(json.dumps(s.title)[1:-1] in html for s in left)

@@ -10,6 +10,7 @@ import pytest
 from app.delivery.page import Explorable
 from app.tour import load_tour
 from app.tour.model import default_tour_path
+from app.sections import CATALOGUE
 
 EXAMPLES = default_tour_path().parent / "examples"
 
@@ -22,7 +23,7 @@ def test_a_tour_file_given_at_the_start_is_the_cards():
     path = EXAMPLES / "ideas.json"
     e = Explorable(tour_file=str(path), tour=2)
     e.__panel__()
-    assert card_steps(e) == [s.id for s in load_tour(path).steps]
+    assert card_steps(e) == [s.id for s in load_tour(CATALOGUE, path).steps]
     assert e._built.tour.models["stepper"].value == 2
 
 
@@ -33,14 +34,14 @@ def test_setting_a_tour_file_on_a_shown_page_builds_it_again_at_the_first_step()
     lesson = card_steps(e)
     path = EXAMPLES / "sentence.json"
     e.tour_file = str(path)
-    assert card_steps(e) == [s.id for s in load_tour(path).steps] != lesson
+    assert card_steps(e) == [s.id for s in load_tour(CATALOGUE, path).steps] != lesson
     assert e.tour == 1 and e._built.tour.models["stepper"].value == 1
     assert e.__panel__() is layout and layout.objects[0] is not before   # the same cell, a new page in it
 
 
 def test_a_step_id_of_the_files_tour_moves_the_card():
     path = EXAMPLES / "sentence.json"
-    tour = load_tour(path)
+    tour = load_tour(CATALOGUE, path)
     e = Explorable(tour_file=str(path))
     e.__panel__()
     e.tour = tour.steps[-1].id

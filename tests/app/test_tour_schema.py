@@ -11,10 +11,14 @@ import pytest
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import best_match
 
-from app.tour import SECTIONS, check_tour_data
-from app.tour.model import (CONDITIONS, MAX_CONDITIONS, MAX_STEPS, python_only, _plain, names_of, schema_json,
-                            schema_path, settable_keys, tour_path, tour_schema)
+from app.tour import check_tour_data
+from app.tour.model import MAX_CONDITIONS, MAX_STEPS, _plain, tour_path
+from app.tour.schema import python_only, schema_json, schema_path, tour_schema
 from attention.datasets import data_path
+from app.sections import CATALOGUE
+from app.tour.terms import terms
+
+TERMS = terms(CATALOGUE)   # what the tour knows of the page's sections
 
 SCHEMA = json.loads(schema_path().read_text(encoding="utf-8"))
 VALIDATOR = Draft202012Validator(SCHEMA)
@@ -26,14 +30,14 @@ def schema_ok(data) -> bool:
 
 
 def python_ok(data) -> bool:
-    return not check_tour_data(data)[1]
+    return not check_tour_data(CATALOGUE, data)[1]
 
 
 def test_the_shipped_schema_is_the_one_model_py_writes():
     """One definition: the names, kinds, bounds and limits live in model.py; the file is written from them
     (`attention-explorable tour schema > data/tours/tour.schema.json`)."""
-    assert schema_path().read_text(encoding="utf-8") == schema_json()
-    assert SCHEMA == tour_schema()
+    assert schema_path().read_text(encoding="utf-8") == schema_json(CATALOGUE)
+    assert SCHEMA == tour_schema(CATALOGUE)
 
 
 def test_the_schema_is_a_draft_2020_12_schema():
@@ -50,7 +54,7 @@ def test_the_shipped_tours_and_examples_meet_the_schema(path):
 
 
 def test_there_is_one_example_per_section_pointing_at_the_schema():
-    assert EXAMPLES == sorted(f"{s}.json" for s in SECTIONS)
+    assert EXAMPLES == sorted(f"{s}.json" for s in TERMS.sections)
     for name in EXAMPLES:
         path = data_path("tours", "examples", name)
         data = json.loads(path.read_text(encoding="utf-8"))
@@ -59,12 +63,12 @@ def test_there_is_one_example_per_section_pointing_at_the_schema():
 
 
 def test_every_condition_name_is_in_the_schema_with_its_description_and_units():
-    for section in SECTIONS:
+    for section in TERMS.sections:
         alternatives = SCHEMA["$defs"][f"condition-{section}"]["anyOf"]
         names = [a["prefixItems"][0]["const"] for a in alternatives]
-        assert names == list(names_of(section))
+        assert names == list(TERMS.names_of(section))
         for a in alternatives:
-            c = CONDITIONS[a["prefixItems"][0]["const"]]
+            c = TERMS.conditions[a["prefixItems"][0]["const"]]
             assert f"Units: {c.units}." in a["prefixItems"][0]["description"]
             ops = a["prefixItems"][1]["enum"]
             assert ops == (["<", "<=", ">", ">=", "==", "!="] if c.kind == "number" else ["==", "!="])
@@ -73,12 +77,12 @@ def test_every_condition_name_is_in_the_schema_with_its_description_and_units():
 def test_every_setting_is_described_with_its_units_and_its_range_from_the_deep_links():
     """A state's settings say what they are (app/state.py's own words), in which units, and their range and
     default as a deep link reads them (url_spec): the schema writes the bounds from there, not a second time."""
-    from app.state import ExplorableState, url_spec
+    from app.sections import ExplorableState, url_spec
 
     spec = url_spec()
-    for section in SECTIONS:
+    for section in TERMS.sections:
         props = SCHEMA["$defs"][f"state-{section}"]["properties"]
-        assert list(props) == list(settable_keys(section))
+        assert list(props) == list(TERMS.settable_keys(section))
         for key, p in props.items():
             d, s = p.get("description", ""), spec[key]
             assert d.startswith(" ".join(ExplorableState.param[key].doc.split()).rstrip(".")), (key, d)
@@ -203,7 +207,7 @@ PYTHON_ONLY_BAD = {
 
 @pytest.mark.parametrize("name", GOOD)
 def test_both_accept_a_good_file(name):
-    assert schema_ok(GOOD[name]) and python_ok(GOOD[name]), check_tour_data(GOOD[name])[1]
+    assert schema_ok(GOOD[name]) and python_ok(GOOD[name]), check_tour_data(CATALOGUE, GOOD[name])[1]
 
 
 @pytest.mark.parametrize("name", BAD)
@@ -211,7 +215,7 @@ def test_both_refuse_a_bad_file_and_point_at_the_same_step(name):
     data = BAD[name]
     assert not schema_ok(data) and not python_ok(data), name
     path = list(best_match(VALIDATOR.iter_errors(data)).absolute_path)
-    first = check_tour_data(data)[1][0]
+    first = check_tour_data(CATALOGUE, data)[1][0]
     if len(path) >= 2 and path[0] == "steps":
         assert first.startswith(f"step {path[1] + 1} ") or first.startswith(f"step {path[1] + 1},"), (path, first)
     else:
@@ -226,6 +230,6 @@ def test_what_only_python_can_check_is_refused_by_python(name):
 
 
 def test_the_schema_says_what_it_cannot_check():
-    for rule in python_only():
+    for rule in python_only(CATALOGUE):
         assert rule in SCHEMA["description"]
     assert SCHEMA["properties"]["steps"]["maxItems"] == MAX_STEPS

@@ -28,6 +28,7 @@ from app.learning import view as LV
 from app.regression import text
 from app.tour import default_tour
 from app.tour.model import holds, readouts
+from app.sections import CATALOGUE
 from tests.app.sweep import claims as C
 from tests.app.sweep import learning as L
 from tests.app.sweep import routing as RS
@@ -292,19 +293,19 @@ def _values(s) -> dict:
 def _found_sweep() -> list:
     """(state's arguments, core, readouts) for every state of the 4 shipped datasets, the readouts that the steps of
     FOUND_CLAIMS compare: worked out once for the four steps (each took 9 s alone)."""
-    steps = [st for st in default_tour().steps if st.id in FOUND_CLAIMS]
+    steps = [st for st in default_tour(CATALOGUE).steps if st.id in FOUND_CLAIMS]
     needs = {n for st in steps for n, _, _ in st.when}
     out = []
     for name in S.DATASETS[:4]:
         for args in S.states(name):
             s = S.core(*args)
-            out.append((args, s, readouts(_values(s), needs=needs)))
+            out.append((args, s, readouts(CATALOGUE, _values(s), needs=needs)))
     return out
 
 
 @pytest.mark.parametrize("step_id", sorted(FOUND_CLAIMS))
 def test_a_tour_step_is_recognised_only_where_its_found_sentence_is_true(step_id):
-    step = next(st for st in default_tour().steps if st.id == step_id)
+    step = next(st for st in default_tour(CATALOGUE).steps if st.id == step_id)
     recognised = 0
     for args, s, got in _found_sweep():
         if holds(step.when, got):

@@ -19,7 +19,7 @@ import numpy as np
 
 import attention
 from app.learning import view as lv
-from app.state import BANDWIDTH_LR_PRESETS
+from app.learning.state import BANDWIDTH_LR_PRESETS
 from app.ui.engine import LIBRARY_FILES
 
 try:

@@ -139,11 +139,11 @@ def _section_rows(quick: bool) -> list[dict]:
                  note="train_bandwidth 60 steps and train_metric 150 steps, once per process (lru_cache); "
                       "the large dataset (n = 400) is about 3/4 of it (all 6 rates kept: well under 1 s)")]
     from app.regression.view import build_regression
-    from app.state import ExplorableState
+    from app.sections import ExplorableState
 
     state = ExplorableState()
     rows.append(_row("learning section: build the Bokeh models (paths cached)",
-                     _time(lambda: lv.build_learning(state, regression=build_regression(state)),
+                     _time(lambda: lv.build_learning(state, regression=build_regression(state).lent),
                            3 if quick else 10, warmup=1),
                      note="includes building the regression view it drives"))
     rate = _playback_row(windows=1 if quick else 3)

@@ -376,7 +376,7 @@ def core_curve_facts(state):
     import attention
     from app.regression import text
     from app.regression.view import GRID_N
-    from app.state import X_RANGE
+    from attention.datasets import X_RANGE
 
     x = np.asarray(state["x"])
     grid = np.linspace(X_RANGE[0], X_RANGE[1], GRID_N)

@@ -30,7 +30,7 @@ import pytest
 
 import attention
 from app.learning import view as lv
-from app.state import BANDWIDTH_LR_PRESETS
+from app.learning.state import BANDWIDTH_LR_PRESETS
 
 from tests.browser.pageutil import free_port
 from tests.parity import compute as pc

@@ -6,8 +6,8 @@ import numpy as np
 
 import attention
 from app.regression.view import GRID_N
-from app.state import X_RANGE
-from app.state import url_spec
+from attention.datasets import X_RANGE
+from app.sections import url_spec
 from tests.browser.pageutil import block_outside, wait_ready
 
 # CustomJS callbacks may run asynchronously (BokehJS compiles them on first use), so wait until the regression

@@ -18,7 +18,7 @@ import numpy as np
 import pytest
 
 from app.regression.view import WEIGHT_AXIS_FIXED_UP_TO_N, WEIGHT_AXIS_PAD, WEIGHT_TITLES
-from app.tour.model import FIGURES
+from app.sections import CATALOGUE
 from app.ui.share import PNG_TEXTS, ROWS_SHOWN
 from app.ui.text import plain
 from app.ui.theme import SHARED_X_BORDERS
@@ -26,6 +26,8 @@ from tests.browser.pageutil import (FIND_VIEW_JS, block_outside, draw, model_ele
                                     shown_paragraphs, wait_frames, wait_ready, wait_texts)
 from tests.browser.test_own_data import EXAMPLE, SLOW, open_box, put_text, wait_data
 from tests.browser.test_sentence import DRAWN_TICK_LABELS_JS, LABEL_GAP
+
+FIGURES = CATALOGUE.figure_names()   # every figure of the page, by the words a person calls it
 
 LAPTOP = (1366, 768)
 

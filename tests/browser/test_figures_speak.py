@@ -8,8 +8,10 @@ from __future__ import annotations
 
 import pytest
 
-from app.tour.model import FIGURES
+from app.sections import CATALOGUE
 from tests.browser.pageutil import DRAW_ALL_JS, block_outside, set_model_prop, wait_ready
+
+FIGURES = CATALOGUE.figure_names()   # every figure of the page, by the words a person calls it
 
 # Every plot drawn and shown, by its model's name (a plot hidden with its section's part, or one not on the
 # page's list of figures, is left out; the list is the composition's: FIGURES).

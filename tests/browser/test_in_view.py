@@ -16,8 +16,12 @@ from __future__ import annotations
 import pytest
 
 from app.tour import default_tour
-from app.tour.view import LOOK_MODELS
+from app.sections import CATALOGUE
+from app.tour.terms import terms
+
 from tests.browser.pageutil import SETTLED_JS, block_outside, wait_ready
+
+TERMS = terms(CATALOGUE)   # what the tour knows of the page's sections
 
 SCREENS = {
     "laptop": dict(viewport={"width": 1366, "height": 768}),
@@ -51,7 +55,7 @@ SHOWN_JS = """(names) => { const d = Bokeh.documents[0], W = innerWidth, H = inn
 
 
 def looks(step) -> list[str]:
-    return [LOOK_MODELS.get(n, n) for n in step.looks_at]
+    return [TERMS.look_models.get(n, n) for n in step.looks_at]
 
 
 def shown(page, names) -> dict:
@@ -140,7 +144,7 @@ def walk_tour(page, screen, steps=None, *, back=None):
     + Next (on the laptop and the phone, unless ``back`` says): its look elements on screen, and the step card's title
     and Next with them (a tap on Next reaches it).  On the 1920 px projector every word of the card is at least
     28 px, at every step."""
-    tour, problems = default_tour(), []
+    tour, problems = default_tour(CATALOGUE), []
     back = screen in BACK_SCREENS if back is None else back
     if screen in PRESENT:   # the keys turn the steps when the page has the keyboard's focus
         page.locator("body").click(position={"x": 2, "y": 2})

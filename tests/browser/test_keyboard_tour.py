@@ -8,9 +8,10 @@ from __future__ import annotations
 import math
 
 from app.tour import default_tour
+from app.sections import CATALOGUE
 from tests.browser.pageutil import DRAW_ALL_JS, FIND_VIEW_JS, block_outside, model_prop, wait_ready
 
-TOUR = default_tour()
+TOUR = default_tour(CATALOGUE)
 N = len(TOUR)
 
 # Whether the focused element (inside shadow roots) is inside the view of the model called `name`, and, with

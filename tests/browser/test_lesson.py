@@ -22,15 +22,18 @@ from urllib.parse import urlsplit
 import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
-from app.state import parse_query
+from app.sections import CATALOGUE, parse_query
 from app.tour import default_tour
 from app.tour.model import holds, resolve_step, section_readouts
-from app.tour.view import LOOK_MODELS
+from app.tour.terms import terms
+
 from tests.browser.pageutil import (FIND_VIEW_JS, SETTLED_JS, axe_violations, block_outside, draw, model_element, model_prop,
                                     wait_ready)
 from tests.browser.test_in_view import SHOWN_JS
 
-TOUR = default_tour()
+TERMS = terms(CATALOGUE)   # what the tour knows of the page's sections
+
+TOUR = default_tour(CATALOGUE)
 LATER = [(k, s) for k, s in enumerate(TOUR.steps, 1) if s.section != "regression"]
 
 CARD = "() => Bokeh.documents[0].get_model_by_name('tour_card').text"
@@ -151,7 +154,7 @@ def test_show_me_meets_the_goal_by_the_core_and_by_hand_is_recognised(request, b
         show_me_meets_the_goal(page, k, step, press=False)
         # issue 47: a tour step of each section, presented, meets WCAG 2.2 A and AA as axe-core checks it
         assert axe_violations(page) == [], step.id
-        shown = page.evaluate(SHOWN_JS, [LOOK_MODELS.get(n, n) for n in step.looks_at])
+        shown = page.evaluate(SHOWN_JS, [TERMS.look_models.get(n, n) for n in step.looks_at])
         assert all(f >= 0.99 for f in shown.values()), shown
     finally:
         ctx.close()
@@ -172,7 +175,7 @@ def show_me_meets_the_goal(page, k, step, press=True):
     while True:
         href = page.evaluate("() => location.href")
         values = page_values(href)
-        got = section_readouts(step.section, values, needs={n for n, _, _ in step.when})
+        got = section_readouts(CATALOGUE, step.section, values, needs={n for n, _, _ in step.when})
         if holds(step.when, got):
             return
         try:

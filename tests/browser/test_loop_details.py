@@ -28,8 +28,9 @@ from tests.browser.pageutil import (ALL_VIEWS_JS, DRAW_ALL_JS, FIND_VIEW_JS, OFF
                                     check_against_core, draw, draw_all, drag, model_element, model_prop,
                                     open_more_controls, plot_geometry, readout_rows, set_model_prop, wait_prop,
                                     wait_ready)
+from app.sections import CATALOGUE
 
-TOUR = default_tour()
+TOUR = default_tour(CATALOGUE)
 # the regression's step about the bias-variance plot: its Show me moves h and scrolls the page on a laptop
 BIAS = next(k for k, s in enumerate(TOUR.steps, 1)
             if s.section == "regression" and s.looks_at[0] == "bias_variance_plot")
@@ -423,7 +424,8 @@ def test_the_main_plot_by_keyboard_and_by_drag_and_what_a_screen_reader_hears(br
                                arg=f"Step {k + 1} of")
         from app.tour import default_tour, full_state
 
-        want = full_state(default_tour().steps[k].state)["query"]   # the step's own state, by its Show me
+        # the step's own state, by its Show me
+        want = full_state(CATALOGUE, default_tour(CATALOGUE).steps[k].state)["query"]
         page.wait_for_function("(q) => Bokeh.documents[0].get_model_by_name('query_slider').value === q", arg=want)
         page.evaluate(SETTLED_JS)
         assert model_prop(page, "query_slider", "value") == want

@@ -13,7 +13,7 @@ import json
 import pytest
 
 import attention
-from app.state import url_spec
+from app.sections import url_spec
 from tests.browser.pageutil import (FINGER_DOWN_JS, block_outside, model_element, model_prop, source_data,
                                     wait_prop, wait_ready)
 

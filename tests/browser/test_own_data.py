@@ -28,7 +28,7 @@ from app.ui import userdata as u
 from app.learning.view import H0
 from app.regression import text
 from app.regression.view import H_GRID
-from app.state import BANDWIDTH_LR_PRESETS
+from app.learning.state import BANDWIDTH_LR_PRESETS
 from tests.browser.pageutil import (ROOT, SAID_JS, axe_violations, block_outside, draw, free_port, model_element, model_prop,
                                     open_more_controls, set_model_prop, shown_paragraphs, source_data, wait_ready,
                                     wait_settled, wait_texts)
@@ -549,7 +549,7 @@ def test_the_export_with_data_opens_on_them_and_equals_the_core(watch, year_file
             assert a == b, (name, key, a, b)
     # issue 47: the figures' descriptions give their axes' ranges in the data's units, as their ticks do, and the
     # error plot's says where its curve is lowest on the day axis
-    from app.state import X_RANGE
+    from attention.datasets import X_RANGE
 
     sc, span = u.scale_for(YEAR.x), float(YEAR.x.max() - YEAR.x.min())
     days = f"day from {text.unit_text(sc.to_units(X_RANGE[0]), span)} to {text.unit_text(sc.to_units(X_RANGE[1]), span)}"

@@ -24,7 +24,9 @@ from app.learning.view import ENGINE_FILES as LEARNING_JS
 from app.regression import text
 from app.regression.view import ENGINE_JS as REGRESSION_JS, GRID_N
 from app.sentence.view import ENGINE_FILES as SENTENCE_JS, GEOMETRY, geometry
-from app.state import METRIC_LR_PRESETS, X_RANGE, ExplorableState, parse_query, url_spec
+from app.learning.state import METRIC_LR_PRESETS
+from attention.datasets import X_RANGE
+from app.sections import ExplorableState, parse_query, url_spec
 from app.ui.engine import url_rules
 
 from tests.browser.pageutil import ROOT, harness_page

@@ -30,7 +30,7 @@ import pytest
 import attention
 from attention import learn_qk
 from app.routing import view as rv
-from app.state import url_spec
+from app.sections import url_spec
 from app.ui import text as words
 from app.ui import theme
 from app.ui.engine import library_source

@@ -15,6 +15,7 @@ import json
 import pytest
 
 from app.tour.model import parse_tour, resolve_step
+from app.sections import CATALOGUE
 from tests.app.serverutil import LiveServer
 from tests.browser.pageutil import check_against_core, model_prop, shown_paragraphs, wait_ready
 
@@ -69,7 +70,7 @@ def test_behind_a_prefix_and_a_password_the_login_comes_first_then_the_page(guar
     state, _ = check_against_core(page)
     assert state["query"] == 1.5   # the link asked for before the login, kept through it
     # the server's own tour: its steps, and its length for the link's step (app.tour.resolve_step's notice)
-    step, notice = resolve_step("5", parse_tour(MY_TOUR))
+    step, notice = resolve_step("5", parse_tour(CATALOGUE, MY_TOUR))
     assert (step, notice) == (1, "There is no step 5 in this tour (it has 3 steps); showing step 1.")
     page.wait_for_function("() => Bokeh.documents[0].get_model_by_name('tour_card').text.includes('Step 1 of 3')")
     assert f"{TOUR_STEP['title']}</h2>" in model_prop(page, "tour_card", "text")   # (after a phone's "1/3 ")

@@ -14,10 +14,14 @@ from urllib.parse import parse_qs, urlsplit
 import pytest
 
 from app.tour import default_tour
-from app.tour.model import FIGURES
+
 from app.ui.share import COLUMN_WORDS, PNG_TEXTS, ROWS_SHOWN, SOURCE_WORDS, STYLE_COLUMNS, TEXTS
+from app.sections import CATALOGUE
+from app.tour.terms import terms
 from tests.browser.pageutil import (DRAW_ALL_JS, axe_violations, block_outside, free_port, model_element, model_prop,
                                     open_more_controls, set_model_prop, source_data, wait_prop, wait_ready)
+
+TERMS = terms(CATALOGUE)   # what the tour knows of the page's sections
 
 CLIPBOARD = ["clipboard-read", "clipboard-write"]
 SLOW = 60000  # ms: a page opening on a busy machine
@@ -253,7 +257,8 @@ def test_a_sandboxed_frame_claims_nothing_it_cannot_know_and_offers_a_tab_of_its
         if not card_png.is_visible():
             frame.locator("[data-tour-act=more]").first.click()
         card_png.click()
-        card_said = PNG_TEXTS["saved_framed"].format(file=f"{default_tour().steps[0].id}.png")   # step 1's figure
+        first = default_tour(CATALOGUE).steps[0].id
+        card_said = PNG_TEXTS["saved_framed"].format(file=f"{first}.png")   # step 1's figure
         frame.wait_for_function("(t) => Bokeh.documents[0].get_model_by_name('tour_card').text.includes(t)",
                                 arg=html.escape(card_said))
         assert f'href="{html.escape(here)}"' in model_prop(frame, "tour_card", "text")
@@ -297,7 +302,7 @@ def test_any_figure_is_saved_as_a_png_of_its_size(browser, static_file, tmp_path
         page.goto(static_file.as_uri())
         wait_ready(page, timeout=SLOW)
         menu = _figure_picker(page)
-        assert menu.locator("option").all_inner_texts() == list(FIGURES.values())
+        assert menu.locator("option").all_inner_texts() == list(TERMS.figures.values())
         assert page.evaluate("() => AttnPage.drawn('ideas-lag')") is False
         for name in ("main_plot", "lag_predictions"):
             menu.select_option(name)
@@ -320,7 +325,8 @@ def test_any_figure_is_saved_as_a_png_of_its_size(browser, static_file, tmp_path
         page.get_by_role("button", name=PNG_TEXTS["numbers"], exact=True).click()
         marks = source_data(page, "sample_marks")   # the samples as the main plot draws them
         n = len(marks["x"])
-        caption = PNG_TEXTS["caption"].format(figure=FIGURES["main_plot"], source=SOURCE_WORDS["sample_marks"], n=n)
+        caption = PNG_TEXTS["caption"].format(figure=TERMS.figures["main_plot"], source=SOURCE_WORDS["sample_marks"],
+                                              n=n)
         table = page.get_by_role("table", name=caption)
         table.wait_for()
         names = [k for k in marks if k not in STYLE_COLUMNS]
@@ -335,7 +341,7 @@ def test_any_figure_is_saved_as_a_png_of_its_size(browser, static_file, tmp_path
             elif isinstance(v, (int, float)):
                 assert float(cell.replace("\u2212", "-")) == pytest.approx(v, rel=5e-4, abs=1e-12), name
         assert "-" not in "".join(cells)   # a true minus sign
-        page.get_by_role("status").filter(has_text=FIGURES["main_plot"]).wait_for()
+        page.get_by_role("status").filter(has_text=TERMS.figures["main_plot"]).wait_for()
         assert axe_violations(page) == []   # the table, its box and its buttons too (issue 47)
         box = page.get_by_role("region", name=caption)
         with page.expect_download() as info:
@@ -355,7 +361,7 @@ def test_any_figure_is_saved_as_a_png_of_its_size(browser, static_file, tmp_path
         # table for each source its shown glyphs draw, with as many rows as the source (at most ROWS_SHOWN;
         # tests/browser/test_figures_at_scale.py checks the cap); Esc shuts it and the focus is back on the button
         tables_of = {}
-        for name, label in FIGURES.items():
+        for name, label in TERMS.figures.items():
             button = page.get_by_role("button", name=PNG_TEXTS["open_name"].format(figure=label), exact=True).first
             button.click()
             dialog = page.get_by_role("dialog", name=PNG_TEXTS["title"].format(figure=label), exact=True)
@@ -402,7 +408,7 @@ def test_presenting_a_figures_numbers_keep_the_clickers_keys_until_closed(browse
         wait_ready(page, timeout=SLOW)
         step = "() => /Step (\\d+) of/.exec(Bokeh.documents[0].get_model_by_name('tour_card').text)[1]"
         assert page.evaluate(step) == "1"
-        label = FIGURES["main_plot"]
+        label = TERMS.figures["main_plot"]
         page.get_by_role("button", name=PNG_TEXTS["open_name"].format(figure=label), exact=True).first.click()
         dialog = page.get_by_role("dialog", name=PNG_TEXTS["title"].format(figure=label), exact=True)
         dialog.get_by_role("table").first.wait_for()
@@ -432,10 +438,9 @@ def test_the_figure_menu_is_small_on_a_phone_and_lists_only_the_pages_sections(b
         page.goto(out.as_uri())
         wait_ready(page, timeout=SLOW)
         menu = _figure_picker(page)
-        from app.tour.model import figure_section
 
         assert menu.locator("option").all_inner_texts() == [
-            words for n, words in FIGURES.items() if figure_section(n) in ("regression", "ideas")]
+            words for n, words in TERMS.figures.items() if TERMS.figure_section(n) in ("regression", "ideas")]
         save = page.get_by_role("button", name=PNG_TEXTS["save"], exact=True)
         width = page.evaluate("() => document.documentElement.clientWidth")
         for box in (menu.bounding_box(), save.bounding_box()):

@@ -20,13 +20,17 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeout
 import attention
 from app.tour import default_tour, full_state, holds, readouts
 from app.ui.share import PNG_TEXTS
+from app.sections import CATALOGUE
+from app.tour.terms import terms
 
 from tests.browser.pageutil import (FIND_VIEW_JS, FINGER_DOWN_JS, FOCUSED_JS, SAID_JS, block_outside, data_to_page_x, drag,
                                     model_element, model_prop, open_more_controls, page_state, page_to_data_x, plot_geometry,
                                     shown_paragraphs, source_data, wait_drawn, wait_frames, wait_query, wait_ready,
                                     wait_settled)
 
-TOUR = default_tour()
+TERMS = terms(CATALOGUE)   # what the tour knows of the page's sections
+
+TOUR = default_tour(CATALOGUE)
 N = len(TOUR)
 # the regression's steps (the lesson's later ones: tests/browser/test_lesson.py), and the one about the
 # bias-variance plot, below the first screen
@@ -114,7 +118,7 @@ def test_show_me_reaches_every_steps_state(open_page):
         # issue 47: the shown line is said, and the focus is on the step's control, where the student acts next
         page.wait_for_function(f"() => (({SAID_JS})() || '').endsWith({plain(step.found)!r})")
         assert page.evaluate(FOCUSED_JS) == first_control(page, step), k
-        target, state = full_state(step.state), page_state(page)
+        target, state = full_state(CATALOGUE, step.state), page_state(page)
         assert state["query"] == pytest.approx(target["query"], abs=1e-9), k
         assert state["bandwidth"] == pytest.approx(target["bandwidth"], rel=1e-9), k
         assert state["temperature"] == pytest.approx(target["temperature"], rel=1e-9), k
@@ -122,7 +126,7 @@ def test_show_me_reaches_every_steps_state(open_page):
         assert state["key_norm"] == pytest.approx(target["key_norm"], abs=1e-9), k
         assert model_prop(page, "limits_toggle", "active") is target["limits"], k
         values = {key: state[key] for key in ("query", "bandwidth", "temperature", "kernel", "key_norm", "dataset")}
-        core = readouts(values)
+        core = readouts(CATALOGUE, values)
         assert holds(step.when, core), (k, values)
         # the browser's readouts (app/tour/tour.js, with the JS mirror) are the core's numbers
         js = page.evaluate("""() => { const card = Bokeh.documents[0].get_model_by_name('tour_card');
@@ -138,7 +142,7 @@ def test_show_me_reaches_every_steps_state(open_page):
 def assert_regression_state(page, step):
     """The regression's widgets hold ``step``'s state (what its Show me reaches), and its goal holds there by the
     numpy core."""
-    target, state = full_state(step.state), page_state(page)
+    target, state = full_state(CATALOGUE, step.state), page_state(page)
     for key in ("query", "key_norm"):
         assert state[key] == pytest.approx(target[key], abs=1e-9), (step.id, key)
     for key in ("bandwidth", "temperature"):
@@ -146,7 +150,7 @@ def assert_regression_state(page, step):
     assert (state["kernel"], state["dataset"]) == (target["kernel"], target["dataset"]), step.id
     assert model_prop(page, "limits_toggle", "active") is target["limits"], step.id
     values = {key: state[key] for key in ("query", "bandwidth", "temperature", "kernel", "key_norm", "dataset")}
-    assert holds(step.when, readouts(values)), (step.id, values)
+    assert holds(step.when, readouts(CATALOGUE, values)), (step.id, values)
 
 
 def test_show_me_moves_smoothly(open_tour):
@@ -219,7 +223,7 @@ def test_the_other_regression_steps_are_recognised_by_hand(open_tour, step_id):
     assert step_shown(page) == k
     state = page_state(page)
     values = {key: state[key] for key in ("query", "bandwidth", "temperature", "kernel", "key_norm", "dataset")}
-    assert holds(TOUR.steps[k - 1].when, readouts(values)), values
+    assert holds(TOUR.steps[k - 1].when, readouts(CATALOGUE, values)), values
 
 
 def test_free_exploration_is_one_click_away(open_tour):
@@ -521,7 +525,7 @@ def test_a_student_skips_a_sections_steps_and_comes_back(open_tour):
     """"Skip to …" jumps past a section's remaining steps (its optional one too) to the next section's first; the
     card moves there.  Previous brings the student back to the skipped steps, the optional one still marked; the
     last section's steps have nothing to skip to."""
-    from app.tour.model import SECTION_WORDS
+    pass
 
     opt = next(k for k, s in enumerate(TOUR.steps, 1) if s.optional)
     section = TOUR.steps[opt - 1].section
@@ -529,7 +533,7 @@ def test_a_student_skips_a_sections_steps_and_comes_back(open_tour):
     page = open_tour(f"?tour={TOUR.steps[opt - 1].id}")
     assert 'class="tour-optional"' in model_prop(page, "tour_card", "text")
     skip = model_element(page, "tour_skip", "button")
-    assert skip.inner_text() == f"Skip to {SECTION_WORDS[TOUR.steps[nxt - 1].section]} \u2192"
+    assert skip.inner_text() == f"Skip to {TERMS.section_words[TOUR.steps[nxt - 1].section]} \u2192"
     skip.click()
     wait_card(page, f"Step {nxt} of {N}")
     page.wait_for_function("(s) => !!document.querySelector(`#attn-sec-${s} #attn-b-tour`)",
@@ -561,7 +565,7 @@ def test_a_step_that_needs_the_kernel_opens_more_controls(open_tour):
     from app.tour.view import needs_more
 
     k = next(i for i, s in enumerate(TOUR.steps, 1) if s.state.get("kernel") == "dot")
-    assert not needs_more(TOUR.steps[k - 2].state, CONTRACTS["regression"].more)   # the step before needs nothing hidden
+    assert not needs_more(TERMS, TOUR.steps[k - 2].state, CONTRACTS["regression"].more)   # the step before needs nothing hidden
     page = open_tour(f"?tour={k - 1}")
     wait_expanded(page, "false")
     assert model_prop(page, "more_controls", "visible") is False
@@ -631,7 +635,7 @@ def test_a_drag_during_show_me_stops_it_and_the_drag_wins(open_tour):
     """Step 1's "Show me" glides the query from 3.2 to 1.0; a real mouse drag to the right during the glide
     stops it at once, and the query stays where the drag put it."""
     page = open_tour()
-    target = full_state(TOUR.steps[0].state)["query"]
+    target = full_state(CATALOGUE, TOUR.steps[0].state)["query"]
     slow_tween(page)
     click(page, "tour_show")
     # the glide has begun: the query has left where it was on its way to the step's target
@@ -738,7 +742,7 @@ def test_a_step_about_a_plot_not_yet_drawn_draws_it_in_the_steps_state(browser, 
         # (a phone's docked card keeps the line about what was shown behind "More": the tour's own state says it)
         page.wait_for_function("() => { const c = globalThis.__attnTour.get(Bokeh.documents[0]"
                                ".get_model_by_name('tour_card')); return c && c.status === 'shown'; }")
-        target = full_state(TOUR.steps[BIAS - 1].state)
+        target = full_state(CATALOGUE, TOUR.steps[BIAS - 1].state)
         page.wait_for_function("() => { const s = Bokeh.documents[0].get_model_by_name('hcurve').data;"
                                " return s.loo.length > 0 && s.loo.every(Number.isFinite); }")
         state = page_state(page)

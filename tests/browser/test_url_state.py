@@ -14,7 +14,7 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from app.state import parse_query, url_spec
+from app.sections import parse_query, url_spec
 
 from tests.browser.pageutil import (block_outside, check_against_core, drag, draw_all, model_element, model_prop,
                                     page_to_data_x, plot_geometry, set_model_prop, shown_paragraphs, wait_query,

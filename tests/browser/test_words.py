@@ -17,7 +17,7 @@ from urllib.parse import urlencode
 import numpy as np
 
 import attention
-from app.state import BANDWIDTH_LR_PRESETS, BANDWIDTH_TRAIN_STEPS, METRIC_LR_PRESETS, METRIC_TRAIN_STEPS
+from app.learning.state import BANDWIDTH_LR_PRESETS, BANDWIDTH_TRAIN_STEPS, METRIC_LR_PRESETS, METRIC_TRAIN_STEPS
 from app.ui import text, theme
 
 from tests.browser.pageutil import block_outside, draw_all, model_prop, wait_ready, wait_texts

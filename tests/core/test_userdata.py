@@ -23,7 +23,7 @@ from hypothesis import strategies as st
 
 import attention
 from app.ui import userdata as u
-from app.state import X_RANGE
+from attention.datasets import X_RANGE
 from attention.datasets import MAX_GENERATED_N
 
 ROOT = Path(__file__).resolve().parents[2]

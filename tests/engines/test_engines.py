@@ -23,7 +23,7 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 from app.ui import userdata as u
-from app.state import parse_query
+from app.sections import CATALOGUE, parse_query
 from app.tour import default_tour
 from app.tour.model import holds, section_readouts
 from tests.browser.pageutil import (DRAW_ALL_JS, READY_JS, SETTLED_JS, check_against_core, draw, drag, model_prop,
@@ -35,7 +35,7 @@ from tests.browser.test_sentence import check_parity, wait_tokens
 from tests.engines.drivers import WaitTimeout
 
 ARTIFACTS = Path(__file__).resolve().parent / "artifacts"   # screenshots of a failed press (not in git)
-TOUR = default_tour()
+TOUR = default_tour(CATALOGUE)
 N = len(TOUR)
 CARD_JS = "() => Bokeh.documents[0].get_model_by_name('tour_card').text"
 CSV_ROWS = 30
@@ -139,7 +139,7 @@ def goal_reached(page, k, step):
     needs = {n for n, _, _ in step.when}
     while True:
         href, values = page_values(page)
-        got = section_readouts(step.section, values, needs=needs)
+        got = section_readouts(CATALOGUE, step.section, values, needs=needs)
         if holds(step.when, got):
             return
         try:

@@ -339,11 +339,11 @@ def check_readout_lines(js):
 @cache
 def _tour():
     """The shipped lesson and the config its card hands tour.js (app/tour/view.py tour_config)."""
-    import app.sections  # noqa: F401  (the composition hands the tour its sections)
+    from app.sections import CATALOGUE   # the page's sections, which the tour is read against
     from app.tour import default_tour
     from app.tour.view import tour_config
 
-    tour = default_tour()
+    tour = default_tour(CATALOGUE)
     return tour, tour_config(tour, step="1")
 
 

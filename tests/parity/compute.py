@@ -13,7 +13,7 @@ import pytest
 
 import attention
 from app.learning import view as lv
-from app.state import BANDWIDTH_LR_PRESETS
+from app.learning.state import BANDWIDTH_LR_PRESETS
 
 from tests.parity import answers
 
@@ -143,7 +143,7 @@ def check_columns(js, cases, want) -> set:
 def lowest_loo_cases():
     """The shipped datasets, generated ones up to n = 600 and one with repeated x, over the tour's grid
     (app/tour/model.py LOO_GRID); with the lowest leave-one-out error of attention.loo_error's full sums."""
-    from app.state import LOO_GRID
+    from attention.regression import LOO_GRID
 
     grid = np.geomspace(*LOO_GRID[:2], LOO_GRID[2])
     data = [attention.load_dataset(name) for name in attention.list_datasets()]

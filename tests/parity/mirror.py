@@ -16,7 +16,7 @@ import pytest
 import attention
 from app.regression import text
 from app.regression.view import GRID_N, H_GRID
-from app.state import X_RANGE
+from attention.datasets import X_RANGE
 
 from tests.parity import answers
 

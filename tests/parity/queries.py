@@ -6,7 +6,7 @@ from __future__ import annotations
 import random
 from urllib.parse import quote
 
-from app.state import url_spec
+from app.sections import url_spec
 
 SPEC = url_spec()
 

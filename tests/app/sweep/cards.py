@@ -20,6 +20,7 @@ from typing import Callable
 import attention
 from app.regression import text as regression_text
 from app.tour.model import section_readouts
+from app.sections import CATALOGUE
 from tests.app.sweep.states import parse_number
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -59,7 +60,7 @@ def when_value(step, name, op=None):
 
 def at_state(step, *names) -> dict:
     """The step's section's numbers for these names, in the state its Show me reaches (the core's)."""
-    return section_readouts(step["section"], step.get("state", {}), needs=set(names))
+    return section_readouts(CATALOGUE, step["section"], step.get("state", {}), needs=set(names))
 
 
 def shipped_n() -> int:

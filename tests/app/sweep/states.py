@@ -20,7 +20,9 @@ import attention
 from attention import kernels
 from app.regression import text
 from app.regression import view as RV
-from app.state import GRID_N, SHARP_WEIGHT, X_RANGE
+from attention.regression import GRID_N
+from app.regression.text import SHARP_WEIGHT
+from attention.datasets import X_RANGE
 from app.ui import userdata
 
 GRID = np.linspace(*X_RANGE, GRID_N)
