@@ -212,6 +212,11 @@ class SectionContract:
     tour_hears : tuple of str, optional
         Settings whose controls the tour's card hears though no step sets them, by key (presentation mode: its
         keys turn the steps).  Only the gliding section's (``show_me``).
+    card_models : dict of str to str, optional
+        The gliding section's models the tour's card works with, by role and model name: "data" (the data
+        source: new data stop Show me), "data_menu" (the menu whose shipped choice the card's note puts back),
+        "more" (the "More controls" column it opens), "drag" (the plot whose drag stops Show me), "notices"
+        (where the link's notices are written).
     show_me : str, optional
         How a tour step's "Show me" reaches the section's state (``SHOW_ME``): "apply" hands the settings to the
         section's engine, which sets them at once; "glide" moves the section's sliders to them over half a second
@@ -247,6 +252,7 @@ class SectionContract:
     untoured_choices: dict = field(default_factory=dict)
     readouts_on_bus: bool = True
     tour_hears: tuple = ()
+    card_models: dict = field(default_factory=dict)
     show_me: str = "apply"
 
     def __post_init__(self):

@@ -183,7 +183,7 @@ class Explorable(pn.viewable.Viewer, ExplorableState):
         built = self._built = build_sections(self, tour=self._shown_tour(), notices=self._notices)
         self._widgets = {}
         for section, key, pname, prop, from_w, _to_w in _LINKS:
-            view = getattr(built, section)
+            view = built.views.get(section)
             widgets = {**view.widgets, **getattr(view, "generator", {})} if view is not None else {}
             widget = widgets.get(key)
             if widget is None:
@@ -196,11 +196,11 @@ class Explorable(pn.viewable.Viewer, ExplorableState):
         if _in_a_notebook_kernel():
             starter = [EngineStarter(width=0, height=0, margin=0)]
             # a notebook's address is JupyterLab's, not a link to this state: no "copy a link" there
-            share = built.regression.named.get("share_button") if built.regression else None
+            share = built.named("share_button")
             if share is not None:
                 share.visible = False
         # figures are saved as PNG through the offline file's and the served page's loader, which this page has not
-        png = built.regression.named.get("figure_png_button") if built.regression else None
+        png = built.named("figure_png_button")
         if png is not None:
             png.visible = False
         layout = bokeh_layout(built.pages(), present=bool(self.present))
@@ -236,7 +236,7 @@ class Explorable(pn.viewable.Viewer, ExplorableState):
                                     getattr(widget, prop))
                         continue
                     # a later rendering of this component starts from it (the engine's "initial" config)
-                    initial = getattr(self._built, section).models.get("config", {}).get("initial", {})
+                    initial = self._built.views[section].models.get("config", {}).get("initial", {})
                     if ev.name in initial:
                         initial[ev.name] = ev.new
                     if not from_widget and getattr(widget, prop) != value:
@@ -247,23 +247,27 @@ class Explorable(pn.viewable.Viewer, ExplorableState):
             self._push()
 
     # -- your own data (e.data = df in a notebook shows them; a paste or a drop on the page sets e.data) -------------
+    def _user_data(self):
+        """The source of your own data in the section that takes them (its contract's ``takes``), or None."""
+        taker = self._built.taking("dataset") if self._built is not None else None
+        return taker.models.get("user_data") if taker is not None else None
+
     def _wire_data(self):
-        reg = self._built.regression
-        src = reg.models.get("user_data") if reg is not None else None
-        if src is None:
-            return
-        src.on_change("data", self._data_from_page)
+        src = self._user_data()
+        if src is not None:
+            src.on_change("data", self._data_from_page)
 
     def _data_to_page(self, event):
         """Hand ``e.data`` to the page (the user_data source); its engine scales the data and shows them."""
-        if self._syncing or self._built is None or self._built.regression is None:   # the page loaded them, or
-            return                                                                     # is built with them
-        set_user_data(self._built.regression.models["user_data"], event.new)
+        src = self._user_data()
+        if self._syncing or src is None:   # the page loaded them, or is built with them, or has no such section
+            return
+        set_user_data(src, event.new)
         self._push()
 
     def _data_from_page(self, _attr, _old, new):
         """Data pasted, dropped or chosen on the page become ``e.data`` (the page writes them in their units)."""
-        src = self._built.regression.models["user_data"]
+        src = self._user_data()
         try:
             tag = json.loads(src.tags[0] if src.tags else "{}")
             if tag.get("from") != "page" or self._syncing:
@@ -347,7 +351,7 @@ class Explorable(pn.viewable.Viewer, ExplorableState):
 
     @property
     def engines(self):
-        """Every section's engine, the regression's first (they start when the page is drawn)."""
+        """Every section's engine, the first section's first (they start when the page is drawn)."""
         self.__panel__()
         return self._built.engines()
 

@@ -29,6 +29,8 @@ CONTRACT = SectionContract(
     untoured_choices={"dataset": ("generated",)},   # a step's data are a shipped dataset
     readouts_on_bus=False,     # the card asks for its numbers (too costly to publish at every drag)
     tour_hears=("present",),   # presentation mode: the presenter's keys turn the steps
+    card_models={"data": "dataset", "data_menu": "dataset_select", "more": "more_controls", "drag": "main_plot",
+                 "notices": "notices"},
     lends={
         "ds": "the samples shown (x, y), which the engine swaps for the generator's or your own",
         "curve": "the prediction and the truth across the queries' range, as the engine draws them",

@@ -361,13 +361,16 @@ def build_tour(layout=None, *, tour: Tour, step=1, named: dict | None = None, mo
     heard = T.contract(T.glider).tour_hears if T.glider else ()
     wanted.update({c.widget: c.name for c in controls if c.key in heard})
     w = {key: _find(named, name, T.glider) if glides else named.get(name) for key, name in wanted.items()}
-    ds = _find(named, "dataset", T.glider) if glides else named.get("dataset")
-    shipped_note = _shipped_note(m["css"], w.get("dataset"), T)
+    # the gliding section's models the card works with, by their roles (its contract's card_models)
+    roles = T.contract(T.glider).card_models if T.glider else {}
+    ds = _find(named, roles["data"], T.glider) if glides and "data" in roles else named.get(roles.get("data"))
+    menu = named.get(roles.get("data_menu"))
+    shipped_note = _shipped_note(m["css"], menu, T.spec[T.control_keys[menu.name]]["default"] if menu else None)
     section = _card_layout(m, shipped_note, visible=k > 0)
-    # the "More controls" column (None where a section has none) and the main plot, whose drag stops a tween
-    more, main = named.get("more_controls"), named.get("main_plot")
-    engine = engine_callback(dict(config=config, w=w, ds=ds, more=more, main=main, notice_div=named.get("notices"),
-                                  shipped_note=shipped_note,
+    # the "More controls" column (None where a section has none) and the plot whose drag stops a tween
+    more, main = named.get(roles.get("more")), named.get(roles.get("drag"))
+    engine = engine_callback(dict(config=config, w=w, ds=ds, more=more, main=main,
+                                  notice_div=named.get(roles.get("notices")), shipped_note=shipped_note,
                                   **{n: m[n] for n in ("card", "box", "prev", "next", "show", "hide", "open", "skip",
                                                        "png", "more_buttons", "stepper")}),
                              engine_source())
@@ -378,13 +381,14 @@ def build_tour(layout=None, *, tour: Tour, step=1, named: dict | None = None, mo
                                                                     "stepper")}))
 
 
-def _shipped_note(css, dataset, T):
+def _shipped_note(css, menu, shipped: str | None):
     """Under the card while your own data are shown and the step needs the shipped data (tour.js yourData): one
-    sentence and a button that puts the dataset menu back on the shipped data (the regression engine swaps)."""
-    if dataset is None:   # a page without the regression section shows no data of one's own
+    sentence and a button that puts the dataset menu back on the shipped data (``shipped``, its default; the
+    section's engine swaps)."""
+    if menu is None:   # a page without the section that shows your data shows none
         return None
     switch = Button(label=WORDS["switch"], name="tour_shipped_switch")
-    switch.js_on_event("button_click", CustomJS(args=dict(menu=dataset, name=T.spec["dataset"]["default"]),
+    switch.js_on_event("button_click", CustomJS(args=dict(menu=menu, name=shipped),
                                                 code="menu.value = name;"))
     return column(Div(text=f'<p class="limit">{html.escape(WORDS["shipped"])}</p>', stylesheets=css,
                       sizing_mode="stretch_width"), switch, sizing_mode="stretch_width", name="tour_shipped_note",
