@@ -1,11 +1,11 @@
-"""What the page computes in the browser against the numpy core: the seeded generator (attention/generator.js),
-training the bandwidth (attention/train.js) and running it in a Web Worker (app/ui/worker.js).
+"""What the page computes in the browser against the numpy core: training the bandwidth (attention/train.js) in
+Chromium and in a Web Worker (app/ui/worker.js).  The seeded generator (attention/generator.js), the lowest
+leave-one-out error and the trainer's exponential are pure arithmetic, held to the core in tests/js (an embedded
+V8, the same cases).
 
 The JS files are loaded into a blank Chromium page in the order the engines join them (attention/mirror.js,
 ui/common.js, then these), and each batch of cases is evaluated by one ``page.evaluate`` call.
 
-* Generator: 50 settings (every function, n from 2 to 2000, noise 0 to 2, seeds 0 and 2^31 - 1 among them):
-  x equal bit for bit, y within 1e-12, the description equal to Python's character for character.
 * Training: the paths of ``attention.train_bandwidth`` (h, loss, slope within 1e-6 relative; status and message
   equal) and the columns of ``app.learning.view.bandwidth_trajectory_for`` on 30 datasets (the shipped ones and
   generated ones up to n = 2000) at every learning-rate preset.
@@ -147,20 +147,6 @@ def csp_page(browser, tmp_path_factory):
     httpd.shutdown()
 
 
-# ---- the generator -------------------------------------------------------------------------------------
-
-def test_generated_samples_and_descriptions_match_the_core(js):
-    pc.check_generated_samples(js)
-
-
-def test_the_random_stream_is_the_cores_bit_for_bit(js):
-    pc.check_random_stream(js)
-
-
-def test_the_generator_refuses_what_the_core_refuses(js):
-    pc.check_generator_refusals(js)
-
-
 # ---- training ------------------------------------------------------------------------------------------
 
 def test_training_columns_match_the_core_on_30_datasets_at_every_preset(js):
@@ -172,18 +158,6 @@ def test_training_columns_match_the_core_on_30_datasets_at_every_preset(js):
         cases = column_cases(data[k:k + 5])
         statuses |= pc.check_columns(js, cases, [columns_want(c) for c in cases])
     assert statuses == {"ok", "diverged"}                  # refused steps are among the cases
-
-
-def test_the_lowest_leave_one_out_error_over_the_tours_grid_is_the_cores(js):
-    """AttnTrain.lowestLoo (the tour's "near the best h", windowed sums) against the full n x n sums of
-    ``attention.loo_error`` over the same grid (app/tour/model.py LOO_GRID), within 1e-9 relative: the shipped
-    datasets, generated ones up to n = 600, and one with repeated x."""
-    pc.check_lowest_loo(js)
-
-
-def test_the_trainers_exponential_is_within_four_ulps_of_the_exact_one(js):
-    """train.js computes exp(-s) over a window's scores (0 <= s <= WINDOW_SCORE) from a table and a polynomial."""
-    pc.check_trainers_exponential(js)
 
 
 def test_training_paths_and_the_cores_refusals_match(js):

@@ -84,18 +84,6 @@ def test_parse_matches_python_on_the_corpus_and_random_texts(js):
     pu.assert_parse(out["results"])
 
 
-def test_number_text_matches_javascripts_string(js):
-    pu.check_number_text(js)
-
-
-def test_size_text_matches(js):
-    pu.check_size_text(js)
-
-
-def test_scale_and_units_match(js):
-    pu.check_scale_and_units(js)
-
-
 def _datasets():
     rng = np.random.default_rng(11)
     year = u.read_csv_file(EXAMPLE)

@@ -80,6 +80,27 @@ const twins = (function (M, W, U, G, T) {
     startSentences: (c) => c.cases.map(([start, w, p]) => LearningText.startSentence(start, w, p, c.limits)),
     readoutLines: (cases) => cases.map((c) => RoutingLines.readoutLines(c.s, c.row, c.point, c.p)),
 
+    // ---- app/ui/format.js: the page's number formats, and a link read by its spec (URLSearchParams: the shim of
+    // tests/js/urlsearchparams.js)
+    format: (cases) => cases.map((c) => ({ fixed: AttnFormat.fixed(c.v, c.d), general: AttnFormat.general(c.v, c.d + 1),
+                                           signed: AttnFormat.signed(c.v, c.d), plain: AttnFormat.plain(c.v, c.d + 1) })),
+    parseQuery: (c) => c.queries.map((s) => AttnFormat.parseQuery(s, c.spec, c.rules)),
+
+    // ---- app/regression/readouts.js: a tour step's regression numbers, from the section's controls and data
+    regressionReadouts: (c) => c.cases.map((k) => {
+      const a = { ds: { data: { x: k.x, y: k.y } } };
+      for (const t of c.cfg.settings) a["w_" + t.widget] = { value: t.log ? Math.log10(k.values[t.key]) : k.values[t.key] };
+      const own = { cfg: c.cfg, grid: M.linspace(c.cfg.x_range[0], c.cfg.x_range[1], c.cfg.grid_n),
+                    looGrid: M.geomspace(c.cfg.loo_grid[0], c.cfg.loo_grid[1], c.cfg.loo_grid[2]) };
+      return RegressionReadouts.readouts(a, own, new Set(k.needs));
+    }),
+
+    // ---- app/ideas/engine.js: the dependency graphs and the lag panel's numbers and words
+    ideasGraphs: (c) => c.ns.map((n) => ({ data: Ideas.graphData(Array.from({ length: n }, (_, i) => "w" + i), c.graph),
+                                           caption: Ideas.graphCaption(n), size: Ideas.graphSize(n, c.graph) })),
+    ideasLags: (c) => Object.values(c.lags).map((res) => ({ data: Ideas.lagData(res, c.colors), errors: Ideas.errorsHtml(res),
+                                                            intro: Ideas.lagIntro(res.period) })),
+
     // ---- app/tour/steps.js and app/tour/dock.js: what opening a step does, a link's step, the presenter's keys
     opening: (cases) => cases.map((c) => AttnTourSteps.opening(c.step, c.k, c.how, c.now)),
     resolveStep: ([cfg, raws]) => raws.map((r) => AttnTourSteps.resolveStep(r, cfg)),

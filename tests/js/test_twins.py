@@ -1,10 +1,10 @@
 """The page's pure JavaScript against its Python twins, without a browser (tests/js/v8.py: an embedded V8).
 
-attention/kernels.js and attention/mirror.js (the core's formulas), attention/words.js (the tokenizer and the
-heads), app/ui/userwords.js, app/ui/userparse.js and app/ui/userdata.js (your own data), attention/generator.js and
-attention/train.js, each against the numpy core or app/ui/userdata.py over the browser parity tests' cases
-(tests/parity; tests/js/twins.py says which), each check once.  The browser tests keep the end-to-end parity in
-Chromium.
+Every pure JS file that has a Python twin (tests/js/twins.py CHECKS, keyed by path: the core's formulas, the
+tokenizer and the heads, your own data's reader, the generator and the trainer, the number formats and the link
+parser, the regression's tour readouts, the ideas' numbers, the tour's decisions ...) against the numpy core or
+app/*.py over the parity cases (tests/parity), each check once; tests/js/test_mutations.py mutates each file.  The
+browser tests keep what only a browser can say (its ICU, its URLSearchParams, the engines on a page).
 """
 
 from __future__ import annotations

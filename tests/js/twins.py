@@ -334,6 +334,138 @@ def check_readout_lines(js):
     assert first_of_opening[0].startswith("\u201cbank\u201d spreads its weight almost evenly: every word gets 0.20.")
 
 
+# ---- app/ui/format.js: the number formats and a link's settings ---------------------------------------------------
+
+# Values where formatting is delicate: exact binary ties (Python rounds them to even, JS's toFixed away from zero),
+# doubles just beside a decimal tie, zeros, negatives, and the 'g' format's switch to exponents.
+FORMAT_VALUES = [0.0, -0.0, 0.5, 1.5, 2.5, -2.5, 0.125, 0.375, -0.125, 0.25, 0.75, 2.25, 9.75, 0.005, 0.015,
+                 0.025, 1.005, 2.675, 1.0005, 0.0005, 0.00049999999999999999, 0.9995, 9.995, 99.95, 999.5, 998.5,
+                 0.001, 0.0001, 0.00001234, 1e-5, 123456.0, 1e21 / 1e6, 3.35, 10.25, -0.005, -0.30, -0.43, 0.163,
+                 1 / 3, -2 / 3, 50.0, 0.00501, 1000.0, 0.0625, 0.9999999, -0.0001, 5.87e7, -4.15e-12, 2.6e9,
+                 999.96e6, 1.2e13, 0.002, -123456.7]
+
+
+@cache
+def _format_cases():
+    from app.ui import text
+
+    rng = np.random.default_rng(13)
+    values = FORMAT_VALUES + [float(v) for v in rng.uniform(-10, 10, 200)]
+    values += [float(np.nextafter(v, s)) for v in (0.125, 0.005, 2.5, 0.0625, 1.5) for s in (0, 10)]
+    values += [round(float(v), 3) + 0.0005 for v in rng.uniform(-5, 5, 100)]  # near 3-decimal ties
+    cases = [{"v": v, "d": d} for v in values for d in (0, 1, 2, 3)]
+    want = [{"fixed": f"{c['v']:.{c['d']}f}", "general": f"{c['v']:.{c['d'] + 1}g}",
+             "signed": text._signed(c["v"], c["d"]), "plain": text.plain(c["v"], c["d"] + 1)} for c in cases]
+    return cases, want
+
+
+def check_number_format(js):
+    """The page's four number formats (AttnFormat.fixed, general, signed, plain) write every value as Python's
+    format and app/ui/text.py do, ties and exponents included."""
+    cases, want = _format_cases()
+    got = js("format", cases)
+    assert [(c, g, w) for c, g, w in zip(cases, got, want) if g != w] == []
+
+
+@cache
+def _query_cases():
+    from app.sections import parse_query, url_spec
+    from app.ui.engine import url_rules
+
+    from tests.parity.queries import EXPLICIT_QUERIES, nasty_queries
+
+    queries = EXPLICIT_QUERIES + nasty_queries(14, 300)
+    return {"queries": queries, "spec": url_spec(), "rules": url_rules()}, [parse_query(q) for q in queries]
+
+
+def check_parse_query(js):
+    """A link's settings and notices (AttnFormat.parseQuery, through URLSearchParams) as app/state.py parse_query
+    reads them, on the explicit and the nasty queries (tests/parity/queries.py): values of the same kind (a bool
+    only equal to a bool), the notices character for character."""
+    payload, want = _query_cases()
+    got = js("parseQuery", payload)
+    same = lambda a, b: set(a) == set(b) and all(a[k] == b[k] and isinstance(a[k], bool) == isinstance(b[k], bool)
+                                                 for k in a)   # noqa: E731
+    bad = [(q[:80], g, w) for q, g, w in zip(payload["queries"], got, want)
+           if not same(g["values"], w[0]) or g["notices"] != w[1]]
+    assert bad == [], bad[:3]
+    every = " ".join(n for _, notices in want for n in notices)   # the queries did reach every outcome
+    for phrase in ("Ignored unknown setting", "times; using the last value", "Ignored an empty value",
+                   "not a number", "not a whole number", "is outside", "expected 1 or 0", "expected one of",
+                   "longer than 500 characters"):
+        assert phrase in every, phrase
+
+
+# ---- app/regression/readouts.js: a tour step's regression numbers --------------------------------------------
+
+READOUT_NAMES = ("h_eff", "n", "max_weight", "entropy_bits", "effective_points", "effective_share", "prediction",
+                 "global_mean", "winner_gap", "curve_range", "curve_winners", "nearest_share", "sharp_share",
+                 "loo_excess")
+
+
+@cache
+def _regression_readout_cases():
+    from app.regression.readouts import regression_readouts
+    from app.regression.view import build_regression
+    from app.sections import ExplorableState
+
+    cfg = build_regression(ExplorableState()).models["config"]
+    cfg = {k: cfg[k] for k in ("settings", "loo_grid", "limits", "x_range", "grid_n")}
+    rnd, cases, want = random.Random(5), [], []
+    for name in attention.list_datasets():
+        d = attention.load_dataset(name)
+        for kernel in ("gaussian", "dot"):
+            s = {"query": rnd.uniform(-0.5, 6.5), "bandwidth": 10 ** rnd.uniform(-2, 1), "temperature": 10 ** rnd.uniform(-1, 1),
+                 "kernel": kernel, "key_norm": rnd.choice([0.0, 0.1, -0.2]) if kernel == "dot" else 0.0, "dataset": name}
+            cases.append({"x": d.x.tolist(), "y": d.y.tolist(), "values": s, "needs": list(READOUT_NAMES)})
+            want.append(regression_readouts(s))
+    return {"cfg": cfg, "cases": cases}, want
+
+
+def check_regression_readouts(js):
+    """Every number a tour step of the regression compares (app/regression/readouts.js, which the tour asks for)
+    is app/regression/readouts.py's, by the core, on each shipped dataset with both kernels."""
+    payload, want = _regression_readout_cases()
+    got = js("regressionReadouts", payload)
+    bad = [(c["values"], k, g[k], w[k]) for c, g, w in zip(payload["cases"], got, want) for k in READOUT_NAMES
+           if not close(g[k], w[k], TOL)]
+    assert bad == [], bad[:3]
+
+
+# ---- app/ideas/engine.js: the dependency graphs and the lag panel ---------------------------------------------
+
+def check_ideas_graphs(js):
+    """The graphs of 1 to 32 words, their caption and size (graphData, graphCaption, graphSize) as
+    app/ideas/view.py's graph_data, graph_caption and graph_size."""
+    from app.ideas.view import GRAPH, graph_caption, graph_data, graph_size
+
+    ns = list(range(1, attention.MAX_TOKENS + 1))
+    got = js("ideasGraphs", {"ns": ns, "graph": GRAPH})
+    for n, g in zip(ns, got):
+        want = graph_data([f"w{i}" for i in range(n)])
+        assert g["caption"] == graph_caption(n) and g["size"] == graph_size(n), n
+        for part in ("nodes", "chain", "pairs"):
+            for k, v in want[part].items():
+                assert close(g["data"][part][k], v, TOL) if v and not isinstance(v[0], str) else g["data"][part][k] == v, \
+                    (n, part, k)
+
+
+def check_ideas_lags(js):
+    """The lag panel for every period (lagData, errorsHtml, lagIntro) as lag_sources, errors_html and lag_intro."""
+    from app.ideas.view import errors_html, lag_intro, lag_results, lag_sources
+    from app.ui.theme import BLUE, VERMILLION
+
+    results = lag_results()
+    got = js("ideasLags", {"lags": results, "colors": {"top": VERMILLION, "other": BLUE}})
+    for res, g in zip(results.values(), got):
+        want = lag_sources(res)
+        assert g["errors"] == errors_html(res) and g["intro"] == lag_intro(res["period"]), res["period"]
+        for part in ("weights", "actual", "pred"):
+            for k, v in want[part].items():
+                assert close(g["data"][part][k], v, TOL) if v and not isinstance(v[0], str) else g["data"][part][k] == v, \
+                    (res["period"], part, k)
+
+
 # ---- app/tour/steps.js and app/tour/dock.js ---------------------------------------------------------------------
 
 @cache
@@ -475,5 +607,9 @@ CHECKS = {
     "app/learning/starttext.js": [check_start_sentences],
     "app/routing/lines.js": [check_readout_lines],
     "app/tour/steps.js": [check_opening, check_resolve_step],
+    "attention/numbers.js": [check_number_format],
+    "app/ui/format.js": [check_number_format, check_parse_query],
+    "app/regression/readouts.js": [check_regression_readouts],
+    "app/ideas/engine.js": [check_ideas_graphs, check_ideas_lags],
     "app/tour/dock.js": [check_turn_keys],
 }

@@ -34,8 +34,10 @@ ROOT = HERE.parents[1]
 FILES = ("attention/numbers.js", "attention/kernels.js", "attention/mirror.js", "app/ui/format.js", "app/ui/common.js", "attention/words.js",
          "attention/generator.js", "attention/train.js", "app/ui/userwords.js", "app/ui/userparse.js",
          "app/ui/userdata.js", "app/ui/audiograph.js", "app/ui/frame.js",
-         # sections' pure files (no DOM at load or in the functions tested), after the library they use
+         # sections' pure files (no DOM at load or in the functions tested), after the library they use; the
+         # regression's readouts for the tour and the ideas' numbers touch the page only in functions not tested
          "app/learning/starttext.js", "app/routing/head.js", "app/routing/lines.js", "app/sentence/rowtext.js",
+         "app/regression/readouts.js", "app/ideas/engine.js",
          # the tour's pure files: what opening a step does, a link's step, the presenter's keys (common.js)
          "app/tour/steps.js", "app/tour/dock.js")
 
@@ -79,7 +81,8 @@ class Twins:
             asyncio._set_running_loop(borrowed)
         globals_ = (f"const MODEL = {json.dumps(browser_model())};\n"
                     f"const CFG = {json.dumps(userdata.config())};\n")
-        self.ctx.eval(joined(files, folder) + "\n" + globals_ + OUT + harness.read_text(encoding="utf-8"))
+        shims = (HERE / "urlsearchparams.js").read_text(encoding="utf-8")   # a browser API format.js reads a link with
+        self.ctx.eval(joined(files, folder) + "\n" + globals_ + OUT + shims + harness.read_text(encoding="utf-8"))
 
     def __call__(self, name: str, cases=None):
         arg = json.dumps(cases)     # as a JS literal, which takes NaN and the infinities, as JSON.parse would not
