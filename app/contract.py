@@ -30,7 +30,7 @@ READOUT_KINDS = ("number", "bool", "choice", "word", "words")
 # ends in one of them is called by its name in words as well as by its declared ``look_words``.
 LOOK_NOUNS = ("plot", "matrix", "slider", "bar")
 # What the composition may hand a section's build besides the state (a contract's ``takes``): the notices a Python
-# reader of the link found, your own data (app/ui/userdata.py), and every figure the page may have (the figure menu).
+# reader of the link found, your own data (app/userdata/), and every figure the page may have (the figure menu).
 PAGE_INPUTS = ("notices", "dataset", "figure_menu")
 SHOW_ME = ("apply", "glide")
 

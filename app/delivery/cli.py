@@ -152,7 +152,7 @@ def _data_arg(args, sections):
         raise ValueError("--data opens the regression section on your data: export it too (--sections regression,...)")
     if args.dataset is not None:
         raise ValueError("--data and --dataset both choose the opening dataset: give one of them")
-    from ..ui.userdata import read_csv_file
+    from ..userdata import read_csv_file
 
     try:
         return read_csv_file(args.data, x=args.x, y=args.y)

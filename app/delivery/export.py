@@ -50,14 +50,14 @@ class BuiltPage:
     built: object
     css: str
     present: bool
-    data: object = None   # your own data (app.ui.userdata.UserData), the page's opening dataset
+    data: object = None   # your own data (app.userdata.UserData), the page's opening dataset
 
 
 def build_document(state=None, *, sections=None, title: str = DEFAULT_TITLE, tour=None, data=None,
                    embed: str | None = None, catalogue: Catalogue = CATALOGUE) -> BuiltPage:
     """The page's document: one root per block, in page order, and the plan for app/ui/loader.js.
 
-    ``data``: your own data (app.ui.userdata.UserData) to open the page on; the page carries them beside the
+    ``data``: your own data (app.userdata.UserData) to open the page on; the page carries them beside the
     document (``page_html``), where a page saved from the browser puts them too (app/ui/share.js).  ``embed``: the
     section the page opens alone in a short frame ("1": the first offered; app/ui/embed.js), unless a link says.
     ``catalogue``: the sections the page may have (app/contract.py ``Catalogue``; the page's by default), of which
@@ -245,7 +245,7 @@ def page_html(page: BuiltPage) -> str:
     body = "".join(section_html(s) for s in page.built.pages())
     present = "1" if page.present else "0"
     plan = html.escape(json.dumps(page.plan, separators=(",", ":")), quote=False)
-    from ..ui.userdata import embed_text
+    from ..userdata import embed_text
 
     # each later section's roots in a script of its own, decoded when the loader gets to it
     rest = "\n".join(f'<script type="application/json" class="attn-part" data-section="{html.escape(section)}">'
@@ -289,7 +289,7 @@ AttnOpening.started(AttnPage.start(document.getElementById("attn-doc").textConte
 def export_html(state=None, *, sections=None, title: str = DEFAULT_TITLE, tour=None, data=None,
                 embed: str | None = None, catalogue: Catalogue = CATALOGUE) -> str:
     """The whole page as one HTML string: BokehJS, the engines and the data inline (``data``: your own, which
-    the page opens on: app.ui.userdata.UserData; ``embed``: the section it opens alone in a short frame;
+    the page opens on: app.userdata.UserData; ``embed``: the section it opens alone in a short frame;
     ``sections`` and ``catalogue``: as ``build_document``'s)."""
     return page_html(build_document(state, sections=sections, title=title, tour=tour, data=data, embed=embed,
                                     catalogue=catalogue))

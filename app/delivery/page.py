@@ -25,7 +25,7 @@ from ..sections import (CATALOGUE, ExplorableState, build_sections, parse_query,
                         url_spec)
 from ..tour import TourError, active_tour, load_tour
 from ..tour.model import resolve_step
-from ..ui.userdata import as_userdata, from_arrays
+from ..userdata import as_userdata, from_arrays
 from ..ui import private, theme
 from ..ui.layout import bokeh_layout
 from ..ui.private import EnginePane, EngineStarter, attach_engines, rendered_models
@@ -102,8 +102,8 @@ _LINKS = [_link(section, c) for section, c in synced_controls()]
 
 
 class DataParameter(param.Parameter):
-    """Your own data: None, or an app.ui.userdata.UserData; a pandas DataFrame or a pair (x, y) of sequences is read
-    into one (app.ui.userdata.as_userdata), and anything that cannot give points is refused with the page's sentence."""
+    """Your own data: None, or an app.userdata.UserData; a pandas DataFrame or a pair (x, y) of sequences is read
+    into one (app.userdata.as_userdata), and anything that cannot give points is refused with the page's sentence."""
 
     def __set__(self, obj, val):
         super().__set__(obj, as_userdata(val))
@@ -128,7 +128,7 @@ class Explorable(pn.viewable.Viewer, ExplorableState):
                              doc="A guided tour file (JSON) to show instead of the shipped one; checked when set")
     data = DataParameter(default=None, doc=(
         "Your own data, in their units: a pair (x, y) of sequences or a pandas DataFrame (its first two columns "
-        "holding numbers; app.ui.userdata.from_dataframe(df, x=..., y=...) picks others); None: the shipped data. "
+        "holding numbers; app.userdata.from_dataframe(df, x=..., y=...) picks others); None: the shipped data. "
         "The page opens on them and follows when it changes; data pasted or dropped on the page set it."))
 
     def __init__(self, notices=(), **params):

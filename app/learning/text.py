@@ -53,7 +53,7 @@ FOCUS_LIMITS = {"nearly_copies": NEARLY_COPIES, "leans_mostly": LEANS_MOSTLY, "a
 
 def h_text(h: float, p: int, scale=None, x_name: str | None = None) -> str:
     """h as the readouts write it, to ``p`` significant digits; on your own data (``scale``: its ``span`` and
-    ``uspan``, app/ui/userdata.Scale) in the data's units, named (twin: hText in starttext.js).
+    ``uspan``, app/userdata/carry.py Scale) in the data's units, named (twin: hText in starttext.js).
 
     >>> from types import SimpleNamespace
     >>> h_text(0.15, 4), h_text(0.15, 4, SimpleNamespace(span=364.0, uspan=6.0), "day")

@@ -88,7 +88,7 @@ def length_text(v: float) -> str:
 
 def units_words(x_name: str, scale, span: float, query: float, bandwidth: float) -> dict:
     """The caption's words for a state on your own data (twin of unitsWords in units.js): ``scale`` is the
-    app.ui.userdata.Scale the page used, ``span`` the data's x span in their units, query and bandwidth on the
+    app.userdata.Scale the page used, ``span`` the data's x span in their units, query and bandwidth on the
     sliders' scale."""
     return {"x_name": x_name, "query": unit_text(scale.to_units(query), span),
             "h": length_text(scale.h_to_units(bandwidth))}

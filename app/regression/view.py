@@ -27,7 +27,7 @@ from attention.datasets import X_RANGE
 from attention.regression import GRID_N, LOO_GRID
 
 from app.state import url_spec
-from app.ui import userdata
+from app import userdata
 from app.ui import theme
 from app.ui.controls import build_controls, by_role, wire
 from app.ui.engine import by_name, engine_args, engine_callback, engine_code, url_rules, worker_modules
@@ -118,7 +118,7 @@ def dataset_meta(name: str, d) -> str:
 
 def user_data_source(data=None) -> ColumnDataSource:
     """The ``user_data`` source: your own data in their units (x, y) and their names (the tag), as a notebook
-    hands them over (``data``: app.ui.userdata.UserData or None) and as the page writes what it loaded."""
+    hands them over (``data``: app.userdata.UserData or None) and as the page writes what it loaded."""
     src = ColumnDataSource({"x": [], "y": []}, name="user_data", tags=["{}"])
     set_user_data(src, data)
     return src
@@ -289,7 +289,7 @@ def build_regression(state, *, notices=(), dataset=None, figure_menu=()) -> Regr
 
     ``dataset`` overrides the data shown (an ``attention.Dataset``); by default it is the shipped dataset
     named by ``state.dataset``, or the seeded generator's samples when ``state.dataset`` is "generated".
-    ``state.data`` (a notebook's ``e.data``: app.ui.userdata.UserData), when there is one, is handed to the page
+    ``state.data`` (a notebook's ``e.data``: app.userdata.UserData), when there is one, is handed to the page
     in the ``user_data`` source, and the page opens on it (owndata.js).  ``figure_menu``: every figure of the
     page, for the share menu's PNG list (app/ui/share.py).
     """
@@ -553,7 +553,7 @@ class RegressionSection:
                        "flat_tol": text.FLAT_TOL},
             "legend": {"on": text.legend_html(True), "off": text.legend_html(False),
                        "on_data": text.legend_html(True, truth=False), "off_data": text.legend_html(False, truth=False)},
-            # your own data: the reader's limits and words (app/ui/userdata.py, one definition), the page's words
+            # your own data: the reader's limits and words (app/userdata/, one definition), the page's words
             "userdata": userdata.config(), "own": dict(text.OWN_WORDS),
             # the error plot's title and words, and the kernel menu's labels, follow the data and the tilt
             "bias": {"titles": text.BIAS_TITLES, "note": text.BIAS_NOTE}, "kernel_labels": text.KERNEL_LABELS,

@@ -1,8 +1,8 @@
 // Your own data: x, y pairs pasted or dropped by an instructor, read in the browser.
 //
-// The twin of app/ui/userdata.py (the CLI's and the notebook's reader), rule for rule and sentence for
+// The twin of app/userdata/ (the CLI's and the notebook's reader), rule for rule and sentence for
 // sentence; tests/browser/test_userdata_parity.py holds them equal.  Every limit and word list comes in
-// `cfg`, app.ui.userdata.config(), the one definition.  The rules are written out in app/ui/userdata.py.
+// `cfg`, app.userdata.config(), the one definition.  The rules are written out in app/userdata/.
 //
 // Nothing here touches the DOM: text in, numbers and plain sentences out.  The page escapes every sentence
 // and name it shows; nothing from a file is ever taken as markup.
@@ -15,7 +15,7 @@
 //   fromUnits / toUnits / hFromUnits / hToUnits (scale, value)
 //   encodeFragment(data, cfg)    -> Promise<"data1.…" | {error}>
 //   decodeFragment(s, cfg)       -> Promise<{x, y, xName, yName, notices} | {error}>
-//   fromArrays(x, y, xName, yName, cfg) -> {x, y, xName, yName, notices} | {error}   (app/ui/userdata.py from_arrays)
+//   fromArrays(x, y, xName, yName, cfg) -> {x, y, xName, yName, notices} | {error}   (app/userdata/parse.py from_arrays)
 //   columnNames(text, cfg)       -> [{value, label}] (the columns a reader may pick; [] when there are none)
 //   embedText(data, cfg)         -> the JSON a page carries its data in (<script id="attn-data">), safe in HTML
 //   fromEmbedded(text, cfg)      -> {x, y, xName, yName, notices} | {error}
@@ -29,7 +29,7 @@ const AttnUserData = (function (W, P) {
   const { Refusal, refuse, guarded, numberText, sizeText, SAY, rules, cleanName } = W;
   const { checkText, tooBig, parse, fromArrays, columnNames } = P;
 
-  // ---- data a page carries: the notebook's, the exported file's (twins of app/ui/userdata.py) -----------
+  // ---- data a page carries: the notebook's, the exported file's (twins of app/userdata/) -----------
 
   // The JSON of <script type="application/json" id="attn-data">: every double written as the shortest text that
   // reads back as itself (JSON.stringify does), and "<", ">", "&" escaped, so no name can close the element.

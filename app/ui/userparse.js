@@ -1,7 +1,7 @@
 // Your own data, read: x, y pairs from a text (a pasted table, a CSV file) or from two arrays, with the
-// twin rules of app/ui/userdata.py, rule for rule and sentence for sentence; tests/js and
+// twin rules of app/userdata/, rule for rule and sentence for sentence; tests/js and
 // tests/browser/test_userdata_parity.py hold them equal.  Every limit and word list comes in `cfg`,
-// app.ui.userdata.config(), the one definition.  Text in, numbers and plain sentences out (ui/userwords.js says
+// app.userdata.config(), the one definition.  Text in, numbers and plain sentences out (ui/userwords.js says
 // them); no DOM.  AttnUserData (ui/userdata.js) carries what the page calls.
 
 const AttnUserParse = (function (W) {
@@ -256,7 +256,7 @@ const AttnUserParse = (function (W) {
              notices };
   }
 
-  // x spread too little to scale onto the sliders (app/ui/userdata.py _check_spread)
+  // x spread too little to scale onto the sliders (app/userdata/checks.py _check_spread)
   function checkSpread(points, cfg) {
     let lo = Infinity, hi = -Infinity;
     for (const p of points) { if (p[1] < lo) lo = p[1]; if (p[1] > hi) hi = p[1]; }
@@ -311,7 +311,7 @@ const AttnUserParse = (function (W) {
     return guarded(() => parseText(text, o.x, o.y, rules(cfg)));
   }
 
-  // points from two arrays of numbers (a link's data): the checks of app/ui/userdata.py from_arrays
+  // points from two arrays of numbers (a link's data): the checks of app/userdata/parse.py from_arrays
   function fromArrays(xs, ys, xName, yName, R) {
     const names = [xName || "x", yName || "y"];
     const rows = xs.map((v, i) => [i + 1, [xs[i], ys[i]]]);

@@ -1,5 +1,5 @@
-// Your own data, the words: every sentence the reader of your data says (twins of app/ui/userdata.py _Say), the
-// refusal that carries one, and the rules of the config (app.ui.userdata.config()) compiled once.  The parser
+// Your own data, the words: every sentence the reader of your data says (twins of app/userdata/words.py _Say), the
+// refusal that carries one, and the rules of the config (app.userdata.config()) compiled once.  The parser
 // (ui/userparse.js) and the page's side of your data (ui/userdata.js) say everything through these.  No DOM.
 
 const AttnUserWords = (function () {
@@ -18,7 +18,7 @@ const AttnUserWords = (function () {
     }
   }
 
-  // ---- words (twins of app/ui/userdata.py: _Say) ------------------------------------------------------
+  // ---- words (twins of app/userdata/words.py: _Say) ------------------------------------------------------
 
   let MAX_SHOWN = 40;   // set from cfg by every public function (one definition: app.state.MAX_SHOWN)
   const cps = (s) => Array.from(s);
@@ -65,7 +65,7 @@ const AttnUserWords = (function () {
     return n;
   }
 
-  // the shortest text that reads back as exactly v (app/ui/userdata.py number_text writes the same)
+  // the shortest text that reads back as exactly v (app/userdata/words.py number_text writes the same)
   function numberText(v) { return v === 0 ? "0" : String(v); }
 
   const SAY = {

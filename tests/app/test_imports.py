@@ -2,7 +2,8 @@
 attention/ belongs to exactly one layer, and imports (a JS module: is handed, its ``})(...)`` arguments) only from
 its own layer or a lower one:
 
-    the core (attention/) -> state, contract and ui (app/state.py, app/contract.py, app/ui/)
+    the core (attention/) -> state, contract and ui (app/state.py, app/contract.py, app/ui/, and your own data's
+    reader, app/userdata/)
     -> the sections (app/<folder>/, each its contract's) and the tour (app/tour/), side by side
     -> the composition (app/sections.py) -> the deliveries (app/delivery/, and app/__init__.py, their door)
 
@@ -114,7 +115,7 @@ def layer_of(module: str, folders=None) -> tuple[int, str] | None:
         return 0, "core"
     if parts[0] != "app":
         return None
-    if module in ("app.state", "app.contract") or parts[1:2] == ["ui"]:
+    if module in ("app.state", "app.contract") or parts[1:2] in (["ui"], ["userdata"]):
         return 1, "shared"
     if parts[1:2] == ["tour"]:
         return 2, "tour"

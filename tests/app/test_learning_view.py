@@ -200,7 +200,7 @@ def test_texts_are_fixed_html_without_user_input():
 
 def _example_x():
     """data/examples/temperatures.csv's days on the sliders' scale, as the page puts them."""
-    from app.ui import userdata
+    from app import userdata
     x = np.loadtxt(ROOT / "data" / "examples" / "temperatures.csv", delimiter=",", skiprows=1, usecols=0)
     return userdata.scale_for(x).from_units(x)
 

@@ -14,7 +14,7 @@ import re
 import numpy as np
 import pytest
 
-from app.ui import userdata as u
+from app import userdata as u
 from app.delivery.export import build_document, export_html, page_html
 from app.ui import theme
 from app.delivery.page import Explorable

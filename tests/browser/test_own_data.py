@@ -1,6 +1,6 @@
 """Your own data on the page (issue 28): pasted, dropped, chosen, carried by a link's fragment or by the page itself.
 
-The page reads the data with app/ui/userdata.js (held to app/ui/userdata.py by test_userdata_parity.py); these tests
+The page reads the data with app/ui/userdata.js (held to app/userdata/ by test_userdata_parity.py); these tests
 drive the whole page: the box under "More controls", the dataset menu, the link, the learning section, the tour,
 against the numpy core on the same arrays, in the exported file.  The served page (`attention-explorable serve`,
 the page at /) is the same bytes under the server's headers at an http address: the link's round trip runs there,
@@ -24,7 +24,7 @@ import numpy as np
 import pytest
 
 import attention
-from app.ui import userdata as u
+from app import userdata as u
 from app.learning.view import H0
 from app.regression import text
 from app.regression.view import H_GRID
@@ -809,7 +809,7 @@ def test_nothing_from_the_data_is_markup(page_at):
     paste(page, f"{name},y\n1,2\n2,3\n3,1\n")
     wait_data(page, 3)
     shown = shown_data(page)["tag"]["x_name"]
-    assert shown == u._clean_name(name)
+    assert shown == u.parse._clean_name(name)
     assert page.evaluate("() => window.__owned") is None
     # no element was made from it anywhere on the page, shadow roots included
     imgs = page.evaluate("""() => { let k = 0; const walk = (root) => { for (const el of root.querySelectorAll('*')) {

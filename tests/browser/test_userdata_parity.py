@@ -1,6 +1,6 @@
-"""The browser's reader of an instructor's data (app/ui/userdata.js) against its Python twin (app/ui/userdata.py).
+"""The browser's reader of an instructor's data (app/ui/userdata.js) against its Python twin (app/userdata/).
 
-app/ui/userdata.js is loaded into a blank page with app.ui.userdata.config(), and every input of
+app/ui/userdata.js is loaded into a blank page with app.userdata.config(), and every input of
 tests/core/test_userdata.py's corpus, plus seeded random texts, goes through both: the numbers must be
 equal and the sentences equal character for character.  Links made by one side must open on the other.
 A file over the limit must be refused before anything reads it.  Each batch is one ``page.evaluate``.  The
@@ -14,7 +14,7 @@ import json
 import numpy as np
 import pytest
 
-from app.ui import userdata as u
+from app import userdata as u
 from tests.browser.pageutil import harness_page
 from tests.core.test_userdata import EXAMPLE, FRAGMENTS_REFUSED, LONG_HEAD, LONG_ROW_JS, long_row
 from tests.parity import library_js

@@ -221,14 +221,14 @@ LEFT_OUT = ("attention-explorable export: notice: left out 14 steps of learning,
 def _carried(path: Path):
     import re
 
-    from app.ui import userdata
+    from app import userdata
 
     found = re.findall(CARRIED, path.read_text(encoding="utf-8"), re.S)
     return [userdata.from_embedded(t) for t in found]
 
 
 def test_export_with_data_carries_them_exactly(tmp_path, capsys):
-    from app.ui import userdata
+    from app import userdata
 
     out = tmp_path / "year.html"
     code, stdout, err = run(["export", str(out), "--sections", "regression", "--data", str(EXAMPLE),
@@ -251,7 +251,7 @@ def test_export_with_data_picks_columns_and_says_what_it_did(tmp_path, capsys):
     [got] = _carried(out)
     assert got.x.tolist() == [1.0, 3.0] and got.y.tolist() == [3.5, 4.25] and got.y_name == "temp_c"
     notices = [line[len("notice: "):] for line in stdout.splitlines() if line.startswith("notice: ")]
-    from app.ui import userdata
+    from app import userdata
 
     assert notices[1:] == list(userdata.read_csv_file(data, y="3").notices)
     assert any("decimal points" in n for n in notices) and any("missing value" in n for n in notices)
@@ -329,7 +329,7 @@ class _Pipe:
 
 
 def test_data_from_a_pipe_is_read(tmp_path, capsys):
-    from app.ui import userdata
+    from app import userdata
 
     out = tmp_path / "piped.html"
     pipe = _Pipe(EXAMPLE.read_bytes())

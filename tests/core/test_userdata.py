@@ -1,4 +1,4 @@
-"""Your own data (app/ui/userdata.py): text, arrays and tables in, points and plain sentences out.
+"""Your own data (app/userdata/): text, arrays and tables in, points and plain sentences out.
 
 Every bad input is checked with its whole sentence; the browser's twin (app/ui/userdata.js) is held to
 the same corpus, character for character, by tests/browser/test_userdata_parity.py, which imports
@@ -22,7 +22,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import attention
-from app.ui import userdata as u
+from app import userdata as u
 from attention.datasets import X_RANGE
 from attention.datasets import MAX_GENERATED_N
 
@@ -466,7 +466,7 @@ def test_check_file_passes_csv_even_with_excels_type_on_windows():
 
 def test_size_text_counts_decimal_units():
     sizes = (0, 1, 999, 1000, 1500, 1024, 999_949, 10_000_000 - 1, 16_000_000, 3 * 1000 ** 3, 1024 ** 3)
-    assert [u._size_text(b) for b in sizes] == \
+    assert [u.words._size_text(b) for b in sizes] == \
         ["0 bytes", "1 byte", "999 bytes", "1 KB", "1.5 KB", "1.1 KB", "1 MB", "10 MB", "16 MB", "3 GB", "1.1 GB"]
 
 
@@ -507,7 +507,7 @@ def test_a_file_of_100_000_rows_is_read_and_cut_to_the_pages_maximum(tmp_path):
 def test_a_text_over_the_limit_is_refused_before_it_is_parsed(monkeypatch):
     text = "x,y\n" + "1,2\n" * 12_499_999                     # 50 MB pasted
     for step in ("_check_text", "_normalize", "_separator", "_text_rows"):
-        monkeypatch.setattr(u, step, lambda *a: pytest.fail("the text was parsed"))
+        monkeypatch.setattr(u.parse, step, lambda *a: pytest.fail("the text was parsed"))
     with pytest.raises(ValueError) as e:
         u.parse_text(text)
     assert str(e.value) == "This text is 50 MB; the page reads texts up to 16 MB."
@@ -741,9 +741,9 @@ def test_random_tables_survive_the_text_round_trip():
 
 def _tokenized(text, sep):
     """The records of the whole text, read one after another by the tokenizer (the reference)."""
-    field, out, pos, line = u._field_pattern(sep), [], 0, 1
+    field, out, pos, line = u.parse._field_pattern(sep), [], 0, 1
     while True:
-        cells, end, last = u._record_at(text, pos, line, sep, field)
+        cells, end, last = u.parse._record_at(text, pos, line, sep, field)
         out.append((line, cells))
         if end >= len(text):
             return out
@@ -753,15 +753,15 @@ def _tokenized(text, sep):
 def test_lines_read_lazily_are_the_records_the_tokenizer_reads():
     rng = random.Random(6)
     for _ in range(1500):
-        text = u._normalize(random_text(rng)[0])
-        sep = u._separator(text)
+        text = u.parse._normalize(random_text(rng)[0])
+        sep = u.parse._separator(text)
         try:
             expected = _tokenized(text, sep)
         except ValueError as e:
             with pytest.raises(ValueError, match=re.escape(str(e))):
-                u._text_rows(text, sep)
+                u.parse._text_rows(text, sep)
             continue
-        filled, blank, cells_of = u._text_rows(text, sep)
+        filled, blank, cells_of = u.parse._text_rows(text, sep)
         assert sorted(filled + blank) == [p for p, _ in expected]
         assert filled == [p for p, cells in expected if any(cells)]
         assert all(cells_of(p) == cells for p, cells in expected if p in filled)

@@ -22,7 +22,7 @@ import html
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from app.ui import userdata as u
+from app import userdata as u
 from app.sections import CATALOGUE, parse_query
 from app.tour import default_tour
 from app.tour.model import holds, section_readouts

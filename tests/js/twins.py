@@ -128,8 +128,8 @@ def check_metric_weights(js):
 
 
 def example_on_sliders() -> list:
-    """data/examples/temperatures.csv's days, on the sliders' scale as the page puts them (app/ui/userdata.py)."""
-    from app.ui import userdata
+    """data/examples/temperatures.csv's days, on the sliders' scale as the page puts them (app/userdata/)."""
+    from app import userdata
     path = Path(__file__).resolve().parents[2] / "data" / "examples" / "temperatures.csv"
     x = np.loadtxt(path, delimiter=",", skiprows=1, usecols=0)
     return userdata.scale_for(x).from_units(x).tolist()

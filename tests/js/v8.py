@@ -22,7 +22,7 @@ from pathlib import Path
 
 from py_mini_racer import MiniRacer
 
-from app.ui import userdata
+from app import userdata
 from app.sentence.view import browser_model
 from app.ui.engine import read_js, unicode_table_js
 

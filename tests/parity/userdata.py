@@ -1,4 +1,4 @@
-"""Your own data read in the browser (app/ui/userwords.js, userparse.js and userdata.js) against app/ui/userdata.py:
+"""Your own data read in the browser (app/ui/userwords.js, userparse.js and userdata.js) against app/userdata/:
 the texts, numbers, sizes and x's, and the checks both tests/js and tests/browser/test_userdata_parity.py run on
 them.  The corpus of texts is tests/core/test_userdata.py's, whose sentences the Python tests hold.
 """
@@ -11,7 +11,7 @@ from functools import cache
 
 import numpy as np
 
-from app.ui import userdata as u
+from app import userdata as u
 
 from tests.core.test_userdata import CORPUS, REFUSED, random_text
 from tests.parity import answers
@@ -84,7 +84,7 @@ SIZES = [0, 1, 2, 999, 1000, 1001, 1023, 1024, 1536, 999_949, 999_950, 999_999, 
 
 
 def check_size_text(js):
-    assert js("sizes", SIZES) == [u._size_text(s) for s in SIZES]
+    assert js("sizes", SIZES) == [u.words._size_text(s) for s in SIZES]
 
 
 def scale_cases():

@@ -2,7 +2,7 @@
 
 Datasets: the four shipped ones, a generated one, and three of your own data as CSV texts of different scales and
 sizes (days, 365 rows: data/examples/temperatures.csv; millimetres, 10 rows; millions of units, 2000 rows), read by
-the page's own reader (app/ui/userdata.py) and scaled onto the sliders as the page scales them.  A state is a
+the page's own reader (app/userdata/) and scaled onto the sliders as the page scales them.  A state is a
 dataset with a kernel, a key-norm tilt, h, T and a query, all on the sliders' scale; ``Core`` holds the numpy core's
 numbers for it, the facts the sentences may claim, and the page's inputs for the sentence builders.
 """
@@ -23,7 +23,7 @@ from app.regression import view as RV
 from attention.regression import GRID_N
 from app.regression.text import SHARP_WEIGHT
 from attention.datasets import X_RANGE
-from app.ui import userdata
+from app import userdata
 
 GRID = np.linspace(*X_RANGE, GRID_N)
 
