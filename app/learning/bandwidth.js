@@ -182,4 +182,4 @@ const LearningBandwidth = (function (U, M, State, Text) {
   }
 
   return { bwTrajectory, bwText, bwReadout, showBandwidth };
-})(AttnCommon, AttnMirror, LearningState, LearningText);
+})(AttnCommon, AttnMirror, LearningOnPage, LearningText);

@@ -1,7 +1,7 @@
 // The learning section's engine: plays back the paths of gradient descent that the core computed.
 //
 // One Bokeh CustomJS runs the page's library (attention/mirror.js, ui/common.js: the URL parser, number formats and the
-// page's bus, ...), then this section's modules, each using the ones before it: state.js (the cache, the readouts and
+// page's bus, ...), then this section's modules, each using the ones before it: onpage.js (the cache, the readouts and
 // the link), bandwidth.js and metric.js (the two demos), playback.js, and this file, which starts the section and hands
 // each event to the part that answers it.  It is attached to the section's buttons and selects, the metric plot's
 // pan/tap events, the regression's bandwidth slider and dataset source, and the source that carries a generated
@@ -175,4 +175,4 @@ const Learning = (function (U, State, Bandwidth, Metric, Playback) {
   }
 
   return { handle, columnLengths: State.columnLengths, cacheFor, bwText: Bandwidth.bwText };
-})(AttnCommon, LearningState, LearningBandwidth, LearningMetric, LearningPlayback);
+})(AttnCommon, LearningOnPage, LearningBandwidth, LearningMetric, LearningPlayback);

@@ -52,4 +52,4 @@ const LearningMetric = (function (M, U, State) {
   }
 
   return { showMetric, setMetricQuery };
-})(AttnMirror, AttnCommon, LearningState);
+})(AttnMirror, AttnCommon, LearningOnPage);

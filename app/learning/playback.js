@@ -129,4 +129,4 @@ const LearningPlayback = (function (U, State, Bandwidth, Metric) {
   }
 
   return { loadBandwidth, loadMetric, stop, stepOnce, play, reset, catchUp, apply };
-})(AttnCommon, LearningState, LearningBandwidth, LearningMetric);
+})(AttnCommon, LearningOnPage, LearningBandwidth, LearningMetric);

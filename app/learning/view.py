@@ -199,7 +199,7 @@ def precompute() -> float:
 # ---------------------------------------------------------------------------
 
 # The engine's modules, each using the ones before it (engine.js says what each holds).
-ENGINE_FILES = tuple(HERE / f for f in ("state.js", "starttext.js", "bandwidth.js", "metric.js", "playback.js",
+ENGINE_FILES = tuple(HERE / f for f in ("onpage.js", "starttext.js", "bandwidth.js", "metric.js", "playback.js",
                                         "engine.js"))
 
 

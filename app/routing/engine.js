@@ -2,7 +2,7 @@
 //
 // One Bokeh CustomJS runs the page's library (attention/mirror.js: the formulas; ui/common.js: the URL parser, number
 // formats and the page's bus; attention/words.js: AttnWords, a typed sentence's tokens and vectors), then this
-// section's modules, each using the ones before it: head.js (the twins of attention/learn_qk.py), state.js (the cache,
+// section's modules, each using the ones before it: head.js (the twins of attention/learn_qk.py), onpage.js (the cache,
 // the readouts and the link), plots.js, lines.js (the readout in words), texts.js, playback.js, and this file, which
 // starts the section and hands each event to the part that answers it.
 
@@ -108,4 +108,4 @@ const Routing = (function (U, Head, State, Plots, Texts, Playback) {
   return { handle, attend: Head.attend, evenOf: Head.evenOf, senseOf: Head.senseOf, clueWeight: Head.clueWeight,
            clueCurve, holdFrame: Head.holdFrame, dueFrame: Playback.dueFrame, preference: Head.preference,
            sharedColumns: Head.sharedColumns, sharedSummary: Head.sharedSummary, frameAt, cacheFor };
-})(AttnCommon, RoutingHead, RoutingState, RoutingPlots, RoutingTexts, RoutingPlayback);
+})(AttnCommon, RoutingHead, RoutingOnPage, RoutingPlots, RoutingTexts, RoutingPlayback);

@@ -130,4 +130,4 @@ const RoutingPlayback = (function (U, W, Head, State, Plots, Texts) {
   }
 
   return { showFrame, loadSentence, showShown, showTyped, stop, stepOnce, dueFrame, scheduleOf, play, reset, apply };
-})(AttnCommon, AttnWords, RoutingHead, RoutingState, RoutingPlots, RoutingTexts);
+})(AttnCommon, AttnWords, RoutingHead, RoutingOnPage, RoutingPlots, RoutingTexts);

@@ -126,4 +126,4 @@ const RoutingPlots = (function (U, Head, State) {
   }
 
   return { matrixAxes, drawMatrix, senseValues, drawSense, drawCurves };
-})(AttnCommon, RoutingHead, RoutingState);
+})(AttnCommon, RoutingHead, RoutingOnPage);

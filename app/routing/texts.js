@@ -119,4 +119,4 @@ const RoutingTexts = (function (U, Head, State, Lines) {
   }
 
   return { drawStatus, saidStatus, drawReadout, drawWeights, prefMax, ownInfo };
-})(AttnCommon, RoutingHead, RoutingState, RoutingLines);
+})(AttnCommon, RoutingHead, RoutingOnPage, RoutingLines);

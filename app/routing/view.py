@@ -234,7 +234,7 @@ def words_model() -> dict:
 
 
 # The engine's modules, each using the ones before it (engine.js says what each holds).
-ENGINE_FILES = tuple(HERE / f for f in ("head.js", "state.js", "plots.js", "lines.js", "texts.js", "playback.js",
+ENGINE_FILES = tuple(HERE / f for f in ("head.js", "onpage.js", "plots.js", "lines.js", "texts.js", "playback.js",
                                         "engine.js"))
 
 

@@ -92,4 +92,4 @@ const SentenceAnalysis = (function (M, U, W, State, Sizes) {
   }
 
   return { notify, fill, analysis, loadSentence, compute, senseRange };
-})(AttnMirror, AttnCommon, AttnWords, SentenceState, SentenceSizes);
+})(AttnMirror, AttnCommon, AttnWords, SentenceOnPage, SentenceSizes);

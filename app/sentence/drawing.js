@@ -156,4 +156,4 @@ const SentenceDrawing = (function (U, State, Analysis, RowText) {
   }
 
   return { cellText, redrawSelection, redrawHead, redrawAll };
-})(AttnCommon, SentenceState, SentenceAnalysis, SentenceRowText);
+})(AttnCommon, SentenceOnPage, SentenceAnalysis, SentenceRowText);

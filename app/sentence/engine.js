@@ -2,7 +2,7 @@
 //
 // One Bokeh CustomJS runs the page's library (attention/mirror.js: the formulas; ui/common.js: the helpers every
 // section shares; attention/words.js: a sentence's tokens, vectors and heads, ...), then this section's modules, each
-// using the ones before it: state.js (the cache, the queued writes, the readouts and the link), sizes.js, analysis.js
+// using the ones before it: onpage.js (the cache, the queued writes, the readouts and the link), sizes.js, analysis.js
 // (a sentence analysed and loaded), drawing.js, and this file, which starts the section and hands each event to the
 // part that answers it.  Typed text is only ever data: every text that reaches a Div goes through esc(), so words,
 // sentences and notices are never HTML.
@@ -179,4 +179,4 @@ const Sentence = (function (U, W, State, Sizes, Analysis, Drawing) {
   }
 
   return { handle, sizes: Sizes.sizes, cacheFor, cellText: Drawing.cellText };
-})(AttnCommon, AttnWords, SentenceState, SentenceSizes, SentenceAnalysis, SentenceDrawing);
+})(AttnCommon, AttnWords, SentenceOnPage, SentenceSizes, SentenceAnalysis, SentenceDrawing);

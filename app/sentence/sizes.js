@@ -73,4 +73,4 @@ const SentenceSizes = (function (U, State) {
   }
 
   return { sizes, geometry };
-})(AttnCommon, SentenceState);
+})(AttnCommon, SentenceOnPage);

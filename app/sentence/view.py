@@ -366,7 +366,7 @@ return short(tick);""")
 
 
 # The engine's modules, each using the ones before it (engine.js says what each holds).
-ENGINE_FILES = tuple(HERE / f for f in ("state.js", "sizes.js", "analysis.js", "rowtext.js", "drawing.js", "engine.js"))
+ENGINE_FILES = tuple(HERE / f for f in ("onpage.js", "sizes.js", "analysis.js", "rowtext.js", "drawing.js", "engine.js"))
 
 
 @lru_cache(maxsize=None)

@@ -1,7 +1,7 @@
 // The learning section's state on the page and what it tells the page: its cache, the readouts the tour reads
 // (with the lowest leave-one-out error they compare the path's with), and its link.
 
-const LearningState = (function (U) {
+const LearningOnPage = (function (U) {
   "use strict";
 
   const esc = U.esc;

@@ -1,7 +1,7 @@
 // The self-attention section's state on the page: its cache, the writes a gesture queues (texts first, data last,
 // the matrix before the rest), the readouts the tour reads and the link.
 
-const SentenceState = (function (U) {
+const SentenceOnPage = (function (U) {
   "use strict";
 
   // the state lives on the page, keyed by the tokens source (one entry per section on the page)

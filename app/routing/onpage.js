@@ -1,7 +1,7 @@
 // The routing section's state on the page and what it tells the page: its cache, the data a gesture queues, the
 // readouts the tour reads, its link, and a failure's notice.  Every text that reaches a Div goes through esc().
 
-const RoutingState = (function (U, Head) {
+const RoutingOnPage = (function (U, Head) {
   "use strict";
 
   const esc = U.esc, setHtml = U.setHtml;
@@ -12,7 +12,7 @@ const RoutingState = (function (U, Head) {
   function para(cls, s) { return `<p class="${cls}">${esc(s)}</p>`; }
   function quote(w) { return `\u201c${w}\u201d`; }
 
-  // New data for a source, applied all at once when the event's work is done (see put in app/sentence/state.js).
+  // New data for a source, applied all at once when the event's work is done (see put in app/sentence/onpage.js).
   function put(c, src, data) { c.pending.push([src, data]); }
   function flush(c) { const p = c.pending; c.pending = []; for (const [src, data] of p) src.data = data; }
 
