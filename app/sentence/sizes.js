@@ -9,7 +9,7 @@ const SentenceSizes = (function (U, State) {
 
   // ---- sizes ---------------------------------------------------------------------------
 
-  // Sizes that follow the sentence's length.  Python (app/sentence/view.py geometry) computes the same numbers for
+  // Sizes that follow the sentence's length.  Python (app/sentence/sizes.py geometry) computes the same numbers for
   // the opening sentence on a wide screen, so on a desktop nothing changes when the page starts.
   function sizes(n, longest, present, innerWidth, G, innerHeight) {
     const i = present ? 1 : 0, big = present ? G.present_scale : 1;

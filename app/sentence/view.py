@@ -16,14 +16,11 @@ with the core's reason.
 
 from __future__ import annotations
 
-import json
 import math
-import time
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
-import numpy as np
 from bokeh.layouts import column, row
 from bokeh.models import (Arrow, ColumnDataSource, CustomJS, CustomJSTickFormatter, CustomLabelingPolicy, Div,
                           FixedTicker, HoverTool, InlineStyleSheet, LinearColorMapper, LogAxis, LogScale, Range1d,
@@ -31,7 +28,7 @@ from bokeh.models import (Arrow, ColumnDataSource, CustomJS, CustomJSTickFormatt
 from bokeh.plotting import figure
 
 import attention
-from attention.sentences import MAX_TOKENS, load_sentence_model
+from attention.sentences import load_sentence_model
 
 from app.state import url_spec
 from app.ui import text, theme
@@ -41,13 +38,15 @@ from app.ui.weights import CELL_TEXT, weight_colour_bar
 from app.ui.theme import (BLUE, GREY, MONO_FONT, ORANGE, PAGE_CSS, PAGE_STYLES, PURPLE, VERMILLION,
                           WEIGHT_PALETTE)
 
+from .data import TIMING_N, browser_model, measured_timings, presets_payload, sentence_plain
+from .sizes import GEOMETRY, MINI_SIZE, SENSE_LABEL, geometry
 from .state import CONTROLS, SentenceState
+from .text import (COST, INPUT_NOTE, INTRO, MATRIX_NOTE, MULTIHEAD, PERSPECTIVE, REFUSED_LINK, REFUSED_TYPED, ROUTING,
+                   TOKENIZE_NOTE, TOO_LONG)
 
 HERE = Path(__file__).resolve().parent
 SENTENCE_KEYS = ("sentence", "token", "head", "att_temperature", "causal")
 COST_N = [2 ** k for k in range(3, 18)]          # 8 ... 131072
-TIMING_N = (64, 128, 256, 512, 1024, 2048)
-MEASURE_BUDGET_S = 0.04                          # at most ~40 ms of timing per process, once
 DEFAULT_SENTENCE = SentenceState.param.sentence.default
 
 SENTENCE_CSS = PAGE_CSS + """
@@ -61,227 +60,6 @@ p.rowline { background: #F3F3F3; border-left: 4px solid #0072B2; padding: 4px 8p
 p.head { margin: 2px 0; }
 b.shown { background: #A84800; color: white; border-radius: 3px; padding: 0 4px; font-weight: normal; }
 """.replace("MONO_FONT", MONO_FONT)
-
-
-# --------------------------------------------------------------------------- words on the page
-
-INTRO = """
-<h2>Self-attention: every word is a query</h2>
-<p>Now the keys and values are the words of a sentence, and the queries come from the same words: three
-matrices, W<sub>Q</sub>, W<sub>K</sub> and W<sub>V</sub>, turn each word's vector into its query, key and
-value. Every word runs the query from the view above at once, and its weights make one row of the attention
-matrix.</p>
-<p class="small">The word vectors and the three heads are written by hand, not trained, so every number
-means something you can read (water, money, place, ...).</p>
-<details><summary>Where this came from, and why divide by &radic;d<sub>k</sub></summary>
-<p>Attention is older than the transformer. Around 2014, translation systems read the source sentence with a
-recurrent network and, for each word they wrote, attended over its states. The 2017 paper &ldquo;Attention Is
-All You Need&rdquo; dropped the recurrence and made self-attention the whole layer.</p>
-<p><b>Why divide by &radic;d<sub>k</sub>?</b> A score is the dot product of two vectors of d<sub>k</sub>
-entries. With entries of size about 1 it grows like &radic;d<sub>k</sub>, so longer vectors alone would push
-the softmax towards one word. Dividing by &radic;d<sub>k</sub> keeps the scores on one scale.</p>
-</details>
-"""
-
-MATRIX_NOTE = ("<p class=\"small\">Rows are queries, columns are keys; each row adds up to 1 (at the right). "
-               "Colour: the weight itself, 0 to 1. "
-               "Hover a cell for its weight; click a row, or pick its word, to follow one query.</p>")
-
-TOKENIZE_NOTE = "Words are lowercased and punctuation is dropped before anything else happens."
-
-ROUTING = """
-<h3>Context moves meaning</h3>
-<p>Each grey dot is a word's value, placed by how much water (across) and money (up) it carries. The
-orange-red dot is the selected word's output, their weighted average. In &ldquo;the bank by the river&rdquo;
-bank's output moves toward water, in &ldquo;the bank approved the loan&rdquo; toward money: attention moves
-information between words.</p>
-"""
-
-MULTIHEAD = """
-<h3>Several heads at once</h3>
-<p>A layer runs several heads side by side, each with its own W<sub>Q</sub>, W<sub>K</sub> and
-W<sub>V</sub>, each asking its own question. W<sub>O</sub> mixes their outputs into one vector per word (the
-purple diamond above). Click a small matrix to show that head.</p>
-"""
-
-COST = """
-<h3>The price: n&sup2;</h3>
-<p>Every word scores every word, so n words need n&sup2; scores: twice the context, four times the scores,
-memory and time (slope 2 on a log&ndash;log plot). At n&nbsp;=&nbsp;131&nbsp;072, one head's matrix of float32
-scores takes about 69&nbsp;GB.</p>
-<details><summary>More</summary>
-<p>Computing the matrix in tiles avoids storing it, but the n&sup2; work remains: this is why context length
-is the constraint that shapes long-context models.</p>
-</details>
-"""
-
-PERSPECTIVE = """
-<h3>Keep it in proportion</h3>
-<p><b>Attention is one part of a transformer.</b> It moves information between positions; the MLP layers
-hold most of the weights, and most stored facts seem to live there.</p>
-<p><b>Weights are not explanations.</b> A large weight shows where the average looked, not why the model
-decided anything.</p>
-<details><summary>Why not</summary>
-<p>Quite different weights can give the same output, and later layers can undo what a head did, so an
-attention map is not a reliable account of a decision.</p>
-</details>
-"""
-
-# (how words are split is said once, under the box, with the sentence's tokens: TOKENIZE_NOTE)
-INPUT_NOTE = (f"Type a sentence of at most {MAX_TOKENS} words and press Enter. Words the toy "
-              "vocabulary does not know get made-up vectors (the same every time).")
-
-
-# A sentence that is not used: the core's reason (its ValueError, or TOO_LONG) fills {reason}.
-REFUSED_TYPED = "That sentence was not used: {reason}. The previous sentence stays."
-REFUSED_LINK = "The sentence from the link was not used: {reason}. Showing \u201c{shown}\u201d."
-TOO_LONG = "it is longer than {max} characters"   # the link's limit too: a shown sentence always fits the link
-
-
-# --------------------------------------------------------------------------- data for the browser
-
-@lru_cache(maxsize=1)
-def _browser_model_json() -> str:
-    m = load_sentence_model()
-    sp = m.sense_plane
-    return json.dumps({
-        "dims": list(m.dims), "position_features": list(m.position_features),
-        "vocab": {word: vec.tolist() for word, vec in m.vocab.items()}, "unknown_scale": m.unknown_scale,
-        "d_k": m.d_k, "d_v": m.d_v,
-        "heads": [{"name": h.name, "description": h.description, "qk_columns": list(h.qk_columns),
-                   "w_q": h.w_q.tolist(), "w_k": h.w_k.tolist(), "w_v": h.w_v.tolist()} for h in m.heads],
-        "value_columns": list(m.value_columns), "output_columns": list(m.output_columns), "w_o": m.w_o.tolist(),
-        "sense_plane": {"head": sp.head, "head_name": sp.head_name, "x_label": sp.x_label, "y_label": sp.y_label,
-                        "value_projection": sp.value_projection.tolist(),
-                        "output_projection": sp.output_projection.tolist()},
-    }, separators=(",", ":"))
-
-
-def browser_model() -> dict:
-    """The toy sentence model as the browser reads it (``AttnWords`` in attention/words.js): what
-    ``attention.load_sentence_model()`` checked in data/sentences.json, as plain lists.
-
-    Keys: ``dims``, ``position_features`` (names), ``vocab`` (word -> vector), ``unknown_scale``, ``d_k``,
-    ``d_v``, ``heads`` (name, description, qk_columns, w_q, w_k, w_v), and ``value_columns``,
-    ``output_columns``, ``w_o``, ``sense_plane`` as ``SentenceAnalysis.to_plain()`` gives them.
-    """
-    return json.loads(_browser_model_json())
-
-
-def sentence_key(tokens) -> str:
-    """How the engine knows a sentence (an example on the page, the default): its tokens joined by spaces."""
-    return " ".join(tokens)
-
-
-@lru_cache(maxsize=64)
-def _plain_json(text_: str) -> str:
-    return json.dumps(attention.analyze_sentence(text_).to_plain(), separators=(",", ":"))
-
-
-def sentence_plain(text_: str) -> dict:
-    """``analyze_sentence(text).to_plain()`` (T = 1, no mask). Raises ValueError."""
-    return json.loads(_plain_json(text_))
-
-
-def presets_payload() -> list[dict]:
-    """The example sentences: [{text, note, key}]; the browser analyses each when it is picked."""
-    return [{"text": p.text, "note": p.note, "key": sentence_key(attention.tokenize(p.text))}
-            for p in load_sentence_model().presets]
-
-
-@lru_cache(maxsize=1)
-def measured_timings() -> tuple[tuple[tuple[int, float], ...], str]:
-    """Median microseconds of ``attention.dot_product_attention`` (d = 64) for n = 64 ... 2048, and their source.
-
-    Measured here once per process, smallest n first, stopping once about 40 ms
-    have been spent (the app reads nothing from ``tests/``: an installed package
-    has none).  Returns ((), note) when nothing is available.
-    """
-    rng = np.random.default_rng(0)
-    out, t_start = [], time.perf_counter()
-    for n in TIMING_N:
-        q, k, v = (rng.standard_normal((n, 64)) for _ in range(3))
-        best = math.inf
-        for _ in range(3):
-            t0 = time.perf_counter()
-            attention.dot_product_attention(q, k, v)
-            best = min(best, time.perf_counter() - t0)
-            if time.perf_counter() - t_start > MEASURE_BUDGET_S:
-                break
-        out.append((n, best * 1e6))
-        if time.perf_counter() - t_start > MEASURE_BUDGET_S:
-            break
-    if len(out) < 2:
-        return (), "no timings measured"
-    return tuple(out), "measured once when this server started (fastest of up to 3 runs)"
-
-
-# --------------------------------------------------------------------------- sizes
-
-MINI_SIZE = 170   # px: each head's small matrix, whatever the sentence's length
-# The page's one colour scale for attention weights, shared with the W_Q/W_K section: app/ui/weights.py.
-
-# The selected word's output label in the sense plot (drawing.js outputLabel): ``gap`` px above or below its dot
-# (more than the dot's and the diamond's half height, 9 px, so neither marker covers it), leaning ``lean`` px
-# past the dot's centre; the y range keeps ``margin`` times the points' span above and below them for it.
-SENSE_LABEL = {"gap": 12, "lean": 8, "margin": 0.2}
-
-
-def _js_round(x: float) -> int:
-    return math.floor(x + 0.5)     # JavaScript's Math.round (Python's round() halves to even)
-
-
-# The matrix's sizes, one definition for Python (geometry) and the engine (sizes, in sizes.js, which gets
-# them through the config).  Pairs are (normal, presentation mode).
-GEOMETRY = {
-    "present_scale": 1.3,        # presentation mode: cells 1.3 x larger
-    "room": 440,                 # px the cells fill on a wide screen ...
-    "room_margin": 150,          # ... and at most the screen's width minus this on a narrow one
-    "cell_range": (20, 56),      # px per cell: never under 20 (a long sentence scrolls instead), never over 56
-    "sums_px": (38, 62),         # px for the row sums right of the cells: "1.000" is 2.9 em (37 px, 57 projected)
-    "sums_pad": 0.15,            # cells
-    "char_px": (7, 10),          # px per character of a word's label
-    "labels_px": (150, 230),     # the box around the matrix: labels and colour bar
-    "box_min": 260,              # px, the box's smallest width
-    "narrow_width": 600,         # px: under this screen width the colour bar and the rows' axis title are left
-    "narrow_px": 85,             # out (the cells print their weights; the note says rows are queries): px saved
-    "screen_margin": 32,         # px kept free beside the box on a narrow screen
-    "label_pad": 4,              # px: a label turns vertical when it is wider than its cell minus this
-    "bars_px": 300,              # px: the bar chart's width, for its labels
-    "height_margin": (300, 420), # px of the screen's height kept for the knobs and the labels around the cells
-    "embed_labels": (205, 270),  # px of a short frame's matrix block besides its cells, until it is drawn (sizes.js)
-    # px: a cell prints its weight only when it is at least this big: "0.00" is 2.2 em wide in the page's font,
-    # 29 px at the text glyphs' 13 px and 45 px at their 20 px projected (app/ui/theme.py present_text_size)
-    "numbers_cell": (34, 52),
-}
-
-
-def geometry(tokens, *, present: bool = False, inner_width: int = 1280, inner_height: float = math.inf) -> dict:
-    """The matrix's sizes for a sentence: the twin of ``sizes`` in app/sentence/sizes.js (both read GEOMETRY).
-
-    Used for the opening sentence, so that on a wide screen the engine finds nothing to resize when the
-    page starts (each resize lays out the whole page).  The cells also fit the screen's height (a small
-    projector in presentation mode): n cells at most the height minus ``height_margin``.
-    """
-    G, i = GEOMETRY, int(bool(present))
-    n = len(tokens)
-    longest = max(len(t) for t in tokens)
-    big = G["present_scale"] if present else 1.0
-    room = min(G["room"], inner_width - G["room_margin"])
-    lo, hi = G["cell_range"]
-    cell = _js_round(min(max(math.floor(room / (n + 1)), lo), hi) * big)
-    tall = math.floor((inner_height - G["height_margin"][i]) / n) if math.isfinite(inner_height) else cell
-    cell = max(lo, min(cell, tall))
-    extra = G["sums_pad"] + G["sums_px"][i] / cell
-    frame_width = _js_round((n + extra) * cell)
-    px = G["char_px"][i]
-    narrow = inner_width < G["narrow_width"]
-    want = frame_width + longest * px + G["labels_px"][i] - (G["narrow_px"] if narrow else 0)
-    box = _js_round(max(G["box_min"], min(want, inner_width - G["screen_margin"])))
-    return {"cell": cell, "extra": extra, "frame_width": frame_width, "frame_height": n * cell, "box": box,
-            "narrow": narrow,
-            "heat_vertical": longest * px > cell - G["label_pad"],
-            "bars_vertical": longest * px > G["bars_px"] / n - G["label_pad"]}
 
 
 # --------------------------------------------------------------------------- the view

@@ -12,7 +12,9 @@ from bokeh.models import Div
 
 import attention
 from app.sentence import view as sentence_view
-from app.sentence.view import REFUSED_LINK, REFUSED_TYPED, browser_model, build_sentence, sentence_key
+from app.sentence.text import REFUSED_LINK, REFUSED_TYPED
+from app.sentence.data import browser_model, sentence_key
+from app.sentence.view import build_sentence
 from app.routing.text import plain_words
 from app.sections import ExplorableState, url_spec
 from app.sentence.state import SentenceState
@@ -305,7 +307,7 @@ def test_no_div_renders_tex():
 
 
 def test_python_geometry_matches_the_opening_build():
-    from app.sentence.view import geometry
+    from app.sentence.sizes import geometry
 
     v = build_sentence(SentenceState(sentence="we sat on the bank of the river"))
     g = geometry(attention.tokenize("we sat on the bank of the river"))
@@ -320,7 +322,7 @@ def test_python_geometry_matches_the_opening_build():
 def test_the_cells_fit_a_small_projectors_height():
     """Presentation mode on a 1280 x 720 projector: the rows fit the height left beside the knobs and labels,
     never under 20 px (a longer sentence scrolls instead)."""
-    from app.sentence.view import GEOMETRY, geometry
+    from app.sentence.sizes import GEOMETRY, geometry
 
     ten = ["w"] * 10
     wide = geometry(ten, present=True)                                 # no height given: the width decides
@@ -341,7 +343,7 @@ DIGIT_EM, POINT_EM = 0.636, 0.364
 def test_the_matrix_keeps_room_for_its_numbers_at_their_size(present):
     """A cell prints its weight ("0.20") only when it holds it at the text glyphs' size with 2 px either side, and
     the row sums ("1.000") have their width right of the cells: 13 px words on a laptop, 20 px projected."""
-    from app.sentence.view import GEOMETRY
+    from app.sentence.sizes import GEOMETRY
     from app.ui import theme
 
     normal = theme.SIZES["normal"]["glyph"]

@@ -610,7 +610,7 @@ def test_show_me_sets_its_sections_settings_and_only_the_read_ones_it_names():
 
 def test_the_sentences_the_lessons_show_me_sets():
     """Each once, in the steps' order: two of them are no example of the page's (the browser analyses them)."""
-    from app.sentence.view import presets_payload
+    from app.sentence.data import presets_payload
 
     needed = list(dict.fromkeys(s.state["sentence"] for s in lesson_tour(CATALOGUE).steps if "sentence" in s.state))
     presets = {p["text"] for p in presets_payload()}

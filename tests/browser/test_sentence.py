@@ -19,7 +19,7 @@ import pytest
 from PIL import Image
 
 import attention
-from app.sentence.view import geometry
+from app.sentence.sizes import geometry
 from app.ui import theme
 from tests.browser.pageutil import (AXIS_LABELS_JS, FIRST_READOUTS_JS, SAID_JS, SETTLED_JS, block_outside, draw, first_readouts, model_prop,
                                     open_more_controls, source_data, wait_drawn, wait_frames, wait_ready,

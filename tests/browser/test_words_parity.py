@@ -27,7 +27,7 @@ import unicodedata
 
 import pytest
 
-from app.sentence.view import browser_model
+from app.sentence.data import browser_model
 from app.ui.engine import LIBRARY_FILES, unicode_table_js
 from attention import charclasses
 from attention.sentences import MAX_TOKENS

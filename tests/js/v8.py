@@ -23,7 +23,7 @@ from pathlib import Path
 from py_mini_racer import MiniRacer
 
 from app import userdata
-from app.sentence.view import browser_model
+from app.sentence.data import browser_model
 from app.ui.engine import read_js, unicode_table_js
 
 HERE = Path(__file__).resolve().parent
