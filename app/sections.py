@@ -22,7 +22,7 @@ from .ideas.contract import CONTRACT as IDEAS
 from .learning.contract import CONTRACT as LEARNING
 from .regression.contract import CONTRACT as REGRESSION
 from .regression.text import caption  # the command line's readout (app/delivery/cli.py)
-from .regression.view import set_user_data  # the notebook component's data param (app/delivery/page.py)
+from .regression.data import set_user_data  # the notebook component's data param (app/delivery/page.py)
 from .routing.contract import CONTRACT as ROUTING
 from .sentence.contract import CONTRACT as SENTENCE
 from .state import PageState

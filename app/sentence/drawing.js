@@ -11,7 +11,7 @@ const SentenceDrawing = (function (U, State, Analysis, RowText) {
   // ---- drawing -------------------------------------------------------------------------------
 
   // A weight's number in its cell: black on the palette's brighter half, white on the darker (CELL_TEXT in
-  // app/sentence/view.py; app/routing/plots.js writes its cells the same way).
+  // app/ui/weights.py; app/routing/plots.js writes its cells the same way).
   function cellText(w, t) { return w >= t.from ? t.dark : t.light; }
 
   function drawMatrix(a, c) {

@@ -14,7 +14,7 @@ import attention
 from app.learning import view as lv
 from app.learning.text import refusal_text
 from app.regression import text
-from app.regression.view import GRID_N
+from attention.regression import GRID_N
 from app.sentence import view as sentence_view
 from app.ui import theme
 from app.learning.state import BANDWIDTH_LR_PRESETS, METRIC_LR_PRESETS

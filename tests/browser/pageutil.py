@@ -375,7 +375,7 @@ def core_curve_facts(state):
 
     import attention
     from app.regression import text
-    from app.regression.view import GRID_N
+    from attention.regression import GRID_N
     from attention.datasets import X_RANGE
 
     x = np.asarray(state["x"])

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 import attention
-from app.regression.view import GRID_N
+from attention.regression import GRID_N
 from attention.datasets import X_RANGE
 from app.sections import url_spec
 from tests.browser.pageutil import block_outside, wait_ready

@@ -19,7 +19,8 @@ import pytest
 import attention
 from app.learning.view import ENGINE_FILES as LEARNING_JS
 from app.regression import text
-from app.regression.view import ENGINE_JS as REGRESSION_JS, GRID_N
+from app.regression.view import ENGINE_JS as REGRESSION_JS
+from attention.regression import GRID_N
 from app.sentence.view import ENGINE_FILES as SENTENCE_JS
 from app.sentence.sizes import GEOMETRY, geometry
 from app.learning.state import METRIC_LR_PRESETS

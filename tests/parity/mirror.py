@@ -15,7 +15,8 @@ import pytest
 
 import attention
 from app.regression import text
-from app.regression.view import GRID_N, H_GRID
+from app.regression.view import H_GRID
+from attention.regression import GRID_N
 from attention.datasets import X_RANGE
 
 from tests.parity import answers
