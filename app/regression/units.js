@@ -1,5 +1,5 @@
 // The regression section on your own data, in the data's units: the units a dataset's tag carries, the caption's
-// words in them, and the axes and sliders relabelled (app/regression/view.py units_models builds the tickers
+// words in them, and the axes and sliders relabelled (app/regression/data.py units_models builds the tickers
 // and formatters they are given).
 
 const RegressionUnits = (function (U, T) {
