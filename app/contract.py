@@ -339,7 +339,7 @@ class Catalogue:
         self.names = tuple(names)
         self.by_name = {c.name: c for c in self.contracts}
         for i, c in enumerate(self.contracts):
-            missing = [n for n in (*c.needs, *c.borrows) if n not in self.by_name]
+            missing = [n for n in dict.fromkeys((*c.needs, *c.borrows)) if n not in self.by_name]
             if missing:
                 raise ValueError(f"the {c.name} section needs {', '.join(missing)}, which the catalogue does not list")
             for lender, wanted in c.borrows.items():

@@ -97,3 +97,20 @@ def test_a_contract_refuses_a_control_of_no_setting_a_name_given_twice_and_an_un
     with pytest.raises(ValueError, match="kind"):
         Readout("colour", "a colour", "none")
     assert isinstance(reg, SectionContract)
+
+
+def test_a_catalogue_refuses_a_section_twice_a_borrowing_it_cannot_keep_and_two_gliders():
+    """What a catalogue checks of its contracts (app/contract.py Catalogue): each section once, a borrowing only
+    from an earlier section that lends it, one section at most whose sliders Show me glides."""
+    reg, learning, sentence, ideas = (CONTRACTS[n] for n in ("regression", "learning", "sentence", "ideas"))
+    with pytest.raises(ValueError, match="each section once"):
+        Catalogue([reg, reg], PageState)
+    with pytest.raises(ValueError, match="borrows from sentence, which comes after it"):
+        Catalogue([reg, ideas, sentence], PageState)
+    with pytest.raises(ValueError, match="borrows nope from regression, which does not lend it"):
+        Catalogue([reg, dataclasses.replace(learning, borrows={"regression": ("ds", "nope")})], PageState)
+    with pytest.raises(ValueError, match="needs regression, which the catalogue does not list"):
+        Catalogue([learning], PageState)
+    with pytest.raises(ValueError, match="glides one section"):
+        Catalogue([reg, dataclasses.replace(sentence, show_me="glide")], PageState)
+    assert Catalogue([sentence, ideas], PageState).glider is None   # a page without the regression glides nothing
