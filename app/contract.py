@@ -3,11 +3,11 @@
 Each section declares its settings and the controls that show them in its ``state.py`` (``STATE``, a param
 class whose parameters are the deep link's keys with their bounds, and ``CONTROLS``), and the rest in its
 ``contract.py``: its builder, the readouts it publishes (with what each means), the figures and other names its
-steps may look at, and what the page calls it.  The composition (app/sections.py) is the one module that imports
-the contracts: it builds the page from them and hands each layer what it needs (the tour its keys, conditions,
-look lists and readouts; the notebook component its two-way links; the share menu the figures).  So the tour,
-the shared layer (app/ui/) and the deliveries (export, plugin, notebook component, command line) import no
-section, and no section imports another (tests/app/test_imports.py holds that).
+steps may look at, what the page calls it, and what it lends or borrows of another section.  The composition
+(app/sections.py) is the one module that imports the contracts: it lists them once, in a ``Catalogue`` (below),
+builds the page from it and hands it to the tour (its keys, conditions, look lists and readouts) and the deliveries
+(the notebook component's two-way links, the share menu's figures).  So the tour, the shared layer (app/ui/) and the
+deliveries import no section, and no section imports another (tests/app/test_imports.py holds that).
 
 Adding a control is one ``Control`` in the section's ``CONTROLS`` (with its parameter in ``STATE``) and the
 engine code that makes it do something; the page's links, the share state, the notebook's parameters, the tour's

@@ -2,7 +2,8 @@
 
 The offline file and the served page (``app/delivery/export.py``) and the notebook component
 (``app/delivery/page.py``) all call :func:`build_sections`, so which sections exist, how they are wired to each
-other and the order in which a student meets them are written once:
+other and the order in which a student meets them are written once, in ``CATALOGUE`` (app/contract.py
+``Catalogue``: each section's contract, in the page's order), which the tour and the deliveries are handed:
 
     kernel regression (with the tour's step card) -> learning the kernel -> self-attention
     -> W_Q and W_K learned from a task (routing) -> the ideas
