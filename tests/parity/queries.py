@@ -57,3 +57,31 @@ EXPLICIT_QUERIES = [
     "?query=\u0663&bandwidth=\uff10.5", "?token=1.5&head=9&att_temperature=0",
     "?query=2.5#frag", "?query=2;bandwidth=3", "?query=+2.5+&kernel=+dot",
 ]
+
+# The notices a link's parser gives, one phrase each: the queries above must reach every one.
+OUTCOMES = ("Ignored unknown setting", "times; using the last value", "Ignored an empty value", "not a number",
+            "not a whole number", "is outside", "expected 1 or 0", "expected one of", "longer than 500 characters")
+
+
+def queries() -> list[str]:
+    """The explicit queries and 300 seeded nasty ones, which both parsers (V8's and Chromium's) are held to."""
+    return EXPLICIT_QUERIES + nasty_queries(14, 300)
+
+
+def _same_values(a, b) -> bool:
+    """Same keys and equal values, a bool only equal to a bool (JS numbers come back as int or float)."""
+    return set(a) == set(b) and all(a[k] == b[k] and isinstance(a[k], bool) == isinstance(b[k], bool) for k in a)
+
+
+def check_parse_query(qs, got) -> None:
+    """The JS parser's answers ``got`` ({values, notices} for each of ``qs``) are app.state.parse_query's, and the
+    queries reached every outcome."""
+    from app.sections import parse_query
+
+    want = [parse_query(q) for q in qs]
+    bad = [(q[:120], g, w) for q, g, w in zip(qs, got, want)
+           if not _same_values(g["values"], w[0]) or g["notices"] != w[1]]
+    assert bad == [], bad[:3]
+    every = " ".join(n for _, notices in want for n in notices)
+    assert [p for p in OUTCOMES if p not in every] == []
+
